@@ -1,0 +1,31 @@
+//! Errors that stop an analysis (bad content never does: it becomes a warning).
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    #[error("{path} does not exist")]
+    NotFound { path: PathBuf },
+    #[error("{path} is not a directory")]
+    NotADirectory { path: PathBuf },
+    #[error("{path} holds no recognisable project (no CMakeLists.txt, configure.ac, meson.build, Makefile, pyproject.toml, setup.py, Cargo.toml, go.mod or package.json)")]
+    NoProject { path: PathBuf },
+    #[error("could not clone {url}: {reason}")]
+    Clone { url: String, reason: String },
+}
+
+impl AnalyzeError {
+    /// What the user can do about it.
+    pub fn hint(&self) -> &'static str {
+        match self {
+            Self::NotFound { .. } => "check the path, or pass a git URL (https://…, git@…, file://…)",
+            Self::NotADirectory { .. } => "pass the repository's top-level directory",
+            Self::NoProject { .. } => {
+                "pass the directory that holds the top-level build file; packsmith reads CMake, Autotools, Meson, Make, Python, Cargo, Go and npm projects"
+            }
+            Self::Clone { .. } => {
+                "check the URL and your network; or clone it yourself and pass the local path"
+            }
+        }
+    }
+}

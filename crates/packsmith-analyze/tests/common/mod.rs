@@ -1,0 +1,42 @@
+//! Shared by the fixture snapshot tests: analyse `tests/fixtures/<name>` and
+//! snapshot the full `RepoFacts` JSON.
+
+use packsmith_core::{RepoFacts, SourceInfo};
+use std::path::PathBuf;
+
+pub fn fixture_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// Analyses one fixture repository. The source is recorded by fixture name
+/// so snapshots do not depend on where the checkout lives.
+pub fn analyze_fixture(name: &str) -> RepoFacts {
+    let dir = fixture_dir(name);
+    packsmith_analyze::analyze_dir(
+        &dir,
+        SourceInfo {
+            kind: "path".into(),
+            given: format!("fixtures/{name}"),
+        },
+    )
+    .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
+/// One snapshot test per fixture: `fixture_snapshots!(cmake_nested, …)`
+/// analyses `tests/fixtures/<name with - for _>` and compares the JSON with
+/// `tests/snapshots/<file>__<name>.snap`.
+#[macro_export]
+macro_rules! fixture_snapshots {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                let fixture = stringify!($name).replace('_', "-");
+                let facts = common::analyze_fixture(&fixture);
+                insta::assert_json_snapshot!(stringify!($name), facts);
+            }
+        )*
+    };
+}

@@ -1,0 +1,59 @@
+//! Facts read from Autotools inputs (configure.ac / configure.in).
+
+use super::Evidence;
+use serde::{Deserialize, Serialize};
+
+/// `AC_ARG_ENABLE` or `AC_ARG_WITH`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutotoolsArg {
+    /// `enable` or `with`.
+    pub kind: String,
+    /// The feature / package name (`mpi` for `--enable-mpi`).
+    pub name: String,
+    /// The help string as written (AS_HELP_STRING arguments joined).
+    pub help: String,
+    /// Default when the help or action states one, else None.
+    pub default: Option<String>,
+    pub evidence: Evidence,
+}
+
+/// `PKG_CHECK_MODULES(PREFIX, [mods])`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutotoolsPkgCheck {
+    pub prefix: String,
+    pub modules: Vec<String>,
+    /// False when an action-if-not-found is given (the build copes without it).
+    pub required: bool,
+    pub evidence: Evidence,
+}
+
+/// `AC_CHECK_LIB(lib, func)`, `AC_SEARCH_LIBS`, `AC_CHECK_HEADERS(h…)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutotoolsCheck {
+    /// The macro name.
+    pub macro_name: String,
+    /// Library or header names.
+    pub names: Vec<String>,
+    pub evidence: Evidence,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutotoolsFacts {
+    /// configure.ac / configure.in that was read, if any.
+    pub file: Option<String>,
+    pub package: Option<String>,
+    pub version: Option<String>,
+    pub bug_report: Option<String>,
+    pub url: Option<String>,
+    pub init_evidence: Option<Evidence>,
+    /// Whether a generated `configure` script ships (no autoreconf needed).
+    pub has_configure_script: bool,
+    /// Whether automake / libtool are used (Makefile.am, LT_INIT).
+    pub uses_automake: bool,
+    pub uses_libtool: bool,
+    pub args: Vec<AutotoolsArg>,
+    pub pkg_checks: Vec<AutotoolsPkgCheck>,
+    pub checks: Vec<AutotoolsCheck>,
+    /// Languages from AC_PROG_CC / AC_PROG_CXX / AC_PROG_FC …
+    pub languages: Vec<String>,
+}

@@ -1,0 +1,124 @@
+//! Facts read from CMake build files.
+
+use super::{Evidence, Sourced};
+use serde::{Deserialize, Serialize};
+
+/// `project(NAME VERSION … LANGUAGES … DESCRIPTION … HOMEPAGE_URL …)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeProject {
+    pub name: String,
+    pub version: Option<String>,
+    pub languages: Vec<String>,
+    pub description: Option<String>,
+    pub homepage_url: Option<String>,
+    pub evidence: Evidence,
+}
+
+/// How an option was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CmakeOptionKind {
+    /// `option(NAME "help" [value])`
+    Option,
+    /// `cmake_dependent_option(NAME "help" value <depends> <force>)`
+    DependentOption,
+}
+
+/// A boolean user option.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeOption {
+    pub name: String,
+    pub help: String,
+    /// Default as written (`ON`, `OFF`, `${VAR}`); `None` means CMake's OFF.
+    pub default: Option<String>,
+    pub kind: CmakeOptionKind,
+    /// For `cmake_dependent_option`: the condition under which the option is
+    /// offered, and the value it is forced to otherwise.
+    pub depends: Option<String>,
+    pub force: Option<String>,
+    /// Enclosing `if()` conditions, outermost first.
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// `set(NAME value CACHE TYPE "doc" [FORCE])`, with any
+/// `set_property(CACHE NAME PROPERTY STRINGS …)` choices attached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeCacheVar {
+    pub name: String,
+    /// BOOL, STRING, PATH, FILEPATH, INTERNAL.
+    pub cache_type: String,
+    /// The value, list items joined with `;`.
+    pub default: String,
+    pub doc: String,
+    pub force: bool,
+    /// Allowed values from `set_property(CACHE … PROPERTY STRINGS …)`.
+    pub choices: Vec<String>,
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// `find_package(Name [version] [EXACT] [QUIET] [REQUIRED] [COMPONENTS …])`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeFindPackage {
+    pub name: String,
+    pub version: Option<String>,
+    pub exact: bool,
+    pub required: bool,
+    pub quiet: bool,
+    pub config_mode: bool,
+    pub components: Vec<String>,
+    pub optional_components: Vec<String>,
+    /// Enclosing `if()` conditions, outermost first, so that
+    /// `if(FOO_ENABLE_MPI) find_package(MPI REQUIRED)` reads
+    /// "MPI, required when FOO_ENABLE_MPI".
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// `pkg_check_modules(PREFIX [REQUIRED] mod1 mod2>=1.0 …)` or `pkg_search_module`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakePkgConfig {
+    pub prefix: String,
+    /// Module specs as written (`glib-2.0>=2.56`).
+    pub modules: Vec<String>,
+    pub required: bool,
+    /// `pkg_check_modules` or `pkg_search_module`.
+    pub command: String,
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// What a `find_library` / `find_path` / `find_program` looks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeFindItem {
+    /// `find_library`, `find_path`, `find_program`, `find_file`.
+    pub command: String,
+    pub variable: String,
+    pub names: Vec<String>,
+    pub required: bool,
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// Everything read from the CMake files of a repository.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeFacts {
+    /// Files parsed, in the order they were followed (root first).
+    pub files: Vec<String>,
+    pub project: Option<CmakeProject>,
+    pub minimum_required: Option<Sourced<String>>,
+    pub options: Vec<CmakeOption>,
+    pub cache_vars: Vec<CmakeCacheVar>,
+    pub find_packages: Vec<CmakeFindPackage>,
+    pub pkg_config: Vec<CmakePkgConfig>,
+    pub find_items: Vec<CmakeFindItem>,
+    /// C++ standard (`17`), from `CMAKE_CXX_STANDARD` or `cxx_std_17`.
+    pub cxx_standard: Option<Sourced<String>>,
+    /// `BUILD_SHARED_LIBS` as an option or cache variable, with its default.
+    pub build_shared_libs: Option<Sourced<String>>,
+    /// `enable_testing()`, `include(CTest)` or a `BUILD_TESTING` option.
+    pub testing: Option<Evidence>,
+    /// First `install()` seen (None = nothing is installed).
+    pub installs: Option<Evidence>,
+}

@@ -1,0 +1,61 @@
+//! Facts read from Cargo, Go module and npm manifests.
+
+use super::Evidence;
+use serde::{Deserialize, Serialize};
+
+/// A dependency of a language package manager.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestDependency {
+    pub name: String,
+    /// Version requirement as written.
+    pub requirement: String,
+    /// `normal`, `dev`, `build`, `optional`, `peer`, `indirect`.
+    pub kind: String,
+    pub evidence: Evidence,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CargoFacts {
+    pub files: Vec<String>,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub is_workspace: bool,
+    pub workspace_members: Vec<String>,
+    pub dependencies: Vec<ManifestDependency>,
+    pub features: Vec<String>,
+    pub default_features: Vec<String>,
+    pub binaries: Vec<String>,
+    pub has_library: bool,
+    pub has_lockfile: bool,
+    pub license: Option<String>,
+    pub homepage: Option<String>,
+    pub description: Option<String>,
+    pub rust_version: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoFacts {
+    pub file: String,
+    pub module: Option<String>,
+    pub go_version: Option<String>,
+    pub dependencies: Vec<ManifestDependency>,
+    /// `package main` directories (relative), i.e. binaries.
+    pub binaries: Vec<String>,
+    pub has_vendor_dir: bool,
+    pub has_sum: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NpmFacts {
+    pub file: String,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub dependencies: Vec<ManifestDependency>,
+    pub binaries: Vec<String>,
+    pub scripts: Vec<String>,
+    /// package-lock.json, yarn.lock, pnpm-lock.yaml present.
+    pub lockfile: Option<String>,
+    pub license: Option<String>,
+    pub homepage: Option<String>,
+    pub description: Option<String>,
+}

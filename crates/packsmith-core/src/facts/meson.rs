@@ -1,0 +1,41 @@
+//! Facts read from Meson build files.
+
+use super::Evidence;
+use serde::{Deserialize, Serialize};
+
+/// An entry of meson_options.txt / meson.options.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MesonOption {
+    pub name: String,
+    /// boolean, combo, string, integer, array, feature.
+    pub option_type: String,
+    pub default: Option<String>,
+    pub choices: Vec<String>,
+    pub description: String,
+    pub evidence: Evidence,
+}
+
+/// `dependency('name', version: …, required: …)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MesonDependency {
+    pub name: String,
+    pub version: Option<String>,
+    /// `true`, `false`, or the expression given (`get_option('mpi')`).
+    pub required: String,
+    pub evidence: Evidence,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MesonFacts {
+    pub files: Vec<String>,
+    pub project: Option<String>,
+    pub version: Option<String>,
+    pub languages: Vec<String>,
+    pub license: Option<String>,
+    pub meson_version: Option<String>,
+    pub project_evidence: Option<Evidence>,
+    pub options: Vec<MesonOption>,
+    pub dependencies: Vec<MesonDependency>,
+    /// `subproject(...)` / wrap files: things meson may download.
+    pub subprojects: Vec<String>,
+}

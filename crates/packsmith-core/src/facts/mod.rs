@@ -1,0 +1,307 @@
+//! `RepoFacts`: everything a packager reads from a source repository.
+//!
+//! Every fact carries [`Evidence`] (file and line) so that a brief, a prompt
+//! or a human reviewer can check where it came from.
+
+mod autotools;
+mod cmake;
+mod ecosystems;
+mod meson;
+mod python;
+
+pub use autotools::*;
+pub use cmake::*;
+pub use ecosystems::*;
+pub use meson::*;
+pub use python::*;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the JSON layout of [`RepoFacts`]; bump on incompatible change.
+pub const FACTS_SCHEMA_VERSION: u32 = 1;
+
+/// Where a fact was found: a path relative to the repository root and a
+/// 1-based line (0 when the fact is about the file as a whole).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Evidence {
+    pub file: String,
+    pub line: u32,
+}
+
+impl Evidence {
+    pub fn new(file: impl Into<String>, line: u32) -> Self {
+        Self {
+            file: file.into(),
+            line,
+        }
+    }
+
+    /// Evidence for a whole file (no particular line).
+    pub fn file(file: impl Into<String>) -> Self {
+        Self::new(file, 0)
+    }
+}
+
+impl std::fmt::Display for Evidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.file)
+        } else {
+            write!(f, "{}:{}", self.file, self.line)
+        }
+    }
+}
+
+/// A value together with where it was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub evidence: Evidence,
+}
+
+impl<T> Sourced<T> {
+    pub fn new(value: T, evidence: Evidence) -> Self {
+        Self { value, evidence }
+    }
+}
+
+/// Something the analysis could not read or follow. Analysis never fails on
+/// bad content; it records a warning and carries on with partial facts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysisWarning {
+    pub file: String,
+    /// 1-based line, or 0 when the warning is about the whole file.
+    pub line: u32,
+    pub message: String,
+}
+
+impl AnalysisWarning {
+    pub fn new(file: impl Into<String>, line: u32, message: impl Into<String>) -> Self {
+        Self {
+            file: file.into(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// The build systems packsmith recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildSystemKind {
+    Cmake,
+    Meson,
+    Autotools,
+    Makefile,
+    Python,
+    Cargo,
+    Go,
+    Npm,
+}
+
+impl BuildSystemKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Cmake => "cmake",
+            Self::Meson => "meson",
+            Self::Autotools => "autotools",
+            Self::Makefile => "makefile",
+            Self::Python => "python",
+            Self::Cargo => "cargo",
+            Self::Go => "go",
+            Self::Npm => "npm",
+        }
+    }
+}
+
+impl std::fmt::Display for BuildSystemKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One build system found in the repository.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildSystemFact {
+    pub kind: BuildSystemKind,
+    /// The file that shows it (top-level files first).
+    pub evidence: Evidence,
+    /// Depth of that file below the root (0 = top level).
+    pub depth: u32,
+    /// Why it was (or was not) taken as primary, for humans.
+    pub note: String,
+}
+
+/// Programming languages a build compiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    C,
+    Cxx,
+    Fortran,
+    Cuda,
+    Hip,
+    Python,
+    Rust,
+    Go,
+    JavaScript,
+    Other,
+}
+
+impl Language {
+    /// Map a CMake / Meson language token (`CXX`, `cpp`, `Fortran`, …).
+    pub fn from_token(token: &str) -> Option<Self> {
+        match token.to_ascii_lowercase().as_str() {
+            "c" => Some(Self::C),
+            "cxx" | "cpp" | "c++" => Some(Self::Cxx),
+            "fortran" => Some(Self::Fortran),
+            "cuda" => Some(Self::Cuda),
+            "hip" => Some(Self::Hip),
+            "python" => Some(Self::Python),
+            "rust" => Some(Self::Rust),
+            "go" => Some(Self::Go),
+            _ => None,
+        }
+    }
+}
+
+/// A language the build uses, how we know, and under which condition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LanguageUse {
+    pub language: Language,
+    /// `project`, `enable_language`, `check_language`, `meson project`, `sources`, …
+    pub how: String,
+    /// Enclosing conditions, outermost first (empty = unconditional).
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// Technologies a packager must know about (they map to Spack base classes,
+/// variants or Nix inputs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FeatureKind {
+    Cuda,
+    Hip,
+    Openmp,
+    Mpi,
+    Kokkos,
+    Raja,
+    Sycl,
+    Pybind11,
+    Nanobind,
+    Swig,
+    Python,
+}
+
+/// A hint that the project uses a feature, with evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureHint {
+    pub feature: FeatureKind,
+    /// What was seen (`find_package(MPI)`, `*.cu sources`, `option ENABLE_CUDA`).
+    pub detail: String,
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// How the build would reach the network (forbidden in Spack and Nix sandboxes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DownloadKind {
+    FetchContent,
+    ExternalProject,
+    GitSubmodule,
+    FileDownload,
+    MesonSubproject,
+}
+
+/// Something the build downloads at configure or build time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DownloadFact {
+    pub kind: DownloadKind,
+    /// Name of the declared content / submodule path.
+    pub name: String,
+    /// URL or git repository, when given literally.
+    pub url: Option<String>,
+    /// Tag, commit or hash pin, when given.
+    pub pin: Option<String>,
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// A release tag recognised as a version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagVersion {
+    /// The tag as written (`v1.2.3`, `release-1_2_3`).
+    pub tag: String,
+    /// The normalised version (`1.2.3`).
+    pub version: String,
+    /// Commit the tag points to, when known.
+    pub commit: Option<String>,
+}
+
+/// What the repository says about its versions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionFacts {
+    /// The version the build files declare (project(VERSION), AC_INIT, …).
+    pub declared: Option<Sourced<String>>,
+    /// The newest release tag, by version order (pre-releases only if nothing else).
+    pub latest_tag: Option<TagVersion>,
+    /// Up to a handful of the newest release tags, newest first.
+    pub recent_tags: Vec<TagVersion>,
+    /// HEAD commit, for a git checkout.
+    pub commit: Option<String>,
+    /// Remote URL of the checkout (origin), when known.
+    pub remote: Option<String>,
+    /// The release-archive URL a recipe should use (GitHub / GitLab), when
+    /// the host and a tag are known.
+    pub archive_url: Option<String>,
+}
+
+/// The licence, as an SPDX id where it can be recognised.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LicenseFact {
+    /// SPDX identifier (`BSD-3-Clause`), or `LicenseRef-unknown`.
+    pub spdx: String,
+    pub evidence: Evidence,
+}
+
+/// How the repository was obtained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceInfo {
+    /// `path` or `git`.
+    pub kind: String,
+    /// What the user gave (a path or URL).
+    pub given: String,
+}
+
+/// Everything `packsmith analyze` reports about a repository.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepoFacts {
+    pub schema_version: u32,
+    pub source: SourceInfo,
+    /// Best guess at the project name (project(), AC_INIT, pyproject, directory name).
+    pub name: Option<Sourced<String>>,
+    pub build_systems: Vec<BuildSystemFact>,
+    pub primary_build_system: Option<BuildSystemKind>,
+    pub cmake: Option<CmakeFacts>,
+    pub autotools: Option<AutotoolsFacts>,
+    pub meson: Option<MesonFacts>,
+    pub python: Option<PythonFacts>,
+    pub cargo: Option<CargoFacts>,
+    pub go: Option<GoFacts>,
+    pub npm: Option<NpmFacts>,
+    /// Languages, merged over all build systems and sources.
+    pub languages: Vec<LanguageUse>,
+    /// CUDA / HIP / OpenMP / MPI / Kokkos / … hints, merged.
+    pub features: Vec<FeatureHint>,
+    /// What the build downloads (FetchContent, ExternalProject, submodules).
+    pub downloads: Vec<DownloadFact>,
+    pub versions: VersionFacts,
+    pub license: Option<LicenseFact>,
+    pub homepage: Option<Sourced<String>>,
+    pub description: Option<Sourced<String>>,
+    /// The directory tree rendered within a character budget, for prompts.
+    pub tree: String,
+    pub warnings: Vec<AnalysisWarning>,
+}

@@ -1,0 +1,8 @@
+//! Plain serde data shared by every packsmith crate.
+//!
+//! Nothing here does I/O: these are the facts and records that flow between
+//! analysis, recipe generation, validation and reporting.
+
+pub mod facts;
+
+pub use facts::*;

@@ -1,0 +1,267 @@
+//! Running external commands with a timeout, capped output and a clean
+//! environment.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Variables passed through from our environment unless a spec overrides them.
+/// Secrets (API keys, tokens) are never on this list.
+const ENV_ALLOWLIST: &[&str] = &[
+    "PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "TZ", "SSL_CERT_FILE",
+    "SSL_CERT_DIR", "http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY",
+    "NO_PROXY",
+];
+
+/// A command to run.
+#[derive(Debug, Clone)]
+pub struct CommandSpec {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    pub cwd: Option<PathBuf>,
+    /// Extra variables, set after the allowlist is applied.
+    pub env: BTreeMap<OsString, OsString>,
+    pub timeout: Duration,
+    /// Keep at most this many bytes of each stream (the tail is kept).
+    pub max_output: usize,
+}
+
+impl CommandSpec {
+    pub fn new(program: impl Into<OsString>) -> Self {
+        Self {
+            program: program.into(),
+            args: Vec::new(),
+            cwd: None,
+            env: BTreeMap::new(),
+            timeout: Duration::from_secs(600),
+            max_output: 1024 * 1024,
+        }
+    }
+
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
+        self.args.push(arg.into());
+        self
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    pub fn cwd(mut self, cwd: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(cwd.into());
+        self
+    }
+
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.insert(key.into(), value.into());
+        self
+    }
+
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The command line as a user would type it, for logs and errors.
+    pub fn display(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| {
+                let s = a.to_string_lossy();
+                if s.contains(' ') {
+                    format!("'{s}'")
+                } else {
+                    s.into_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// What a finished command produced.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// Exit code; None when killed by a signal.
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub duration: Duration,
+    pub timed_out: bool,
+    /// True when either stream was longer than the cap.
+    pub truncated: bool,
+}
+
+impl Output {
+    pub fn success(&self) -> bool {
+        self.code == Some(0) && !self.timed_out
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("`{program}` was not found on PATH")]
+    NotFound { program: String },
+    #[error("could not start `{command}`: {source}")]
+    Spawn {
+        command: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Runs `spec` to completion (or its timeout, after which the whole process
+/// group is killed).
+pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_clear()
+        .process_group(0);
+    for key in ENV_ALLOWLIST {
+        if let Some(value) = std::env::var_os(key) {
+            cmd.env(key, value);
+        }
+    }
+    cmd.envs(&spec.env);
+    if let Some(cwd) = &spec.cwd {
+        cmd.current_dir(cwd);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            ExecError::NotFound {
+                program: spec.program.to_string_lossy().into_owned(),
+            }
+        } else {
+            ExecError::Spawn {
+                command: spec.display(),
+                source,
+            }
+        }
+    })?;
+    let cap = spec.max_output;
+    let out_reader = child.stdout.take().map(|s| spawn_reader(s, cap));
+    let err_reader = child.stderr.take().map(|s| spawn_reader(s, cap));
+    let pgid = rustix::process::Pid::from_child(&child);
+
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        if start.elapsed() >= spec.timeout {
+            timed_out = true;
+            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Children of the command may still hold the pipes; do not wait forever.
+    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+    let (stdout, t1) = out_reader.map(join_reader).unwrap_or_default();
+    let (stderr, t2) = err_reader.map(join_reader).unwrap_or_default();
+    Ok(Output {
+        code: status.and_then(|s| s.code()),
+        stdout,
+        stderr,
+        duration: start.elapsed(),
+        timed_out,
+        truncated: t1 || t2,
+    })
+}
+
+type Reader = std::thread::JoinHandle<(String, bool)>;
+
+fn spawn_reader<R: Read + Send + 'static>(mut stream: R, cap: usize) -> Reader {
+    std::thread::spawn(move || {
+        let mut kept: Vec<u8> = Vec::new();
+        let mut truncated = false;
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    kept.extend_from_slice(&buf[..n]);
+                    if kept.len() > cap * 2 {
+                        let cut = kept.len() - cap;
+                        kept.drain(..cut);
+                        truncated = true;
+                    }
+                }
+            }
+        }
+        if kept.len() > cap {
+            let cut = kept.len() - cap;
+            kept.drain(..cut);
+            truncated = true;
+        }
+        (String::from_utf8_lossy(&kept).into_owned(), truncated)
+    })
+}
+
+fn join_reader(handle: Reader) -> (String, bool) {
+    handle.join().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captures_output_and_exit_code() {
+        let out = run(&CommandSpec::new("sh").args(["-c", "echo hi; echo err >&2; exit 3"])).unwrap();
+        assert_eq!(out.code, Some(3));
+        assert_eq!(out.stdout, "hi\n");
+        assert_eq!(out.stderr, "err\n");
+        assert!(!out.success());
+    }
+
+    #[test]
+    fn timeout_kills_the_whole_group() {
+        let spec = CommandSpec::new("sh")
+            .args(["-c", "sleep 30 & sleep 30; echo never"])
+            .timeout(Duration::from_millis(300));
+        let out = run(&spec).unwrap();
+        assert!(out.timed_out);
+        assert!(out.duration < Duration::from_secs(10));
+        assert!(!out.stdout.contains("never"));
+    }
+
+    #[test]
+    fn environment_is_allowlisted() {
+        std::env::set_var("PACKSMITH_TEST_SECRET", "s3cret");
+        let out = run(&CommandSpec::new("sh").args(["-c", "echo ${PACKSMITH_TEST_SECRET:-unset}"]))
+            .unwrap();
+        assert_eq!(out.stdout.trim(), "unset");
+    }
+
+    #[test]
+    fn output_is_capped_to_the_tail() {
+        let mut spec = CommandSpec::new("sh").args(["-c", "seq 1 100000"]);
+        spec.max_output = 100;
+        let out = run(&spec).unwrap();
+        assert!(out.truncated);
+        assert!(out.stdout.len() <= 100);
+        assert!(out.stdout.ends_with("100000\n"));
+    }
+
+    #[test]
+    fn missing_program_is_a_clear_error() {
+        let err = run(&CommandSpec::new("packsmith-no-such-program")).unwrap_err();
+        assert!(err.to_string().contains("not found"));
+    }
+}

@@ -1,0 +1,5 @@
+//! The `packsmith` command line.
+
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::SUCCESS
+}
