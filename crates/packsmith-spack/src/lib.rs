@@ -1,0 +1,7 @@
+//! Spack knowledge without starting Spack: read `package.py` recipes into a
+//! typed model, parse spec strings, and score generated recipes against
+//! human ones.
+
+pub mod recipe;
+pub mod score;
+pub mod spec;

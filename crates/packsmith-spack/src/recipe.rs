@@ -1,0 +1,1 @@
+//! Reader for Spack `package.py` recipes (not yet written).

@@ -1,0 +1,1 @@
+//! Spack spec grammar (not yet written).
