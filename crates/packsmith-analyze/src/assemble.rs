@@ -4,8 +4,9 @@
 use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
-use crate::{autotools, cargo, cmake, golang, meson, npm, python};
-use packsmith_core::{RepoFacts, SourceInfo, VersionFacts, FACTS_SCHEMA_VERSION};
+use crate::{autotools, cargo, cmake, detect, golang, license, meson, npm, python, readme};
+use crate::{sources, tree, versions};
+use packsmith_core::{Evidence, RepoFacts, SourceInfo, Sourced, FACTS_SCHEMA_VERSION};
 use std::path::Path;
 
 /// Analyses the repository checked out at `root`. The tree is only read.
@@ -20,6 +21,12 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     }
     let mut walk_warnings = Vec::new();
     let view = RepoView::walk(root, &mut walk_warnings);
+    let mut build_systems = detect::detect(&view);
+    if build_systems.is_empty() {
+        return Err(AnalyzeError::NoProject {
+            path: root.to_path_buf(),
+        });
+    }
     let mut ctx = Ctx::new(&view);
     ctx.warnings.append(&mut walk_warnings);
 
@@ -30,13 +37,123 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let cargo = cargo::analyze(&mut ctx);
     let go = golang::analyze(&mut ctx);
     let npm = npm::analyze(&mut ctx);
+    sources::scan_sources(&mut ctx);
+    sources::scan_submodules(&mut ctx);
+
+    let primary = detect::choose_primary(
+        &mut build_systems,
+        python.as_ref().and_then(|p| p.build_backend.as_deref()),
+    );
+
+    let declared = |pick: &dyn Fn() -> Vec<Option<Sourced<String>>>| {
+        pick().into_iter().flatten().find(|s| !s.value.trim().is_empty())
+    };
+    let name = declared(&|| {
+        vec![
+            cmake.as_ref().and_then(|c| c.project.as_ref()).map(|p| {
+                Sourced::new(p.name.clone(), p.evidence.clone())
+            }),
+            meson.as_ref().and_then(|m| sourced(&m.project, m.project_evidence.as_ref())),
+            autotools
+                .as_ref()
+                .and_then(|a| sourced(&a.package, a.init_evidence.as_ref())),
+            python.as_ref().and_then(|p| sourced_file(&p.name, p.files.first())),
+            cargo.as_ref().and_then(|c| sourced_file(&c.name, c.files.first())),
+            npm.as_ref().and_then(|n| sourced_file(&n.name, Some(&n.file))),
+            go.as_ref().and_then(|g| {
+                let last = g.module.as_ref()?.rsplit('/').next()?.to_string();
+                Some(Sourced::new(last, Evidence::file(g.file.clone())))
+            }),
+        ]
+    })
+    .or_else(|| {
+        let dir = root.canonicalize().ok()?.file_name()?.to_string_lossy().into_owned();
+        let dir = if source.kind == "git" {
+            url_name(&source.given).unwrap_or(dir)
+        } else {
+            dir
+        };
+        Some(Sourced::new(dir, Evidence::file(".")))
+    });
+
+    let mut versions = versions::from_git(root, name.as_ref().map(|n| n.value.as_str()));
+    if versions.remote.is_none() && source.kind == "git" {
+        versions.remote = Some(source.given.clone());
+        if let Some(tag) = &versions.latest_tag {
+            versions.archive_url = versions::archive_url(&source.given, &tag.tag);
+        }
+    }
+    versions.declared = declared(&|| {
+        vec![
+            cmake.as_ref().and_then(|c| c.project.as_ref()).and_then(|p| {
+                p.version.clone().map(|v| Sourced::new(v, p.evidence.clone()))
+            }),
+            meson.as_ref().and_then(|m| sourced(&m.version, m.project_evidence.as_ref())),
+            autotools
+                .as_ref()
+                .and_then(|a| sourced(&a.version, a.init_evidence.as_ref())),
+            python.as_ref().and_then(|p| sourced_file(&p.version, p.files.first())),
+            cargo.as_ref().and_then(|c| sourced_file(&c.version, c.files.first())),
+            npm.as_ref().and_then(|n| sourced_file(&n.version, Some(&n.file))),
+        ]
+    });
+
+    let license_metadata = [
+        meson.as_ref().and_then(|m| Some((m.license.clone()?, m.files.first()?.clone()))),
+        python.as_ref().and_then(|p| Some((p.license.clone()?, p.files.first()?.clone()))),
+        cargo.as_ref().and_then(|c| Some((c.license.clone()?, c.files.first()?.clone()))),
+        npm.as_ref().and_then(|n| Some((n.license.clone()?, n.file.clone()))),
+    ]
+    .into_iter()
+    .flatten()
+    .next();
+    let license = license::detect(&mut ctx, license_metadata);
+
+    let homepage = declared(&|| {
+        vec![
+            cmake
+                .as_ref()
+                .and_then(|c| c.project.as_ref())
+                .and_then(|p| p.homepage_url.clone().map(|u| Sourced::new(u, p.evidence.clone()))),
+            python.as_ref().and_then(|p| sourced_file(&p.homepage, p.files.first())),
+            cargo.as_ref().and_then(|c| sourced_file(&c.homepage, c.files.first())),
+            npm.as_ref().and_then(|n| sourced_file(&n.homepage, Some(&n.file))),
+            autotools.as_ref().and_then(|a| sourced(&a.url, a.init_evidence.as_ref())),
+            versions
+                .remote
+                .as_deref()
+                .and_then(versions::web_url)
+                .map(|u| Sourced::new(u, Evidence::file(".git/config"))),
+        ]
+    });
+
+    let description = readme::description(&mut ctx).or_else(|| {
+        declared(&|| {
+            vec![
+                cmake.as_ref().and_then(|c| c.project.as_ref()).and_then(|p| {
+                    p.description.clone().map(|d| Sourced::new(d, p.evidence.clone()))
+                }),
+                python.as_ref().and_then(|p| sourced_file(&p.description, p.files.first())),
+                cargo.as_ref().and_then(|c| sourced_file(&c.description, c.files.first())),
+                npm.as_ref().and_then(|n| sourced_file(&n.description, Some(&n.file))),
+            ]
+        })
+    });
+
+    let tree = tree::render(&view, tree::DEFAULT_BUDGET);
+    let mut languages = ctx.languages;
+    dedup_in_place(&mut languages);
+    let mut features = ctx.features;
+    dedup_in_place(&mut features);
+    let mut downloads = ctx.downloads;
+    dedup_in_place(&mut downloads);
 
     Ok(RepoFacts {
         schema_version: FACTS_SCHEMA_VERSION,
         source,
-        name: None,
-        build_systems: Vec::new(),
-        primary_build_system: None,
+        name,
+        build_systems,
+        primary_build_system: primary,
         cmake,
         autotools,
         meson,
@@ -44,14 +161,38 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         cargo,
         go,
         npm,
-        languages: ctx.languages,
-        features: ctx.features,
-        downloads: ctx.downloads,
-        versions: VersionFacts::default(),
-        license: None,
-        homepage: None,
-        description: None,
-        tree: String::new(),
+        languages,
+        features,
+        downloads,
+        versions,
+        license,
+        homepage,
+        description,
+        tree,
         warnings: ctx.warnings,
     })
+}
+
+fn sourced(value: &Option<String>, evidence: Option<&Evidence>) -> Option<Sourced<String>> {
+    Some(Sourced::new(value.clone()?, evidence?.clone()))
+}
+
+fn sourced_file(value: &Option<String>, file: Option<&String>) -> Option<Sourced<String>> {
+    Some(Sourced::new(value.clone()?, Evidence::file(file?.clone())))
+}
+
+fn url_name(url: &str) -> Option<String> {
+    let last = url.trim_end_matches('/').trim_end_matches(".git").rsplit(['/', ':']).next()?;
+    (!last.is_empty()).then(|| last.to_string())
+}
+
+/// Removes exact repeats, keeping the first of each.
+fn dedup_in_place<T: PartialEq + Clone>(items: &mut Vec<T>) {
+    let mut kept: Vec<T> = Vec::with_capacity(items.len());
+    for item in items.drain(..) {
+        if !kept.contains(&item) {
+            kept.push(item);
+        }
+    }
+    *items = kept;
 }

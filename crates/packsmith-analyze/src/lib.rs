@@ -5,21 +5,28 @@
 //! hints, downloads). Analysis never fails on bad content: it records a
 //! warning and returns partial facts.
 
+mod assemble;
 mod autotools;
 mod cargo;
 pub mod cmake;
 mod context;
+mod detect;
+mod error;
+mod git;
 mod golang;
+mod license;
 mod meson;
 mod npm;
 mod python;
+mod readme;
+pub mod source;
+mod sources;
+pub mod tree;
+pub mod versions;
 pub mod view;
 
-pub use context::Ctx;
-pub use view::RepoView;
-
-mod assemble;
-mod error;
-
 pub use assemble::analyze_dir;
+pub use context::Ctx;
 pub use error::AnalyzeError;
+pub use view::RepoView;
+pub use packsmith_core::RepoFacts;

@@ -1,0 +1,169 @@
+//! Which build systems a repository has, and which one is primary.
+//!
+//! Every candidate file is scored by depth, so a top-level CMakeLists.txt
+//! wins over a Makefile in a subdirectory no matter the walk order (SpackIt
+//! picked whichever file its walk met first and rejected 155 CMake projects
+//! as "makefile" or "autotools").
+
+use crate::view::{RepoFile, RepoView};
+use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence};
+
+/// Files that show a build system, most telling first within each kind.
+const MARKERS: &[(BuildSystemKind, &[&str])] = &[
+    (BuildSystemKind::Cmake, &["CMakeLists.txt"]),
+    (BuildSystemKind::Meson, &["meson.build"]),
+    (
+        BuildSystemKind::Autotools,
+        &["configure.ac", "configure.in", "configure", "Makefile.am"],
+    ),
+    (BuildSystemKind::Cargo, &["Cargo.toml"]),
+    (BuildSystemKind::Go, &["go.mod"]),
+    (
+        BuildSystemKind::Python,
+        &["pyproject.toml", "setup.py", "setup.cfg"],
+    ),
+    (BuildSystemKind::Npm, &["package.json"]),
+    (
+        BuildSystemKind::Makefile,
+        &["GNUmakefile", "Makefile", "makefile"],
+    ),
+];
+
+/// Deepest level at which a build file still says something about the
+/// project itself (bindings in `python/`, `bindings/python/`).
+const MAX_MARKER_DEPTH: u32 = 2;
+
+/// Directory names whose build files belong to tests, examples or vendored
+/// code rather than to the project.
+const NOISE_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "example",
+    "examples",
+    "doc",
+    "docs",
+    "third_party",
+    "thirdparty",
+    "third-party",
+    "external",
+    "extern",
+    "vendor",
+    "deps",
+    "benchmark",
+    "benchmarks",
+    "contrib",
+    "tpl",
+    "tpls",
+    "packages",
+    "subprojects",
+];
+
+/// Every build system found, shallowest evidence first.
+pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
+    let mut found = Vec::new();
+    for (kind, names) in MARKERS {
+        let best = view
+            .files()
+            .iter()
+            .filter(|f| f.depth <= MAX_MARKER_DEPTH && names.contains(&f.name()))
+            .filter(|f| f.depth == 0 || !in_noise_dir(f))
+            .filter(|f| !is_autotools_generated_makefile(view, *kind, f))
+            .min_by_key(|f| {
+                let rank = names.iter().position(|n| *n == f.name()).unwrap_or(0);
+                (f.depth, rank, f.rel.clone())
+            });
+        if let Some(file) = best {
+            found.push(BuildSystemFact {
+                kind: *kind,
+                evidence: Evidence::file(file.rel.clone()),
+                depth: file.depth,
+                note: String::new(),
+            });
+        }
+    }
+    found.sort_by_key(|b| b.depth);
+    found
+}
+
+fn in_noise_dir(file: &RepoFile) -> bool {
+    file.dir()
+        .split('/')
+        .any(|part| NOISE_DIRS.contains(&part.to_ascii_lowercase().as_str()))
+}
+
+/// A Makefile next to configure/Makefile.am is Autotools output or glue, not
+/// a separate build system.
+fn is_autotools_generated_makefile(view: &RepoView, kind: BuildSystemKind, f: &RepoFile) -> bool {
+    if kind != BuildSystemKind::Makefile {
+        return false;
+    }
+    let sibling = |name: &str| {
+        let rel = if f.dir().is_empty() {
+            name.to_string()
+        } else {
+            format!("{}/{}", f.dir(), name)
+        };
+        view.exists(&rel)
+    };
+    sibling("Makefile.am") || sibling("configure.ac") || sibling("configure")
+}
+
+/// Python build backends that drive a native build system: with one of
+/// these the project is a Python package even when CMakeLists.txt or
+/// meson.build sits beside pyproject.toml.
+const NATIVE_PYTHON_BACKENDS: &[&str] = &["scikit_build", "mesonpy", "py_build_cmake", "maturin"];
+
+/// Picks the primary build system and writes a note on each fact saying why.
+pub fn choose_primary(
+    systems: &mut [BuildSystemFact],
+    python_backend: Option<&str>,
+) -> Option<BuildSystemKind> {
+    let min_depth = systems.iter().map(|s| s.depth).min()?;
+    let python_wraps_native = python_backend
+        .is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
+    let primary = systems
+        .iter()
+        .filter(|s| s.depth == min_depth)
+        .map(|s| s.kind)
+        .min_by_key(|kind| {
+            if python_wraps_native && *kind == BuildSystemKind::Python {
+                0
+            } else {
+                priority(*kind)
+            }
+        })?;
+    for s in systems.iter_mut() {
+        s.note = if s.kind == primary {
+            if python_wraps_native && primary == BuildSystemKind::Python {
+                format!(
+                    "primary: the Python backend `{}` drives the native build",
+                    python_backend.unwrap_or_default()
+                )
+            } else {
+                "primary".to_string()
+            }
+        } else if s.depth > min_depth {
+            format!("secondary: found {} level(s) down", s.depth)
+        } else {
+            format!("secondary: {primary} takes precedence at the top level")
+        };
+    }
+    Some(primary)
+}
+
+/// Lower is preferred at the same depth: a generator (CMake, Meson) over the
+/// Makefiles it may sit beside, and language-native manifests over a glue
+/// Makefile.
+fn priority(kind: BuildSystemKind) -> u8 {
+    match kind {
+        BuildSystemKind::Cmake => 1,
+        BuildSystemKind::Meson => 2,
+        BuildSystemKind::Autotools => 3,
+        BuildSystemKind::Cargo => 4,
+        BuildSystemKind::Go => 5,
+        BuildSystemKind::Python => 6,
+        BuildSystemKind::Npm => 7,
+        BuildSystemKind::Makefile => 8,
+    }
+}

@@ -1,0 +1,99 @@
+//! A one-paragraph description from the README.
+
+use crate::context::Ctx;
+use packsmith_core::{Evidence, Sourced};
+
+const README_FILES: &[&str] = &[
+    "README.md",
+    "README.rst",
+    "README.markdown",
+    "README.txt",
+    "README",
+    "readme.md",
+    "Readme.md",
+];
+
+/// The longest description kept, in characters.
+const MAX_DESCRIPTION: usize = 600;
+
+/// The README's first paragraph of prose, skipping headings, badges,
+/// HTML, tables, code blocks and link-only lines.
+pub fn description(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
+    let name = README_FILES.iter().find(|n| ctx.view.exists(n))?;
+    let text = ctx.read(name)?;
+    first_paragraph(&text).map(|(para, line)| Sourced::new(para, Evidence::new(*name, line)))
+}
+
+fn is_noise(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('#')
+        || t.starts_with('<')
+        || t.starts_with("[![")
+        || t.starts_with("![")
+        || t.starts_with('|')
+        || t.starts_with(".. ")
+        || t.starts_with(':')
+        || t.chars().all(|c| "=-~*^_`#+".contains(c))
+        || (t.starts_with('[') && t.ends_with(')'))
+        || (t.starts_with("http") && !t.contains(' '))
+}
+
+fn first_paragraph(text: &str) -> Option<(String, u32)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut in_code = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_code = !in_code;
+            i += 1;
+            continue;
+        }
+        // An RST title is the line above an underline; skip both.
+        let underlined = lines
+            .get(i + 1)
+            .map(|n| {
+                let n = n.trim();
+                !n.is_empty() && n.chars().all(|c| "=-~^*".contains(c)) && n.len() >= 3
+            })
+            .unwrap_or(false);
+        if in_code || t.is_empty() || is_noise(t) || underlined || t.split_whitespace().count() < 4 {
+            i += if underlined { 2 } else { 1 };
+            continue;
+        }
+        let start = i;
+        let mut para = Vec::new();
+        while i < lines.len() {
+            let t = lines[i].trim();
+            if t.is_empty() || is_noise(t) {
+                break;
+            }
+            para.push(t);
+            i += 1;
+        }
+        let mut joined = para.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        if joined.chars().count() > MAX_DESCRIPTION {
+            joined = joined.chars().take(MAX_DESCRIPTION).collect::<String>() + "…";
+        }
+        return Some((joined, start as u32 + 1));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_paragraph;
+
+    #[test]
+    fn skips_badges_and_headings() {
+        let md = "# zfp\n[![Build](x)](y)\n\nzfp is an open-source library for compressed\nnumerical arrays.\n\nMore.";
+        let (p, line) = first_paragraph(md).unwrap();
+        assert_eq!(p, "zfp is an open-source library for compressed numerical arrays.");
+        assert_eq!(line, 4);
+        let rst = "Kokkos\n======\n\nKokkos Core implements a programming model in C++.\n";
+        assert_eq!(
+            first_paragraph(rst).unwrap().0,
+            "Kokkos Core implements a programming model in C++."
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! Versions from git: release tags sorted the way a packager reads them,
+//! the HEAD commit, the remote, and the archive URL a recipe should fetch.
+
+use crate::git;
+use packsmith_core::{TagVersion, VersionFacts};
+use std::cmp::Ordering;
+use std::path::Path;
+
+/// How many of the newest release tags are reported.
+const RECENT_TAGS: usize = 5;
+
+/// Reads tags, HEAD and origin of the checkout at `root` (nothing when it is
+/// not a git checkout of its own).
+pub fn from_git(root: &Path, project_name: Option<&str>) -> VersionFacts {
+    let mut facts = VersionFacts::default();
+    if !root.join(".git").exists() {
+        return facts;
+    }
+    facts.commit = git::head_commit(root);
+    facts.remote = git::origin_url(root);
+    let mut tags: Vec<TagVersion> = git::tags(root)
+        .into_iter()
+        .filter_map(|(tag, commit)| {
+            let version = tag_to_version(&tag, project_name)?;
+            Some(TagVersion {
+                tag,
+                version,
+                commit: Some(commit),
+            })
+        })
+        .collect();
+    tags.sort_by(|a, b| compare_versions(&b.version, &a.version));
+    tags.dedup_by(|a, b| a.version == b.version);
+    let (stable, pre): (Vec<_>, Vec<_>) = tags.into_iter().partition(|t| !is_prerelease(&t.version));
+    let ordered: Vec<TagVersion> = stable.into_iter().chain(pre).collect();
+    facts.latest_tag = ordered.first().cloned();
+    facts.recent_tags = ordered.into_iter().take(RECENT_TAGS).collect();
+    if let (Some(remote), Some(latest)) = (&facts.remote, &facts.latest_tag) {
+        facts.archive_url = archive_url(remote, &latest.tag);
+    }
+    facts
+}
+
+/// Turns a tag into a version: `v1.2.3` → `1.2.3`, `release-1_2_3` →
+/// `1.2.3`, `zfp-1.0.1` → `1.0.1`, `2024.01` → `2024.01`. Tags that hold no
+/// version (`latest`, `nightly`) give None.
+pub fn tag_to_version(tag: &str, project_name: Option<&str>) -> Option<String> {
+    let mut rest = tag.trim();
+    if let Some(name) = project_name {
+        let lower = rest.to_ascii_lowercase();
+        let name = name.to_ascii_lowercase();
+        if lower.starts_with(&name) {
+            let after = &rest[name.len()..];
+            if after.starts_with(['-', '_', '.']) || after.starts_with(['v', 'V']) {
+                rest = after.trim_start_matches(['-', '_', '.']);
+            }
+        }
+    }
+    for prefix in ["release-", "release_", "release", "rel-", "rel_", "version-", "version_", "ver-"] {
+        if rest.len() > prefix.len() && rest[..prefix.len()].eq_ignore_ascii_case(prefix) {
+            rest = &rest[prefix.len()..];
+            break;
+        }
+    }
+    if let Some(stripped) = rest.strip_prefix(['v', 'V']) {
+        if stripped.starts_with(|c: char| c.is_ascii_digit()) {
+            rest = stripped;
+        }
+    }
+    rest = rest.trim_start_matches(['-', '_']);
+    if !rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    if !rest
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+'))
+    {
+        return None;
+    }
+    // `1_2_3` is how some projects spell 1.2.3 in tags.
+    let version = if !rest.contains('.') && rest.contains('_') {
+        rest.replace('_', ".")
+    } else {
+        rest.to_string()
+    };
+    Some(version)
+}
+
+/// True for alpha, beta, release-candidate, dev and pre-release versions.
+pub fn is_prerelease(version: &str) -> bool {
+    let lower = version.to_ascii_lowercase();
+    ["alpha", "beta", "rc", "dev", "pre", "snapshot", "nightly"]
+        .iter()
+        .any(|w| lower.contains(w))
+        || segments(&lower)
+            .iter()
+            .any(|s| matches!(s, Segment::Alpha(a) if a == "a" || a == "b"))
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Segment {
+    Num(u64),
+    Alpha(String),
+}
+
+fn segments(version: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut chars = version.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_ascii_digit() {
+            let mut n: u64 = 0;
+            while let Some(&d) = chars.peek() {
+                let Some(v) = d.to_digit(10) else { break };
+                n = n.saturating_mul(10).saturating_add(u64::from(v));
+                chars.next();
+            }
+            out.push(Segment::Num(n));
+        } else if c.is_ascii_alphabetic() {
+            let mut s = String::new();
+            while let Some(&d) = chars.peek() {
+                if !d.is_ascii_alphabetic() {
+                    break;
+                }
+                s.push(d.to_ascii_lowercase());
+                chars.next();
+            }
+            out.push(Segment::Alpha(s));
+        } else {
+            chars.next();
+        }
+    }
+    out
+}
+
+/// Orders versions component by component: numbers numerically, a
+/// pre-release word below any number (`1.0rc1` < `1.0` < `1.0.1`).
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    let (sa, sb) = (segments(a), segments(b));
+    for pair in sa.iter().zip(sb.iter()) {
+        let ord = match pair {
+            (Segment::Num(x), Segment::Num(y)) => x.cmp(y),
+            (Segment::Alpha(x), Segment::Alpha(y)) => x.cmp(y),
+            (Segment::Num(_), Segment::Alpha(_)) => Ordering::Greater,
+            (Segment::Alpha(_), Segment::Num(_)) => Ordering::Less,
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    // A longer version is newer unless what follows is a pre-release word.
+    match sa.len().cmp(&sb.len()) {
+        Ordering::Greater => match &sa[sb.len()] {
+            Segment::Alpha(_) => Ordering::Less,
+            Segment::Num(_) => Ordering::Greater,
+        },
+        Ordering::Less => match &sb[sa.len()] {
+            Segment::Alpha(_) => Ordering::Greater,
+            Segment::Num(_) => Ordering::Less,
+        },
+        Ordering::Equal => Ordering::Equal,
+    }
+}
+
+/// `owner/repo` of a GitHub or GitLab remote, with its host.
+pub fn hosted_repo(remote: &str) -> Option<(&'static str, String)> {
+    let trimmed = remote.trim().trim_end_matches('/').trim_end_matches(".git");
+    for (host, name) in [("github.com", "github"), ("gitlab.com", "gitlab")] {
+        for prefix in [
+            format!("https://{host}/"),
+            format!("http://{host}/"),
+            format!("git@{host}:"),
+            format!("ssh://git@{host}/"),
+            format!("git://{host}/"),
+        ] {
+            if let Some(path) = trimmed.strip_prefix(&prefix) {
+                if path.split('/').filter(|p| !p.is_empty()).count() >= 2 {
+                    return Some((name, path.to_string()));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The release-archive URL for `tag` on GitHub or GitLab.
+pub fn archive_url(remote: &str, tag: &str) -> Option<String> {
+    let (host, path) = hosted_repo(remote)?;
+    let repo = path.rsplit('/').next().unwrap_or(&path);
+    Some(match host {
+        "github" => format!("https://github.com/{path}/archive/refs/tags/{tag}.tar.gz"),
+        _ => format!("https://gitlab.com/{path}/-/archive/{tag}/{repo}-{tag}.tar.gz"),
+    })
+}
+
+/// The web page of a GitHub or GitLab remote.
+pub fn web_url(remote: &str) -> Option<String> {
+    let (host, path) = hosted_repo(remote)?;
+    Some(match host {
+        "github" => format!("https://github.com/{path}"),
+        _ => format!("https://gitlab.com/{path}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_become_versions() {
+        let cases = [
+            ("v1.2.3", Some("1.2.3")),
+            ("1.2.3", Some("1.2.3")),
+            ("release-1_2_3", Some("1.2.3")),
+            ("zfp-1.0.1", Some("1.0.1")),
+            ("zfp_v0.5.5", Some("0.5.5")),
+            ("hdf5-1_14_3", Some("1.14.3")),
+            ("2024.01.15", Some("2024.01.15")),
+            ("v4.0.0-rc1", Some("4.0.0-rc1")),
+            ("latest", None),
+            ("nightly", None),
+            ("vtest", None),
+        ];
+        for (tag, want) in cases {
+            let name = if tag.starts_with("zfp") { Some("zfp") } else if tag.starts_with("hdf5") { Some("hdf5") } else { None };
+            assert_eq!(tag_to_version(tag, name).as_deref(), want, "{tag}");
+        }
+    }
+
+    #[test]
+    fn versions_order_like_a_packager_expects() {
+        let mut v = vec!["1.10.0", "1.9.2", "1.10.0-rc1", "2.0", "1.10.1", "0.9"];
+        v.sort_by(|a, b| compare_versions(a, b));
+        assert_eq!(v, ["0.9", "1.9.2", "1.10.0-rc1", "1.10.0", "1.10.1", "2.0"]);
+        assert!(is_prerelease("4.0.0-rc1"));
+        assert!(is_prerelease("2.1b1"));
+        assert!(!is_prerelease("2.1.0"));
+    }
+
+    #[test]
+    fn archive_urls_for_github_and_gitlab() {
+        assert_eq!(
+            archive_url("git@github.com:LLNL/zfp.git", "1.0.1").as_deref(),
+            Some("https://github.com/LLNL/zfp/archive/refs/tags/1.0.1.tar.gz")
+        );
+        assert_eq!(
+            archive_url("https://gitlab.com/group/proj", "v2").as_deref(),
+            Some("https://gitlab.com/group/proj/-/archive/v2/proj-v2.tar.gz")
+        );
+        assert_eq!(archive_url("/local/mirror", "v1"), None);
+    }
+}

@@ -1,0 +1,12 @@
+//! One module per verb.
+
+mod analyze;
+
+use crate::cli::{Cli, Command};
+use crate::exit::{CliError, Exit};
+
+pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
+    match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+    }
+}

@@ -1,0 +1,15 @@
+//! Every environment variable packsmith reads, declared once.
+
+/// Overrides the cache directory (clones, knowledge bases, models).
+pub const PACKSMITH_CACHE_DIR: &str = "PACKSMITH_CACHE_DIR";
+
+/// The cache directory: `$PACKSMITH_CACHE_DIR`, else the platform's user
+/// cache (`~/.cache/packsmith`), else `.packsmith-cache` here.
+pub fn cache_dir() -> std::path::PathBuf {
+    if let Some(dir) = std::env::var_os(PACKSMITH_CACHE_DIR).filter(|d| !d.is_empty()) {
+        return dir.into();
+    }
+    dirs::cache_dir()
+        .map(|d| d.join("packsmith"))
+        .unwrap_or_else(|| ".packsmith-cache".into())
+}

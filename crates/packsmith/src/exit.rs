@@ -1,0 +1,44 @@
+//! Exit codes and the one error type the binary reports.
+
+use std::process::ExitCode;
+
+/// What `packsmith` exits with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Success = 0,
+    /// The job ran but did not succeed (a recipe that does not build).
+    Failure = 1,
+    /// Bad input: a missing path, a malformed file, an unknown option.
+    BadInput = 2,
+    /// Something outside the input failed (a tool, the network, the disk).
+    Environment = 3,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> Self {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// An error for the user: what went wrong, and what to do about it.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub hint: Option<String>,
+    pub code: Exit,
+}
+
+impl CliError {
+    pub fn new(code: Exit, message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            hint: None,
+            code,
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}

@@ -1,0 +1,170 @@
+//! The `packsmith` binary as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn packsmith(args: &[&str], cache: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .args(args)
+        .env("PACKSMITH_CACHE_DIR", cache)
+        .output()
+        .expect("run packsmith")
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/heatsim")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("bad JSON ({e}): {}", stdout(o)))
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn analyze_bundled_example_summary_and_json() {
+    let cache = tempfile::tempdir().unwrap();
+    let ex = example();
+    let out = packsmith(&["analyze", ex.to_str().unwrap()], cache.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("heatsim"), "{text}");
+    assert!(text.contains("cmake (primary"), "{text}");
+    assert!(text.lines().count() <= 50, "summary must fit one screen:\n{text}");
+
+    let out = packsmith(&["analyze", "--json", ex.to_str().unwrap()], cache.path());
+    assert!(out.status.success());
+    let facts = json(&out);
+    assert_eq!(facts["schema_version"], 1);
+    assert_eq!(facts["primary_build_system"], "cmake");
+    assert_eq!(facts["license"]["spdx"], "BSD-3-Clause");
+    assert!(facts["tree"].as_str().unwrap().contains("src/"));
+}
+
+#[test]
+fn analyze_reads_a_path_without_writing_to_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::write(repo.path().join("CMakeLists.txt"), "project(x)\n").unwrap();
+    let before: Vec<_> = std::fs::read_dir(repo.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    let out = packsmith(&["analyze", repo.path().to_str().unwrap()], cache.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after: Vec<_> = std::fs::read_dir(repo.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn missing_path_is_a_clear_error() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = packsmith(&["analyze", "/no/such/dir/anywhere"], cache.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("error: /no/such/dir/anywhere does not exist"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+}
+
+#[test]
+fn directory_without_a_project_is_a_clear_error() {
+    let cache = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::write(repo.path().join("notes.txt"), "hello").unwrap();
+    let out = packsmith(&["analyze", repo.path().to_str().unwrap()], cache.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no recognisable project"), "{}", stderr(&out));
+
+    let file = repo.path().join("notes.txt");
+    let out = packsmith(&["analyze", file.to_str().unwrap()], cache.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not a directory"));
+}
+
+#[test]
+fn git_url_is_cloned_into_the_cache_and_tags_give_versions() {
+    let cache = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let repo = work.path().join("demo");
+    std::fs::create_dir(&repo).unwrap();
+    std::fs::write(repo.join("CMakeLists.txt"), "project(demo VERSION 1.9.0)\n").unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "one"]);
+    for tag in ["v1.0.0", "v1.2.0", "release-1_9_0", "v1.10.0-rc1", "nightly"] {
+        git(&repo, &["tag", tag]);
+    }
+    let url = format!("file://{}", repo.display());
+    let out = packsmith(&["analyze", "--json", &url], cache.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let facts = json(&out);
+    assert_eq!(facts["source"]["kind"], "git");
+    assert_eq!(facts["versions"]["latest_tag"]["tag"], "release-1_9_0");
+    assert_eq!(facts["versions"]["latest_tag"]["version"], "1.9.0");
+    assert_eq!(facts["versions"]["commit"].as_str().unwrap().len(), 40);
+    let clones: Vec<_> = std::fs::read_dir(cache.path().join("repos")).unwrap().collect();
+    assert_eq!(clones.len(), 1, "one clone in the cache");
+
+    // A second run reuses the clone.
+    let again = packsmith(&["analyze", "--json", &url], cache.path());
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_dir(cache.path().join("repos")).unwrap().count(), 1);
+}
+
+#[test]
+fn unreachable_git_url_is_a_clear_error() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = packsmith(&["analyze", "file:///no/such/repo.git"], cache.path());
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(err.contains("could not clone file:///no/such/repo.git"), "{err}");
+    assert!(err.contains("hint:"));
+    // No half-made clone is left behind.
+    let leftovers = std::fs::read_dir(cache.path().join("repos"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(leftovers, 0);
+}
+
+#[test]
+fn bad_content_gives_partial_facts_and_warnings_not_a_crash() {
+    let cache = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    // Binary junk named CMakeLists.txt in a subdirectory the build adds.
+    std::fs::write(
+        root.join("CMakeLists.txt"),
+        "project(bad VERSION 0.1)\nadd_subdirectory(bin)\nfind_package(ZLIB REQUIRED\n",
+    )
+    .unwrap();
+    std::fs::create_dir(root.join("bin")).unwrap();
+    std::fs::write(root.join("bin/CMakeLists.txt"), b"\x7fELF\x00\x00\x01\x02").unwrap();
+    // A symlink loop and a dangling link.
+    std::os::unix::fs::symlink(root, root.join("loop")).unwrap();
+    std::os::unix::fs::symlink(root.join("nowhere"), root.join("dangling")).unwrap();
+    // Non-UTF-8 text and a huge file.
+    std::fs::write(root.join("README.md"), b"caf\xe9 is a cafe solver that does a lot.\n").unwrap();
+    std::fs::write(root.join("big.cmake"), vec![b'#'; 5 * 1024 * 1024]).unwrap();
+
+    let out = packsmith(&["analyze", "--json", root.to_str().unwrap()], cache.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let facts = json(&out);
+    let warnings = facts["warnings"].as_array().unwrap();
+    let mentions = |file: &str| warnings.iter().any(|w| w["file"] == file);
+    assert!(mentions("bin/CMakeLists.txt"), "binary CMakeLists.txt: {warnings:?}");
+    assert!(mentions("README.md"), "non-UTF-8 README: {warnings:?}");
+    assert_eq!(facts["cmake"]["project"]["name"], "bad");
+}

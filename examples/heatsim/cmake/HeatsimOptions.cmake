@@ -1,0 +1,11 @@
+include(CMakeDependentOption)
+option(BUILD_SHARED_LIBS "Build shared libraries" ON)
+option(HEATSIM_ENABLE_MPI "Distribute the grid with MPI" OFF)
+option(HEATSIM_ENABLE_OPENMP "Use OpenMP threads" ON)
+option(HEATSIM_ENABLE_HDF5 "Write checkpoints in HDF5" OFF)
+option(HEATSIM_ENABLE_CUDA "Offload the stencil to CUDA" OFF)
+option(HEATSIM_PYTHON "Build the Python module" OFF)
+cmake_dependent_option(HEATSIM_PARALLEL_IO "Use parallel HDF5" ON
+                       "HEATSIM_ENABLE_MPI;HEATSIM_ENABLE_HDF5" OFF)
+set(HEATSIM_PRECISION "double" CACHE STRING "Floating-point precision")
+set_property(CACHE HEATSIM_PRECISION PROPERTY STRINGS single double)
