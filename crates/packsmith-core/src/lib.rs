@@ -6,3 +6,5 @@
 pub mod facts;
 
 pub use facts::*;
+
+pub mod chat;

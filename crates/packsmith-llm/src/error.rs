@@ -1,0 +1,56 @@
+//! Errors from model providers, classified so callers know whether to retry.
+
+use std::time::Duration;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LlmError {
+    /// 429 or a provider's "overloaded": retry after the given delay if any.
+    #[error("rate limited by {provider}{}", retry_after.map(|d| format!(" (retry after {}s)", d.as_secs())).unwrap_or_default())]
+    RateLimited {
+        provider: String,
+        retry_after: Option<Duration>,
+    },
+    /// 5xx, connection refused or reset, timeouts: worth retrying.
+    #[error("{provider} is unavailable: {message}")]
+    Unavailable { provider: String, message: String },
+    /// The prompt does not fit the model's context window.
+    #[error("the prompt ({prompt_tokens} tokens) does not fit {model}'s context of {context} tokens")]
+    ContextOverflow {
+        model: String,
+        prompt_tokens: u64,
+        context: u64,
+    },
+    /// 401/403: the key is missing or wrong.
+    #[error("{provider} rejected the credentials: {message}")]
+    Auth { provider: String, message: String },
+    /// The request was malformed or the provider refused it (other 4xx).
+    #[error("{provider} refused the request: {message}")]
+    BadRequest { provider: String, message: String },
+    /// The response could not be understood.
+    #[error("{provider} sent a response packsmith cannot read: {message}")]
+    BadResponse { provider: String, message: String },
+    /// The run's token or cost budget is spent.
+    #[error("the run's budget is spent: {0}")]
+    BudgetExhausted(String),
+    /// A local model could not be loaded or run.
+    #[error("local model error: {0}")]
+    Local(String),
+    /// Configuration problem (unknown provider, missing key, bad file).
+    #[error("{0}")]
+    Config(String),
+}
+
+impl LlmError {
+    /// True for errors a retry with backoff may cure.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Self::RateLimited { .. } | Self::Unavailable { .. })
+    }
+
+    /// The delay the provider asked for, if it named one.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
