@@ -5,3 +5,4 @@
 pub mod recipe;
 pub mod score;
 pub mod spec;
+pub mod mapping;
