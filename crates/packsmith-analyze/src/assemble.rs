@@ -46,20 +46,31 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     );
 
     let declared = |pick: &dyn Fn() -> Vec<Option<Sourced<String>>>| {
-        pick().into_iter().flatten().find(|s| !s.value.trim().is_empty())
+        pick()
+            .into_iter()
+            .flatten()
+            .find(|s| !s.value.trim().is_empty())
     };
     let name = declared(&|| {
         vec![
-            cmake.as_ref().and_then(|c| c.project.as_ref()).map(|p| {
-                Sourced::new(p.name.clone(), p.evidence.clone())
-            }),
-            meson.as_ref().and_then(|m| sourced(&m.project, m.project_evidence.as_ref())),
+            cmake
+                .as_ref()
+                .and_then(|c| c.project.as_ref())
+                .map(|p| Sourced::new(p.name.clone(), p.evidence.clone())),
+            meson
+                .as_ref()
+                .and_then(|m| sourced(&m.project, m.project_evidence.as_ref())),
             autotools
                 .as_ref()
                 .and_then(|a| sourced(&a.package, a.init_evidence.as_ref())),
-            python.as_ref().and_then(|p| sourced_file(&p.name, p.files.first())),
-            cargo.as_ref().and_then(|c| sourced_file(&c.name, c.files.first())),
-            npm.as_ref().and_then(|n| sourced_file(&n.name, Some(&n.file))),
+            python
+                .as_ref()
+                .and_then(|p| sourced_file(&p.name, p.files.first())),
+            cargo
+                .as_ref()
+                .and_then(|c| sourced_file(&c.name, c.files.first())),
+            npm.as_ref()
+                .and_then(|n| sourced_file(&n.name, Some(&n.file))),
             go.as_ref().and_then(|g| {
                 let last = g.module.as_ref()?.rsplit('/').next()?.to_string();
                 Some(Sourced::new(last, Evidence::file(g.file.clone())))
@@ -67,7 +78,12 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         ]
     })
     .or_else(|| {
-        let dir = root.canonicalize().ok()?.file_name()?.to_string_lossy().into_owned();
+        let dir = root
+            .canonicalize()
+            .ok()?
+            .file_name()?
+            .to_string_lossy()
+            .into_owned();
         let dir = if source.kind == "git" {
             url_name(&source.given).unwrap_or(dir)
         } else {
@@ -85,24 +101,43 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     }
     versions.declared = declared(&|| {
         vec![
-            cmake.as_ref().and_then(|c| c.project.as_ref()).and_then(|p| {
-                p.version.clone().map(|v| Sourced::new(v, p.evidence.clone()))
-            }),
-            meson.as_ref().and_then(|m| sourced(&m.version, m.project_evidence.as_ref())),
+            cmake
+                .as_ref()
+                .and_then(|c| c.project.as_ref())
+                .and_then(|p| {
+                    p.version
+                        .clone()
+                        .map(|v| Sourced::new(v, p.evidence.clone()))
+                }),
+            meson
+                .as_ref()
+                .and_then(|m| sourced(&m.version, m.project_evidence.as_ref())),
             autotools
                 .as_ref()
                 .and_then(|a| sourced(&a.version, a.init_evidence.as_ref())),
-            python.as_ref().and_then(|p| sourced_file(&p.version, p.files.first())),
-            cargo.as_ref().and_then(|c| sourced_file(&c.version, c.files.first())),
-            npm.as_ref().and_then(|n| sourced_file(&n.version, Some(&n.file))),
+            python
+                .as_ref()
+                .and_then(|p| sourced_file(&p.version, p.files.first())),
+            cargo
+                .as_ref()
+                .and_then(|c| sourced_file(&c.version, c.files.first())),
+            npm.as_ref()
+                .and_then(|n| sourced_file(&n.version, Some(&n.file))),
         ]
     });
 
     let license_metadata = [
-        meson.as_ref().and_then(|m| Some((m.license.clone()?, m.files.first()?.clone()))),
-        python.as_ref().and_then(|p| Some((p.license.clone()?, p.files.first()?.clone()))),
-        cargo.as_ref().and_then(|c| Some((c.license.clone()?, c.files.first()?.clone()))),
-        npm.as_ref().and_then(|n| Some((n.license.clone()?, n.file.clone()))),
+        meson
+            .as_ref()
+            .and_then(|m| Some((m.license.clone()?, m.files.first()?.clone()))),
+        python
+            .as_ref()
+            .and_then(|p| Some((p.license.clone()?, p.files.first()?.clone()))),
+        cargo
+            .as_ref()
+            .and_then(|c| Some((c.license.clone()?, c.files.first()?.clone()))),
+        npm.as_ref()
+            .and_then(|n| Some((n.license.clone()?, n.file.clone()))),
     ]
     .into_iter()
     .flatten()
@@ -114,11 +149,22 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
             cmake
                 .as_ref()
                 .and_then(|c| c.project.as_ref())
-                .and_then(|p| p.homepage_url.clone().map(|u| Sourced::new(u, p.evidence.clone()))),
-            python.as_ref().and_then(|p| sourced_file(&p.homepage, p.files.first())),
-            cargo.as_ref().and_then(|c| sourced_file(&c.homepage, c.files.first())),
-            npm.as_ref().and_then(|n| sourced_file(&n.homepage, Some(&n.file))),
-            autotools.as_ref().and_then(|a| sourced(&a.url, a.init_evidence.as_ref())),
+                .and_then(|p| {
+                    p.homepage_url
+                        .clone()
+                        .map(|u| Sourced::new(u, p.evidence.clone()))
+                }),
+            python
+                .as_ref()
+                .and_then(|p| sourced_file(&p.homepage, p.files.first())),
+            cargo
+                .as_ref()
+                .and_then(|c| sourced_file(&c.homepage, c.files.first())),
+            npm.as_ref()
+                .and_then(|n| sourced_file(&n.homepage, Some(&n.file))),
+            autotools
+                .as_ref()
+                .and_then(|a| sourced(&a.url, a.init_evidence.as_ref())),
             versions
                 .remote
                 .as_deref()
@@ -130,12 +176,22 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let description = readme::description(&mut ctx).or_else(|| {
         declared(&|| {
             vec![
-                cmake.as_ref().and_then(|c| c.project.as_ref()).and_then(|p| {
-                    p.description.clone().map(|d| Sourced::new(d, p.evidence.clone()))
-                }),
-                python.as_ref().and_then(|p| sourced_file(&p.description, p.files.first())),
-                cargo.as_ref().and_then(|c| sourced_file(&c.description, c.files.first())),
-                npm.as_ref().and_then(|n| sourced_file(&n.description, Some(&n.file))),
+                cmake
+                    .as_ref()
+                    .and_then(|c| c.project.as_ref())
+                    .and_then(|p| {
+                        p.description
+                            .clone()
+                            .map(|d| Sourced::new(d, p.evidence.clone()))
+                    }),
+                python
+                    .as_ref()
+                    .and_then(|p| sourced_file(&p.description, p.files.first())),
+                cargo
+                    .as_ref()
+                    .and_then(|c| sourced_file(&c.description, c.files.first())),
+                npm.as_ref()
+                    .and_then(|n| sourced_file(&n.description, Some(&n.file))),
             ]
         })
     });
@@ -182,7 +238,11 @@ fn sourced_file(value: &Option<String>, file: Option<&String>) -> Option<Sourced
 }
 
 fn url_name(url: &str) -> Option<String> {
-    let last = url.trim_end_matches('/').trim_end_matches(".git").rsplit(['/', ':']).next()?;
+    let last = url
+        .trim_end_matches('/')
+        .trim_end_matches(".git")
+        .rsplit(['/', ':'])
+        .next()?;
     (!last.is_empty()).then(|| last.to_string())
 }
 

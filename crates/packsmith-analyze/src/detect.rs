@@ -120,8 +120,8 @@ pub fn choose_primary(
     python_backend: Option<&str>,
 ) -> Option<BuildSystemKind> {
     let min_depth = systems.iter().map(|s| s.depth).min()?;
-    let python_wraps_native = python_backend
-        .is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
+    let python_wraps_native =
+        python_backend.is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
     let primary = systems
         .iter()
         .filter(|s| s.depth == min_depth)

@@ -28,5 +28,5 @@ pub mod view;
 pub use assemble::analyze_dir;
 pub use context::Ctx;
 pub use error::AnalyzeError;
-pub use view::RepoView;
 pub use packsmith_core::RepoFacts;
+pub use view::RepoView;

@@ -28,24 +28,69 @@ const LICENSE_FILES: &[&str] = &[
 /// appear (case-insensitive, whitespace-normalised). Order matters: more
 /// specific texts come before the ones they contain.
 const FINGERPRINTS: &[(&str, &[&str])] = &[
-    ("AGPL-3.0-or-later", &["gnu affero general public license", "version 3"]),
-    ("LGPL-3.0-or-later", &["gnu lesser general public license", "version 3"]),
-    ("LGPL-2.1-or-later", &["gnu lesser general public license", "version 2.1"]),
-    ("LGPL-2.0-or-later", &["gnu library general public license", "version 2"]),
-    ("GPL-3.0-or-later", &["gnu general public license", "version 3"]),
-    ("GPL-2.0-or-later", &["gnu general public license", "version 2"]),
+    (
+        "AGPL-3.0-or-later",
+        &["gnu affero general public license", "version 3"],
+    ),
+    (
+        "LGPL-3.0-or-later",
+        &["gnu lesser general public license", "version 3"],
+    ),
+    (
+        "LGPL-2.1-or-later",
+        &["gnu lesser general public license", "version 2.1"],
+    ),
+    (
+        "LGPL-2.0-or-later",
+        &["gnu library general public license", "version 2"],
+    ),
+    (
+        "GPL-3.0-or-later",
+        &["gnu general public license", "version 3"],
+    ),
+    (
+        "GPL-2.0-or-later",
+        &["gnu general public license", "version 2"],
+    ),
     ("Apache-2.0", &["apache license", "version 2.0"]),
     ("MPL-2.0", &["mozilla public license", "2.0"]),
     ("EPL-2.0", &["eclipse public license", "2.0"]),
     ("BSL-1.0", &["boost software license"]),
-    ("Unlicense", &["this is free and unencumbered software released into the public domain"]),
+    (
+        "Unlicense",
+        &["this is free and unencumbered software released into the public domain"],
+    ),
     ("CC0-1.0", &["cc0 1.0 universal"]),
-    ("ISC", &["permission to use, copy, modify, and/or distribute this software for any purpose"]),
+    (
+        "ISC",
+        &["permission to use, copy, modify, and/or distribute this software for any purpose"],
+    ),
     ("MIT", &["permission is hereby granted, free of charge"]),
-    ("BSD-3-Clause", &["redistribution and use in source and binary forms", "neither the name"]),
-    ("BSD-3-Clause", &["redistribution and use in source and binary forms", "names of its contributors may"]),
-    ("BSD-2-Clause", &["redistribution and use in source and binary forms"]),
-    ("Zlib", &["this software is provided 'as-is'", "altered source versions must be plainly marked"]),
+    (
+        "BSD-3-Clause",
+        &[
+            "redistribution and use in source and binary forms",
+            "neither the name",
+        ],
+    ),
+    (
+        "BSD-3-Clause",
+        &[
+            "redistribution and use in source and binary forms",
+            "names of its contributors may",
+        ],
+    ),
+    (
+        "BSD-2-Clause",
+        &["redistribution and use in source and binary forms"],
+    ),
+    (
+        "Zlib",
+        &[
+            "this software is provided 'as-is'",
+            "altered source versions must be plainly marked",
+        ],
+    ),
 ];
 
 /// Recognises a licence text.
@@ -72,10 +117,27 @@ pub fn identify(text: &str) -> Option<&'static str> {
 
 /// Identifiers accepted from an SPDX line as they are.
 const SPDX_IDS: &[&str] = &[
-    "Apache-2.0", "MIT", "BSD-2-Clause", "BSD-3-Clause", "BSL-1.0", "GPL-2.0-only",
-    "GPL-2.0-or-later", "GPL-3.0-only", "GPL-3.0-or-later", "LGPL-2.1-only",
-    "LGPL-2.1-or-later", "LGPL-3.0-only", "LGPL-3.0-or-later", "MPL-2.0", "ISC", "Zlib",
-    "Unlicense", "CC0-1.0", "AGPL-3.0-only", "AGPL-3.0-or-later", "EPL-2.0",
+    "Apache-2.0",
+    "MIT",
+    "BSD-2-Clause",
+    "BSD-3-Clause",
+    "BSL-1.0",
+    "GPL-2.0-only",
+    "GPL-2.0-or-later",
+    "GPL-3.0-only",
+    "GPL-3.0-or-later",
+    "LGPL-2.1-only",
+    "LGPL-2.1-or-later",
+    "LGPL-3.0-only",
+    "LGPL-3.0-or-later",
+    "MPL-2.0",
+    "ISC",
+    "Zlib",
+    "Unlicense",
+    "CC0-1.0",
+    "AGPL-3.0-only",
+    "AGPL-3.0-or-later",
+    "EPL-2.0",
     "Apache-2.0 WITH LLVM-exception",
 ];
 
@@ -126,7 +188,10 @@ mod tests {
         assert_eq!(identify(lgpl), Some("LGPL-2.1-or-later"));
         let apache = "Apache License\nVersion 2.0, January 2004";
         assert_eq!(identify(apache), Some("Apache-2.0"));
-        assert_eq!(identify("// SPDX-License-Identifier: BSD-3-Clause\n"), Some("BSD-3-Clause"));
+        assert_eq!(
+            identify("// SPDX-License-Identifier: BSD-3-Clause\n"),
+            Some("BSD-3-Clause")
+        );
         assert_eq!(identify("All rights reserved."), None);
     }
 }

@@ -57,7 +57,8 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
                 !n.is_empty() && n.chars().all(|c| "=-~^*".contains(c)) && n.len() >= 3
             })
             .unwrap_or(false);
-        if in_code || t.is_empty() || is_noise(t) || underlined || t.split_whitespace().count() < 4 {
+        if in_code || t.is_empty() || is_noise(t) || underlined || t.split_whitespace().count() < 4
+        {
             i += if underlined { 2 } else { 1 };
             continue;
         }
@@ -71,7 +72,11 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
             para.push(t);
             i += 1;
         }
-        let mut joined = para.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut joined = para
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         if joined.chars().count() > MAX_DESCRIPTION {
             joined = joined.chars().take(MAX_DESCRIPTION).collect::<String>() + "…";
         }
@@ -88,7 +93,10 @@ mod tests {
     fn skips_badges_and_headings() {
         let md = "# zfp\n[![Build](x)](y)\n\nzfp is an open-source library for compressed\nnumerical arrays.\n\nMore.";
         let (p, line) = first_paragraph(md).unwrap();
-        assert_eq!(p, "zfp is an open-source library for compressed numerical arrays.");
+        assert_eq!(
+            p,
+            "zfp is an open-source library for compressed numerical arrays."
+        );
         assert_eq!(line, 4);
         let rst = "Kokkos\n======\n\nKokkos Core implements a programming model in C++.\n";
         assert_eq!(

@@ -66,7 +66,13 @@ fn clone_dir(url: &str, cache: &Path) -> PathBuf {
         .next()
         .unwrap_or("repo")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     cache.join("repos").join(format!("{name}-{short}"))
 }
@@ -84,14 +90,26 @@ fn clone(url: &str, dest: &Path) -> Result<(), AnalyzeError> {
     let tmp = tempfile::Builder::new()
         .prefix(".clone-")
         .tempdir_in(parent)
-        .map_err(|e| fail(format!("cannot create a directory in {}: {e}", parent.display())))?;
-    let out = run(&git(&["clone", "--quiet", "--no-recurse-submodules", url]).arg(tmp.path().join("repo")))
+        .map_err(|e| {
+            fail(format!(
+                "cannot create a directory in {}: {e}",
+                parent.display()
+            ))
+        })?;
+    let out =
+        run(&git(&["clone", "--quiet", "--no-recurse-submodules", url])
+            .arg(tmp.path().join("repo")))
         .map_err(|e| fail(e.to_string()))?;
     if !out.success() {
         let reason = if out.timed_out {
             "git clone timed out".to_string()
         } else {
-            out.stderr.trim().lines().last().unwrap_or("git clone failed").to_string()
+            out.stderr
+                .trim()
+                .lines()
+                .last()
+                .unwrap_or("git clone failed")
+                .to_string()
         };
         return Err(fail(reason));
     }

@@ -3,8 +3,8 @@
 //! files do not say so), and the git submodules a build would fetch.
 
 use crate::context::Ctx;
-use packsmith_core::{DownloadFact, DownloadKind, Evidence, FeatureHint, FeatureKind, Language};
 use packsmith_core::LanguageUse;
+use packsmith_core::{DownloadFact, DownloadKind, Evidence, FeatureHint, FeatureKind, Language};
 use std::collections::BTreeMap;
 
 fn language_of(name: &str) -> Option<Language> {

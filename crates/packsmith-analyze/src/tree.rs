@@ -8,7 +8,14 @@ use crate::view::RepoView;
 use std::collections::BTreeMap;
 
 /// Directories that hold build outputs or tooling, never shown.
-const HIDDEN_DIRS: &[&str] = &["build", "_build", "builddir", "target", "CMakeFiles", "dist-newstyle"];
+const HIDDEN_DIRS: &[&str] = &[
+    "build",
+    "_build",
+    "builddir",
+    "target",
+    "CMakeFiles",
+    "dist-newstyle",
+];
 
 /// The default budget, in characters.
 pub const DEFAULT_BUDGET: usize = 3000;
@@ -26,7 +33,11 @@ impl Node {
         match parts {
             [] => {}
             [file] => self.files.push((*file).to_string()),
-            [dir, rest @ ..] => self.dirs.entry((*dir).to_string()).or_default().insert(rest),
+            [dir, rest @ ..] => self
+                .dirs
+                .entry((*dir).to_string())
+                .or_default()
+                .insert(rest),
         }
     }
 }
@@ -94,14 +105,27 @@ fn render_node(node: &Node, prefix: &str, depth: usize, max_entries: usize, out:
     let listed = entries.len() - hidden;
     for (i, (name, child)) in entries.iter().take(listed).enumerate() {
         let last = hidden == 0 && i + 1 == listed;
-        let (branch, indent) = if last { ("└── ", "    ") } else { ("├── ", "│   ") };
+        let (branch, indent) = if last {
+            ("└── ", "    ")
+        } else {
+            ("├── ", "│   ")
+        };
         match child {
             Some(child) if depth <= 1 && child.total_files > 0 => {
-                out.push_str(&format!("{prefix}{branch}{name}/ ({} files)\n", child.total_files));
+                out.push_str(&format!(
+                    "{prefix}{branch}{name}/ ({} files)\n",
+                    child.total_files
+                ));
             }
             Some(child) => {
                 out.push_str(&format!("{prefix}{branch}{name}/\n"));
-                render_node(child, &format!("{prefix}{indent}"), depth.saturating_sub(1), max_entries, out);
+                render_node(
+                    child,
+                    &format!("{prefix}{indent}"),
+                    depth.saturating_sub(1),
+                    max_entries,
+                    out,
+                );
             }
             None => out.push_str(&format!("{prefix}{branch}{name}\n")),
         }
@@ -130,7 +154,10 @@ mod tests {
     fn small_tree_is_shown_whole() {
         let (_d, view) = view_of(&["CMakeLists.txt", "src/a.c", "src/b.c", "build/junk.o"]);
         let tree = render(&view, 1000);
-        assert_eq!(tree, "├── src/\n│   ├── a.c\n│   └── b.c\n└── CMakeLists.txt\n");
+        assert_eq!(
+            tree,
+            "├── src/\n│   ├── a.c\n│   └── b.c\n└── CMakeLists.txt\n"
+        );
     }
 
     #[test]
@@ -142,6 +169,9 @@ mod tests {
         let tree = render(&view, 400);
         assert!(tree.len() <= 400, "{tree}");
         assert!(tree.contains("README.md"));
-        assert!(tree.contains("more") || tree.contains("(500 files)"), "{tree}");
+        assert!(
+            tree.contains("more") || tree.contains("(500 files)"),
+            "{tree}"
+        );
     }
 }

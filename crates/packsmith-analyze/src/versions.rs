@@ -31,7 +31,8 @@ pub fn from_git(root: &Path, project_name: Option<&str>) -> VersionFacts {
         .collect();
     tags.sort_by(|a, b| compare_versions(&b.version, &a.version));
     tags.dedup_by(|a, b| a.version == b.version);
-    let (stable, pre): (Vec<_>, Vec<_>) = tags.into_iter().partition(|t| !is_prerelease(&t.version));
+    let (stable, pre): (Vec<_>, Vec<_>) =
+        tags.into_iter().partition(|t| !is_prerelease(&t.version));
     let ordered: Vec<TagVersion> = stable.into_iter().chain(pre).collect();
     facts.latest_tag = ordered.first().cloned();
     facts.recent_tags = ordered.into_iter().take(RECENT_TAGS).collect();
@@ -56,7 +57,9 @@ pub fn tag_to_version(tag: &str, project_name: Option<&str>) -> Option<String> {
             }
         }
     }
-    for prefix in ["release-", "release_", "release", "rel-", "rel_", "version-", "version_", "ver-"] {
+    for prefix in [
+        "release-", "release_", "release", "rel-", "rel_", "version-", "version_", "ver-",
+    ] {
         if rest.len() > prefix.len() && rest[..prefix.len()].eq_ignore_ascii_case(prefix) {
             rest = &rest[prefix.len()..];
             break;
@@ -221,7 +224,13 @@ mod tests {
             ("vtest", None),
         ];
         for (tag, want) in cases {
-            let name = if tag.starts_with("zfp") { Some("zfp") } else if tag.starts_with("hdf5") { Some("hdf5") } else { None };
+            let name = if tag.starts_with("zfp") {
+                Some("zfp")
+            } else if tag.starts_with("hdf5") {
+                Some("hdf5")
+            } else {
+                None
+            };
             assert_eq!(tag_to_version(tag, name).as_deref(), want, "{tag}");
         }
     }

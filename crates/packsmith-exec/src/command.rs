@@ -12,8 +12,21 @@ use std::time::{Duration, Instant};
 /// Variables passed through from our environment unless a spec overrides them.
 /// Secrets (API keys, tokens) are never on this list.
 const ENV_ALLOWLIST: &[&str] = &[
-    "PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "TZ", "SSL_CERT_FILE",
-    "SSL_CERT_DIR", "http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY",
+    "PATH",
+    "HOME",
+    "USER",
+    "LANG",
+    "LC_ALL",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
     "NO_PROXY",
 ];
 
@@ -223,7 +236,8 @@ mod tests {
 
     #[test]
     fn captures_output_and_exit_code() {
-        let out = run(&CommandSpec::new("sh").args(["-c", "echo hi; echo err >&2; exit 3"])).unwrap();
+        let out =
+            run(&CommandSpec::new("sh").args(["-c", "echo hi; echo err >&2; exit 3"])).unwrap();
         assert_eq!(out.code, Some(3));
         assert_eq!(out.stdout, "hi\n");
         assert_eq!(out.stderr, "err\n");

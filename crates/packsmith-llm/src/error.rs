@@ -14,7 +14,9 @@ pub enum LlmError {
     #[error("{provider} is unavailable: {message}")]
     Unavailable { provider: String, message: String },
     /// The prompt does not fit the model's context window.
-    #[error("the prompt ({prompt_tokens} tokens) does not fit {model}'s context of {context} tokens")]
+    #[error(
+        "the prompt ({prompt_tokens} tokens) does not fit {model}'s context of {context} tokens"
+    )]
     ContextOverflow {
         model: String,
         prompt_tokens: u64,

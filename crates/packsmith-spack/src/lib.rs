@@ -2,7 +2,9 @@
 //! typed model, parse spec strings, and score generated recipes against
 //! human ones.
 
+pub mod brief;
+pub mod mapping;
 pub mod recipe;
 pub mod score;
 pub mod spec;
-pub mod mapping;
+pub mod target;

@@ -8,7 +8,11 @@ const MAX_ROWS: usize = 8;
 
 pub fn render(f: &RepoFacts) -> String {
     let mut out = String::new();
-    let name = f.name.as_ref().map(|n| n.value.as_str()).unwrap_or("(unnamed)");
+    let name = f
+        .name
+        .as_ref()
+        .map(|n| n.value.as_str())
+        .unwrap_or("(unnamed)");
     let version = f
         .versions
         .declared
@@ -67,7 +71,13 @@ pub fn render(f: &RepoFacts) -> String {
     if !langs.is_empty() {
         let list: Vec<String> = langs
             .iter()
-            .map(|(l, cond)| format!("{}{}", lang_name(*l), if *cond { " (conditional)" } else { "" }))
+            .map(|(l, cond)| {
+                format!(
+                    "{}{}",
+                    lang_name(*l),
+                    if *cond { " (conditional)" } else { "" }
+                )
+            })
             .collect();
         let _ = writeln!(out, "languages: {}", list.join(", "));
     }
@@ -92,8 +102,14 @@ pub fn render(f: &RepoFacts) -> String {
         if let Some(s) = &c.build_shared_libs {
             bits.push(format!("BUILD_SHARED_LIBS={}", s.value));
         }
-        bits.push(format!("tests: {}", if c.testing.is_some() { "yes" } else { "no" }));
-        bits.push(format!("installs: {}", if c.installs.is_some() { "yes" } else { "no" }));
+        bits.push(format!(
+            "tests: {}",
+            if c.testing.is_some() { "yes" } else { "no" }
+        ));
+        bits.push(format!(
+            "installs: {}",
+            if c.installs.is_some() { "yes" } else { "no" }
+        ));
         bits.push(format!("{} CMake file(s) read", c.files.len()));
         let _ = writeln!(out, "cmake: {}", bits.join(" · "));
     }
@@ -115,7 +131,11 @@ pub fn render(f: &RepoFacts) -> String {
             )
         })
         .collect();
-    list_section(&mut out, "downloads during the build (not allowed in Spack/Nix sandboxes)", &downloads);
+    list_section(
+        &mut out,
+        "downloads during the build (not allowed in Spack/Nix sandboxes)",
+        &downloads,
+    );
     let warnings: Vec<String> = f
         .warnings
         .iter()
@@ -172,7 +192,10 @@ fn option_rows(f: &RepoFacts) -> Vec<String> {
             } else {
                 format!(" [{}]", v.choices.join("|"))
             };
-            rows.push(format!("{}:{}={}{}", v.name, v.cache_type, v.default, choices));
+            rows.push(format!(
+                "{}:{}={}{}",
+                v.name, v.cache_type, v.default, choices
+            ));
         }
     }
     if let Some(m) = &f.meson {
@@ -197,30 +220,59 @@ fn dependency_rows(f: &RepoFacts) -> Vec<String> {
     let mut rows = Vec::new();
     if let Some(c) = &f.cmake {
         for p in &c.find_packages {
-            let version = p.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+            let version = p
+                .version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default();
             let req = if p.required { " required" } else { "" };
-            rows.push(format!("{}{version}{req}{} ({})", p.name, when(&p.conditions), p.evidence));
+            rows.push(format!(
+                "{}{version}{req}{} ({})",
+                p.name,
+                when(&p.conditions),
+                p.evidence
+            ));
         }
         for p in &c.pkg_config {
-            rows.push(format!("pkg-config {}{} ({})", p.modules.join(" "), when(&p.conditions), p.evidence));
+            rows.push(format!(
+                "pkg-config {}{} ({})",
+                p.modules.join(" "),
+                when(&p.conditions),
+                p.evidence
+            ));
         }
     }
     if let Some(m) = &f.meson {
         for d in &m.dependencies {
-            rows.push(format!("{} (required: {}) ({})", d.name, d.required, d.evidence));
+            rows.push(format!(
+                "{} (required: {}) ({})",
+                d.name, d.required, d.evidence
+            ));
         }
     }
     if let Some(a) = &f.autotools {
         for p in &a.pkg_checks {
-            rows.push(format!("pkg-config {} ({})", p.modules.join(" "), p.evidence));
+            rows.push(format!(
+                "pkg-config {} ({})",
+                p.modules.join(" "),
+                p.evidence
+            ));
         }
         for c in &a.checks {
-            rows.push(format!("{} {} ({})", c.macro_name, c.names.join(" "), c.evidence));
+            rows.push(format!(
+                "{} {} ({})",
+                c.macro_name,
+                c.names.join(" "),
+                c.evidence
+            ));
         }
     }
     if let Some(p) = &f.python {
         for r in &p.dependencies {
-            rows.push(format!("python: {}{} ({})", r.name, r.specifier, r.evidence));
+            rows.push(format!(
+                "python: {}{} ({})",
+                r.name, r.specifier, r.evidence
+            ));
         }
     }
     for (label, deps) in [
@@ -229,7 +281,10 @@ fn dependency_rows(f: &RepoFacts) -> Vec<String> {
         ("npm", f.npm.as_ref().map(|n| &n.dependencies)),
     ] {
         for d in deps.into_iter().flatten() {
-            rows.push(format!("{label}: {} {} [{}]", d.name, d.requirement, d.kind));
+            rows.push(format!(
+                "{label}: {} {} [{}]",
+                d.name, d.requirement, d.kind
+            ));
         }
     }
     rows

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The `packsmith` binary as a user runs it.
 
 use std::path::{Path, PathBuf};
@@ -29,12 +30,23 @@ fn json(o: &Output) -> serde_json::Value {
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.org",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -46,7 +58,10 @@ fn analyze_bundled_example_summary_and_json() {
     let text = stdout(&out);
     assert!(text.starts_with("heatsim"), "{text}");
     assert!(text.contains("cmake (primary"), "{text}");
-    assert!(text.lines().count() <= 50, "summary must fit one screen:\n{text}");
+    assert!(
+        text.lines().count() <= 50,
+        "summary must fit one screen:\n{text}"
+    );
 
     let out = packsmith(&["analyze", "--json", ex.to_str().unwrap()], cache.path());
     assert!(out.status.success());
@@ -62,10 +77,16 @@ fn analyze_reads_a_path_without_writing_to_it() {
     let cache = tempfile::tempdir().unwrap();
     let repo = tempfile::tempdir().unwrap();
     std::fs::write(repo.path().join("CMakeLists.txt"), "project(x)\n").unwrap();
-    let before: Vec<_> = std::fs::read_dir(repo.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    let before: Vec<_> = std::fs::read_dir(repo.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     let out = packsmith(&["analyze", repo.path().to_str().unwrap()], cache.path());
     assert!(out.status.success(), "{}", stderr(&out));
-    let after: Vec<_> = std::fs::read_dir(repo.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    let after: Vec<_> = std::fs::read_dir(repo.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(before, after);
 }
 
@@ -75,7 +96,10 @@ fn missing_path_is_a_clear_error() {
     let out = packsmith(&["analyze", "/no/such/dir/anywhere"], cache.path());
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("error: /no/such/dir/anywhere does not exist"), "{err}");
+    assert!(
+        err.contains("error: /no/such/dir/anywhere does not exist"),
+        "{err}"
+    );
     assert!(err.contains("hint:"), "{err}");
 }
 
@@ -86,7 +110,11 @@ fn directory_without_a_project_is_a_clear_error() {
     std::fs::write(repo.path().join("notes.txt"), "hello").unwrap();
     let out = packsmith(&["analyze", repo.path().to_str().unwrap()], cache.path());
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no recognisable project"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no recognisable project"),
+        "{}",
+        stderr(&out)
+    );
 
     let file = repo.path().join("notes.txt");
     let out = packsmith(&["analyze", file.to_str().unwrap()], cache.path());
@@ -104,7 +132,13 @@ fn git_url_is_cloned_into_the_cache_and_tags_give_versions() {
     git(&repo, &["init", "-q"]);
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-qm", "one"]);
-    for tag in ["v1.0.0", "v1.2.0", "release-1_9_0", "v1.10.0-rc1", "nightly"] {
+    for tag in [
+        "v1.0.0",
+        "v1.2.0",
+        "release-1_9_0",
+        "v1.10.0-rc1",
+        "nightly",
+    ] {
         git(&repo, &["tag", tag]);
     }
     let url = format!("file://{}", repo.display());
@@ -115,13 +149,20 @@ fn git_url_is_cloned_into_the_cache_and_tags_give_versions() {
     assert_eq!(facts["versions"]["latest_tag"]["tag"], "release-1_9_0");
     assert_eq!(facts["versions"]["latest_tag"]["version"], "1.9.0");
     assert_eq!(facts["versions"]["commit"].as_str().unwrap().len(), 40);
-    let clones: Vec<_> = std::fs::read_dir(cache.path().join("repos")).unwrap().collect();
+    let clones: Vec<_> = std::fs::read_dir(cache.path().join("repos"))
+        .unwrap()
+        .collect();
     assert_eq!(clones.len(), 1, "one clone in the cache");
 
     // A second run reuses the clone.
     let again = packsmith(&["analyze", "--json", &url], cache.path());
     assert!(again.status.success());
-    assert_eq!(std::fs::read_dir(cache.path().join("repos")).unwrap().count(), 1);
+    assert_eq!(
+        std::fs::read_dir(cache.path().join("repos"))
+            .unwrap()
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -130,7 +171,10 @@ fn unreachable_git_url_is_a_clear_error() {
     let out = packsmith(&["analyze", "file:///no/such/repo.git"], cache.path());
     assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
-    assert!(err.contains("could not clone file:///no/such/repo.git"), "{err}");
+    assert!(
+        err.contains("could not clone file:///no/such/repo.git"),
+        "{err}"
+    );
     assert!(err.contains("hint:"));
     // No half-made clone is left behind.
     let leftovers = std::fs::read_dir(cache.path().join("repos"))
@@ -156,7 +200,11 @@ fn bad_content_gives_partial_facts_and_warnings_not_a_crash() {
     std::os::unix::fs::symlink(root, root.join("loop")).unwrap();
     std::os::unix::fs::symlink(root.join("nowhere"), root.join("dangling")).unwrap();
     // Non-UTF-8 text and a huge file.
-    std::fs::write(root.join("README.md"), b"caf\xe9 is a cafe solver that does a lot.\n").unwrap();
+    std::fs::write(
+        root.join("README.md"),
+        b"caf\xe9 is a cafe solver that does a lot.\n",
+    )
+    .unwrap();
     std::fs::write(root.join("big.cmake"), vec![b'#'; 5 * 1024 * 1024]).unwrap();
 
     let out = packsmith(&["analyze", "--json", root.to_str().unwrap()], cache.path());
@@ -164,7 +212,10 @@ fn bad_content_gives_partial_facts_and_warnings_not_a_crash() {
     let facts = json(&out);
     let warnings = facts["warnings"].as_array().unwrap();
     let mentions = |file: &str| warnings.iter().any(|w| w["file"] == file);
-    assert!(mentions("bin/CMakeLists.txt"), "binary CMakeLists.txt: {warnings:?}");
+    assert!(
+        mentions("bin/CMakeLists.txt"),
+        "binary CMakeLists.txt: {warnings:?}"
+    );
     assert!(mentions("README.md"), "non-UTF-8 README: {warnings:?}");
     assert_eq!(facts["cmake"]["project"]["name"], "bad");
 }

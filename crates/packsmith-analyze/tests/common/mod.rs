@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Shared by the fixture snapshot tests: analyse `tests/fixtures/<name>` and
 //! snapshot the full `RepoFacts` JSON.
 

@@ -137,15 +137,21 @@ pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapp
         NameSource::Python => None,
     };
     let curated = section.and_then(|s| {
-        s.get(name)
-            .or_else(|| s.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v))
+        s.get(name).or_else(|| {
+            s.iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v)
+        })
     });
     if let Some(entry) = curated {
         return from_table(upstream, source, name, entry, kb);
     }
     let candidates = match source {
         NameSource::Python => vec![format!("py-{}", normalise_python(name))],
-        NameSource::Library => vec![format!("lib{}", name.to_ascii_lowercase()), name.to_ascii_lowercase()],
+        NameSource::Library => vec![
+            format!("lib{}", name.to_ascii_lowercase()),
+            name.to_ascii_lowercase(),
+        ],
         _ => vec![name.to_ascii_lowercase().replace('_', "-")],
     };
     for candidate in &candidates {
@@ -243,7 +249,11 @@ mod tests {
     struct Kb(&'static [(&'static str, Known)]);
     impl SpackNames for Kb {
         fn lookup(&self, name: &str) -> Known {
-            self.0.iter().find(|(n, _)| *n == name).map(|(_, k)| *k).unwrap_or(Known::Unknown)
+            self.0
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, k)| *k)
+                .unwrap_or(Known::Unknown)
         }
     }
 
@@ -259,7 +269,14 @@ mod tests {
                 .skip(1)
                 .take_while(|l| !l.starts_with('['))
                 .filter(|l| !l.starts_with('#') && l.contains('='))
-                .map(|l| l.split('=').next().unwrap().trim().trim_matches('"').to_ascii_lowercase())
+                .map(|l| {
+                    l.split('=')
+                        .next()
+                        .unwrap()
+                        .trim()
+                        .trim_matches('"')
+                        .to_ascii_lowercase()
+                })
                 .collect();
             let mut sorted = keys.clone();
             sorted.sort();
@@ -277,13 +294,19 @@ mod tests {
         let m = map_name("GTest", NameSource::Cmake, &none);
         assert_eq!(m.spack.as_deref(), Some("googletest"));
         let m = map_name("MPI", NameSource::Cmake, &none);
-        assert_eq!((m.kind, m.spack.as_deref()), (MappingKind::Virtual, Some("mpi")));
+        assert_eq!(
+            (m.kind, m.spack.as_deref()),
+            (MappingKind::Virtual, Some("mpi"))
+        );
     }
 
     #[test]
     fn zlib_follows_the_spack_generation() {
         let new = Kb(&[("zlib-api", Known::Virtual), ("zlib", Known::Package)]);
-        assert_eq!(map_name("ZLIB", NameSource::Cmake, &new).spack.as_deref(), Some("zlib-api"));
+        assert_eq!(
+            map_name("ZLIB", NameSource::Cmake, &new).spack.as_deref(),
+            Some("zlib-api")
+        );
         let old = Kb(&[("zlib", Known::Package)]);
         let m = map_name("ZLIB", NameSource::Cmake, &old);
         assert_eq!(m.spack.as_deref(), Some("zlib"));

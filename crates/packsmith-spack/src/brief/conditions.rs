@@ -1,0 +1,170 @@
+//! Turning CMake `if()` conditions into Spack `when=` specs.
+//!
+//! Only conditions made of option names joined by AND (each possibly
+//! negated) translate; anything else (`CMAKE_CUDA_COMPILER`, `WIN32`,
+//! version comparisons) is reported as untranslatable so the brief can say
+//! so rather than invent a spec.
+
+use std::collections::BTreeMap;
+
+/// What a condition chain becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum When {
+    /// No condition at all.
+    Always,
+    /// A Spack anonymous spec such as `+mpi ~hdf5`.
+    Spec(String),
+    /// Could not be expressed; the original text is kept for the reader.
+    Untranslatable(String),
+}
+
+/// Maps option names (upper-cased) to variant names, plus options whose
+/// conditions mean "tests are being built".
+pub struct ConditionMap {
+    pub variants: BTreeMap<String, String>,
+    pub test_options: Vec<String>,
+}
+
+impl ConditionMap {
+    fn variant_for(&self, token: &str) -> Option<&String> {
+        let bare = token.trim().trim_start_matches("${").trim_end_matches('}');
+        self.variants.get(&bare.to_ascii_uppercase())
+    }
+
+    /// True when a chain of conditions mentions the testing switch.
+    pub fn is_test_only(&self, conditions: &[String]) -> bool {
+        conditions.iter().any(|c| {
+            c.split_whitespace().any(|tok| {
+                let t = tok
+                    .trim_matches(|ch: char| ch == '(' || ch == ')')
+                    .to_ascii_uppercase();
+                t == "BUILD_TESTING" || self.test_options.contains(&t)
+            })
+        })
+    }
+
+    /// Translates a chain of enclosing conditions (outermost first).
+    pub fn translate(&self, conditions: &[String]) -> When {
+        let mut parts: Vec<String> = Vec::new();
+        let mut leftovers: Vec<String> = Vec::new();
+        for cond in conditions {
+            if cond.starts_with("in function") || cond.starts_with("in macro") {
+                continue;
+            }
+            for clause in split_and(cond) {
+                match self.clause(&clause) {
+                    Some(spec) => parts.push(spec),
+                    None => leftovers.push(clause),
+                }
+            }
+        }
+        if parts.is_empty() && leftovers.is_empty() {
+            When::Always
+        } else if leftovers
+            .iter()
+            .any(|l| l.to_ascii_uppercase().contains(" OR "))
+        {
+            When::Untranslatable(conditions.join(" AND "))
+        } else if parts.is_empty() {
+            When::Untranslatable(leftovers.join(" AND "))
+        } else {
+            parts.sort();
+            parts.dedup();
+            When::Spec(parts.join(" "))
+        }
+    }
+
+    fn clause(&self, clause: &str) -> Option<String> {
+        let c = clause.trim();
+        let (negated, inner) = match strip_not(c) {
+            Some(rest) => (true, rest),
+            None => (false, c),
+        };
+        let inner = inner
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim();
+        if inner.contains(' ') {
+            return None;
+        }
+        let variant = self.variant_for(inner)?;
+        Some(format!("{}{}", if negated { "~" } else { "+" }, variant))
+    }
+}
+
+fn strip_not(c: &str) -> Option<&str> {
+    let upper = c.to_ascii_uppercase();
+    if upper.starts_with("NOT ") || upper.starts_with("NOT(") {
+        Some(&c[3..])
+    } else {
+        None
+    }
+}
+
+/// Splits `A AND B AND (C)` at top-level ANDs.
+fn split_and(cond: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    let words: Vec<&str> = cond.split_whitespace().collect();
+    for word in words {
+        if depth == 0 && word.eq_ignore_ascii_case("AND") {
+            out.push(std::mem::take(&mut current));
+            continue;
+        }
+        depth += word.matches('(').count() as i32 - word.matches(')').count() as i32;
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> ConditionMap {
+        let mut variants = BTreeMap::new();
+        variants.insert("FOO_ENABLE_MPI".into(), "mpi".into());
+        variants.insert("FOO_ENABLE_HDF5".into(), "hdf5".into());
+        ConditionMap {
+            variants,
+            test_options: vec!["FOO_BUILD_TESTS".into()],
+        }
+    }
+
+    #[test]
+    fn option_conditions_become_specs() {
+        let m = map();
+        assert_eq!(m.translate(&[]), When::Always);
+        assert_eq!(
+            m.translate(&["FOO_ENABLE_MPI".into()]),
+            When::Spec("+mpi".into())
+        );
+        assert_eq!(
+            m.translate(&["FOO_ENABLE_MPI".into(), "NOT (FOO_ENABLE_HDF5)".into()]),
+            When::Spec("+mpi ~hdf5".into())
+        );
+        assert_eq!(
+            m.translate(&["CMAKE_CUDA_COMPILER AND FOO_ENABLE_MPI".into()]),
+            When::Spec("+mpi".into())
+        );
+        assert_eq!(
+            m.translate(&["WIN32".into()]),
+            When::Untranslatable("WIN32".into())
+        );
+        assert!(matches!(
+            m.translate(&["FOO_ENABLE_MPI OR FOO_ENABLE_HDF5".into()]),
+            When::Untranslatable(_)
+        ));
+        assert!(m.is_test_only(&["BUILD_TESTING".into()]));
+        assert!(m.is_test_only(&["FOO_BUILD_TESTS AND X".into()]));
+        assert!(!m.is_test_only(&["FOO_ENABLE_MPI".into()]));
+    }
+}

@@ -1,0 +1,665 @@
+//! The deterministic Spack brief: everything a recipe needs, derived from
+//! `RepoFacts` by rules, at zero token cost. It replaces SpackIt's
+//! model-written "distillation" and is what the first draft is rendered
+//! from.
+
+mod conditions;
+mod names;
+mod render;
+
+pub use conditions::{ConditionMap, When};
+pub use names::{class_name, package_name, variant_name};
+pub use render::{render_brief, render_raw_facts};
+
+use crate::mapping::{map_name, MappingKind, NameSource, SpackNames};
+use crate::target::TargetSpack;
+use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A variant's default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum VariantDefault {
+    Bool(bool),
+    Str(String),
+}
+
+/// A candidate `variant(...)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefVariant {
+    pub name: String,
+    pub default: VariantDefault,
+    /// Allowed values for a multi-valued variant (empty for booleans).
+    pub values: Vec<String>,
+    pub description: String,
+    /// A `when=` spec, for options offered only under a condition.
+    pub when: Option<String>,
+    /// The upstream option it drives (`define_from_variant(option, name)`).
+    pub option: String,
+    /// True when a base class already declares this variant (`+cuda`).
+    pub inherited: bool,
+    pub evidence: Evidence,
+}
+
+/// A candidate `depends_on(...)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefDependency {
+    /// The spec to depend on (`hdf5@1.10:`, `mpi`).
+    pub spec: String,
+    pub when: Option<String>,
+    /// Dependency types; empty means Spack's default (build and link).
+    pub types: Vec<String>,
+    /// The upstream name and how it was mapped.
+    pub upstream: String,
+    pub confidence: f32,
+    pub why: String,
+    pub evidence: Evidence,
+}
+
+/// Something found upstream that the brief could not turn into a directive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefNote {
+    pub message: String,
+    pub evidence: Option<Evidence>,
+}
+
+/// Where the source comes from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FetchPlan {
+    pub version: Option<String>,
+    /// Release archive (`url = ...` and `version(v, sha256=...)`).
+    pub url: Option<String>,
+    /// Filled by the caller that downloaded or packed the archive.
+    pub sha256: Option<String>,
+    /// Git repository (`git = ...`), with the tag or commit to use.
+    pub git: Option<String>,
+    pub tag: Option<String>,
+    pub commit: Option<String>,
+    /// Submodules are needed (use git with `submodules=True`).
+    pub submodules: bool,
+}
+
+/// The brief.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpackBrief {
+    pub target: TargetSpack,
+    pub package: String,
+    pub class_name: String,
+    pub build_system: Option<BuildSystemKind>,
+    pub base_classes: Vec<String>,
+    pub description: Option<String>,
+    pub homepage: Option<String>,
+    pub license: Option<String>,
+    pub fetch: FetchPlan,
+    pub variants: Vec<BriefVariant>,
+    pub dependencies: Vec<BriefDependency>,
+    /// Found upstream but optional and not behind any option: left out of
+    /// the first draft, listed so the model or user can add them.
+    pub optional_dependencies: Vec<BriefDependency>,
+    /// `c`, `cxx`, `fortran` for Spack generations with language virtuals.
+    pub language_virtuals: Vec<String>,
+    /// `cmake@3.18:` from `cmake_minimum_required`.
+    pub cmake_constraint: Option<String>,
+    /// `(CMake key, variant)`; a `None` variant means a fixed value in `value`.
+    pub defines: Vec<BriefDefine>,
+    pub notes: Vec<BriefNote>,
+}
+
+/// One CMake define the recipe should pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BriefDefine {
+    pub key: String,
+    pub variant: Option<String>,
+    /// Python expression for a fixed value (`self.run_tests`, `False`).
+    pub value: Option<String>,
+}
+
+/// Options that tune the developer's build, not the package.
+const DEVELOPER_OPTION_WORDS: &[&str] = &[
+    "WERROR",
+    "WARNING",
+    "COVERAGE",
+    "SANITIZ",
+    "CLANG_TIDY",
+    "CPPCHECK",
+    "IWYU",
+    "CCACHE",
+    "CLANG_FORMAT",
+    "FORMAT",
+    "LINT",
+    "PEDANTIC",
+    "GCOV",
+];
+
+fn is_test_option(name: &str) -> bool {
+    let u = name.to_ascii_uppercase();
+    u == "BUILD_TESTING"
+        || u.ends_with("_TESTS")
+        || u.ends_with("_TESTING")
+        || u.ends_with("_TEST")
+        || u.contains("_BUILD_TEST")
+        || u.contains("_ENABLE_TEST")
+}
+
+fn is_developer_option(name: &str) -> bool {
+    let u = name.to_ascii_uppercase();
+    DEVELOPER_OPTION_WORDS.iter().any(|w| u.contains(w))
+}
+
+fn parse_bool(value: Option<&str>) -> Option<bool> {
+    match value.map(|v| v.trim().to_ascii_uppercase()).as_deref() {
+        None => Some(false),
+        Some("ON" | "TRUE" | "YES" | "Y" | "1") => Some(true),
+        Some("OFF" | "FALSE" | "NO" | "N" | "0" | "") => Some(false),
+        _ => None,
+    }
+}
+
+/// Builds the brief for `target` from the facts, confirming names against
+/// `kb` (pass `&NoKnowledge` when no knowledge base is indexed).
+pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) -> SpackBrief {
+    let upstream_name = facts
+        .name
+        .as_ref()
+        .map(|n| n.value.as_str())
+        .unwrap_or("unnamed");
+    let package = package_name(upstream_name);
+    let mut brief = SpackBrief {
+        target,
+        class_name: class_name(&package),
+        package,
+        build_system: facts.primary_build_system,
+        base_classes: Vec::new(),
+        description: facts.description.as_ref().map(|d| d.value.clone()),
+        homepage: facts.homepage.as_ref().map(|h| h.value.clone()),
+        license: facts
+            .license
+            .as_ref()
+            .filter(|l| !l.spdx.starts_with("LicenseRef"))
+            .map(|l| l.spdx.clone()),
+        fetch: fetch_plan(facts),
+        variants: Vec::new(),
+        dependencies: Vec::new(),
+        optional_dependencies: Vec::new(),
+        language_virtuals: Vec::new(),
+        cmake_constraint: None,
+        defines: Vec::new(),
+        notes: Vec::new(),
+    };
+    brief.base_classes.push(
+        match facts.primary_build_system {
+            Some(BuildSystemKind::Cmake) => "CMakePackage",
+            Some(BuildSystemKind::Autotools) => "AutotoolsPackage",
+            Some(BuildSystemKind::Meson) => "MesonPackage",
+            Some(BuildSystemKind::Python) => "PythonPackage",
+            Some(BuildSystemKind::Makefile) => "MakefilePackage",
+            Some(BuildSystemKind::Cargo) => "CargoPackage",
+            Some(BuildSystemKind::Go) => "GoPackage",
+            _ => "Package",
+        }
+        .to_string(),
+    );
+    let uses = |f: FeatureKind| facts.features.iter().any(|h| h.feature == f);
+    if uses(FeatureKind::Cuda) {
+        brief.base_classes.push("CudaPackage".into());
+    }
+    if uses(FeatureKind::Hip) {
+        brief.base_classes.push("ROCmPackage".into());
+    }
+
+    let cond_map = cmake_variants(facts, &mut brief);
+    if let Some(cmake) = &facts.cmake {
+        if let Some(min) = &cmake.minimum_required {
+            let v = min.value.split("...").next().unwrap_or(&min.value).trim();
+            if !v.is_empty() {
+                brief.cmake_constraint = Some(format!("cmake@{v}:"));
+            }
+        }
+        for fp in &cmake.find_packages {
+            let version = fp.version.as_deref();
+            add_dependency(
+                &mut brief,
+                kb,
+                &cond_map,
+                &fp.name,
+                NameSource::Cmake,
+                version,
+                fp.required,
+                &fp.conditions,
+                &fp.evidence,
+            );
+        }
+        for pc in &cmake.pkg_config {
+            for module in &pc.modules {
+                add_dependency(
+                    &mut brief,
+                    kb,
+                    &cond_map,
+                    module,
+                    NameSource::Pkgconfig,
+                    None,
+                    pc.required,
+                    &pc.conditions,
+                    &pc.evidence,
+                );
+            }
+        }
+        if !cmake.pkg_config.is_empty() {
+            push_dep(
+                &mut brief.dependencies,
+                dep(
+                    "pkgconfig",
+                    None,
+                    vec!["build".into()],
+                    "pkg_check_modules",
+                    0.9,
+                    "pkg-config runs at configure time",
+                    cmake.pkg_config[0].evidence.clone(),
+                ),
+            );
+        }
+    }
+    if let Some(auto) = &facts.autotools {
+        for pc in &auto.pkg_checks {
+            for module in &pc.modules {
+                add_dependency(
+                    &mut brief,
+                    kb,
+                    &cond_map,
+                    module,
+                    NameSource::Pkgconfig,
+                    None,
+                    pc.required,
+                    &[],
+                    &pc.evidence,
+                );
+            }
+        }
+        for check in auto.checks.iter().filter(|c| c.macro_name.contains("LIB")) {
+            for lib in &check.names {
+                add_dependency(
+                    &mut brief,
+                    kb,
+                    &cond_map,
+                    lib,
+                    NameSource::Library,
+                    None,
+                    true,
+                    &[],
+                    &check.evidence,
+                );
+            }
+        }
+    }
+    if let Some(meson) = &facts.meson {
+        for d in &meson.dependencies {
+            let required = d.required.trim() == "true";
+            add_dependency(
+                &mut brief,
+                kb,
+                &cond_map,
+                &d.name,
+                NameSource::Pkgconfig,
+                None,
+                required,
+                &[],
+                &d.evidence,
+            );
+        }
+    }
+    if let Some(py) = &facts.python {
+        if facts.primary_build_system == Some(BuildSystemKind::Python) {
+            for r in &py.build_requires {
+                add_python(&mut brief, kb, r, &["build"]);
+            }
+            for r in py.dependencies.iter().filter(|r| r.marker.is_none()) {
+                add_python(&mut brief, kb, r, &["build", "run"]);
+            }
+        }
+    }
+
+    languages(facts, &mut brief);
+    downloads(facts, &mut brief);
+    brief
+}
+
+fn fetch_plan(facts: &RepoFacts) -> FetchPlan {
+    let v = &facts.versions;
+    let tag = v.latest_tag.as_ref();
+    FetchPlan {
+        version: tag
+            .map(|t| t.version.clone())
+            .or_else(|| v.declared.as_ref().map(|d| d.value.clone())),
+        url: v.archive_url.clone(),
+        sha256: None,
+        git: v
+            .remote
+            .clone()
+            .filter(|r| r.contains("://") || r.starts_with("git@")),
+        tag: tag.map(|t| t.tag.clone()),
+        commit: tag
+            .and_then(|t| t.commit.clone())
+            .or_else(|| v.commit.clone()),
+        submodules: facts
+            .downloads
+            .iter()
+            .any(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule),
+    }
+}
+
+/// Variants from CMake options and enumerated cache variables; returns the
+/// option → variant map used to translate conditions.
+fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
+    let mut map = ConditionMap {
+        variants: BTreeMap::new(),
+        test_options: Vec::new(),
+    };
+    let Some(cmake) = &facts.cmake else {
+        return map;
+    };
+    let project = cmake.project.as_ref().map(|p| p.name.as_str());
+    let has_cuda_base = brief.base_classes.iter().any(|b| b == "CudaPackage");
+    let has_rocm_base = brief.base_classes.iter().any(|b| b == "ROCmPackage");
+    let mut seen = BTreeMap::new();
+    for opt in &cmake.options {
+        if is_test_option(&opt.name) {
+            map.test_options.push(opt.name.to_ascii_uppercase());
+            continue;
+        }
+        if is_developer_option(&opt.name) || seen.contains_key(&opt.name) {
+            continue;
+        }
+        let mut name = variant_name(&opt.name, project);
+        if name == "hip" && has_rocm_base {
+            name = "rocm".into();
+        }
+        let inherited = (name == "cuda" && has_cuda_base) || (name == "rocm" && has_rocm_base);
+        let default = match parse_bool(opt.default.as_deref()) {
+            Some(b) => b,
+            None => {
+                brief.notes.push(BriefNote {
+                    message: format!(
+                        "option {} defaults to `{}`, computed upstream; the variant defaults to False",
+                        opt.name,
+                        opt.default.clone().unwrap_or_default()
+                    ),
+                    evidence: Some(opt.evidence.clone()),
+                });
+                false
+            }
+        };
+        seen.insert(opt.name.clone(), name.clone());
+        map.variants
+            .insert(opt.name.to_ascii_uppercase(), name.clone());
+        brief.variants.push(BriefVariant {
+            name: name.clone(),
+            default: VariantDefault::Bool(default),
+            values: Vec::new(),
+            description: opt.help.clone(),
+            when: None,
+            option: opt.name.clone(),
+            inherited,
+            evidence: opt.evidence.clone(),
+        });
+    }
+    // Conditions of dependent options need the full map, so translate after.
+    for opt in &cmake.options {
+        if let Some(depends) = &opt.depends {
+            let clauses: Vec<String> = depends.split(';').map(|s| s.trim().to_string()).collect();
+            if let When::Spec(spec) = map.translate(&clauses) {
+                if let Some(v) = brief.variants.iter_mut().find(|v| v.option == opt.name) {
+                    v.when = Some(spec);
+                }
+            }
+        }
+    }
+    for var in &cmake.cache_vars {
+        if var.name == "BUILD_SHARED_LIBS" && !seen.contains_key(&var.name) {
+            map.variants.insert(var.name.clone(), "shared".into());
+            brief.variants.push(BriefVariant {
+                name: "shared".into(),
+                default: VariantDefault::Bool(parse_bool(Some(&var.default)).unwrap_or(true)),
+                values: Vec::new(),
+                description: var.doc.clone(),
+                when: None,
+                option: var.name.clone(),
+                inherited: false,
+                evidence: var.evidence.clone(),
+            });
+            continue;
+        }
+        if var.choices.len() < 2 || var.cache_type.to_ascii_uppercase() != "STRING" {
+            continue;
+        }
+        let name = variant_name(&var.name, project);
+        if brief.variants.iter().any(|v| v.name == name) {
+            continue;
+        }
+        map.variants
+            .insert(var.name.to_ascii_uppercase(), name.clone());
+        brief.variants.push(BriefVariant {
+            name,
+            default: VariantDefault::Str(var.default.clone()),
+            values: var.choices.clone(),
+            description: var.doc.clone(),
+            when: None,
+            option: var.name.clone(),
+            inherited: false,
+            evidence: var.evidence.clone(),
+        });
+    }
+    for v in &brief.variants {
+        brief.defines.push(BriefDefine {
+            key: v.option.clone(),
+            variant: Some(v.name.clone()),
+            value: None,
+        });
+    }
+    if cmake.testing.is_some() || !map.test_options.is_empty() {
+        let key = map
+            .test_options
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "BUILD_TESTING".into());
+        brief.defines.push(BriefDefine {
+            key,
+            variant: None,
+            value: Some("self.run_tests".into()),
+        });
+    }
+    map
+}
+
+fn dep(
+    spec: &str,
+    when: Option<String>,
+    types: Vec<String>,
+    upstream: &str,
+    confidence: f32,
+    why: &str,
+    evidence: Evidence,
+) -> BriefDependency {
+    BriefDependency {
+        spec: spec.to_string(),
+        when,
+        types,
+        upstream: upstream.to_string(),
+        confidence,
+        why: why.to_string(),
+        evidence,
+    }
+}
+
+fn push_dep(list: &mut Vec<BriefDependency>, d: BriefDependency) {
+    let name = |s: &str| {
+        s.split(['@', '+', '~', ' '])
+            .next()
+            .unwrap_or(s)
+            .to_string()
+    };
+    if let Some(existing) = list
+        .iter_mut()
+        .find(|e| name(&e.spec) == name(&d.spec) && e.when == d.when)
+    {
+        // Keep the stricter spec (one with a version) and the wider types.
+        if !existing.spec.contains('@') && d.spec.contains('@') {
+            existing.spec = d.spec;
+        }
+        return;
+    }
+    list.push(d);
+}
+
+/// Upstream versions are minimums: `1.10` becomes `@1.10:`.
+fn version_constraint(version: Option<&str>) -> String {
+    match version {
+        Some(v) if v.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
+            let v = v.split("...").next().unwrap_or(v);
+            format!("@{v}:")
+        }
+        _ => String::new(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn add_dependency(
+    brief: &mut SpackBrief,
+    kb: &dyn SpackNames,
+    conds: &ConditionMap,
+    upstream: &str,
+    source: NameSource,
+    version: Option<&str>,
+    required: bool,
+    conditions: &[String],
+    evidence: &Evidence,
+) {
+    let mapping = map_name(upstream, source, kb);
+    let spack = match (mapping.kind, &mapping.spack) {
+        (MappingKind::Compiler | MappingKind::None, _) | (_, None) => {
+            brief.notes.push(BriefNote {
+                message: format!("{upstream}: not a dependency ({})", mapping.evidence),
+                evidence: Some(evidence.clone()),
+            });
+            return;
+        }
+        (MappingKind::BaseClass, _) => {
+            if let Some(base) = &mapping.base_class {
+                if !brief.base_classes.contains(base) {
+                    brief.base_classes.push(base.clone());
+                }
+            }
+            return;
+        }
+        (_, Some(name)) => name.clone(),
+    };
+    let test_only = conds.is_test_only(conditions);
+    let mut types: Vec<String> = match mapping.kind {
+        MappingKind::BuildTool => vec!["build".into()],
+        _ => Vec::new(),
+    };
+    if test_only {
+        types = vec!["test".into()];
+    }
+    let when = match conds.translate(conditions) {
+        When::Always => None,
+        When::Spec(spec) => Some(spec),
+        When::Untranslatable(text) if !test_only => {
+            brief.notes.push(BriefNote {
+                message: format!(
+                    "{upstream} is used only when `{text}`, which is not a variant; left optional"
+                ),
+                evidence: Some(evidence.clone()),
+            });
+            let d = dep(
+                &spack,
+                None,
+                types,
+                upstream,
+                mapping.confidence,
+                &mapping.evidence,
+                evidence.clone(),
+            );
+            push_dep(&mut brief.optional_dependencies, d);
+            return;
+        }
+        When::Untranslatable(_) => None,
+    };
+    let spec = format!(
+        "{spack}{}",
+        if mapping.kind == MappingKind::Virtual {
+            String::new()
+        } else {
+            version_constraint(version)
+        }
+    );
+    let d = dep(
+        &spec,
+        when.clone(),
+        types,
+        upstream,
+        mapping.confidence,
+        &mapping.evidence,
+        evidence.clone(),
+    );
+    if required || when.is_some() || test_only {
+        push_dep(&mut brief.dependencies, d);
+    } else {
+        push_dep(&mut brief.optional_dependencies, d);
+    }
+}
+
+fn add_python(
+    brief: &mut SpackBrief,
+    kb: &dyn SpackNames,
+    req: &packsmith_core::PythonRequirement,
+    types: &[&str],
+) {
+    let mapping = map_name(&req.name, NameSource::Python, kb);
+    let Some(name) = mapping.spack else { return };
+    let d = dep(
+        &name,
+        None,
+        types.iter().map(|t| t.to_string()).collect(),
+        &req.name,
+        mapping.confidence,
+        &mapping.evidence,
+        req.evidence.clone(),
+    );
+    push_dep(&mut brief.dependencies, d);
+}
+
+fn languages(facts: &RepoFacts, brief: &mut SpackBrief) {
+    if !brief.target.has_language_virtuals() {
+        return;
+    }
+    for (lang, virt) in [
+        (Language::C, "c"),
+        (Language::Cxx, "cxx"),
+        (Language::Fortran, "fortran"),
+    ] {
+        let uses = facts.languages.iter().any(|l| l.language == lang);
+        if uses && !brief.language_virtuals.iter().any(|v| v == virt) {
+            brief.language_virtuals.push(virt.to_string());
+        }
+    }
+}
+
+fn downloads(facts: &RepoFacts, brief: &mut SpackBrief) {
+    for d in &facts.downloads {
+        let message = match d.kind {
+            packsmith_core::DownloadKind::GitSubmodule => format!(
+                "git submodule `{}`: release archives lack it; fetch with git and submodules=True, or depend on the package it vendors",
+                d.name
+            ),
+            _ => format!(
+                "the build downloads `{}` ({:?}); Spack builds have no network: depend on it as a package and switch the download off",
+                d.name, d.kind
+            ),
+        };
+        brief.notes.push(BriefNote {
+            message,
+            evidence: Some(d.evidence.clone()),
+        });
+    }
+}
