@@ -2,4 +2,9 @@
 
 mod common;
 
-fixture_snapshots!(autotools_with_enable, meson_choices);
+fixture_snapshots!(
+    autotools_with_enable,
+    meson_choices,
+    python_pyproject_app,
+    python_setup_py,
+);
