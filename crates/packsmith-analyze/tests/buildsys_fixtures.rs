@@ -7,4 +7,8 @@ fixture_snapshots!(
     meson_choices,
     python_pyproject_app,
     python_setup_py,
+    cargo_workspace,
+    go_module,
+    npm_package,
+    bad_manifests,
 );

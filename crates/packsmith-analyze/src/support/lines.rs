@@ -22,13 +22,6 @@ impl LineIndex {
     }
 }
 
-/// The 1-based line of the first line whose text contains `needle`, or 0.
-pub fn find_line(text: &str, needle: &str) -> u32 {
-    text.lines()
-        .position(|l| l.contains(needle))
-        .map_or(0, |i| u32::try_from(i + 1).unwrap_or(u32::MAX))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +35,5 @@ mod tests {
         assert_eq!(idx.line(6), 3);
         assert_eq!(idx.line(7), 4);
         assert_eq!(idx.line(100), 4);
-        assert_eq!(find_line("a\nfoo = 1\n", "foo"), 2);
     }
 }
