@@ -27,7 +27,8 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
         facts.name = field("name");
         facts.name_evidence = Some(Evidence::new("Cargo.toml", doc.key_line(pkg, "name")));
         facts.version = field("version");
-        facts.license = field("license").or_else(|| field("license-file").map(|f| format!("file: {f}")));
+        facts.license =
+            field("license").or_else(|| field("license-file").map(|f| format!("file: {f}")));
         facts.homepage = field("homepage").or_else(|| field("repository"));
         facts.description = field("description");
         facts.rust_version = field("rust-version");
@@ -62,7 +63,14 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
     if let Some(ws) = doc.table(&["workspace"]) {
         facts.is_workspace = true;
         if let Some(deps) = ws.get("dependencies").and_then(Item::as_table_like) {
-            push_deps(&doc, "Cargo.toml", deps, "workspace", None, &mut facts.dependencies);
+            push_deps(
+                &doc,
+                "Cargo.toml",
+                deps,
+                "workspace",
+                None,
+                &mut facts.dependencies,
+            );
         }
         let excluded: Vec<String> = ws
             .get("exclude")
@@ -74,7 +82,11 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
             .unwrap_or_default();
         let members = expand_members(ctx, &patterns, &excluded);
         if members.len() > MAX_MEMBERS {
-            ctx.warn("Cargo.toml", 0, format!("more than {MAX_MEMBERS} workspace members; the rest not read"));
+            ctx.warn(
+                "Cargo.toml",
+                0,
+                format!("more than {MAX_MEMBERS} workspace members; the rest not read"),
+            );
         }
         for member in members.into_iter().take(MAX_MEMBERS) {
             let manifest = format!("{member}/Cargo.toml");
@@ -93,7 +105,11 @@ fn load(ctx: &mut Ctx<'_>, file: &str, facts: &mut CargoFacts) -> Option<TomlDoc
     match TomlDoc::parse(&text) {
         Ok(doc) => Some(doc),
         Err(err) => {
-            ctx.warn(file, err.line, format!("invalid TOML, not read: {}", err.message));
+            ctx.warn(
+                file,
+                err.line,
+                format!("invalid TOML, not read: {}", err.message),
+            );
             None
         }
     }
@@ -111,7 +127,9 @@ fn field(pkg: &dyn TableLike, ws: Option<&dyn TableLike>, key: &str) -> Option<S
         .and_then(Item::as_bool)
         .unwrap_or(false);
     if inherits {
-        return ws.and_then(|w| str_of(w, key)).or(Some("(workspace)".into()));
+        return ws
+            .and_then(|w| str_of(w, key))
+            .or(Some("(workspace)".into()));
     }
     None
 }
@@ -119,7 +137,11 @@ fn field(pkg: &dyn TableLike, ws: Option<&dyn TableLike>, key: &str) -> Option<S
 /// `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` and their
 /// `[target.'cfg(…)'.…]` forms.
 fn read_dependencies(doc: &TomlDoc, file: &str, out: &mut Vec<ManifestDependency>) {
-    let sections = [("dependencies", "normal"), ("dev-dependencies", "dev"), ("build-dependencies", "build")];
+    let sections = [
+        ("dependencies", "normal"),
+        ("dev-dependencies", "dev"),
+        ("build-dependencies", "build"),
+    ];
     for (section, kind) in sections {
         if let Some(t) = doc.table(&[section]) {
             push_deps(doc, file, t, kind, None, out);
@@ -148,7 +170,12 @@ fn push_deps(
     for (name, spec) in deps.iter() {
         let table = spec.as_table_like();
         let get = |k: &str| table.and_then(|t| str_of(t, k));
-        let flag = |k: &str| table.and_then(|t| t.get(k)).and_then(Item::as_bool).unwrap_or(false);
+        let flag = |k: &str| {
+            table
+                .and_then(|t| t.get(k))
+                .and_then(Item::as_bool)
+                .unwrap_or(false)
+        };
         let requirement = spec
             .as_str()
             .map(str::to_string)
@@ -162,7 +189,11 @@ fn push_deps(
             .or_else(|| get("path").map(|p| format!("path:{p}")))
             .or_else(|| flag("workspace").then(|| "workspace".to_string()))
             .unwrap_or_default();
-        let kind = if kind == "normal" && flag("optional") { "optional" } else { kind };
+        let kind = if kind == "normal" && flag("optional") {
+            "optional"
+        } else {
+            kind
+        };
         out.push(ManifestDependency {
             name: name.to_string(),
             requirement,
@@ -175,7 +206,13 @@ fn push_deps(
 
 /// Binaries and library of the package whose manifest is `doc` in `dir`.
 fn read_targets(ctx: &Ctx<'_>, doc: &TomlDoc, dir: &str, facts: &mut CargoFacts) {
-    let path = |f: &str| if dir.is_empty() { f.to_string() } else { format!("{dir}/{f}") };
+    let path = |f: &str| {
+        if dir.is_empty() {
+            f.to_string()
+        } else {
+            format!("{dir}/{f}")
+        }
+    };
     let pkg = doc.table(&["package"]);
     let pkg_name = pkg.and_then(|p| str_of(p, "name"));
     let autobins = pkg
@@ -197,7 +234,9 @@ fn read_targets(ctx: &Ctx<'_>, doc: &TomlDoc, dir: &str, facts: &mut CargoFacts)
         }
         let bin_dir = path("src/bin");
         for f in ctx.view.files() {
-            let Some(rest) = f.rel.strip_prefix(&format!("{bin_dir}/")) else { continue };
+            let Some(rest) = f.rel.strip_prefix(&format!("{bin_dir}/")) else {
+                continue;
+            };
             if claimed.contains(&f.rel) {
                 continue;
             }
@@ -230,7 +269,10 @@ fn expand_members(ctx: &Ctx<'_>, patterns: &[String], excluded: &[String]) -> Ve
                 .view
                 .dirs()
                 .iter()
-                .filter(|d| d.strip_prefix(&format!("{parent}/")).is_some_and(|r| !r.contains('/')))
+                .filter(|d| {
+                    d.strip_prefix(&format!("{parent}/"))
+                        .is_some_and(|r| !r.contains('/'))
+                })
                 .cloned()
                 .collect(),
             None if pat.contains('*') => ctx
@@ -243,7 +285,10 @@ fn expand_members(ctx: &Ctx<'_>, patterns: &[String], excluded: &[String]) -> Ve
             None => vec![pat.to_string()],
         };
         for c in candidates {
-            if ctx.view.exists(&format!("{c}/Cargo.toml")) && !excluded.contains(&c) && !out.contains(&c) {
+            if ctx.view.exists(&format!("{c}/Cargo.toml"))
+                && !excluded.contains(&c)
+                && !out.contains(&c)
+            {
                 out.push(c);
             }
         }

@@ -74,7 +74,9 @@ fn read_go_mod(ctx: &mut Ctx<'_>, text: &str, facts: &mut GoFacts) {
                     evidence: Evidence::new("go.mod", line_no),
                 });
             }
-            "replace" => facts.replaces.push(rest.split_whitespace().collect::<Vec<_>>().join(" ")),
+            "replace" => facts
+                .replaces
+                .push(rest.split_whitespace().collect::<Vec<_>>().join(" ")),
             _ => {}
         }
     }
@@ -106,7 +108,11 @@ fn main_packages(ctx: &mut Ctx<'_>) -> Vec<String> {
         .map(|f| (f.rel.clone(), f.dir().to_string()))
         .collect();
     if files.len() > MAX_GO_FILES {
-        ctx.warn(".", 0, format!("more than {MAX_GO_FILES} Go files; main packages searched in the first ones"));
+        ctx.warn(
+            ".",
+            0,
+            format!("more than {MAX_GO_FILES} Go files; main packages searched in the first ones"),
+        );
     }
     let mut out: Vec<String> = Vec::new();
     for (rel, dir) in files.into_iter().take(MAX_GO_FILES) {

@@ -5,7 +5,13 @@ use crate::context::Ctx;
 use packsmith_core::{Evidence, ManifestDependency, NpmFacts};
 use serde_json::Value;
 
-const LOCKFILES: &[&str] = &["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb"];
+const LOCKFILES: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lockb",
+];
 
 /// Reads the npm facts of the repository, or None when it has none.
 pub fn analyze(ctx: &mut Ctx<'_>) -> Option<NpmFacts> {
@@ -15,7 +21,10 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<NpmFacts> {
     }
     let mut facts = NpmFacts {
         file: FILE.into(),
-        lockfile: LOCKFILES.iter().find(|f| ctx.view.exists(f)).map(|f| f.to_string()),
+        lockfile: LOCKFILES
+            .iter()
+            .find(|f| ctx.view.exists(f))
+            .map(|f| f.to_string()),
         ..NpmFacts::default()
     };
     let text = ctx.read(FILE)?;
@@ -65,7 +74,11 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<NpmFacts> {
         .map(str::to_string);
     facts.workspaces = match obj.get("workspaces") {
         Some(Value::Array(a)) => strings(a),
-        Some(Value::Object(o)) => o.get("packages").and_then(Value::as_array).map(|a| strings(a)).unwrap_or_default(),
+        Some(Value::Object(o)) => o
+            .get("packages")
+            .and_then(Value::as_array)
+            .map(|a| strings(a))
+            .unwrap_or_default(),
         _ => Vec::new(),
     };
     for (group, kind) in [
@@ -74,7 +87,9 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<NpmFacts> {
         ("peerDependencies", "peer"),
         ("optionalDependencies", "optional"),
     ] {
-        let Some(deps) = obj.get(group).and_then(Value::as_object) else { continue };
+        let Some(deps) = obj.get(group).and_then(Value::as_object) else {
+            continue;
+        };
         for (name, req) in deps {
             facts.dependencies.push(ManifestDependency {
                 name: name.clone(),
@@ -98,8 +113,10 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<NpmFacts> {
         _ => Vec::new(),
     };
     if let Some(scripts) = obj.get("scripts").and_then(Value::as_object) {
-        let mut names: Vec<(u32, String)> =
-            scripts.keys().map(|k| (line_of(&["scripts", k]), k.clone())).collect();
+        let mut names: Vec<(u32, String)> = scripts
+            .keys()
+            .map(|k| (line_of(&["scripts", k]), k.clone()))
+            .collect();
         names.sort();
         facts.scripts = names.into_iter().map(|(_, k)| k).collect();
     }
@@ -107,5 +124,8 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<NpmFacts> {
 }
 
 fn strings(a: &[Value]) -> Vec<String> {
-    a.iter().filter_map(Value::as_str).map(str::to_string).collect()
+    a.iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! `AC_ARG_ENABLE` / `AC_ARG_WITH`: the options a recipe turns into variants.
 
-use super::m4::{unquote, Call};
 use super::conditions;
+use super::m4::{unquote, Call};
 use super::support::hints::feature_for_dependency;
 use crate::context::Ctx;
 use packsmith_core::{AutotoolsArg, AutotoolsFacts, Evidence, FeatureHint, FeatureKind};
@@ -9,7 +9,10 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static HELP_DEFAULT: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\bdefaults?(?:\s+value)?\s*(?:[:=]|\s(?:is|to)\b)\s*[\["'(]?\s*([A-Za-z0-9_./+-]+)"#).ok()
+    Regex::new(
+        r#"(?i)\bdefaults?(?:\s+value)?\s*(?:[:=]|\s(?:is|to)\b)\s*[\["'(]?\s*([A-Za-z0-9_./+-]+)"#,
+    )
+    .ok()
 });
 
 pub fn read_args(
@@ -146,14 +149,26 @@ mod tests {
 
     #[test]
     fn defaults() {
-        assert_eq!(default_from_help("--enable-x use x [default=yes]").as_deref(), Some("yes"));
-        assert_eq!(default_from_help("build docs (default: no)").as_deref(), Some("no"));
-        assert_eq!(default_from_help("Defaults to auto.").as_deref(), Some("auto"));
+        assert_eq!(
+            default_from_help("--enable-x use x [default=yes]").as_deref(),
+            Some("yes")
+        );
+        assert_eq!(
+            default_from_help("build docs (default: no)").as_deref(),
+            Some("no")
+        );
+        assert_eq!(
+            default_from_help("Defaults to auto.").as_deref(),
+            Some("auto")
+        );
         assert_eq!(default_from_help("no default stated here").as_deref(), None);
         assert_eq!(
             default_from_action("with", "hdf5", "[with_hdf5=check]").as_deref(),
             Some("check")
         );
-        assert_eq!(default_from_flag("enable", "--disable-shared no libs").as_deref(), Some("yes"));
+        assert_eq!(
+            default_from_flag("enable", "--disable-shared no libs").as_deref(),
+            Some("yes")
+        );
     }
 }

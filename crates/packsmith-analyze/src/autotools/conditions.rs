@@ -29,7 +29,11 @@ pub fn enclosing(calls: &[Call], offset: usize) -> Vec<String> {
                 }
             }
             "AC_ARG_ENABLE" | "AC_ARG_WITH" => {
-                let flag = if c.name == "AC_ARG_ENABLE" { "enable" } else { "with" };
+                let flag = if c.name == "AC_ARG_ENABLE" {
+                    "enable"
+                } else {
+                    "with"
+                };
                 if inside(2) {
                     out.push((c.offset, format!("--{flag}-{} given", c.arg(0))));
                 } else if inside(3) {

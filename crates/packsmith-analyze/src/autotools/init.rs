@@ -65,7 +65,12 @@ fn is_literal(v: &str) -> bool {
 fn literal_defines(calls: &[Call]) -> HashMap<String, String> {
     calls
         .iter()
-        .filter(|c| matches!(c.name.as_str(), "m4_define" | "define" | "m4_define_default"))
+        .filter(|c| {
+            matches!(
+                c.name.as_str(),
+                "m4_define" | "define" | "m4_define_default"
+            )
+        })
         .filter_map(|c| {
             let value = c.arg(1);
             (!c.arg(0).is_empty() && is_literal(&value)).then(|| (c.arg(0), value))

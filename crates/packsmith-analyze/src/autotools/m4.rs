@@ -217,12 +217,18 @@ mod tests {
         let text = "dnl AC_NOPE([x])\nAC_INIT([foo], [1.0],\n  [bugs@x.org]) # AC_NOT\nAC_ARG_ENABLE([mpi],\n  AS_HELP_STRING([--enable-mpi], [use MPI (default, no)]),\n  [], [enable_mpi=no])\nAC_PROG_CC\n";
         let calls = scan(text);
         let names: Vec<_> = calls.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["AC_INIT", "AC_ARG_ENABLE", "AS_HELP_STRING", "AC_PROG_CC"]);
+        assert_eq!(
+            names,
+            ["AC_INIT", "AC_ARG_ENABLE", "AS_HELP_STRING", "AC_PROG_CC"]
+        );
         assert_eq!(calls[0].arg(2), "bugs@x.org");
         assert_eq!(calls[1].args.len(), 4);
         assert_eq!(calls[2].arg(1), "use MPI (default, no)");
         assert_eq!(calls[1].arg(3), "enable_mpi=no");
-        assert_eq!(&text[calls[2].offset..calls[2].offset + 14], "AS_HELP_STRING");
+        assert_eq!(
+            &text[calls[2].offset..calls[2].offset + 14],
+            "AS_HELP_STRING"
+        );
     }
 
     #[test]

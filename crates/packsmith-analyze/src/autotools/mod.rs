@@ -58,7 +58,10 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
             ctx.warn(
                 file,
                 lines.line(call.offset),
-                format!("{}( is never closed; arguments read to end of file", call.name),
+                format!(
+                    "{}( is never closed; arguments read to end of file",
+                    call.name
+                ),
             );
         }
     }
@@ -124,11 +127,9 @@ fn add_language(
 
 /// Records a feature hint once per (feature, detail).
 pub(crate) fn add_feature(ctx: &mut Ctx<'_>, hint: FeatureHint) {
-    if !ctx
-        .features
-        .iter()
-        .any(|h| h.feature == hint.feature && h.detail == hint.detail && h.evidence == hint.evidence)
-    {
+    if !ctx.features.iter().any(|h| {
+        h.feature == hint.feature && h.detail == hint.detail && h.evidence == hint.evidence
+    }) {
         ctx.features.push(hint);
     }
 }

@@ -27,7 +27,13 @@ pub fn read_probes(
                     conditions: conditions::enclosing(calls, call.offset),
                     evidence: evidence.clone(),
                 };
-                hint_names(ctx, name, &check.modules, check.conditions.clone(), &evidence);
+                hint_names(
+                    ctx,
+                    name,
+                    &check.modules,
+                    check.conditions.clone(),
+                    &evidence,
+                );
                 facts.pkg_checks.push(check);
             }
             "PKG_CHECK_EXISTS" => {
@@ -38,7 +44,13 @@ pub fn read_probes(
                     conditions: conditions::enclosing(calls, call.offset),
                     evidence: evidence.clone(),
                 };
-                hint_names(ctx, name, &check.modules, check.conditions.clone(), &evidence);
+                hint_names(
+                    ctx,
+                    name,
+                    &check.modules,
+                    check.conditions.clone(),
+                    &evidence,
+                );
                 facts.pkg_checks.push(check);
             }
             "AC_CHECK_LIB" => push_check(
@@ -154,14 +166,21 @@ fn stops_configure(action: &str) -> bool {
 }
 
 fn words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(str::to_string).collect()
+    // Commas are not separators in autoconf, but upstreams write them anyway.
+    s.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// `mod >= 1.0 mod2, mod3` → `["mod >= 1.0", "mod2", "mod3"]`.
 pub fn split_modules(s: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut pending_op = false;
-    for tok in s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+    for tok in s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+    {
         let is_op = matches!(tok, ">=" | "<=" | "=" | "==" | ">" | "<" | "!=");
         match out.last_mut() {
             Some(last) if is_op || pending_op => {

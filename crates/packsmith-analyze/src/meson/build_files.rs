@@ -53,10 +53,16 @@ pub fn read_tree(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
             continue;
         }
         if seen.len() > MAX_BUILD_FILES {
-            ctx.warn(&file, 0, format!("more than {MAX_BUILD_FILES} meson.build files; the rest not read"));
+            ctx.warn(
+                &file,
+                0,
+                format!("more than {MAX_BUILD_FILES} meson.build files; the rest not read"),
+            );
             break;
         }
-        let Some(text) = ctx.read(&file) else { continue };
+        let Some(text) = ctx.read(&file) else {
+            continue;
+        };
         let scan = FileScan {
             tokens: tokenize(&text),
             lines: LineIndex::new(&text),
@@ -88,7 +94,14 @@ pub fn read_tree(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
                     }
                     for v in scan.positional(call) {
                         for lang in v.strings() {
-                            add_language(ctx, facts, &lang, "meson add_languages", &conditions, scan.evidence(call));
+                            add_language(
+                                ctx,
+                                facts,
+                                &lang,
+                                "meson add_languages",
+                                &conditions,
+                                scan.evidence(call),
+                            );
                         }
                     }
                 }
@@ -111,7 +124,11 @@ pub fn read_tree(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
                             queue.push_back((child, conditions));
                         } else {
                             let ev = scan.evidence(call);
-                            ctx.warn(&ev.file, ev.line, format!("subdir('{sub}') has no {child}/meson.build"));
+                            ctx.warn(
+                                &ev.file,
+                                ev.line,
+                                format!("subdir('{sub}') has no {child}/meson.build"),
+                            );
                         }
                     }
                 }

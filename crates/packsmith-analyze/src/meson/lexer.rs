@@ -35,47 +35,79 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             b'\n' => {
                 i += 1;
                 if depth == 0 {
-                    out.push(Token { tok: Tok::Newline, start, end: i });
+                    out.push(Token {
+                        tok: Tok::Newline,
+                        start,
+                        end: i,
+                    });
                 }
             }
             b' ' | b'\t' | b'\r' | b'\\' => i += 1,
             b'\'' => {
                 let (s, end) = read_string(text, i);
                 i = end;
-                out.push(Token { tok: Tok::Str(s), start, end });
+                out.push(Token {
+                    tok: Tok::Str(s),
+                    start,
+                    end,
+                });
             }
             b'f' if bytes.get(i + 1) == Some(&b'\'') => {
                 let (s, end) = read_string(text, i + 1);
                 i = end;
-                out.push(Token { tok: Tok::Str(s), start, end });
+                out.push(Token {
+                    tok: Tok::Str(s),
+                    start,
+                    end,
+                });
             }
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 i += 1;
-                out.push(Token { tok: Tok::Punct(b as char), start, end: i });
+                out.push(Token {
+                    tok: Tok::Punct(b as char),
+                    start,
+                    end: i,
+                });
             }
             b')' | b']' | b'}' => {
                 depth = depth.saturating_sub(1);
                 i += 1;
-                out.push(Token { tok: Tok::Punct(b as char), start, end: i });
+                out.push(Token {
+                    tok: Tok::Punct(b as char),
+                    start,
+                    end: i,
+                });
             }
             _ if b.is_ascii_alphabetic() || b == b'_' => {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
-                out.push(Token { tok: Tok::Ident(text[start..i].to_string()), start, end: i });
+                out.push(Token {
+                    tok: Tok::Ident(text[start..i].to_string()),
+                    start,
+                    end: i,
+                });
             }
             _ if b.is_ascii_digit() => {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
                     i += 1;
                 }
-                out.push(Token { tok: Tok::Other(text[start..i].to_string()), start, end: i });
+                out.push(Token {
+                    tok: Tok::Other(text[start..i].to_string()),
+                    start,
+                    end: i,
+                });
             }
             _ => {
                 // Multi-byte UTF-8 outside strings: step over the whole char.
                 let len = text[i..].chars().next().map_or(1, char::len_utf8);
                 i += len;
-                out.push(Token { tok: Tok::Punct(b as char), start, end: i });
+                out.push(Token {
+                    tok: Tok::Punct(b as char),
+                    start,
+                    end: i,
+                });
             }
         }
     }
@@ -137,7 +169,11 @@ pub fn calls(tokens: &[Token]) -> Vec<FnCall> {
         if i > 0 && tokens[i - 1].tok == Tok::Punct('.') {
             continue;
         }
-        out.push(FnCall { name: name.clone(), at: i, args: split_args(tokens, i + 2) });
+        out.push(FnCall {
+            name: name.clone(),
+            at: i,
+            args: split_args(tokens, i + 2),
+        });
     }
     out
 }
@@ -156,7 +192,11 @@ fn split_args(tokens: &[Token], from: usize) -> Vec<CallArg> {
             (Tok::Ident(k), Some(Tok::Punct(':'))) => Some(k.clone()),
             _ => None,
         };
-        let value = if key.is_some() { start + 2..end } else { start..end };
+        let value = if key.is_some() {
+            start + 2..end
+        } else {
+            start..end
+        };
         args.push(CallArg { key, value });
     };
     while i < tokens.len() {
@@ -209,7 +249,9 @@ impl Val {
 pub fn value(text: &str, tokens: &[Token], range: std::ops::Range<usize>) -> Val {
     let toks = &tokens[range.clone()];
     match toks {
-        [Token { tok: Tok::Str(s), .. }] => return Val::Str(s.clone()),
+        [Token {
+            tok: Tok::Str(s), ..
+        }] => return Val::Str(s.clone()),
         [first, inner @ .., last]
             if first.tok == Tok::Punct('[') && last.tok == Tok::Punct(']') =>
         {
@@ -230,7 +272,12 @@ pub fn value(text: &str, tokens: &[Token], range: std::ops::Range<usize>) -> Val
         _ => {}
     }
     match (toks.first(), toks.last()) {
-        (Some(a), Some(b)) => Val::Expr(text[a.start..b.end].split_whitespace().collect::<Vec<_>>().join(" ")),
+        (Some(a), Some(b)) => Val::Expr(
+            text[a.start..b.end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
         _ => Val::Expr(String::new()),
     }
 }
@@ -250,6 +297,9 @@ mod tests {
         assert_eq!(v, Val::List(vec!["c".into(), "cpp".into()]));
         let req = &cs[1].args[1];
         assert_eq!(req.key.as_deref(), Some("required"));
-        assert_eq!(value(text, &toks, req.value.clone()).text(), "get_option('mpi')");
+        assert_eq!(
+            value(text, &toks, req.value.clone()).text(),
+            "get_option('mpi')"
+        );
     }
 }

@@ -44,8 +44,7 @@ pub fn read_options(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
                 other => other.text(),
             })
             .or_else(|| implied_default(&option_type, &choices));
-        if let Some(feature) = crate::autotools::support::hints::feature_for_dependency(&name)
-        {
+        if let Some(feature) = crate::autotools::support::hints::feature_for_dependency(&name) {
             ctx.features.push(FeatureHint {
                 feature,
                 detail: format!("meson option '{name}'"),

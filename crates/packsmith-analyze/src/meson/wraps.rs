@@ -14,7 +14,9 @@ pub fn read_subprojects(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
         .map(|f| f.rel.clone())
         .collect();
     for file in wraps {
-        let Some(text) = ctx.read(&file) else { continue };
+        let Some(text) = ctx.read(&file) else {
+            continue;
+        };
         let name = file
             .trim_start_matches("subprojects/")
             .trim_end_matches(".wrap")

@@ -28,7 +28,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
     };
     if facts.subdir.is_some() {
         ctx.warn(
-            &path("."),
+            &dir,
             0,
             format!("no Python metadata at the top level; read the bindings in {dir}/"),
         );
@@ -90,10 +90,11 @@ fn read_requirements_txt(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts)
 /// extension.
 fn add_binding_hints(ctx: &mut Ctx<'_>, facts: &PythonFacts) {
     for req in &facts.build_requires {
-        if let Some(feature @ (packsmith_core::FeatureKind::Pybind11
-        | packsmith_core::FeatureKind::Nanobind
-        | packsmith_core::FeatureKind::Swig)) =
-            crate::autotools::support::hints::feature_for_dependency(&req.name)
+        if let Some(
+            feature @ (packsmith_core::FeatureKind::Pybind11
+            | packsmith_core::FeatureKind::Nanobind
+            | packsmith_core::FeatureKind::Swig),
+        ) = crate::autotools::support::hints::feature_for_dependency(&req.name)
         {
             ctx.features.push(FeatureHint {
                 feature,

@@ -13,7 +13,11 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
     let doc = match TomlDoc::parse(&text) {
         Ok(doc) => doc,
         Err(err) => {
-            ctx.warn(file, err.line, format!("invalid TOML, not read: {}", err.message));
+            ctx.warn(
+                file,
+                err.line,
+                format!("invalid TOML, not read: {}", err.message),
+            );
             return;
         }
     };
@@ -58,7 +62,12 @@ impl Reader<'_> {
     }
 
     fn project(&self, p: &dyn TableLike, facts: &mut PythonFacts) {
-        fill_sourced(&mut facts.name, &mut facts.name_evidence, str_of(p, "name"), self.key_ev(p, "name"));
+        fill_sourced(
+            &mut facts.name,
+            &mut facts.name_evidence,
+            str_of(p, "name"),
+            self.key_ev(p, "name"),
+        );
         fill_sourced(
             &mut facts.version,
             &mut facts.version_evidence,
@@ -66,15 +75,25 @@ impl Reader<'_> {
             self.key_ev(p, "version"),
         );
         if let Some(d) = p.get("dynamic") {
-            facts.dynamic.extend(strings_of(d).into_iter().map(|(s, _)| s));
+            facts
+                .dynamic
+                .extend(strings_of(d).into_iter().map(|(s, _)| s));
         }
         fill(&mut facts.requires_python, str_of(p, "requires-python"));
         fill(&mut facts.description, str_of(p, "description"));
         fill(&mut facts.license, license(p));
         if let Some(urls) = p.get("urls").and_then(Item::as_table_like) {
-            let home = ["Homepage", "homepage", "Home", "home", "Source", "source", "Repository"]
-                .iter()
-                .find_map(|k| str_of(urls, k));
+            let home = [
+                "Homepage",
+                "homepage",
+                "Home",
+                "home",
+                "Source",
+                "source",
+                "Repository",
+            ]
+            .iter()
+            .find_map(|k| str_of(urls, k));
             fill(&mut facts.homepage, home);
         }
         if let Some(deps) = p.get("dependencies") {
@@ -122,7 +141,12 @@ impl Reader<'_> {
     }
 
     fn poetry(&self, p: &dyn TableLike, facts: &mut PythonFacts) {
-        fill_sourced(&mut facts.name, &mut facts.name_evidence, str_of(p, "name"), self.key_ev(p, "name"));
+        fill_sourced(
+            &mut facts.name,
+            &mut facts.name_evidence,
+            str_of(p, "name"),
+            self.key_ev(p, "name"),
+        );
         fill_sourced(
             &mut facts.version,
             &mut facts.version_evidence,
@@ -131,13 +155,19 @@ impl Reader<'_> {
         );
         fill(&mut facts.description, str_of(p, "description"));
         fill(&mut facts.license, str_of(p, "license"));
-        fill(&mut facts.homepage, str_of(p, "homepage").or_else(|| str_of(p, "repository")));
+        fill(
+            &mut facts.homepage,
+            str_of(p, "homepage").or_else(|| str_of(p, "repository")),
+        );
         let mut optional: Vec<PythonRequirement> = Vec::new();
         if let Some(deps) = p.get("dependencies").and_then(Item::as_table_like) {
             for (name, spec) in deps.iter() {
                 let ev = self.key_ev(deps, name);
                 if name == "python" {
-                    fill(&mut facts.requires_python, spec.as_str().map(str::to_string));
+                    fill(
+                        &mut facts.requires_python,
+                        spec.as_str().map(str::to_string),
+                    );
                     continue;
                 }
                 let (req, is_optional) = poetry_requirement(name, spec, ev);
@@ -182,7 +212,7 @@ fn poetry_requirement(name: &str, spec: &Item, evidence: Evidence) -> (PythonReq
         .or_else(|| get("git").map(|g| format!("@ git+{g}")))
         .or_else(|| get("path").map(|p| format!("@ {p}")))
         .unwrap_or_default();
-    let marker = get("markers").or_else(|| get("python").map(|p| format!("python_version {p}")));
+    let marker = get("markers").or_else(|| get("python").map(|p| python_marker(&p)));
     let optional = table
         .and_then(|t| t.get("optional"))
         .and_then(Item::as_bool)
@@ -209,4 +239,18 @@ fn license(p: &dyn TableLike) -> Option<String> {
     }
     let t = item.as_table_like()?;
     str_of(t, "text").or_else(|| str_of(t, "file").map(|f| format!("file: {f}")))
+}
+
+/// Poetry's `python = "<3.11"` as a PEP 508 marker (`python_version < "3.11"`);
+/// other forms (`^3.8`, ranges) are kept as written after `python_version`.
+fn python_marker(spec: &str) -> String {
+    let spec = spec.trim();
+    let op_len = spec.len() - spec.trim_start_matches(['<', '>', '=', '!', '~']).len();
+    let (op, version) = spec.split_at(op_len);
+    let version = version.trim();
+    if op.is_empty() || version.contains([',', ' ', '|']) {
+        format!("python_version {spec}")
+    } else {
+        format!("python_version {op} \"{version}\"")
+    }
 }

@@ -28,7 +28,10 @@ pub fn parse(text: &str, evidence: Evidence) -> Option<PythonRequirement> {
         return None;
     }
     let (spec_part, marker) = match text.split_once(';') {
-        Some((a, m)) => (a.trim(), Some(m.trim().to_string()).filter(|m| !m.is_empty())),
+        Some((a, m)) => (
+            a.trim(),
+            Some(m.trim().to_string()).filter(|m| !m.is_empty()),
+        ),
         None => (text, None),
     };
     let name_end = spec_part
@@ -81,9 +84,16 @@ mod tests {
         assert_eq!(r.extras, ["security", "socks"]);
         assert_eq!(r.specifier, ">= 2.8.1, ==2.8.*");
         assert_eq!(r.marker.as_deref(), Some("python_version < \"2.7\""));
-        let Some(r) = p("Zope.Interface (>=4.0)") else { panic!() };
-        assert_eq!((r.name.as_str(), r.specifier.as_str()), ("zope-interface", ">=4.0"));
-        let Some(r) = p("pkg @ https://x.org/pkg.whl") else { panic!() };
+        let Some(r) = p("Zope.Interface (>=4.0)") else {
+            panic!()
+        };
+        assert_eq!(
+            (r.name.as_str(), r.specifier.as_str()),
+            ("zope-interface", ">=4.0")
+        );
+        let Some(r) = p("pkg @ https://x.org/pkg.whl") else {
+            panic!()
+        };
         assert_eq!(r.specifier, "@ https://x.org/pkg.whl");
         assert!(p("# comment").is_none());
         assert!(p("-r base.txt").is_none());

@@ -36,9 +36,10 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
     let tokens = tokenize(&text);
     let lines = LineIndex::new(&text);
     let ev = |offset: usize| Evidence::new(file, lines.line(offset));
-    let Some(open) = tokens.windows(2).position(|w| {
-        w[0].tok == Tok::Ident("setup".into()) && w[1].tok == Tok::Punct('(')
-    }) else {
+    let Some(open) = tokens
+        .windows(2)
+        .position(|w| w[0].tok == Tok::Ident("setup".into()) && w[1].tok == Tok::Punct('('))
+    else {
         ctx.warn(file, 0, "no setup(...) call found");
         return;
     };
@@ -51,7 +52,11 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
                     if key == "version" && !facts.dynamic.iter().any(|d| d == "version") {
                         facts.dynamic.push("version".into());
                     }
-                    ctx.warn(file, line_ev.line, format!("setup({key}=…) is not a literal string"));
+                    ctx.warn(
+                        file,
+                        line_ev.line,
+                        format!("setup({key}=…) is not a literal string"),
+                    );
                     continue;
                 };
                 let (slot, slot_ev) = if key == "name" {
@@ -89,7 +94,9 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
             "extras_require" => {
                 if let Lit::Dict(pairs) = &value {
                     for (k, v) in pairs {
-                        let (Lit::Str(name, _), Lit::List(items)) = (k, resolve(&tokens, v.clone())) else {
+                        let (Lit::Str(name, _), Lit::List(items)) =
+                            (k, resolve(&tokens, v.clone()))
+                        else {
                             continue;
                         };
                         facts.extras.push(PythonExtra {
@@ -105,7 +112,8 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
             "entry_points" => {
                 let Lit::Dict(pairs) = &value else { continue };
                 for (k, v) in pairs {
-                    let (Lit::Str(group, _), Lit::List(items)) = (k, resolve(&tokens, v.clone())) else {
+                    let (Lit::Str(group, _), Lit::List(items)) = (k, resolve(&tokens, v.clone()))
+                    else {
                         continue;
                     };
                     let kind = match group.as_str() {
@@ -229,11 +237,19 @@ fn literal(tokens: &[Token], i: usize) -> (Lit, usize) {
             // Adjacent literals concatenate: 'a' 'b'.
             let mut s = String::new();
             let mut j = i;
-            while let Some(Token { tok: Tok::Str(part), .. }) = tokens.get(j) {
+            while let Some(Token {
+                tok: Tok::Str(part),
+                ..
+            }) = tokens.get(j)
+            {
                 s.push_str(part);
                 j += 1;
             }
-            let lit = if j == end { Lit::Str(s, first.start) } else { Lit::Other };
+            let lit = if j == end {
+                Lit::Str(s, first.start)
+            } else {
+                Lit::Other
+            };
             (lit, end)
         }
         Tok::Ident(name) if end == i + 1 => (Lit::Name(name.clone()), end),
@@ -288,7 +304,10 @@ fn tokenize(text: &str) -> Vec<Token> {
             i += 1;
         } else if b == b'\'' || b == b'"' {
             let (s, end) = read_string(text, i);
-            out.push(Token { tok: Tok::Str(s), start });
+            out.push(Token {
+                tok: Tok::Str(s),
+                start,
+            });
             i = end;
         } else if b.is_ascii_alphabetic() || b == b'_' {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
@@ -301,19 +320,32 @@ fn tokenize(text: &str) -> Vec<Token> {
                 && matches!(bytes.get(i), Some(b'\'' | b'"'))
             {
                 let (s, end) = read_string(text, i);
-                out.push(Token { tok: Tok::Str(s), start });
+                out.push(Token {
+                    tok: Tok::Str(s),
+                    start,
+                });
                 i = end;
             } else {
-                out.push(Token { tok: Tok::Ident(word.to_string()), start });
+                out.push(Token {
+                    tok: Tok::Ident(word.to_string()),
+                    start,
+                });
             }
         } else if b.is_ascii_digit() {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
                 i += 1;
             }
-            out.push(Token { tok: Tok::Other, start });
+            out.push(Token {
+                tok: Tok::Other,
+                start,
+            });
         } else {
             let len = text[i..].chars().next().map_or(1, char::len_utf8);
-            let tok = if len == 1 { Tok::Punct(b as char) } else { Tok::Other };
+            let tok = if len == 1 {
+                Tok::Punct(b as char)
+            } else {
+                Tok::Other
+            };
             out.push(Token { tok, start });
             i += len;
         }

@@ -7,7 +7,8 @@ use packsmith_core::FeatureKind;
 pub fn feature_for_dependency(name: &str) -> Option<FeatureKind> {
     let n = name.trim().to_ascii_lowercase();
     let n = n.as_str();
-    let starts = |p: &str| n == p || n.starts_with(&format!("{p}-")) || n.starts_with(&format!("{p}_"));
+    let starts =
+        |p: &str| n == p || n.starts_with(&format!("{p}-")) || n.starts_with(&format!("{p}_"));
     if starts("mpi") || starts("ompi") || starts("mpich") || n == "openmpi" || n == "mpi.h" {
         Some(FeatureKind::Mpi)
     } else if n == "openmp" || n == "omp" || n == "omp.h" || n == "gomp" {
@@ -43,7 +44,10 @@ mod tests {
     fn known_names() {
         assert_eq!(feature_for_dependency("ompi-c"), Some(FeatureKind::Mpi));
         assert_eq!(feature_for_dependency("MPI"), Some(FeatureKind::Mpi));
-        assert_eq!(feature_for_dependency("python3-embed"), Some(FeatureKind::Python));
+        assert_eq!(
+            feature_for_dependency("python3-embed"),
+            Some(FeatureKind::Python)
+        );
         assert_eq!(feature_for_dependency("openmp"), Some(FeatureKind::Openmp));
         assert_eq!(feature_for_dependency("hipercube"), None);
         assert_eq!(feature_for_dependency("zlib"), None);

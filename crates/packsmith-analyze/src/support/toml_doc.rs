@@ -20,7 +20,11 @@ impl TomlDoc {
         match ImDocument::parse(text.to_string()) {
             Ok(doc) => Ok(Self { doc, lines }),
             Err(err) => Err(TomlParseError {
-                message: err.message().split_whitespace().collect::<Vec<_>>().join(" "),
+                message: err
+                    .message()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
                 line: err.span().map_or(0, |s| lines.line(s.start)),
             }),
         }
