@@ -21,6 +21,7 @@ mod python;
 mod readme;
 pub mod source;
 mod sources;
+mod support;
 pub mod tree;
 pub mod versions;
 pub mod view;

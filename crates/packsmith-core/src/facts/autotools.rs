@@ -24,6 +24,8 @@ pub struct AutotoolsPkgCheck {
     pub modules: Vec<String>,
     /// False when an action-if-not-found is given (the build copes without it).
     pub required: bool,
+    /// Enclosing `AS_IF` / option-action conditions, outermost first.
+    pub conditions: Vec<String>,
     pub evidence: Evidence,
 }
 
@@ -34,6 +36,12 @@ pub struct AutotoolsCheck {
     pub macro_name: String,
     /// Library or header names.
     pub names: Vec<String>,
+    /// The function probed (`AC_CHECK_LIB`, `AC_SEARCH_LIBS`), if any.
+    pub function: Option<String>,
+    /// True when the action-if-not-found stops configure (`AC_MSG_ERROR`).
+    pub required: bool,
+    /// Enclosing `AS_IF` / option-action conditions, outermost first.
+    pub conditions: Vec<String>,
     pub evidence: Evidence,
 }
 
@@ -46,6 +54,13 @@ pub struct AutotoolsFacts {
     pub bug_report: Option<String>,
     pub url: Option<String>,
     pub init_evidence: Option<Evidence>,
+    /// False when the AC_INIT version is not a literal (m4_esyscmd, macros);
+    /// `version` then holds the text as written.
+    pub version_is_literal: bool,
+    /// `autogen.sh` / `bootstrap` / `autogen` script at the top level, if any.
+    pub bootstrap_script: Option<String>,
+    /// `AC_CONFIG_SUBDIRS` directories (nested configure scripts).
+    pub config_subdirs: Vec<String>,
     /// Whether a generated `configure` script ships (no autoreconf needed).
     pub has_configure_script: bool,
     /// Whether automake / libtool are used (Makefile.am, LT_INIT).

@@ -9,8 +9,10 @@ pub struct ManifestDependency {
     pub name: String,
     /// Version requirement as written.
     pub requirement: String,
-    /// `normal`, `dev`, `build`, `optional`, `peer`, `indirect`.
+    /// `normal`, `dev`, `build`, `optional`, `peer`, `indirect`, `workspace`.
     pub kind: String,
+    /// Platform condition (`cfg(unix)` for Cargo target tables), if any.
+    pub condition: Option<String>,
     pub evidence: Evidence,
 }
 
@@ -18,6 +20,7 @@ pub struct ManifestDependency {
 pub struct CargoFacts {
     pub files: Vec<String>,
     pub name: Option<String>,
+    pub name_evidence: Option<Evidence>,
     pub version: Option<String>,
     pub is_workspace: bool,
     pub workspace_members: Vec<String>,
@@ -31,13 +34,19 @@ pub struct CargoFacts {
     pub homepage: Option<String>,
     pub description: Option<String>,
     pub rust_version: Option<String>,
+    pub edition: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GoFacts {
     pub file: String,
     pub module: Option<String>,
+    pub module_evidence: Option<Evidence>,
     pub go_version: Option<String>,
+    /// `toolchain go1.22.1` line, if any.
+    pub toolchain: Option<String>,
+    /// `replace` directives as written (`old => new v1`).
+    pub replaces: Vec<String>,
     pub dependencies: Vec<ManifestDependency>,
     /// `package main` directories (relative), i.e. binaries.
     pub binaries: Vec<String>,
@@ -49,6 +58,7 @@ pub struct GoFacts {
 pub struct NpmFacts {
     pub file: String,
     pub name: Option<String>,
+    pub name_evidence: Option<Evidence>,
     pub version: Option<String>,
     pub dependencies: Vec<ManifestDependency>,
     pub binaries: Vec<String>,
@@ -58,4 +68,8 @@ pub struct NpmFacts {
     pub license: Option<String>,
     pub homepage: Option<String>,
     pub description: Option<String>,
+    /// `engines.node` requirement, if any.
+    pub node_engine: Option<String>,
+    /// `workspaces` globs, if a monorepo.
+    pub workspaces: Vec<String>,
 }

@@ -9,6 +9,7 @@ pub struct MesonOption {
     pub name: String,
     /// boolean, combo, string, integer, array, feature.
     pub option_type: String,
+    /// The `value:` given, else Meson's implied default for the type.
     pub default: Option<String>,
     pub choices: Vec<String>,
     pub description: String,
@@ -22,6 +23,10 @@ pub struct MesonDependency {
     pub version: Option<String>,
     /// `true`, `false`, or the expression given (`get_option('mpi')`).
     pub required: String,
+    /// `fallback:` as written (a subproject meson may download), if any.
+    pub fallback: Option<String>,
+    /// Enclosing `if` conditions, outermost first.
+    pub conditions: Vec<String>,
     pub evidence: Evidence,
 }
 
@@ -36,6 +41,8 @@ pub struct MesonFacts {
     pub project_evidence: Option<Evidence>,
     pub options: Vec<MesonOption>,
     pub dependencies: Vec<MesonDependency>,
+    /// The options file read (`meson_options.txt` or `meson.options`).
+    pub options_file: Option<String>,
     /// `subproject(...)` / wrap files: things meson may download.
     pub subprojects: Vec<String>,
 }

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 pub struct PythonRequirement {
     /// Normalised distribution name (lower case, `-`).
     pub name: String,
+    /// Extras requested (`dask[array]` → `array`).
+    pub extras: Vec<String>,
     /// Version specifier as written (`>=1.20,<3`), empty if none.
     pub specifier: String,
     /// Environment marker (`python_version < "3.11"`), if any.
@@ -26,6 +28,8 @@ pub struct PythonExtra {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PythonEntryPoint {
     pub name: String,
+    /// `console`, `gui`, `script` (setup.py `scripts=`), or the entry-point group.
+    pub kind: String,
     pub target: String,
     pub evidence: Evidence,
 }
@@ -33,8 +37,13 @@ pub struct PythonEntryPoint {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PythonFacts {
     pub files: Vec<String>,
+    /// The directory the metadata was found in: None at the top level, or a
+    /// bindings directory such as `python` when the top level has none.
+    pub subdir: Option<String>,
     pub name: Option<String>,
+    pub name_evidence: Option<Evidence>,
     pub version: Option<String>,
+    pub version_evidence: Option<Evidence>,
     /// `dynamic = ["version"]` etc.
     pub dynamic: Vec<String>,
     /// The PEP 517 backend (`setuptools.build_meta`, `hatchling.build`, …);

@@ -1,0 +1,132 @@
+//! Reader for Autotools: configure.ac / configure.in (or a shipped
+//! `configure` alone), read with an m4-aware scanner; nothing is executed.
+
+mod args;
+mod conditions;
+mod init;
+mod m4;
+mod probes;
+
+use crate::context::Ctx;
+use packsmith_core::{AutotoolsFacts, Evidence, FeatureHint, Language, LanguageUse};
+use crate::support::lines::LineIndex;
+
+/// Scripts that regenerate `configure` (their presence tells a packager how
+/// upstream bootstraps; Spack's `autoreconf` phase or Nix's `autoreconfHook`).
+const BOOTSTRAP_SCRIPTS: &[&str] = &["autogen.sh", "bootstrap", "autogen", "bootstrap.sh"];
+
+/// Reads the autotools facts of the repository, or None when it has none.
+pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
+    let input = ["configure.ac", "configure.in"]
+        .into_iter()
+        .find(|f| ctx.view.exists(f));
+    let has_configure_script = ctx.view.exists("configure");
+    if input.is_none() && !has_configure_script {
+        return None;
+    }
+    let mut facts = AutotoolsFacts {
+        file: input.map(str::to_string),
+        has_configure_script,
+        uses_automake: ctx.view.exists("Makefile.am"),
+        version_is_literal: true,
+        bootstrap_script: BOOTSTRAP_SCRIPTS
+            .iter()
+            .find(|s| ctx.view.exists(s))
+            .map(|s| s.to_string()),
+        ..AutotoolsFacts::default()
+    };
+    let Some(file) = input else {
+        // A release tarball layout: only the generated script ships.
+        ctx.warn(
+            "configure",
+            0,
+            "configure script without configure.ac/configure.in; options and checks not read",
+        );
+        return Some(facts);
+    };
+    let Some(text) = ctx.read(file) else {
+        return Some(facts);
+    };
+    let lines = LineIndex::new(&text);
+    let calls = m4::scan(&text);
+    let ev = |offset: usize| Evidence::new(file, lines.line(offset));
+    for call in &calls {
+        if !call.closed {
+            ctx.warn(
+                file,
+                lines.line(call.offset),
+                format!(
+                    "{}( is never closed; arguments read to end of file",
+                    call.name
+                ),
+            );
+        }
+    }
+    init::read_init(ctx, file, &lines, &calls, &mut facts);
+    args::read_args(ctx, &calls, &ev, &mut facts);
+    probes::read_probes(ctx, &calls, &ev, &mut facts);
+    for call in &calls {
+        match call.name.as_str() {
+            "AM_INIT_AUTOMAKE" => facts.uses_automake = true,
+            "LT_INIT" | "AC_PROG_LIBTOOL" | "AM_PROG_LIBTOOL" => facts.uses_libtool = true,
+            "AC_CONFIG_SUBDIRS" => facts
+                .config_subdirs
+                .extend(call.arg(0).split_whitespace().map(str::to_string)),
+            _ => {}
+        }
+        if let Some(lang) = language_of(call) {
+            add_language(ctx, &mut facts, lang, &call.name, ev(call.offset));
+        }
+    }
+    Some(facts)
+}
+
+/// The language a macro call turns on, if any.
+fn language_of(call: &m4::Call) -> Option<Language> {
+    match call.name.as_str() {
+        "AC_PROG_CC" | "AC_PROG_CC_C99" | "AC_PROG_CC_STDC" | "AM_PROG_CC_C_O" => Some(Language::C),
+        "AC_PROG_CXX" | "AC_PROG_CXXCPP" => Some(Language::Cxx),
+        "AC_PROG_FC" | "AC_PROG_F77" | "AC_PROG_F90" => Some(Language::Fortran),
+        "AC_LANG" | "LT_LANG" | "AC_LANG_PUSH" => match call.arg(0).as_str() {
+            "C" => Some(Language::C),
+            "C++" => Some(Language::Cxx),
+            "Fortran" | "Fortran 77" => Some(Language::Fortran),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn add_language(
+    ctx: &mut Ctx<'_>,
+    facts: &mut AutotoolsFacts,
+    lang: Language,
+    how: &str,
+    evidence: Evidence,
+) {
+    let token = match lang {
+        Language::C => "c",
+        Language::Cxx => "cxx",
+        Language::Fortran => "fortran",
+        _ => return,
+    };
+    if facts.languages.iter().any(|l| l == token) {
+        return;
+    }
+    facts.languages.push(token.to_string());
+    ctx.languages.push(LanguageUse {
+        language: lang,
+        how: how.to_string(),
+        conditions: Vec::new(),
+        evidence,
+    });
+}
+
+/// Records a feature hint once per (feature, detail).
+pub(crate) fn add_feature(ctx: &mut Ctx<'_>, hint: FeatureHint) {
+    if !ctx.features.iter().any(|h| {
+        h.feature == hint.feature && h.detail == hint.detail && h.evidence == hint.evidence
+    }) {
+        ctx.features.push(hint);
+    }
+}

@@ -1,0 +1,142 @@
+//! Reader for Python packaging metadata: pyproject.toml (PEP 621 and
+//! Poetry), setup.cfg and setup.py (scanned, never executed), and
+//! requirements.txt when nothing else lists the dependencies.
+
+mod pyproject;
+mod requirement;
+mod setup_cfg;
+mod setup_py;
+
+use crate::context::Ctx;
+use packsmith_core::{Evidence, FeatureHint, PythonFacts};
+
+const MANIFESTS: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py"];
+
+/// Reads the python facts of the repository, or None when it has none.
+pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
+    let dir = find_root(ctx)?;
+    let path = |f: &str| {
+        if dir.is_empty() {
+            f.to_string()
+        } else {
+            format!("{dir}/{f}")
+        }
+    };
+    let mut facts = PythonFacts {
+        subdir: (!dir.is_empty()).then(|| dir.clone()),
+        ..PythonFacts::default()
+    };
+    if facts.subdir.is_some() {
+        ctx.warn(
+            &dir,
+            0,
+            format!("no Python metadata at the top level; read the bindings in {dir}/"),
+        );
+    }
+    let pyproject = path("pyproject.toml");
+    if ctx.view.exists(&pyproject) {
+        pyproject::read(ctx, &pyproject, &mut facts);
+    }
+    let cfg = path("setup.cfg");
+    if ctx.view.exists(&cfg) {
+        setup_cfg::read(ctx, &cfg, &mut facts);
+    }
+    let setup = path("setup.py");
+    if ctx.view.exists(&setup) {
+        setup_py::read(ctx, &setup, &mut facts);
+    }
+    let reqs = path("requirements.txt");
+    if facts.dependencies.is_empty() && ctx.view.exists(&reqs) {
+        read_requirements_txt(ctx, &reqs, &mut facts);
+    }
+    dedupe(&mut facts);
+    facts.is_application = !facts.scripts.is_empty();
+    add_binding_hints(ctx, &facts);
+    Some(facts)
+}
+
+/// "" for the top level; else a bindings directory one or two levels down
+/// (`python/`, `bindings/python/`) holding a manifest.
+fn find_root(ctx: &Ctx<'_>) -> Option<String> {
+    if MANIFESTS.iter().any(|m| ctx.view.exists(m)) {
+        return Some(String::new());
+    }
+    ctx.view
+        .dirs()
+        .iter()
+        .filter(|d| d.matches('/').count() <= 1)
+        .filter(|d| {
+            let last = d.rsplit('/').next().unwrap_or(d).to_ascii_lowercase();
+            last == "py" || last.contains("python")
+        })
+        .find(|d| {
+            ["pyproject.toml", "setup.py"]
+                .iter()
+                .any(|m| ctx.view.exists(&format!("{d}/{m}")))
+        })
+        .cloned()
+}
+
+fn read_requirements_txt(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
+    let Some(text) = ctx.read(file) else { return };
+    facts.files.push(file.to_string());
+    for (i, line) in text.lines().enumerate() {
+        let ev = Evidence::new(file, u32::try_from(i + 1).unwrap_or(u32::MAX));
+        facts.dependencies.extend(requirement::parse(line, ev));
+    }
+}
+
+/// pybind11 / nanobind / swig among the build requirements mean a compiled
+/// extension.
+fn add_binding_hints(ctx: &mut Ctx<'_>, facts: &PythonFacts) {
+    for req in &facts.build_requires {
+        if let Some(
+            feature @ (packsmith_core::FeatureKind::Pybind11
+            | packsmith_core::FeatureKind::Nanobind
+            | packsmith_core::FeatureKind::Swig),
+        ) = crate::support::hints::feature_for_dependency(&req.name)
+        {
+            ctx.features.push(FeatureHint {
+                feature,
+                detail: format!("build requirement {}", req.name),
+                conditions: Vec::new(),
+                evidence: req.evidence.clone(),
+            });
+        }
+    }
+}
+
+/// Sets a field only when still unset (the first manifest read wins).
+fn fill(slot: &mut Option<String>, value: Option<String>) {
+    if slot.is_none() {
+        *slot = value.filter(|v| !v.is_empty());
+    }
+}
+
+/// Sets `name` / `version` with their evidence when still unset.
+fn fill_sourced(
+    slot: &mut Option<String>,
+    evidence: &mut Option<Evidence>,
+    value: Option<String>,
+    ev: Evidence,
+) {
+    if slot.is_none() {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            *slot = Some(v);
+            *evidence = Some(ev);
+        }
+    }
+}
+
+/// The same requirement, extra or script named in several manifests (setup.py
+/// repeating setup.cfg) is kept once, from the first manifest read.
+fn dedupe(facts: &mut PythonFacts) {
+    let mut seen = std::collections::HashSet::new();
+    facts
+        .dependencies
+        .retain(|r| seen.insert((r.name.clone(), r.marker.clone())));
+    let mut seen = std::collections::HashSet::new();
+    facts.extras.retain(|e| seen.insert(e.name.clone()));
+    let mut seen = std::collections::HashSet::new();
+    facts.scripts.retain(|s| seen.insert(s.name.clone()));
+}

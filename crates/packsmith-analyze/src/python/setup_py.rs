@@ -1,0 +1,383 @@
+//! setup.py, scanned for the keyword arguments of `setup(...)`. The file is
+//! never executed: only literals (and names bound to literals) are read.
+
+use super::requirement::parse as parse_req;
+use super::{fill, fill_sourced};
+use crate::support::lines::LineIndex;
+use crate::context::Ctx;
+use packsmith_core::{Evidence, PythonEntryPoint, PythonExtra, PythonFacts};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Ident(String),
+    Str(String),
+    Punct(char),
+    Other,
+}
+
+struct Token {
+    tok: Tok,
+    start: usize,
+}
+
+/// A Python literal, or the source text of anything else.
+#[derive(Debug, Clone)]
+enum Lit {
+    Str(String, usize),
+    List(Vec<Lit>),
+    Dict(Vec<(Lit, Lit)>),
+    Name(String),
+    Other,
+}
+
+pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
+    let Some(text) = ctx.read(file) else { return };
+    facts.files.push(file.to_string());
+    let tokens = tokenize(&text);
+    let lines = LineIndex::new(&text);
+    let ev = |offset: usize| Evidence::new(file, lines.line(offset));
+    let Some(open) = tokens
+        .windows(2)
+        .position(|w| w[0].tok == Tok::Ident("setup".into()) && w[1].tok == Tok::Punct('('))
+    else {
+        ctx.warn(file, 0, "no setup(...) call found");
+        return;
+    };
+    for (key, at, value) in kwargs(&tokens, open + 2) {
+        let value = resolve(&tokens, value);
+        let line_ev = ev(tokens[at].start);
+        match key.as_str() {
+            "name" | "version" => {
+                let Lit::Str(s, _) = &value else {
+                    if key == "version" && !facts.dynamic.iter().any(|d| d == "version") {
+                        facts.dynamic.push("version".into());
+                    }
+                    ctx.warn(
+                        file,
+                        line_ev.line,
+                        format!("setup({key}=…) is not a literal string"),
+                    );
+                    continue;
+                };
+                let (slot, slot_ev) = if key == "name" {
+                    (&mut facts.name, &mut facts.name_evidence)
+                } else {
+                    (&mut facts.version, &mut facts.version_evidence)
+                };
+                fill_sourced(slot, slot_ev, Some(s.clone()), line_ev);
+            }
+            "description" | "license" | "url" | "python_requires" => {
+                let v = match &value {
+                    Lit::Str(s, _) => Some(s.clone()),
+                    _ => None,
+                };
+                let slot = match key.as_str() {
+                    "description" => &mut facts.description,
+                    "license" => &mut facts.license,
+                    "url" => &mut facts.homepage,
+                    _ => &mut facts.requires_python,
+                };
+                fill(slot, v);
+            }
+            "install_requires" => match &value {
+                Lit::List(items) => {
+                    for (s, off) in strings(items) {
+                        facts.dependencies.extend(parse_req(&s, ev(off)));
+                    }
+                }
+                _ => ctx.warn(
+                    file,
+                    line_ev.line,
+                    "install_requires is computed, not a literal list; dependencies may be missing",
+                ),
+            },
+            "extras_require" => {
+                if let Lit::Dict(pairs) = &value {
+                    for (k, v) in pairs {
+                        let (Lit::Str(name, _), Lit::List(items)) =
+                            (k, resolve(&tokens, v.clone()))
+                        else {
+                            continue;
+                        };
+                        facts.extras.push(PythonExtra {
+                            name: name.clone(),
+                            requirements: strings(&items)
+                                .into_iter()
+                                .filter_map(|(s, off)| parse_req(&s, ev(off)))
+                                .collect(),
+                        });
+                    }
+                }
+            }
+            "entry_points" => {
+                let Lit::Dict(pairs) = &value else { continue };
+                for (k, v) in pairs {
+                    let (Lit::Str(group, _), Lit::List(items)) = (k, resolve(&tokens, v.clone()))
+                    else {
+                        continue;
+                    };
+                    let kind = match group.as_str() {
+                        "console_scripts" => "console",
+                        "gui_scripts" => "gui",
+                        _ => continue,
+                    };
+                    for (s, off) in strings(&items) {
+                        if let Some((name, target)) = s.split_once('=') {
+                            facts.scripts.push(PythonEntryPoint {
+                                name: name.trim().to_string(),
+                                kind: kind.into(),
+                                target: target.trim().to_string(),
+                                evidence: ev(off),
+                            });
+                        }
+                    }
+                }
+            }
+            "scripts" => {
+                if let Lit::List(items) = &value {
+                    for (s, off) in strings(items) {
+                        facts.scripts.push(PythonEntryPoint {
+                            name: s.rsplit('/').next().unwrap_or(&s).to_string(),
+                            kind: "script".into(),
+                            target: s.clone(),
+                            evidence: ev(off),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn strings(items: &[Lit]) -> Vec<(String, usize)> {
+    items
+        .iter()
+        .filter_map(|l| match l {
+            Lit::Str(s, off) => Some((s.clone(), *off)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A name bound at the top level to a literal (`REQUIRES = [...]`) → that literal.
+fn resolve(tokens: &[Token], lit: Lit) -> Lit {
+    let Lit::Name(name) = &lit else { return lit };
+    let found = tokens.windows(3).enumerate().find(|(_, w)| {
+        w[0].tok == Tok::Ident(name.clone())
+            && w[1].tok == Tok::Punct('=')
+            && w[2].tok != Tok::Punct('=')
+    });
+    match found {
+        Some((i, _)) => {
+            let (v, _) = literal(tokens, i + 2);
+            if matches!(v, Lit::Name(_)) {
+                Lit::Other // no chains: bounded work
+            } else {
+                v
+            }
+        }
+        None => lit,
+    }
+}
+
+/// `key=value` arguments of the call whose first argument token is `from`:
+/// (key, key token index, value).
+fn kwargs(tokens: &[Token], from: usize) -> Vec<(String, usize, Lit)> {
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < tokens.len() {
+        match &tokens[i].tok {
+            Tok::Punct(')') => break,
+            Tok::Ident(k)
+                if tokens.get(i + 1).map(|t| &t.tok) == Some(&Tok::Punct('='))
+                    && tokens.get(i + 2).map(|t| &t.tok) != Some(&Tok::Punct('=')) =>
+            {
+                let (v, next) = literal(tokens, i + 2);
+                out.push((k.clone(), i, v));
+                i = next;
+            }
+            _ => {
+                // A positional argument or `**kwargs`: skip it.
+                i = skip_expr(tokens, i);
+            }
+        }
+        if tokens.get(i).map(|t| &t.tok) == Some(&Tok::Punct(',')) {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Index after the expression starting at `i` (stops at `,` or a closer at depth 0).
+fn skip_expr(tokens: &[Token], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    let start = i;
+    while i < tokens.len() {
+        match tokens[i].tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') if depth == 0 => break,
+            Tok::Punct(')' | ']' | '}') => depth -= 1,
+            Tok::Punct(',' | ':') if depth == 0 => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    i.max(start + 1).min(tokens.len())
+}
+
+/// Reads the literal starting at token `i`; returns it and the index after it.
+fn literal(tokens: &[Token], i: usize) -> (Lit, usize) {
+    let end = skip_expr(tokens, i);
+    let Some(first) = tokens.get(i) else {
+        return (Lit::Other, end);
+    };
+    match &first.tok {
+        Tok::Str(_) => {
+            // Adjacent literals concatenate: 'a' 'b'.
+            let mut s = String::new();
+            let mut j = i;
+            while let Some(Token {
+                tok: Tok::Str(part),
+                ..
+            }) = tokens.get(j)
+            {
+                s.push_str(part);
+                j += 1;
+            }
+            let lit = if j == end {
+                Lit::Str(s, first.start)
+            } else {
+                Lit::Other
+            };
+            (lit, end)
+        }
+        Tok::Ident(name) if end == i + 1 => (Lit::Name(name.clone()), end),
+        Tok::Punct(open @ ('[' | '(' | '{')) => {
+            let close = match open {
+                '[' => ']',
+                '(' => ')',
+                _ => '}',
+            };
+            let mut items = Vec::new();
+            let mut pairs = Vec::new();
+            let mut j = i + 1;
+            while j < tokens.len() && tokens[j].tok != Tok::Punct(close) {
+                let (item, next) = literal(tokens, j);
+                j = next;
+                if tokens.get(j).map(|t| &t.tok) == Some(&Tok::Punct(':')) {
+                    let (v, next) = literal(tokens, j + 1);
+                    pairs.push((item, v));
+                    j = next;
+                } else {
+                    items.push(item);
+                }
+                if tokens.get(j).map(|t| &t.tok) == Some(&Tok::Punct(',')) {
+                    j += 1;
+                } else if tokens.get(j).map(|t| &t.tok) != Some(&Tok::Punct(close)) {
+                    return (Lit::Other, skip_expr(tokens, i)); // a comprehension or call
+                }
+            }
+            let lit = if *open == '{' && !pairs.is_empty() {
+                Lit::Dict(pairs)
+            } else {
+                Lit::List(items)
+            };
+            (lit, j + 1)
+        }
+        _ => (Lit::Other, end),
+    }
+}
+
+fn tokenize(text: &str) -> Vec<Token> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        if b == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if b.is_ascii_whitespace() || b == b'\\' {
+            i += 1;
+        } else if b == b'\'' || b == b'"' {
+            let (s, end) = read_string(text, i);
+            out.push(Token {
+                tok: Tok::Str(s),
+                start,
+            });
+            i = end;
+        } else if b.is_ascii_alphabetic() || b == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            // String prefixes: r'', b"", f'', rb'' …
+            if word.len() <= 2
+                && word.chars().all(|c| "rRbBuUfF".contains(c))
+                && matches!(bytes.get(i), Some(b'\'' | b'"'))
+            {
+                let (s, end) = read_string(text, i);
+                out.push(Token {
+                    tok: Tok::Str(s),
+                    start,
+                });
+                i = end;
+            } else {
+                out.push(Token {
+                    tok: Tok::Ident(word.to_string()),
+                    start,
+                });
+            }
+        } else if b.is_ascii_digit() {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+            out.push(Token {
+                tok: Tok::Other,
+                start,
+            });
+        } else {
+            let len = text[i..].chars().next().map_or(1, char::len_utf8);
+            let tok = if len == 1 {
+                Tok::Punct(b as char)
+            } else {
+                Tok::Other
+            };
+            out.push(Token { tok, start });
+            i += len;
+        }
+    }
+    out
+}
+
+/// Reads a quoted string (single or triple quotes) at `i`; value and end.
+fn read_string(text: &str, i: usize) -> (String, usize) {
+    let rest = &text[i..];
+    let q = &rest[..1];
+    let triple = q.repeat(3);
+    if rest.starts_with(&triple) {
+        let body = &rest[3..];
+        return match body.find(&triple) {
+            Some(e) => (body[..e].to_string(), i + 3 + e + 3),
+            None => (body.to_string(), text.len()),
+        };
+    }
+    let mut s = String::new();
+    let mut chars = rest.char_indices().skip(1);
+    while let Some((j, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, e)) = chars.next() {
+                    s.push(e);
+                }
+            }
+            '\n' => return (s, i + j),
+            _ if rest[j..].starts_with(q) => return (s, i + j + 1),
+            _ => s.push(c),
+        }
+    }
+    (s, text.len())
+}

@@ -1,0 +1,14 @@
+//! Snapshot tests for the Autotools, Meson, Python, Cargo, Go and npm readers.
+
+mod common;
+
+fixture_snapshots!(
+    autotools_with_enable,
+    meson_choices,
+    python_pyproject_app,
+    python_setup_py,
+    cargo_workspace,
+    go_module,
+    npm_package,
+    bad_manifests,
+);
