@@ -1,0 +1,1 @@
+//! SpackIt similarity metrics (placeholder, filled below).
