@@ -448,20 +448,24 @@ impl<'a> Parser<'a> {
             return Ok(VersionConstraint { items: vec![git] });
         }
         let mut items = Vec::new();
+        let mut comma: Option<usize> = None;
         loop {
             let item_start = self.pos;
-            let item = self.version_item()?.ok_or_else(|| match self.peek() {
-                Some(c) if !c.is_whitespace() => self.err(
-                    self.pos,
-                    c.len_utf8(),
-                    format!("expected a version, found '{c}'"),
-                ),
-                _ => self.err(
-                    at,
-                    self.pos.max(at + 1) - at,
-                    "expected a version after '@'",
-                ),
-            })?;
+            let item = self
+                .version_item()?
+                .ok_or_else(|| match (self.peek(), comma) {
+                    (Some(c), _) if !c.is_whitespace() => self.err(
+                        self.pos,
+                        c.len_utf8(),
+                        format!("expected a version, found '{c}'"),
+                    ),
+                    (_, Some(at_comma)) => self.err(at_comma, 1, "expected a version after ','"),
+                    (_, None) => self.err(
+                        at,
+                        self.pos.max(at + 1) - at,
+                        "expected a version after '@'",
+                    ),
+                })?;
             if let VersionItem::Range {
                 range:
                     VersionRange {
@@ -482,6 +486,7 @@ impl<'a> Parser<'a> {
             let save = self.pos;
             self.skip_ws();
             if self.peek() == Some(',') {
+                comma = Some(self.pos);
                 self.pos += 1;
                 self.skip_ws();
                 continue;
