@@ -1,1 +1,0 @@
-//! SpackIt similarity metrics S_d and S_v (not yet written).

@@ -1,0 +1,120 @@
+//! SpackIt's similarity metrics between a generated recipe and the human
+//! reference (docs/spackit-notes.md §7), plus what SpackIt lacks: precision
+//! counterparts and a semantic dependency score.
+//!
+//! - `s_d`: SpackIt's dependency recall, reproduced exactly: canonical
+//!   textual comparison of spec and condition, 0.0 (not None) when the
+//!   reference has no own dependencies.
+//! - `s_d_semantic`: the same weights, but spec and condition compared with
+//!   the spec grammar (equivalent = full credit, intersecting = half); None
+//!   when the reference has no own dependencies.
+//! - `s_v`: recall of lower-cased CMake define keys; None without reference keys.
+//! - `dep_precision`, `key_precision`: the mirror images over the generated side.
+//!
+//! The inputs are plain data; callers convert their recipe model into
+//! [`ScoreRecipe`], listing only the directives written in the recipe itself.
+
+mod base_classes;
+mod deps;
+mod keys;
+
+use serde::{Deserialize, Serialize};
+
+pub use base_classes::{inherited_dependencies, known_base_classes, SpackRelease};
+
+/// One `depends_on` (or `extends`) directive as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreDep {
+    /// The first argument, e.g. `cmake@3.5:`.
+    pub spec: String,
+    /// The full condition (nested `with when()` blocks joined by a space),
+    /// or None when unconditional.
+    pub when: Option<String>,
+    /// `type=` as written; empty means not given, which Spack reads as
+    /// build+link (`extends` callers should pass build+run).
+    pub types: Vec<String>,
+}
+
+/// What the scorer needs from one recipe.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreRecipe {
+    /// Base classes of the package class as written, e.g. `CMakePackage`.
+    /// Like SpackIt, dotted names (`builtin.CMakePackage`) are not resolved.
+    pub bases: Vec<String>,
+    pub dependencies: Vec<ScoreDep>,
+    /// CMake define keys as written (`FXDIV_BUILD_TESTS`).
+    pub define_keys: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreOptions {
+    /// Which release's base-class table removes inherited dependencies.
+    pub release: SpackRelease,
+}
+
+/// How one reference dependency was matched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DepMatch {
+    pub reference: String,
+    /// The best same-name generated dependency (textual score).
+    pub generated: String,
+    /// SpackIt's M for this pair.
+    pub score: f64,
+    /// M with semantic spec and condition terms.
+    pub semantic_score: f64,
+}
+
+/// Dependency details for humans, each entry rendered as a directive.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DepReport {
+    pub matched: Vec<DepMatch>,
+    /// Reference dependencies with no same-name generated dependency.
+    pub missing: Vec<String>,
+    /// Generated dependencies with no same-name reference dependency.
+    pub extra: Vec<String>,
+    /// Directives dropped on either side as exact copies of inherited ones.
+    pub inherited_reference: Vec<String>,
+    pub inherited_generated: Vec<String>,
+}
+
+/// Define-key details, lower-cased and sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyReport {
+    pub matched: Vec<String>,
+    pub missing: Vec<String>,
+    pub extra: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scores {
+    /// SpackIt S_d (always set; 0.0 when the reference has no own deps).
+    pub s_d: Option<f64>,
+    /// Semantic S_d; None when the reference has no own deps.
+    pub s_d_semantic: Option<f64>,
+    /// SpackIt S_v; None when the reference has no define keys.
+    pub s_v: Option<f64>,
+    /// Mirror of S_d over generated deps; None when there are none.
+    pub dep_precision: Option<f64>,
+    /// Shared keys over generated keys; None when there are none.
+    pub key_precision: Option<f64>,
+    /// SpackIt's `variants_extras`: generated keys the reference lacks.
+    pub key_extras: usize,
+    pub deps: DepReport,
+    pub keys: KeyReport,
+}
+
+/// Scores `generated` against the human `reference`.
+pub fn score(reference: &ScoreRecipe, generated: &ScoreRecipe, options: ScoreOptions) -> Scores {
+    let dep = deps::score_dependencies(reference, generated, options.release);
+    let key = keys::score_keys(&reference.define_keys, &generated.define_keys);
+    Scores {
+        s_d: Some(dep.recall),
+        s_d_semantic: dep.semantic_recall,
+        s_v: key.recall,
+        dep_precision: dep.precision,
+        key_precision: key.precision,
+        key_extras: key.report.extra.len(),
+        deps: dep.report,
+        keys: key.report,
+    }
+}

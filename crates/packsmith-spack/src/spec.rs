@@ -1,1 +1,0 @@
-//! Spack spec grammar (not yet written).
