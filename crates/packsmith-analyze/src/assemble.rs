@@ -233,6 +233,18 @@ fn sourced(value: &Option<String>, evidence: Option<&Evidence>) -> Option<Source
     Some(Sourced::new(value.clone()?, evidence?.clone()))
 }
 
+/// A value with its line evidence when the reader has one, else the file.
+fn sourced_at(
+    value: &Option<String>,
+    evidence: Option<&Evidence>,
+    file: Option<&String>,
+) -> Option<Sourced<String>> {
+    match evidence {
+        Some(e) => Some(Sourced::new(value.clone()?, e.clone())),
+        None => sourced_file(value, file),
+    }
+}
+
 fn sourced_file(value: &Option<String>, file: Option<&String>) -> Option<Sourced<String>> {
     Some(Sourced::new(value.clone()?, Evidence::file(file?.clone())))
 }

@@ -1,8 +1,8 @@
 //! Reader for Cargo: the top-level Cargo.toml (package or workspace), its
 //! members' manifests for binaries, features, and the lockfile.
 
-use crate::support::toml_doc::{str_of, strings_of, TomlDoc};
 use crate::context::Ctx;
+use crate::support::toml_doc::{str_of, strings_of, TomlDoc};
 use packsmith_core::{CargoFacts, Evidence, ManifestDependency};
 use toml_edit::{Item, TableLike};
 

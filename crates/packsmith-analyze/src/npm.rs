@@ -1,7 +1,7 @@
 //! Reader for npm: package.json, its dependency groups, bin, scripts and lockfile.
 
-use crate::support::json_lines::key_lines;
 use crate::context::Ctx;
+use crate::support::json_lines::key_lines;
 use packsmith_core::{Evidence, ManifestDependency, NpmFacts};
 use serde_json::Value;
 

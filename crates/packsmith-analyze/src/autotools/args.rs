@@ -2,8 +2,8 @@
 
 use super::conditions;
 use super::m4::{unquote, Call};
-use crate::support::hints::feature_for_dependency;
 use crate::context::Ctx;
+use crate::support::hints::feature_for_dependency;
 use packsmith_core::{AutotoolsArg, AutotoolsFacts, Evidence, FeatureHint, FeatureKind};
 use regex::Regex;
 use std::sync::LazyLock;

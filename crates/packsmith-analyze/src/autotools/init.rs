@@ -1,8 +1,8 @@
 //! `AC_INIT` and the version it declares, following simple `m4_define`s.
 
 use super::m4::{unquote, Call};
-use crate::support::lines::LineIndex;
 use crate::context::Ctx;
+use crate::support::lines::LineIndex;
 use packsmith_core::{AutotoolsFacts, Evidence};
 use std::collections::HashMap;
 

@@ -8,8 +8,8 @@ mod m4;
 mod probes;
 
 use crate::context::Ctx;
-use packsmith_core::{AutotoolsFacts, Evidence, FeatureHint, Language, LanguageUse};
 use crate::support::lines::LineIndex;
+use packsmith_core::{AutotoolsFacts, Evidence, FeatureHint, Language, LanguageUse};
 
 /// Scripts that regenerate `configure` (their presence tells a packager how
 /// upstream bootstraps; Spack's `autoreconf` phase or Nix's `autoreconfHook`).

@@ -2,8 +2,8 @@
 
 use super::conditions;
 use super::m4::Call;
-use crate::support::hints::feature_for_dependency;
 use crate::context::Ctx;
+use crate::support::hints::feature_for_dependency;
 use packsmith_core::{
     AutotoolsCheck, AutotoolsFacts, AutotoolsPkgCheck, Evidence, FeatureHint, FeatureKind,
 };

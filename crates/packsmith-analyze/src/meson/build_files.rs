@@ -2,9 +2,9 @@
 //! `add_languages()`, followed through `subdir()` with `if` conditions.
 
 use super::lexer::{calls, tokenize, value, FnCall, Tok, Token, Val};
+use crate::context::Ctx;
 use crate::support::hints::feature_for_dependency;
 use crate::support::lines::LineIndex;
-use crate::context::Ctx;
 use packsmith_core::{
     Evidence, FeatureHint, FeatureKind, Language, LanguageUse, MesonDependency, MesonFacts,
 };

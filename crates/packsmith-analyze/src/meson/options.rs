@@ -1,8 +1,8 @@
 //! `meson.options` / `meson_options.txt`: the options a recipe maps to variants.
 
 use super::lexer::{calls, tokenize, value, Val};
-use crate::support::lines::LineIndex;
 use crate::context::Ctx;
+use crate::support::lines::LineIndex;
 use packsmith_core::{Evidence, FeatureHint, MesonFacts, MesonOption};
 
 pub fn read_options(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {

@@ -1,8 +1,8 @@
 //! Subprojects: `subprojects/*.wrap` files and `subproject()` calls, as
 //! things Meson may download (a recipe must vendor or replace them).
 
-use crate::support::ini;
 use crate::context::Ctx;
+use crate::support::ini;
 use packsmith_core::{DownloadFact, DownloadKind, Evidence, MesonFacts};
 
 pub fn read_subprojects(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {

@@ -2,8 +2,8 @@
 
 use super::requirement::parse as parse_req;
 use super::{fill, fill_sourced};
-use crate::support::toml_doc::{str_of, strings_of, TomlDoc};
 use crate::context::Ctx;
+use crate::support::toml_doc::{str_of, strings_of, TomlDoc};
 use packsmith_core::{Evidence, PythonEntryPoint, PythonExtra, PythonFacts, PythonRequirement};
 use toml_edit::{Item, TableLike};
 

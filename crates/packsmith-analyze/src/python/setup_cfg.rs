@@ -2,8 +2,8 @@
 
 use super::requirement::parse as parse_req;
 use super::{fill, fill_sourced};
-use crate::support::ini::{self, IniEntry};
 use crate::context::Ctx;
+use crate::support::ini::{self, IniEntry};
 use packsmith_core::{Evidence, PythonEntryPoint, PythonExtra, PythonFacts};
 
 pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {

@@ -3,8 +3,8 @@
 
 use super::requirement::parse as parse_req;
 use super::{fill, fill_sourced};
-use crate::support::lines::LineIndex;
 use crate::context::Ctx;
+use crate::support::lines::LineIndex;
 use packsmith_core::{Evidence, PythonEntryPoint, PythonExtra, PythonFacts};
 
 #[derive(Debug, Clone, PartialEq)]

@@ -429,7 +429,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             });
             continue;
         }
-        if var.choices.len() < 2 || var.cache_type.to_ascii_uppercase() != "STRING" {
+        if var.choices.len() < 2 || !var.cache_type.eq_ignore_ascii_case("STRING") {
             continue;
         }
         let name = variant_name(&var.name, project);
