@@ -65,15 +65,19 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
                 .and_then(|a| sourced(&a.package, a.init_evidence.as_ref())),
             python
                 .as_ref()
-                .and_then(|p| sourced_file(&p.name, p.files.first())),
+                .and_then(|p| sourced_at(&p.name, p.name_evidence.as_ref(), p.files.first())),
             cargo
                 .as_ref()
-                .and_then(|c| sourced_file(&c.name, c.files.first())),
+                .and_then(|c| sourced_at(&c.name, c.name_evidence.as_ref(), c.files.first())),
             npm.as_ref()
-                .and_then(|n| sourced_file(&n.name, Some(&n.file))),
+                .and_then(|n| sourced_at(&n.name, n.name_evidence.as_ref(), Some(&n.file))),
             go.as_ref().and_then(|g| {
                 let last = g.module.as_ref()?.rsplit('/').next()?.to_string();
-                Some(Sourced::new(last, Evidence::file(g.file.clone())))
+                let evidence = g
+                    .module_evidence
+                    .clone()
+                    .unwrap_or_else(|| Evidence::file(g.file.clone()));
+                Some(Sourced::new(last, evidence))
             }),
         ]
     })
@@ -117,7 +121,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
                 .and_then(|a| sourced(&a.version, a.init_evidence.as_ref())),
             python
                 .as_ref()
-                .and_then(|p| sourced_file(&p.version, p.files.first())),
+                .and_then(|p| sourced_at(&p.version, p.version_evidence.as_ref(), p.files.first())),
             cargo
                 .as_ref()
                 .and_then(|c| sourced_file(&c.version, c.files.first())),
