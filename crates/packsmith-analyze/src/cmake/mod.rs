@@ -30,7 +30,13 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CmakeFacts> {
     let mut walker = walk::Walker::new(ctx);
     walker.run("CMakeLists.txt");
     let choices = std::mem::take(&mut walker.choices);
+    let fallback = walker.split_version();
     let mut facts = walker.facts;
+    if let Some(p) = facts.project.as_mut() {
+        if p.version.is_none() {
+            p.version = fallback;
+        }
+    }
     for (name, values) in choices {
         for var in facts.cache_vars.iter_mut().filter(|v| v.name == name) {
             var.choices.clone_from(&values);

@@ -14,17 +14,29 @@ const MAX_VALUE_CHARS: usize = 64 * 1024;
 /// Deepest `${${…}}` nesting followed.
 const MAX_NESTING: usize = 8;
 
+/// A variable written inside one if-branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchWrite {
+    pub name: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
 pub const ROOT_VAR: &str = "${CMAKE_SOURCE_DIR}";
 
 #[derive(Debug, Default)]
 pub struct Vars {
     scopes: Vec<HashMap<String, String>>,
+    /// Names set while walking each open if-branch (innermost last), with
+    /// the value each had before.
+    logs: Vec<Vec<(String, Option<String>)>>,
 }
 
 impl Vars {
     pub fn new() -> Self {
         Self {
             scopes: vec![HashMap::new()],
+            logs: Vec::new(),
         }
     }
 
@@ -47,6 +59,12 @@ impl Vars {
     }
 
     pub fn set(&mut self, name: &str, value: String) {
+        if !self.logs.is_empty() {
+            let old = self.get(name).map(str::to_string);
+            if let Some(log) = self.logs.last_mut() {
+                log.push((name.to_string(), old));
+            }
+        }
         if let Some(top) = self.scopes.last_mut() {
             top.insert(name.to_string(), value);
         }
@@ -65,6 +83,32 @@ impl Vars {
         if let Some(top) = self.scopes.last_mut() {
             top.remove(name);
         }
+    }
+
+    /// Starts recording the names set in one if-branch.
+    pub fn begin_branch(&mut self) {
+        self.logs.push(Vec::new());
+    }
+
+    /// Ends a branch: each name it set, with the value before the branch
+    /// and the value now. The names also count as set in the enclosing branch.
+    pub fn end_branch(&mut self) -> Vec<BranchWrite> {
+        let names = self.logs.pop().unwrap_or_default();
+        if let Some(parent) = self.logs.last_mut() {
+            parent.extend(names.iter().cloned());
+        }
+        let mut out: Vec<BranchWrite> = Vec::with_capacity(names.len());
+        for (name, before) in names {
+            if !out.iter().any(|w| w.name == name) {
+                let after = self.get(&name).map(str::to_string);
+                out.push(BranchWrite {
+                    name,
+                    before,
+                    after,
+                });
+            }
+        }
+        out
     }
 
     /// Expands `${NAME}` references; unknown ones are left as written.

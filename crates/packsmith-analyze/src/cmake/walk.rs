@@ -8,7 +8,7 @@
 use super::cond::{negate, render};
 use super::extract;
 use super::lexer::{lex, Arg, Command};
-use super::parser::{parse, LoopKind, Node};
+use super::parser::{parse, Branch, BranchKind, LoopKind, Node};
 use super::vars::{dir_value, resolve_path, split_list, PathError, Vars};
 use crate::context::Ctx;
 use packsmith_core::{CmakeFacts, Evidence};
@@ -176,9 +176,13 @@ impl<'c, 'v> Walker<'c, 'v> {
         let saved_list_dir = self.vars.get("CMAKE_CURRENT_LIST_DIR").map(str::to_string);
         self.vars.set("CMAKE_CURRENT_LIST_DIR", dir_value(list_dir));
         self.include_stack.push(rel.to_string());
+        // A file included from a function body is walked as plain code, so
+        // the calls in it are expanded.
+        let saved_in_def = std::mem::take(&mut self.in_def);
 
         self.walk_nodes(&nodes);
 
+        self.in_def = saved_in_def;
         self.include_stack.pop();
         match saved_list_dir {
             Some(v) => self.vars.set("CMAKE_CURRENT_LIST_DIR", v),
@@ -201,21 +205,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             }
             match node {
                 Node::Command(cmd) => self.command(cmd),
-                Node::If(branches) => {
-                    let base = self.conds.len();
-                    let mut earlier: Vec<String> = Vec::new();
-                    for b in branches {
-                        self.conds.truncate(base);
-                        self.conds.extend(earlier.iter().map(|c| negate(c)));
-                        if !b.cond.is_empty() {
-                            let c = render(&b.cond);
-                            self.conds.push(c.clone());
-                            earlier.push(c);
-                        }
-                        self.walk_nodes(&b.body);
-                    }
-                    self.conds.truncate(base);
-                }
+                Node::If(branches) => self.walk_if(branches),
                 Node::Loop { kind, header, body } => {
                     let bound = *kind == LoopKind::Foreach && self.bind_loop(&header.args);
                     self.walk_nodes(body);
@@ -235,6 +225,62 @@ impl<'c, 'v> Walker<'c, 'v> {
                 }
             }
         }
+    }
+
+    fn walk_if(&mut self, branches: &[Branch]) {
+        let base = self.conds.len();
+        let mut earlier: Vec<String> = Vec::new();
+        // Per variable: value before the if, values the branches left, and
+        // how many branches wrote it.
+        let mut written: Vec<(String, Option<String>, Vec<Option<String>>)> = Vec::new();
+        for b in branches {
+            self.conds.truncate(base);
+            self.conds.extend(earlier.iter().map(|c| negate(c)));
+            if !b.cond.is_empty() {
+                let c = self.render_cond(&b.cond);
+                self.conds.push(c.clone());
+                earlier.push(c);
+            }
+            self.vars.begin_branch();
+            self.walk_nodes(&b.body);
+            for w in self.vars.end_branch() {
+                match written.iter_mut().find(|(n, _, _)| *n == w.name) {
+                    Some((_, _, afters)) => afters.push(w.after),
+                    None => written.push((w.name, w.before, vec![w.after])),
+                }
+            }
+        }
+        self.conds.truncate(base);
+        let has_else = branches.last().is_some_and(|b| b.kind == BranchKind::Else);
+        for (name, before, afters) in written {
+            let first = afters.first().cloned().flatten();
+            let agree = afters.iter().all(|a| *a == afters[0]);
+            let every_path = has_else && afters.len() == branches.len();
+            // Keep a value only when every way through the if gives it (or
+            // the if only fills in a variable that was unset); otherwise
+            // it has no single static value and stays unexpanded.
+            let ambiguous =
+                !agree || (!every_path && before.is_some() && before != first);
+            if ambiguous {
+                self.vars.set(&name, format!("${{{name}}}"));
+            }
+        }
+    }
+
+    /// Inside an expanded call, parameters in a condition are replaced by
+    /// the call's arguments (`KOKKOS_ENABLE_${NAME}` → `KOKKOS_ENABLE_CUDA`).
+    fn render_cond(&self, args: &[Arg]) -> String {
+        if self.call_site.is_none() {
+            return render(args);
+        }
+        let expanded: Vec<Arg> = args
+            .iter()
+            .map(|a| Arg {
+                text: self.vars.expand(&a.text),
+                kind: a.kind,
+            })
+            .collect();
+        render(&expanded)
     }
 
     /// `foreach(v a b c)`, `foreach(v IN ITEMS …)`, `foreach(v IN LISTS …)`:
@@ -580,5 +626,28 @@ impl<'c, 'v> Walker<'c, 'v> {
                 }
             }
         }
+    }
+}
+
+impl Walker<'_, '_> {
+    /// `<Name>_VERSION_MAJOR/MINOR[/PATCH]` set as plain numbers, for
+    /// projects that do not pass VERSION to project().
+    pub fn split_version(&self) -> Option<String> {
+        let name = &self.facts.project.as_ref()?.name;
+        [name.clone(), name.to_ascii_uppercase()]
+            .iter()
+            .find_map(|n| {
+                let part = |p: &str| {
+                    self.vars
+                        .get(&format!("{n}_VERSION_{p}"))
+                        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+                        .map(str::to_string)
+                };
+                let (major, minor) = (part("MAJOR")?, part("MINOR")?);
+                Some(match part("PATCH") {
+                    Some(patch) => format!("{major}.{minor}.{patch}"),
+                    None => format!("{major}.{minor}"),
+                })
+            })
     }
 }
