@@ -4,6 +4,7 @@
 
 use super::features::{for_option, for_package, push_feature, push_language};
 use super::lexer::Command;
+use super::vars::split_list;
 use super::walk::{Site, Walker};
 use packsmith_core::{
     CmakeCacheVar, CmakeFindItem, CmakeFindPackage, CmakeOption, CmakeOptionKind, CmakePkgConfig,
@@ -14,10 +15,20 @@ use packsmith_core::{
 /// call sites.
 pub fn declares_facts(c: &Command) -> bool {
     match c.name.as_str() {
-        "option" | "cmake_dependent_option" | "find_package" | "pkg_check_modules"
-        | "pkg_search_module" | "find_library" | "find_path" | "find_program" | "find_file"
-        | "fetchcontent_declare" | "externalproject_add" | "enable_language"
-        | "check_language" | "cpmaddpackage" => true,
+        "option"
+        | "cmake_dependent_option"
+        | "find_package"
+        | "pkg_check_modules"
+        | "pkg_search_module"
+        | "find_library"
+        | "find_path"
+        | "find_program"
+        | "find_file"
+        | "fetchcontent_declare"
+        | "externalproject_add"
+        | "enable_language"
+        | "check_language"
+        | "cpmaddpackage" => true,
         "set" => c.args.iter().any(|a| a.is_word("CACHE")),
         "file" => c.args.first().is_some_and(|a| a.is_word("DOWNLOAD")),
         _ => false,
@@ -80,8 +91,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         "project" => project(w, args, site),
         "cmake_minimum_required" => {
             let at = args.iter().position(|a| a == "VERSION");
-            if let (Some(v), None) = (at.and_then(|i| args.get(i + 1)), &w.facts.minimum_required)
-            {
+            if let (Some(v), None) = (at.and_then(|i| args.get(i + 1)), &w.facts.minimum_required) {
                 w.facts.minimum_required = Some(Sourced::new(v.clone(), site.evidence));
             }
         }
@@ -120,7 +130,11 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         "enable_testing" => {
             w.facts.testing.get_or_insert(site.evidence);
         }
-        "include" if args.first().is_some_and(|a| a.eq_ignore_ascii_case("CTest")) => {
+        "include"
+            if args
+                .first()
+                .is_some_and(|a| a.eq_ignore_ascii_case("CTest")) =>
+        {
             w.facts.testing.get_or_insert(site.evidence);
         }
         "install" => {
@@ -188,8 +202,16 @@ fn option(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: CmakeOption
         help: args.get(1).cloned().unwrap_or_default(),
         default,
         kind,
-        depends: if dependent { args.get(3).cloned() } else { None },
-        force: if dependent { args.get(4).cloned() } else { None },
+        depends: if dependent {
+            args.get(3).cloned()
+        } else {
+            None
+        },
+        force: if dependent {
+            args.get(4).cloned()
+        } else {
+            None
+        },
         conditions: site.conditions,
         evidence: site.evidence,
         name,
@@ -227,7 +249,9 @@ fn set(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
     }
     w.facts.cache_vars.push(CmakeCacheVar {
         doc: args.get(at + 2).cloned().unwrap_or_default(),
-        force: args.get(at + 3..).is_some_and(|r| r.iter().any(|a| a == "FORCE")),
+        force: args
+            .get(at + 3..)
+            .is_some_and(|r| r.iter().any(|a| a == "FORCE")),
         cache_type,
         default,
         choices: Vec::new(),
@@ -245,7 +269,8 @@ fn set_property(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
             return;
         };
         if args.get(p + 1).is_some_and(|a| a == "STRINGS") {
-            let values: Vec<String> = args[p + 2..].to_vec();
+            // The property is a list: `"a;b;c"` and `a b c` mean the same.
+            let values: Vec<String> = args[p + 2..].iter().flat_map(|v| split_list(v)).collect();
             for var in &args[1..p] {
                 if var != "APPEND" && var != "APPEND_STRING" {
                     w.choices.push((var.clone(), values.clone()));
@@ -327,7 +352,10 @@ fn find_package(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
             "NAMES" | "CONFIGS" | "HINTS" | "PATHS" | "PATH_SUFFIXES" | "REGISTRY_VIEW" => {
                 mode = Mode::Skip
             }
-            k if k.starts_with("NO_") || k.starts_with("ONLY_CMAKE") || k.starts_with("CMAKE_FIND") => {
+            k if k.starts_with("NO_")
+                || k.starts_with("ONLY_CMAKE")
+                || k.starts_with("CMAKE_FIND") =>
+            {
                 mode = Mode::Skip
             }
             _ => match mode {
@@ -356,7 +384,10 @@ fn pkg_config(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site
     for a in &args[1..] {
         match a.as_str() {
             "REQUIRED" => required = true,
-            "QUIET" | "NO_CMAKE_PATH" | "NO_CMAKE_ENVIRONMENT_PATH" | "IMPORTED_TARGET"
+            "QUIET"
+            | "NO_CMAKE_PATH"
+            | "NO_CMAKE_ENVIRONMENT_PATH"
+            | "IMPORTED_TARGET"
             | "GLOBAL" => {}
             m => modules.push(m.to_string()),
         }
@@ -404,7 +435,12 @@ fn find_item(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site)
             .take_while(|a| !is_find_keyword(a))
             .cloned()
             .collect(),
-        None => args.get(1).filter(|a| !is_find_keyword(a)).cloned().into_iter().collect(),
+        None => args
+            .get(1)
+            .filter(|a| !is_find_keyword(a))
+            .cloned()
+            .into_iter()
+            .collect(),
     };
     w.facts.find_items.push(CmakeFindItem {
         command: command.to_string(),
@@ -417,15 +453,21 @@ fn find_item(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site)
 }
 
 fn value_after<'a>(args: &'a [String], keys: &[&str]) -> Option<&'a String> {
-    keys.iter()
-        .find_map(|k| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)))
+    keys.iter().find_map(|k| {
+        args.iter()
+            .position(|a| a == k)
+            .and_then(|i| args.get(i + 1))
+    })
 }
 
 fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadKind) {
     let Some(name) = args.first().cloned() else {
         return;
     };
-    let url = value_after(args, &["GIT_REPOSITORY", "URL", "SVN_REPOSITORY", "HG_REPOSITORY"]);
+    let url = value_after(
+        args,
+        &["GIT_REPOSITORY", "URL", "SVN_REPOSITORY", "HG_REPOSITORY"],
+    );
     if kind == DownloadKind::ExternalProject && url.is_none() {
         return; // builds sources already present: nothing is downloaded
     }

@@ -13,8 +13,9 @@ pub fn for_package(name: &str) -> Option<FeatureKind> {
             FeatureKind::Cuda
         }
         "rocm" | "amd_comgr" | "hsa-runtime64" | "rocblas" | "rocprim" | "rocthrust"
-        | "rocsparse" | "rocrand" | "rocfft" | "rocsolver" | "roctracer" | "rccl"
-        | "miopen" => FeatureKind::Hip,
+        | "rocsparse" | "rocrand" | "rocfft" | "rocsolver" | "roctracer" | "rccl" | "miopen" => {
+            FeatureKind::Hip
+        }
         "openmp" => FeatureKind::Openmp,
         "mpi" => FeatureKind::Mpi,
         "kokkos" | "kokkoskernels" => FeatureKind::Kokkos,

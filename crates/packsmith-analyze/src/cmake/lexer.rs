@@ -492,7 +492,18 @@ mod tests {
 
     #[test]
     fn never_panics_on_odd_bytes() {
-        for src in ["(", ")", "a(", "a(\"", "a([[", "#[[", "a(\\", "[=", "a(b\\", "\u{fffd}(x)"] {
+        for src in [
+            "(",
+            ")",
+            "a(",
+            "a(\"",
+            "a([[",
+            "#[[",
+            "a(\\",
+            "[=",
+            "a(b\\",
+            "\u{fffd}(x)",
+        ] {
             let _ = lex(src);
         }
     }

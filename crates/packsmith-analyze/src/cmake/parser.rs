@@ -218,7 +218,11 @@ fn close_until(
     let Some(at) = stack.iter().rposition(|f| f.kind == kind) else {
         problems.push(Problem {
             line: cmd.line,
-            message: format!("`{}()` without a matching `{}()`; ignored", cmd.name, kind.opener()),
+            message: format!(
+                "`{}()` without a matching `{}()`; ignored",
+                cmd.name,
+                kind.opener()
+            ),
         });
         return;
     };
@@ -266,7 +270,8 @@ mod tests {
 
     #[test]
     fn function_and_loop() {
-        let (nodes, p) = tree("function(f a)\nforeach(x a b)\noption(O \"\" ON)\nendforeach()\nendfunction()");
+        let (nodes, p) =
+            tree("function(f a)\nforeach(x a b)\noption(O \"\" ON)\nendforeach()\nendfunction()");
         assert!(p.is_empty());
         let Node::Function { body, is_macro, .. } = &nodes[0] else {
             panic!("not a function")

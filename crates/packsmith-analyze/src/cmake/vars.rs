@@ -332,7 +332,10 @@ mod tests {
     #[test]
     fn paths() {
         assert_eq!(resolve_path("sub", "../cmake"), Ok("cmake".into()));
-        assert_eq!(resolve_path("sub", "${CMAKE_SOURCE_DIR}/cmake"), Ok("cmake".into()));
+        assert_eq!(
+            resolve_path("sub", "${CMAKE_SOURCE_DIR}/cmake"),
+            Ok("cmake".into())
+        );
         assert_eq!(resolve_path("", "${CMAKE_SOURCE_DIR}"), Ok("".into()));
         assert_eq!(resolve_path("", "../x"), Err(PathError::Outside));
         assert_eq!(resolve_path("", "/usr/share"), Err(PathError::Outside));

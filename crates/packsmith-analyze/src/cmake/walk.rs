@@ -259,8 +259,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             // Keep a value only when every way through the if gives it (or
             // the if only fills in a variable that was unset); otherwise
             // it has no single static value and stays unexpanded.
-            let ambiguous =
-                !agree || (!every_path && before.is_some() && before != first);
+            let ambiguous = !agree || (!every_path && before.is_some() && before != first);
             if ambiguous {
                 self.vars.set(&name, format!("${{{name}}}"));
             }
@@ -291,7 +290,10 @@ impl<'c, 'v> Walker<'c, 'v> {
         };
         let rest = &args[1..];
         let mut items = Vec::new();
-        if rest.first().is_some_and(|a| a.is_word("RANGE") || a.is_word("IN")) {
+        if rest
+            .first()
+            .is_some_and(|a| a.is_word("RANGE") || a.is_word("IN"))
+        {
             if !rest.first().is_some_and(|a| a.is_word("IN")) {
                 return false;
             }
@@ -354,7 +356,8 @@ impl<'c, 'v> Walker<'c, 'v> {
             body: Rc::clone(body),
             interesting: self.interesting(body),
         };
-        self.functions.insert(name.to_ascii_lowercase(), Rc::new(def));
+        self.functions
+            .insert(name.to_ascii_lowercase(), Rc::new(def));
         if self.call_site.is_some() {
             return;
         }
@@ -524,7 +527,9 @@ impl<'c, 'v> Walker<'c, 'v> {
     }
 
     fn include(&mut self, cmd: &Command, args: &[String]) {
-        let Some(first) = cmd.args.first() else { return };
+        let Some(first) = cmd.args.first() else {
+            return;
+        };
         if self.call_site.is_some() {
             return;
         }
@@ -537,7 +542,11 @@ impl<'c, 'v> Walker<'c, 'v> {
                 }
                 continue; // otherwise one of CMake's own modules
             }
-            let list_dir = self.file.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+            let list_dir = self
+                .file
+                .rsplit_once('/')
+                .map_or("", |(d, _)| d)
+                .to_string();
             let resolved = resolve_path(&self.source_dir, &target).map(|p| {
                 if !self.ctx.view.exists(&p) {
                     if let Ok(q) = resolve_path(&list_dir, &target) {
@@ -587,7 +596,9 @@ impl<'c, 'v> Walker<'c, 'v> {
     }
 
     fn add_subdirectory(&mut self, cmd: &Command) {
-        let Some(first) = cmd.args.first() else { return };
+        let Some(first) = cmd.args.first() else {
+            return;
+        };
         if self.call_site.is_some() {
             return;
         }
@@ -619,7 +630,9 @@ impl<'c, 'v> Walker<'c, 'v> {
                 Err(PathError::Outside) => self.ctx.warn(
                     &file,
                     cmd.line,
-                    format!("add_subdirectory({target}) points outside the repository; not followed"),
+                    format!(
+                        "add_subdirectory({target}) points outside the repository; not followed"
+                    ),
                 ),
                 Err(PathError::Unresolved) => {
                     self.warn_unresolved(cmd.line, format!("add_subdirectory({})", first.text));
