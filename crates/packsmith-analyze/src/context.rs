@@ -31,6 +31,8 @@ impl<'a> Ctx<'a> {
 
     /// Reads a file's text, recording any problem as a warning.
     pub fn read(&mut self, rel: &str) -> Option<String> {
-        self.view.read_text(rel, &mut self.warnings).map(|t| t.text)
+        self.view
+            .read_text(rel, &mut self.warnings)
+            .map(|t| t.text)
     }
 }
