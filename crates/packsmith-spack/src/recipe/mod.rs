@@ -14,6 +14,7 @@ mod directives;
 mod imports;
 mod parse;
 mod pyval;
+mod recover;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -402,7 +403,8 @@ pub struct Recipe {
     /// The package class; `None` when the file defines no Spack package class.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class_name: Option<String>,
-    pub class_line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_line: Option<u32>,
     /// Bases as written, dotted ones included (`cmake.CMakePackage`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bases: Vec<String>,

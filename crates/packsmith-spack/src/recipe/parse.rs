@@ -18,7 +18,7 @@ thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
-fn parse_tree(source: &str) -> Result<Tree, String> {
+fn with_parser<T>(f: impl FnOnce(&mut Parser) -> Result<T, String>) -> Result<T, String> {
     PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -29,9 +29,24 @@ fn parse_tree(source: &str) -> Result<Tree, String> {
             *slot = Some(parser);
         }
         let parser = slot.as_mut().ok_or("no parser")?;
-        parser
+        f(parser)
+    })
+}
+
+/// Parse the file; when it has errors, also try the statement-wise recovery
+/// and return the failed statement parses whose errors are to be reported.
+fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
+    with_parser(|parser| {
+        let tree = parser
             .parse(source, None)
-            .ok_or_else(|| "tree-sitter returned no tree".to_string())
+            .ok_or_else(|| "tree-sitter returned no tree".to_string())?;
+        if !tree.root_node().has_error() {
+            return Ok((tree, None));
+        }
+        Ok(match super::recover::recover(parser, source) {
+            Some((recovered, failed)) => (recovered, Some(failed)),
+            None => (tree, None),
+        })
     })
 }
 
@@ -40,7 +55,7 @@ pub fn parse(source: &str, path: &str) -> Recipe {
         path: path.to_string(),
         ..Recipe::default()
     };
-    let tree = match parse_tree(source) {
+    let (tree, failed) = match parse_tree(source) {
         Ok(t) => t,
         Err(message) => {
             recipe.syntax_errors.push(SyntaxError {
@@ -53,7 +68,16 @@ pub fn parse(source: &str, path: &str) -> Recipe {
     };
     let root = tree.root_node();
     let src = Src::new(source);
-    collect_errors(src, root, &mut recipe.syntax_errors, 0);
+    match &failed {
+        Some(failed) => {
+            for t in failed {
+                collect_errors(src, t.root_node(), &mut recipe.syntax_errors, 0);
+            }
+            // The recovered tree can still carry errors of its own.
+            collect_errors(src, root, &mut recipe.syntax_errors, 0);
+        }
+        None => collect_errors(src, root, &mut recipe.syntax_errors, 0),
+    }
 
     let mut classes = Vec::new();
     let mut names = HashMap::new();
@@ -217,12 +241,18 @@ fn local_base_chain<'t>(src: Src, class: Node<'t>, classes: &[Node<'t>]) -> Vec<
 /// first deriving from a `*Package` base, else the first whose body calls
 /// directives (a recipe deriving from another recipe's class).
 fn pick_package_class<'t>(src: Src, classes: &[Node<'t>], path: &str) -> Option<Node<'t>> {
+    let has_package_base = |c: Node<'t>| {
+        std::iter::once(c)
+            .chain(local_base_chain(src, c, classes))
+            .any(|k| bases_of(src, k).iter().any(|b| is_package_base(b)))
+    };
+    let is_candidate = |c: Node<'t>| has_package_base(c) || calls_directives(src, c);
     if let Some(expected) = expected_class_name(path) {
-        let named = classes.iter().find(|c| {
+        let named = classes.iter().copied().find(|c| {
             c.child_by_field_name("name").map(|n| src.text(n)) == Some(expected.as_str())
         });
-        if let Some(c) = named {
-            return Some(*c);
+        if let Some(c) = named.filter(|c| is_candidate(*c)) {
+            return Some(c);
         }
     }
     if let Some(c) = classes
@@ -232,18 +262,22 @@ fn pick_package_class<'t>(src: Src, classes: &[Node<'t>], path: &str) -> Option<
         return Some(*c);
     }
     classes.iter().copied().find(|c| {
-        let Some(body) = c.child_by_field_name("body") else {
-            return false;
-        };
-        let mut cur = body.walk();
-        let found = body.named_children(&mut cur).any(|stmt| {
-            stmt.named_child(0)
-                .filter(|e| e.kind() == "call")
-                .and_then(|e| e.child_by_field_name("function"))
-                .is_some_and(|f| DIRECTIVE_NAMES.contains(&src.text(f)))
-        });
-        found && bases_of(src, *c).iter().all(|b| !b.ends_with("Builder"))
+        calls_directives(src, *c) && bases_of(src, *c).iter().all(|b| !b.ends_with("Builder"))
     })
+}
+
+fn calls_directives(src: Src, class: Node) -> bool {
+    let Some(body) = class.child_by_field_name("body") else {
+        return false;
+    };
+    let mut cur = body.walk();
+    let found = body.named_children(&mut cur).any(|stmt| {
+        stmt.named_child(0)
+            .filter(|e| e.kind() == "call")
+            .and_then(|e| e.child_by_field_name("function"))
+            .is_some_and(|f| DIRECTIVE_NAMES.contains(&src.text(f)))
+    });
+    found
 }
 
 fn collect_errors(src: Src, node: Node, out: &mut Vec<SyntaxError>, depth: usize) {
@@ -301,7 +335,7 @@ impl<'s, 't> Reader<'s, 't, '_> {
         self.recipe.class_name = class
             .child_by_field_name("name")
             .map(|n| src.text(n).to_string());
-        self.recipe.class_line = pos(class).0;
+        self.recipe.class_line = Some(pos(class).0);
         self.recipe.bases = bases_of(src, class);
         self.read_class_body(class);
     }

@@ -234,6 +234,14 @@ impl<'s> Src<'s> {
 
     /// A typed value for literals, `Value::Expr` with the source otherwise.
     pub fn value(&self, node: Node) -> Value {
+        self.value_depth(node, 0)
+    }
+
+    fn value_depth(&self, node: Node, depth: usize) -> Value {
+        // Deeply nested literals are not worth a stack overflow.
+        if depth > 64 {
+            return Value::Expr(self.compact(node));
+        }
         match node.kind() {
             "string" | "concatenated_string" => match self.lit_str(node) {
                 Some(s) => Value::Str(s),
@@ -253,7 +261,7 @@ impl<'s> Src<'s> {
                 .unwrap_or_else(|_| Value::Expr(self.compact(node))),
             "unary_operator" => {
                 let op = node.child(0).map(|c| self.text(c));
-                let arg = node.child_by_field_name("argument").map(|a| self.value(a));
+                let arg = node.child_by_field_name("argument").map(|a| self.value_depth(a, depth + 1));
                 match (op, arg) {
                     (Some("-"), Some(Value::Int(i))) => Value::Int(-i),
                     (Some("-"), Some(Value::Float(x))) => Value::Float(-x),
@@ -265,7 +273,7 @@ impl<'s> Src<'s> {
                 let items = node
                     .named_children(&mut cur)
                     .filter(|c| c.kind() != "comment")
-                    .map(|c| self.value(c))
+                    .map(|c| self.value_depth(c, depth + 1))
                     .collect();
                 if node.kind() == "list" {
                     Value::List(items)
@@ -283,13 +291,13 @@ impl<'s> Src<'s> {
                     if let (Some(k), Some(v)) =
                         (p.child_by_field_name("key"), p.child_by_field_name("value"))
                     {
-                        pairs.push((self.value(k), self.value(v)));
+                        pairs.push((self.value_depth(k, depth + 1), self.value_depth(v, depth + 1)));
                     }
                 }
                 Value::Dict(pairs)
             }
             "parenthesized_expression" => match node.named_child(0) {
-                Some(inner) if node.named_child_count() == 1 => self.value(inner),
+                Some(inner) if node.named_child_count() == 1 => self.value_depth(inner, depth + 1),
                 _ => Value::Expr(self.compact(node)),
             },
             _ => Value::Expr(self.compact(node)),
