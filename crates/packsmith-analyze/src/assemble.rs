@@ -43,13 +43,16 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let primary = detect::choose_primary(
         &mut build_systems,
         python.as_ref().and_then(|p| p.build_backend.as_deref()),
+        cmake.as_ref().map_or(0, |c| c.files.len()),
     );
 
+    // A value still holding `${VAR}` was computed by the build; it is not a
+    // declared value a recipe can use.
     let declared = |pick: &dyn Fn() -> Vec<Option<Sourced<String>>>| {
         pick()
             .into_iter()
             .flatten()
-            .find(|s| !s.value.trim().is_empty())
+            .find(|s| !s.value.trim().is_empty() && !s.value.contains("${"))
     };
     let name = declared(&|| {
         vec![

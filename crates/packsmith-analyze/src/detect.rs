@@ -86,10 +86,15 @@ pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
     found
 }
 
+/// Words that mark a directory as tests, examples, benchmarks or docs
+/// wherever they appear in its name (`unit_tests`, `perf_test`, `examples2`).
+const NOISE_WORDS: &[&str] = &["test", "example", "bench", "demo", "sample", "tutorial"];
+
 fn in_noise_dir(file: &RepoFile) -> bool {
-    file.dir()
-        .split('/')
-        .any(|part| NOISE_DIRS.contains(&part.to_ascii_lowercase().as_str()))
+    file.dir().split('/').any(|part| {
+        let part = part.to_ascii_lowercase();
+        NOISE_DIRS.contains(&part.as_str()) || NOISE_WORDS.iter().any(|w| part.contains(w))
+    })
 }
 
 /// A Makefile next to configure/Makefile.am is Autotools output or glue, not
@@ -114,14 +119,21 @@ fn is_autotools_generated_makefile(view: &RepoView, kind: BuildSystemKind, f: &R
 /// meson.build sits beside pyproject.toml.
 const NATIVE_PYTHON_BACKENDS: &[&str] = &["scikit_build", "mesonpy", "py_build_cmake", "maturin"];
 
+/// A native build reaching more CMake files than this is a project of its
+/// own that also ships wheels (ADIOS2), not a Python package with a small
+/// native extension.
+const SMALL_NATIVE_BUILD_FILES: usize = 5;
+
 /// Picks the primary build system and writes a note on each fact saying why.
+/// `native_files` is how many CMake files the CMake reader followed.
 pub fn choose_primary(
     systems: &mut [BuildSystemFact],
     python_backend: Option<&str>,
+    native_files: usize,
 ) -> Option<BuildSystemKind> {
     let min_depth = systems.iter().map(|s| s.depth).min()?;
-    let python_wraps_native =
-        python_backend.is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
+    let python_wraps_native = native_files <= SMALL_NATIVE_BUILD_FILES
+        && python_backend.is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
     let primary = systems
         .iter()
         .filter(|s| s.depth == min_depth)
@@ -165,5 +177,57 @@ fn priority(kind: BuildSystemKind) -> u8 {
         BuildSystemKind::Python => 6,
         BuildSystemKind::Npm => 7,
         BuildSystemKind::Makefile => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view_of(paths: &[&str]) -> (tempfile::TempDir, RepoView) {
+        let dir = tempfile::tempdir().unwrap();
+        for p in paths {
+            let full = dir.path().join(p);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, "x").unwrap();
+        }
+        let view = RepoView::walk(dir.path(), &mut Vec::new());
+        (dir, view)
+    }
+
+    #[test]
+    fn top_level_cmake_wins_and_test_dirs_are_ignored() {
+        let (_d, view) = view_of(&[
+            "CMakeLists.txt",
+            "algorithms/unit_tests/Makefile",
+            "python/setup.py",
+            "examples/meson.build",
+        ]);
+        let mut found = detect(&view);
+        let kinds: Vec<_> = found.iter().map(|b| b.kind).collect();
+        assert_eq!(kinds, [BuildSystemKind::Cmake, BuildSystemKind::Python]);
+        assert_eq!(
+            choose_primary(&mut found, None, 1),
+            Some(BuildSystemKind::Cmake)
+        );
+        assert!(found[1].note.starts_with("secondary"));
+    }
+
+    #[test]
+    fn autotools_makefile_is_not_a_separate_system() {
+        let (_d, view) = view_of(&["configure.ac", "Makefile.am", "Makefile"]);
+        let kinds: Vec<_> = detect(&view).iter().map(|b| b.kind).collect();
+        assert_eq!(kinds, [BuildSystemKind::Autotools]);
+    }
+
+    #[test]
+    fn python_backend_that_drives_cmake_makes_python_primary() {
+        let (_d, view) = view_of(&["CMakeLists.txt", "pyproject.toml"]);
+        let mut found = detect(&view);
+        let primary = choose_primary(&mut found, Some("scikit_build_core.build"), 1);
+        assert_eq!(primary, Some(BuildSystemKind::Python));
+        // A large CMake project that also builds wheels stays a CMake project.
+        let primary = choose_primary(&mut found, Some("scikit_build_core.build"), 200);
+        assert_eq!(primary, Some(BuildSystemKind::Cmake));
     }
 }

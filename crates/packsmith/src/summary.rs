@@ -96,7 +96,7 @@ pub fn render(f: &RepoFacts) -> String {
         if let Some(m) = &c.minimum_required {
             bits.push(format!("cmake >= {}", m.value));
         }
-        if let Some(s) = &c.cxx_standard {
+        if let Some(s) = c.cxx_standard.as_ref().filter(|s| !s.value.contains("${")) {
             bits.push(format!("C++{}", s.value));
         }
         if let Some(s) = &c.build_shared_libs {
