@@ -19,6 +19,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
             path: root.to_path_buf(),
         });
     }
+    let git_probe = versions::probe_git(root);
     let mut walk_warnings = Vec::new();
     let view = RepoView::walk(root, &mut walk_warnings);
     let mut build_systems = detect::detect(&view);
@@ -99,7 +100,8 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         Some(Sourced::new(dir, Evidence::file(".")))
     });
 
-    let mut versions = versions::from_git(root, name.as_ref().map(|n| n.value.as_str()));
+    let probe = git_probe.join().unwrap_or_default();
+    let mut versions = versions::from_git(probe, name.as_ref().map(|n| n.value.as_str()));
     if versions.remote.is_none() && source.kind == "git" {
         versions.remote = Some(source.given.clone());
         if let Some(tag) = &versions.latest_tag {

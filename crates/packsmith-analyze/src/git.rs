@@ -1,8 +1,88 @@
-//! The few git queries analysis needs, through packsmith-exec.
+//! The few git facts analysis needs. HEAD and the origin URL are read from
+//! the `.git` directory itself (no process to start); tags come from one
+//! `git for-each-ref` through packsmith-exec, which peels annotated tags.
 
 use packsmith_exec::{run, CommandSpec};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// The git directory of a checkout: `.git/`, or the directory a `.git`
+/// file points to (worktrees, submodules).
+pub fn git_dir(root: &Path) -> Option<PathBuf> {
+    let dot = root.join(".git");
+    if dot.is_dir() {
+        return Some(dot);
+    }
+    let text = std::fs::read_to_string(&dot).ok()?;
+    let target = text.strip_prefix("gitdir:")?.trim();
+    let path = Path::new(target);
+    Some(if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        root.join(path)
+    })
+}
+
+/// The commit HEAD points to, resolving one level of symbolic ref through
+/// loose refs and packed-refs; falls back to `git rev-parse`.
+pub fn head_commit(root: &Path) -> Option<String> {
+    let from_files = || -> Option<String> {
+        let dir = git_dir(root)?;
+        let head = std::fs::read_to_string(dir.join("HEAD")).ok()?;
+        let head = head.trim();
+        let Some(reference) = head.strip_prefix("ref:").map(str::trim) else {
+            return is_sha(head).then(|| head.to_string());
+        };
+        // Worktrees keep shared refs in the common directory.
+        let common = std::fs::read_to_string(dir.join("commondir"))
+            .ok()
+            .map(|c| dir.join(c.trim()))
+            .unwrap_or_else(|| dir.clone());
+        for base in [&dir, &common] {
+            if let Ok(sha) = std::fs::read_to_string(base.join(reference)) {
+                let sha = sha.trim();
+                if is_sha(sha) {
+                    return Some(sha.to_string());
+                }
+            }
+        }
+        let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+        packed.lines().find_map(|line| {
+            let (sha, name) = line.split_once(' ')?;
+            (name == reference && is_sha(sha)).then(|| sha.to_string())
+        })
+    };
+    from_files().or_else(|| git(root, &["rev-parse", "HEAD"]).map(|s| s.trim().to_string()))
+}
+
+fn is_sha(text: &str) -> bool {
+    text.len() == 40 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The URL of the `origin` remote, from the repository's config file.
+pub fn origin_url(root: &Path) -> Option<String> {
+    let dir = git_dir(root)?;
+    let common = std::fs::read_to_string(dir.join("commondir"))
+        .ok()
+        .map(|c| dir.join(c.trim()))
+        .unwrap_or(dir);
+    let config = std::fs::read_to_string(common.join("config")).ok()?;
+    let mut in_origin = false;
+    for line in config.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_origin = t.replace(' ', "") == "[remote\"origin\"]";
+        } else if in_origin {
+            if let Some((key, value)) = t.split_once('=') {
+                if key.trim() == "url" {
+                    let url = value.trim().to_string();
+                    return (!url.is_empty()).then_some(url);
+                }
+            }
+        }
+    }
+    None
+}
 
 fn git(root: &Path, args: &[&str]) -> Option<String> {
     let spec = CommandSpec::new("git")
@@ -13,16 +93,6 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
         .timeout(Duration::from_secs(30));
     let out = run(&spec).ok()?;
     out.success().then_some(out.stdout)
-}
-
-pub fn head_commit(root: &Path) -> Option<String> {
-    git(root, &["rev-parse", "HEAD"]).map(|s| s.trim().to_string())
-}
-
-pub fn origin_url(root: &Path) -> Option<String> {
-    git(root, &["config", "--get", "remote.origin.url"])
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
 }
 
 /// Every tag with the commit it points to (peeled for annotated tags).
@@ -46,4 +116,33 @@ pub fn tags(root: &Path) -> Vec<(String, String)> {
             Some((tag, peeled.unwrap_or(object)))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_head_and_origin_from_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(git.join("refs/heads")).unwrap();
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(
+            git.join("packed-refs"),
+            format!("# pack-refs with: peeled\n{sha} refs/heads/main\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            git.join("config"),
+            "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = https://github.com/LLNL/zfp.git\n",
+        )
+        .unwrap();
+        assert_eq!(head_commit(dir.path()).as_deref(), Some(sha));
+        assert_eq!(
+            origin_url(dir.path()).as_deref(),
+            Some("https://github.com/LLNL/zfp.git")
+        );
+    }
 }

@@ -9,16 +9,40 @@ use std::path::Path;
 /// How many of the newest release tags are reported.
 const RECENT_TAGS: usize = 5;
 
-/// Reads tags, HEAD and origin of the checkout at `root` (nothing when it is
-/// not a git checkout of its own).
-pub fn from_git(root: &Path, project_name: Option<&str>) -> VersionFacts {
-    let mut facts = VersionFacts::default();
-    if !root.join(".git").exists() {
-        return facts;
-    }
-    facts.commit = git::head_commit(root);
-    facts.remote = git::origin_url(root);
-    let mut tags: Vec<TagVersion> = git::tags(root)
+/// What git said about a checkout, before versions are read from it.
+#[derive(Debug, Default)]
+pub struct GitProbe {
+    commit: Option<String>,
+    remote: Option<String>,
+    tags: Vec<(String, String)>,
+}
+
+/// Starts reading git facts of `root` on a thread, so the `git` process
+/// runs while the tree is walked.
+pub fn probe_git(root: &Path) -> std::thread::JoinHandle<GitProbe> {
+    let root = root.to_path_buf();
+    std::thread::spawn(move || {
+        if !root.join(".git").exists() {
+            return GitProbe::default();
+        }
+        GitProbe {
+            commit: git::head_commit(&root),
+            remote: git::origin_url(&root),
+            tags: git::tags(&root),
+        }
+    })
+}
+
+/// Turns a git probe into version facts (nothing when `root` is not a git
+/// checkout of its own).
+pub fn from_git(probe: GitProbe, project_name: Option<&str>) -> VersionFacts {
+    let mut facts = VersionFacts {
+        commit: probe.commit,
+        remote: probe.remote,
+        ..VersionFacts::default()
+    };
+    let mut tags: Vec<TagVersion> = probe
+        .tags
         .into_iter()
         .filter_map(|(tag, commit)| {
             let version = tag_to_version(&tag, project_name)?;

@@ -29,12 +29,13 @@ const SKIPPED_DIRS: &[&str] = &[
     ".pytest_cache",
 ];
 
-/// One regular file (or symlink to one) below the root.
+/// One regular file (or symlink to one) below the root. No size is kept:
+/// a stat per file would cost more than the whole rest of the walk, and
+/// reads are capped anyway.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RepoFile {
     /// Path relative to the root, `/`-separated.
     pub rel: String,
-    pub size: u64,
     /// Number of directories above it below the root (0 = top level).
     pub depth: u32,
 }
@@ -118,21 +119,13 @@ impl RepoView {
                 } else if meta.is_file() || meta.is_symlink() {
                     // Symlinks are indexed only when they resolve to a regular
                     // file; directory symlinks are never followed (no loops).
-                    let size = match std::fs::metadata(entry.path()) {
-                        Ok(m) if m.is_file() => m.len(),
-                        Ok(_) => continue,
-                        Err(_) if meta.is_symlink() => {
-                            continue; // dangling or looping link: nothing to read
+                    // Plain files need no stat: the directory entry says enough.
+                    if meta.is_symlink() {
+                        match std::fs::metadata(entry.path()) {
+                            Ok(m) if m.is_file() => {}
+                            _ => continue, // dangling, looping or a directory
                         }
-                        Err(err) => {
-                            warnings.push(AnalysisWarning::new(
-                                rel,
-                                0,
-                                format!("not readable: {err}"),
-                            ));
-                            continue;
-                        }
-                    };
+                    }
                     if view.files.len() >= MAX_FILES {
                         warnings.push(AnalysisWarning::new(
                             display_rel(&rel_dir),
@@ -142,7 +135,7 @@ impl RepoView {
                         view.sort();
                         return view;
                     }
-                    view.files.push(RepoFile { rel, size, depth });
+                    view.files.push(RepoFile { rel, depth });
                 }
             }
         }
