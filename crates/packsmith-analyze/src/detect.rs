@@ -184,20 +184,9 @@ fn priority(kind: BuildSystemKind) -> u8 {
 mod tests {
     use super::*;
 
-    fn view_of(paths: &[&str]) -> (tempfile::TempDir, RepoView) {
-        let dir = tempfile::tempdir().unwrap();
-        for p in paths {
-            let full = dir.path().join(p);
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(full, "x").unwrap();
-        }
-        let view = RepoView::walk(dir.path(), &mut Vec::new());
-        (dir, view)
-    }
-
     #[test]
     fn top_level_cmake_wins_and_test_dirs_are_ignored() {
-        let (_d, view) = view_of(&[
+        let (_d, view) = crate::view::test_view(&[
             "CMakeLists.txt",
             "algorithms/unit_tests/Makefile",
             "python/setup.py",
@@ -215,14 +204,14 @@ mod tests {
 
     #[test]
     fn autotools_makefile_is_not_a_separate_system() {
-        let (_d, view) = view_of(&["configure.ac", "Makefile.am", "Makefile"]);
+        let (_d, view) = crate::view::test_view(&["configure.ac", "Makefile.am", "Makefile"]);
         let kinds: Vec<_> = detect(&view).iter().map(|b| b.kind).collect();
         assert_eq!(kinds, [BuildSystemKind::Autotools]);
     }
 
     #[test]
     fn python_backend_that_drives_cmake_makes_python_primary() {
-        let (_d, view) = view_of(&["CMakeLists.txt", "pyproject.toml"]);
+        let (_d, view) = crate::view::test_view(&["CMakeLists.txt", "pyproject.toml"]);
         let mut found = detect(&view);
         let primary = choose_primary(&mut found, Some("scikit_build_core.build"), 1);
         assert_eq!(primary, Some(BuildSystemKind::Python));

@@ -139,20 +139,10 @@ fn render_node(node: &Node, prefix: &str, depth: usize, max_entries: usize, out:
 mod tests {
     use super::*;
 
-    fn view_of(paths: &[&str]) -> (tempfile::TempDir, RepoView) {
-        let dir = tempfile::tempdir().unwrap();
-        for p in paths {
-            let full = dir.path().join(p);
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(full, "x").unwrap();
-        }
-        let view = RepoView::walk(dir.path(), &mut Vec::new());
-        (dir, view)
-    }
-
     #[test]
     fn small_tree_is_shown_whole() {
-        let (_d, view) = view_of(&["CMakeLists.txt", "src/a.c", "src/b.c", "build/junk.o"]);
+        let (_d, view) =
+            crate::view::test_view(&["CMakeLists.txt", "src/a.c", "src/b.c", "build/junk.o"]);
         let tree = render(&view, 1000);
         assert_eq!(
             tree,
@@ -165,7 +155,7 @@ mod tests {
         let mut paths: Vec<String> = (0..500).map(|i| format!("src/deep/f{i}.c")).collect();
         paths.push("README.md".into());
         let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
-        let (_d, view) = view_of(&refs);
+        let (_d, view) = crate::view::test_view(&refs);
         let tree = render(&view, 400);
         assert!(tree.len() <= 400, "{tree}");
         assert!(tree.contains("README.md"));

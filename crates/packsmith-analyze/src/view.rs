@@ -249,3 +249,16 @@ fn display_rel(rel: &str) -> String {
         rel.to_string()
     }
 }
+
+/// A repository of empty files at `paths`, for tests.
+#[cfg(test)]
+pub(crate) fn test_view(paths: &[&str]) -> (tempfile::TempDir, RepoView) {
+    let dir = tempfile::tempdir().unwrap();
+    for p in paths {
+        let full = dir.path().join(p);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, "x").unwrap();
+    }
+    let view = RepoView::walk(dir.path(), &mut Vec::new());
+    (dir, view)
+}
