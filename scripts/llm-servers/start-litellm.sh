@@ -24,11 +24,19 @@ general_settings:
   master_key: $MASTER_KEY
 litellm_settings:
   telemetry: false
+  # Translate /v1/messages to chat/completions (llama-cpp-python has no
+  # Responses API, which this LiteLLM uses for openai/ models by default).
+  use_chat_completions_url_for_anthropic_messages: true
+router_settings:
+  # Let errors through as they are: no retries or cooldowns in the proxy.
+  num_retries: 0
+  disable_cooldowns: true
 YAML
 
 # Use the price map bundled in the package: never fetch one.
 export LITELLM_LOCAL_MODEL_COST_MAP=True
 export LITELLM_TELEMETRY=False
+export LITELLM_USE_CHAT_COMPLETIONS_URL_FOR_ANTHROPIC_MESSAGES=True
 nohup "$LITELLM_ENV/bin/litellm" --config "$CONFIG" --host 127.0.0.1 --port "$PORT" \
     >"$LOG" 2>&1 &
 pid=$!

@@ -131,10 +131,9 @@ pub fn request_body(opts: &OpenAiOptions, request: &ChatRequest) -> Value {
             Role::User => json!({"role": "user", "content": m.content}),
             Role::Assistant => {
                 let mut msg = json!({"role": "assistant", "content": m.content});
+                // Content stays a string even when empty: OpenAI takes "" or
+                // null beside tool calls, llama-cpp-python only a string.
                 if !m.tool_calls.is_empty() {
-                    if m.content.is_empty() {
-                        msg["content"] = Value::Null;
-                    }
                     msg["tool_calls"] = m
                         .tool_calls
                         .iter()
