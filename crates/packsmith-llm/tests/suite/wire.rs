@@ -207,3 +207,39 @@ fn anthropic_response_to_a_schema_request() {
     });
     insta::assert_json_snapshot!(anthropic::parse_response(&wire, Some("diagnosis")).unwrap());
 }
+
+#[test]
+fn tool_choice_in_each_wire_format() {
+    use packsmith_llm::ToolChoice;
+    let cases = [
+        (ToolChoice::Auto, json!("auto"), json!({"type": "auto"})),
+        (
+            ToolChoice::Required,
+            json!("required"),
+            json!({"type": "any"}),
+        ),
+        (
+            ToolChoice::Tool {
+                name: "read_file".into(),
+            },
+            json!({"type": "function", "function": {"name": "read_file"}}),
+            json!({"type": "tool", "name": "read_file"}),
+        ),
+    ];
+    for (choice, openai_wire, anthropic_wire) in cases {
+        let mut req = conversation();
+        req.tool_choice = Some(choice);
+        let o = openai::request_body(&openai_opts(true, StructuredOutput::JsonSchema), &req);
+        assert_eq!(o["tool_choice"], openai_wire);
+        let a = anthropic::request_body(&anthropic_opts(), &req);
+        assert_eq!(a["tool_choice"], anthropic_wire);
+    }
+    // A schema answer forces its own tool on Anthropic, whatever was asked.
+    let mut req = schema_request();
+    req.tool_choice = Some(ToolChoice::Auto);
+    let a = anthropic::request_body(&anthropic_opts(), &req);
+    assert_eq!(
+        a["tool_choice"],
+        json!({"type": "tool", "name": "diagnosis"})
+    );
+}
