@@ -84,6 +84,19 @@ pub struct OutputSchema {
     pub schema: serde_json::Value,
 }
 
+/// Whether the model must call a tool. `None` in [`ChatRequest`] leaves it
+/// to the model (the providers' "auto").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToolChoice {
+    /// The model decides (the default).
+    Auto,
+    /// Some tool must be called.
+    Required,
+    /// This tool must be called.
+    Tool { name: String },
+}
+
 /// Everything a provider needs for one completion.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatRequest {
@@ -91,6 +104,10 @@ pub struct ChatRequest {
     pub messages: Vec<ChatMessage>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<ToolSpec>,
+    /// Absent from the serialized request when unset, so replay-cache keys
+    /// of requests without it did not change when it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<OutputSchema>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +124,7 @@ impl ChatRequest {
             system,
             messages,
             tools: Vec::new(),
+            tool_choice: None,
             output_schema: None,
             temperature: None,
             seed: None,

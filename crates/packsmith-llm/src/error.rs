@@ -14,9 +14,8 @@ pub enum LlmError {
     #[error("{provider} is unavailable: {message}")]
     Unavailable { provider: String, message: String },
     /// The prompt does not fit the model's context window.
-    #[error(
-        "the prompt ({prompt_tokens} tokens) does not fit {model}'s context of {context} tokens"
-    )]
+    /// Zeros where the provider's message did not say.
+    #[error("{}", overflow_message(model, *prompt_tokens, *context))]
     ContextOverflow {
         model: String,
         prompt_tokens: u64,
@@ -37,6 +36,10 @@ pub enum LlmError {
     /// A local model could not be loaded or run.
     #[error("local model error: {0}")]
     Local(String),
+    /// The replay cache could not be read or written, or a replay-only run
+    /// met a request it has no recording for.
+    #[error("replay cache: {0}")]
+    Cache(String),
     /// Configuration problem (unknown provider, missing key, bad file).
     #[error("{0}")]
     Config(String),
@@ -54,5 +57,13 @@ impl LlmError {
             Self::RateLimited { retry_after, .. } => *retry_after,
             _ => None,
         }
+    }
+}
+
+fn overflow_message(model: &str, prompt_tokens: u64, context: u64) -> String {
+    if prompt_tokens == 0 || context == 0 {
+        format!("the prompt does not fit {model}'s context window")
+    } else {
+        format!("the prompt ({prompt_tokens} tokens) does not fit {model}'s context of {context} tokens")
     }
 }

@@ -1,0 +1,7 @@
+mod budget_cache;
+mod config;
+mod retry;
+mod secrets;
+mod server;
+mod thirdparty;
+mod wire;
