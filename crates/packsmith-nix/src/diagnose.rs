@@ -279,7 +279,7 @@ pub fn classify(step: Step, log: &str, top_drv: Option<&str>) -> Diagnosis {
         });
         let mut excerpt = builder_excerpt(&ls[..at]);
         excerpt.push_str(&clip(&ls[at]));
-        let sig = last_error_like(&ls[..at]).unwrap_or_else(|| ls[at].clone());
+        let sig = cause_line(&ls[..at]).unwrap_or_else(|| ls[at].clone());
         return make(
             Failure::BuildFailure {
                 drv: Some(drv.clone()),
@@ -395,9 +395,16 @@ fn is_error_like(l: &str) -> bool {
     .any(|k| lower.contains(k))
 }
 
-fn last_error_like(ls: &[String]) -> Option<String> {
-    ls.iter()
-        .rev()
+/// The first error-like line of the last phase (compilers and configure
+/// scripts report the cause first; `make: *** … Error 1` follows it).
+fn cause_line(ls: &[String]) -> Option<String> {
+    let phase_start = ls
+        .iter()
+        .rposition(|l| caps(&PHASE, l.trim()).is_some())
+        .map_or(0, |i| i + 1);
+    ls[phase_start..]
+        .iter()
+        .chain(ls[..phase_start].iter().rev())
         .filter(|l| !is_nix_status(l))
         .find(|l| is_error_like(l))
         .cloned()
@@ -431,6 +438,7 @@ fn builder_excerpt(ls: &[String]) -> String {
 }
 
 fn tail_excerpt(ls: &[String], n: usize) -> String {
+    let ls: Vec<&String> = ls.iter().filter(|l| !l.starts_with("$ ")).collect();
     ls[ls.len().saturating_sub(n)..]
         .iter()
         .map(|l| clip(l))

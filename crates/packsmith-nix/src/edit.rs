@@ -121,13 +121,15 @@ fn check_balanced(text: &str) -> Result<(), String> {
                     };
                     match stack.pop() {
                         Some((Ctx::Code(open), _)) if open == want => {}
-                        Some((Ctx::Code(open), at)) if open != 0 => return Err(format!(
+                        Some((Ctx::Code(open), at)) if open != 0 => {
+                            return Err(format!(
                             "syntax error, unexpected '{}' at {}: '{}' opened at {} is not closed",
                             c as char,
                             pos(i),
                             open as char,
                             pos(at)
-                        )),
+                        ))
+                        }
                         _ => {
                             return Err(format!(
                                 "syntax error, unexpected '{}' at {}",

@@ -24,13 +24,16 @@ pub enum HashSite {
 }
 
 impl HashSite {
-    /// Attribute names that hold this site's hash.
-    fn attrs(self) -> &'static [&'static str] {
+    /// Whether `attr` (inside the attribute set bound to `parent`, if any)
+    /// holds this site's hash: `src = fetchX { hash = …; }`, `cargoHash`, or
+    /// `cargoDeps = rustPlatform.fetchCargoVendor { hash = …; }`.
+    fn holds(self, attr: &str, parent: Option<&str>) -> bool {
+        let inner = matches!(attr, "hash" | "sha256" | "outputHash");
         match self {
-            Self::Src => &["hash", "sha256", "outputHash"],
-            Self::CargoHash => &["cargoHash"],
-            Self::VendorHash => &["vendorHash"],
-            Self::NpmDepsHash => &["npmDepsHash"],
+            Self::Src => inner && parent.is_none_or(|p| p == "src"),
+            Self::CargoHash => attr == "cargoHash" || inner && parent == Some("cargoDeps"),
+            Self::VendorHash => attr == "vendorHash" || inner && parent == Some("goModules"),
+            Self::NpmDepsHash => attr == "npmDepsHash" || inner && parent == Some("npmDeps"),
         }
     }
 
@@ -125,14 +128,39 @@ fn unquote(v: &str) -> Option<&str> {
     v.strip_prefix('"')?.strip_suffix('"')
 }
 
-type Assign = (String, std::ops::Range<usize>);
+/// (attribute, enclosing attribute, value range).
+type Assign = (String, Option<String>, std::ops::Range<usize>);
+
+static BINDING: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"([A-Za-z_][\w'-]*)\s*=\s*(?:[\w.]+\s*)?\(?\s*$").ok());
+
+/// The attribute whose set encloses byte `pos` (`src` in
+/// `src = fetchurl { … hash = …; }`), found by walking back to the
+/// unclosed `{`. Braces inside strings are rare in fetcher calls.
+fn enclosing_attr(expr: &str, pos: usize) -> Option<String> {
+    let mut depth = 0usize;
+    let open = expr[..pos].char_indices().rev().find_map(|(i, c)| {
+        match c {
+            '}' => depth += 1,
+            '{' if depth == 0 => return Some(i),
+            '{' => depth -= 1,
+            _ => {}
+        }
+        None
+    })?;
+    let before = &expr[..open];
+    let re = BINDING.as_ref()?;
+    re.captures(before)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().to_string())
+}
 
 /// One candidate for `site`, or the only candidate at all; None when
 /// several fit (then guessing could put the hash in the wrong place).
-fn pick<'a>(site: HashSite, cands: Vec<&'a Assign>) -> Option<&'a Assign> {
+fn pick(site: HashSite, cands: Vec<&Assign>) -> Option<&Assign> {
     let for_site: Vec<&Assign> = cands
         .iter()
-        .filter(|(a, _)| site.attrs().contains(&a.as_str()))
+        .filter(|(a, parent, _)| site.holds(a, parent.as_deref()))
         .copied()
         .collect();
     match (for_site.as_slice(), cands.as_slice()) {
@@ -154,7 +182,11 @@ pub fn fix_hash_from_log(expr: &str, log: &str) -> Option<HashFix> {
     let assigns: Vec<Assign> = ASSIGN
         .as_ref()?
         .captures_iter(expr)
-        .filter_map(|c| Some((c.get(1)?.as_str().to_string(), c.get(2)?.range())))
+        .filter_map(|c| {
+            let attr = c.get(1)?;
+            let parent = enclosing_attr(expr, attr.start());
+            Some((attr.as_str().to_string(), parent, c.get(2)?.range()))
+        })
         .collect();
     let value = |r: &std::ops::Range<usize>| expr[r.clone()].trim();
     let same_hash = |v: &str, sri: &str| {
@@ -170,7 +202,7 @@ pub fn fix_hash_from_log(expr: &str, log: &str) -> Option<HashFix> {
             site,
             assigns
                 .iter()
-                .filter(|(_, r)| is_placeholder(value(r)))
+                .filter(|(_, _, r)| is_placeholder(value(r)))
                 .collect(),
         )
     } else {
@@ -179,11 +211,11 @@ pub fn fix_hash_from_log(expr: &str, log: &str) -> Option<HashFix> {
             site,
             assigns
                 .iter()
-                .filter(|(_, r)| same_hash(value(r), spec))
+                .filter(|(_, _, r)| same_hash(value(r), spec))
                 .collect(),
         )
     }?;
-    let (attribute, range) = chosen.clone();
+    let (attribute, _, range) = chosen.clone();
     let old = value(&range).to_string();
     let new = format!("\"{}\"", mismatch.got);
     let start = range.start + (expr[range.clone()].len() - expr[range.clone()].trim_start().len());
@@ -269,6 +301,25 @@ rustPlatform.buildRustPackage (finalAttrs: {
         assert!(fix_hash_from_log(EXPR, "error: builder failed").is_none());
         let two_src = "{ a = f { hash = lib.fakeHash; }; b = f { hash = lib.fakeHash; }; }";
         assert!(fix_hash_from_log(two_src, LOG_28).is_none());
+    }
+
+    #[test]
+    fn maturin_vendor_hash_is_told_apart_from_src_hash() {
+        let expr = r#"buildPythonPackage rec {
+  src = fetchFromGitHub {
+    owner = "o";
+    hash = lib.fakeHash;
+  };
+  cargoDeps = rustPlatform.fetchCargoVendor {
+    inherit pname version src;
+    hash = lib.fakeHash;
+  };
+}"#;
+        let src = fix_hash_from_log(expr, LOG_28).unwrap();
+        assert_eq!(src.line, 4);
+        let log = LOG_28.replace("-source.drv", "-demo-1.2.0-vendor-staging.drv");
+        let vendor = fix_hash_from_log(&src.fixed, &log).unwrap();
+        assert_eq!((vendor.attribute.as_str(), vendor.line), ("hash", 8));
     }
 
     #[test]
