@@ -178,3 +178,55 @@ pub fn first_guess(failures: &[Diagnosis], facts: Option<&RepoFacts>) -> FirstGu
         "no deterministic sign; ask for an explanation",
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::classify;
+    use crate::runner::Step;
+
+    fn build_failure(text: &str) -> Diagnosis {
+        let log = format!("Running phase: configurePhase\n{text}\nerror: builder for '/nix/store/h-x.drv' failed with exit code 1\n");
+        classify(Step::Build, &log, Some("/nix/store/h-x.drv"))
+    }
+
+    #[test]
+    fn guesses_from_logs_alone() {
+        let net = build_failure("fatal: unable to access 'https://github.com/x/y.git/': Could not resolve host: github.com");
+        assert_eq!(
+            first_guess(&[net], None).category,
+            FailureCategory::BuildDownloadsFromNetwork
+        );
+        let dep =
+            build_failure("  Could not find a package configuration file provided by \"Foo\"");
+        assert_eq!(
+            first_guess(&[dep], None).category,
+            FailureCategory::DependencyNotInNixpkgs
+        );
+        let to = Diagnosis::timeout(Step::Build, "");
+        assert_eq!(first_guess(&[to], None).category, FailureCategory::Timeout);
+        let other = build_failure("segfault");
+        assert_eq!(first_guess(&[other], None).category, FailureCategory::Other);
+    }
+
+    #[test]
+    fn cargo_without_lock_needs_a_lock_file() {
+        let facts: RepoFacts = serde_json::from_value(serde_json::json!({
+            "schema_version": 1, "source": {"kind": "path", "given": "."}, "name": null,
+            "build_systems": [], "primary_build_system": "cargo", "cmake": null,
+            "autotools": null, "meson": null, "python": null,
+            "cargo": {"files": [], "name": null, "name_evidence": null, "version": null,
+              "is_workspace": false, "workspace_members": [], "dependencies": [],
+              "features": [], "default_features": [], "binaries": [], "has_library": true,
+              "has_lockfile": false, "license": null, "homepage": null, "description": null,
+              "rust_version": null, "edition": null},
+            "go": null, "npm": null, "languages": [], "features": [], "downloads": [],
+            "versions": {"declared": null, "latest_tag": null, "recent_tags": [], "commit": null,
+              "remote": null, "archive_url": null},
+            "license": null, "homepage": null, "description": null, "tree": "", "warnings": []
+        }))
+        .unwrap();
+        let g = first_guess(&[build_failure("error: x")], Some(&facts));
+        assert_eq!(g.category, FailureCategory::NeedsLockFile);
+    }
+}
