@@ -1,0 +1,30 @@
+//! The Nix backend's foundations: fetchers and hashes, builder templates,
+//! the Nix runner, log diagnosis, progress heuristics, edit tools and
+//! failure-analysis categories. Nothing here talks to a model; the agent
+//! loop plugs these into its ecosystem-neutral seam.
+
+pub mod analysis;
+pub mod diagnose;
+pub mod edit;
+pub mod fetch;
+pub mod hash;
+pub mod logs;
+pub mod prefetch;
+pub mod runner;
+pub mod templates;
+pub mod tofu;
+
+pub use analysis::{first_guess, FailureCategory, FirstGuess};
+pub use diagnose::{classify, Diagnosis, EvalErrorKind, Failure, FailureKind, Location};
+pub use edit::{view, EditError, Edited, Editor, FallbackParser, NixParser, SyntaxCheck};
+pub use fetch::{
+    fetcher_for, parse_source, FetchError, FetcherCall, FetcherFn, Forge, Revision, SourceSpec,
+    VersionRef,
+};
+pub use hash::{is_valid_sri, to_sri, HashAlgo, NixHash, FAKE_HASH_EXPR, FAKE_HASH_SRI};
+pub use logs::{compare_logs, prejudge, LogComparison, LogPage, LogView, PreJudgement, Verdict};
+pub use runner::{
+    wrapper_expr, NixConfig, NixRunner, NixpkgsPin, RunError, Step, StepResult, WorkDir,
+};
+pub use templates::{choose_template, render, Builder, CallScope, TemplateInput};
+pub use tofu::{fix_hash_from_log, parse_mismatch, HashFix, HashMismatch, HashSite};

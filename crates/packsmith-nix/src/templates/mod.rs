@@ -1,0 +1,325 @@
+//! Starting expressions per builder, in current nixpkgs style.
+//!
+//! Each builder file fills a [`Draft`]; the draft renders the package
+//! function, taking exactly the inputs its text uses (nixfmt layout: one
+//! input per line). `meta` is always there, with `FIXME` where a fact is
+//! unknown rather than a silent guess.
+
+mod go;
+mod license;
+mod npm;
+mod python;
+mod rust;
+mod stdenv;
+
+use packsmith_core::{BuildSystemKind, RepoFacts};
+use serde::{Deserialize, Serialize};
+
+use crate::fetch::{quote, FetcherCall, FetcherFn};
+pub use license::nixpkgs_license;
+
+/// The builder a template starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Builder {
+    Cmake,
+    Meson,
+    /// `autoreconf`: no generated configure script ships, so run autoreconfHook.
+    Autotools {
+        autoreconf: bool,
+    },
+    Make,
+    PythonPackage,
+    PythonApplication,
+    Rust,
+    Go,
+    Npm,
+    Generic,
+}
+
+impl Builder {
+    /// Every builder, for listing to a model.
+    pub const ALL: &'static [Builder] = &[
+        Self::Cmake,
+        Self::Meson,
+        Self::Autotools { autoreconf: false },
+        Self::Autotools { autoreconf: true },
+        Self::Make,
+        Self::PythonPackage,
+        Self::PythonApplication,
+        Self::Rust,
+        Self::Go,
+        Self::Npm,
+        Self::Generic,
+    ];
+
+    /// Which `callPackage` the package file is written for.
+    pub fn call_scope(self) -> CallScope {
+        match self {
+            Self::PythonPackage => CallScope::Python3Packages,
+            _ => CallScope::TopLevel,
+        }
+    }
+}
+
+/// `pkgs.callPackage` (top level, `pkgs/by-name` style) or
+/// `pkgs.python3Packages.callPackage` (`python-modules` style, where
+/// `buildPythonPackage` and build backends are inputs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallScope {
+    TopLevel,
+    Python3Packages,
+}
+
+impl CallScope {
+    pub fn call_package(self) -> &'static str {
+        match self {
+            Self::TopLevel => "pkgs.callPackage",
+            Self::Python3Packages => "pkgs.python3Packages.callPackage",
+        }
+    }
+}
+
+/// The builder when the facts leave no doubt, else None (a model picks).
+pub fn choose_template(facts: &RepoFacts) -> Option<Builder> {
+    let primary = facts.primary_build_system?;
+    Some(match primary {
+        BuildSystemKind::Cmake => Builder::Cmake,
+        BuildSystemKind::Meson => Builder::Meson,
+        BuildSystemKind::Autotools => Builder::Autotools {
+            autoreconf: !facts
+                .autotools
+                .as_ref()
+                .is_some_and(|a| a.has_configure_script),
+        },
+        BuildSystemKind::Makefile => Builder::Make,
+        BuildSystemKind::Python => {
+            let py = facts.python.as_ref()?;
+            if py.is_application {
+                Builder::PythonApplication
+            } else {
+                Builder::PythonPackage
+            }
+        }
+        BuildSystemKind::Cargo => Builder::Rust,
+        BuildSystemKind::Go => Builder::Go,
+        // Without a lock file buildNpmPackage cannot work; a model decides.
+        BuildSystemKind::Npm => {
+            let npm = facts.npm.as_ref()?;
+            if npm.lockfile.as_deref() == Some("package-lock.json") {
+                Builder::Npm
+            } else {
+                return None;
+            }
+        }
+    })
+}
+
+/// What a template needs, independent of where it was learnt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TemplateInput {
+    pub pname: String,
+    pub version: String,
+    pub src: FetcherCall,
+    pub description: Option<String>,
+    pub homepage: Option<String>,
+    /// SPDX id.
+    pub license: Option<String>,
+    pub main_program: Option<String>,
+    /// PEP 517 backend module (`hatchling.build`).
+    pub python_build_backend: Option<String>,
+    /// Go: a vendor/ directory ships (`vendorHash = null`).
+    pub go_vendored: bool,
+    /// Go: `package main` directories, for `subPackages`.
+    pub go_binaries: Vec<String>,
+    /// Write Python builders as `(finalAttrs: { … })`. Off by default:
+    /// buildPythonPackage gained fixed-point arguments only in late 2025
+    /// (nixpkgs PR 271387), after many pinned nixpkgs (NixBench's) were cut.
+    pub python_final_attrs: bool,
+}
+
+impl TemplateInput {
+    /// Fills the input from analysed facts and a fetcher call.
+    pub fn from_facts(facts: &RepoFacts, pname: &str, version: &str, src: FetcherCall) -> Self {
+        let py = facts.python.as_ref();
+        let main_program = facts
+            .cargo
+            .as_ref()
+            .and_then(|c| c.binaries.first().cloned())
+            .or_else(|| py.and_then(|p| p.scripts.first().map(|s| s.name.clone())))
+            .or_else(|| facts.npm.as_ref().and_then(|n| n.binaries.first().cloned()))
+            .or_else(|| {
+                facts.go.as_ref().and_then(|g| {
+                    g.binaries.first().map(|b| {
+                        let last = b.trim_end_matches('/').rsplit('/').next().unwrap_or(b);
+                        if last == "." || last.is_empty() {
+                            g.module
+                                .as_deref()
+                                .and_then(|m| m.rsplit('/').next())
+                                .unwrap_or(pname)
+                                .to_string()
+                        } else {
+                            last.to_string()
+                        }
+                    })
+                })
+            });
+        Self {
+            pname: pname.to_string(),
+            version: version.to_string(),
+            src,
+            description: facts.description.as_ref().map(|d| d.value.clone()),
+            homepage: facts.homepage.as_ref().map(|h| h.value.clone()),
+            license: facts.license.as_ref().map(|l| l.spdx.clone()),
+            main_program,
+            python_build_backend: py.and_then(|p| p.build_backend.clone()),
+            go_vendored: facts.go.as_ref().is_some_and(|g| g.has_vendor_dir),
+            go_binaries: facts
+                .go
+                .as_ref()
+                .map(|g| g.binaries.clone())
+                .unwrap_or_default(),
+            python_final_attrs: false,
+        }
+    }
+}
+
+/// Renders the starting `package.nix` for `builder`.
+pub fn render(builder: Builder, input: &TemplateInput) -> String {
+    let draft = match builder {
+        Builder::Cmake
+        | Builder::Meson
+        | Builder::Autotools { .. }
+        | Builder::Make
+        | Builder::Generic => stdenv::draft(builder, input),
+        Builder::PythonPackage => python::draft(input, false),
+        Builder::PythonApplication => python::draft(input, true),
+        Builder::Rust => rust::draft(input),
+        Builder::Go => go::draft(input),
+        Builder::Npm => npm::draft(input),
+    };
+    draft.render()
+}
+
+/// A package function under construction.
+#[derive(Debug, Default)]
+pub(crate) struct Draft {
+    /// Function inputs after `lib`, in first-use order.
+    inputs: Vec<String>,
+    /// `stdenv.mkDerivation (finalAttrs: {` and its closing `})`.
+    open: String,
+    close: String,
+    /// Attribute blocks, separated by blank lines; each line unindented.
+    blocks: Vec<Vec<String>>,
+}
+
+impl Draft {
+    pub(crate) fn new(open: &str, close: &str) -> Self {
+        Self {
+            open: open.to_string(),
+            close: close.to_string(),
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn input(&mut self, name: &str) -> &mut Self {
+        if !name.is_empty() && name != "lib" && !self.inputs.iter().any(|i| i == name) {
+            self.inputs.push(name.to_string());
+        }
+        self
+    }
+
+    pub(crate) fn block<S: Into<String>>(
+        &mut self,
+        lines: impl IntoIterator<Item = S>,
+    ) -> &mut Self {
+        self.blocks
+            .push(lines.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// `pname`, `version` and `src` (the fetcher's function becomes an input).
+    pub(crate) fn header(&mut self, input: &TemplateInput) -> &mut Self {
+        self.block([
+            format!("pname = {};", quote(&input.pname)),
+            format!("version = {};", quote(&input.version)),
+        ]);
+        if input.src.function != FetcherFn::Path {
+            self.input(input.src.function.name());
+        }
+        let src = format!("src = {};", input.src.render(0));
+        self.block(src.lines().map(str::to_string).collect::<Vec<_>>())
+    }
+
+    /// `name = [ a b ];` with each element an input.
+    pub(crate) fn list(&mut self, name: &str, items: &[&str]) -> &mut Self {
+        for i in items {
+            self.input(i.split('.').next().unwrap_or(i));
+        }
+        self.block([format!("{name} = [ {} ];", items.join(" "))])
+    }
+
+    pub(crate) fn meta(&mut self, input: &TemplateInput) -> &mut Self {
+        let mut m = vec!["meta = {".to_string()];
+        m.push(match &input.description {
+            Some(d) => format!("  description = {};", quote(first_sentence(d))),
+            None => "  description = \"FIXME: one line saying what this is\";".to_string(),
+        });
+        if let Some(h) = &input.homepage {
+            m.push(format!("  homepage = {};", quote(h)));
+        }
+        match input.license.as_deref().map(|s| (s, nixpkgs_license(s))) {
+            Some((_, Some(attr))) => m.push(format!("  license = lib.licenses.{attr};")),
+            Some((spdx, None)) => m.push(format!(
+                "  license = lib.licenses.free; # FIXME: map SPDX `{spdx}` to lib.licenses"
+            )),
+            None => m.push("  # FIXME: license = lib.licenses.<attr>;".to_string()),
+        }
+        m.push("  maintainers = [ ];".to_string());
+        if let Some(p) = &input.main_program {
+            m.push(format!("  mainProgram = {};", quote(p)));
+        }
+        m.push("};".to_string());
+        self.block(m)
+    }
+
+    pub(crate) fn render(&self) -> String {
+        let mut out = String::from("{\n  lib,\n");
+        for i in &self.inputs {
+            out.push_str(&format!("  {i},\n"));
+        }
+        out.push_str("}:\n\n");
+        out.push_str(&self.open);
+        out.push('\n');
+        for (n, block) in self.blocks.iter().enumerate() {
+            if n > 0 {
+                out.push('\n');
+            }
+            for line in block {
+                if line.is_empty() {
+                    out.push('\n');
+                } else {
+                    out.push_str("  ");
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+        }
+        out.push_str(&self.close);
+        out.push('\n');
+        out
+    }
+}
+
+/// nixpkgs wants a short description without a trailing period.
+fn first_sentence(d: &str) -> &str {
+    let d = d.trim();
+    let end = d.find(". ").map_or(d.len(), |i| i);
+    let s = d[..end].trim_end_matches('.');
+    if s.len() > 120 {
+        s.get(..120).unwrap_or(s)
+    } else {
+        s
+    }
+}

@@ -1,0 +1,53 @@
+# A stand-in for nixpkgs with just what the tests use, so the runner's real
+# path (generated default.nix → import nixpkgs → callPackage ./package.nix)
+# runs here, where nixpkgs itself cannot be fetched.
+{
+  config ? { },
+  overlays ? [ ],
+}:
+let
+  lib = {
+    fakeHash = "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+  };
+  callPackage =
+    fn: args:
+    let
+      f = if builtins.isFunction fn then fn else import fn;
+    in
+    f (builtins.intersectAttrs (builtins.functionArgs f) pkgs // args);
+  pkgs = {
+    inherit lib callPackage;
+    # Nix's built-in fetcher: fixed-output, so a wrong hash is a real mismatch.
+    fetchurl =
+      { url, hash }:
+      derivation {
+        name = baseNameOf url;
+        system = "builtin";
+        builder = "builtin:fetchurl";
+        inherit url;
+        urls = [ url ];
+        outputHashMode = "flat";
+        outputHashAlgo = "";
+        outputHash = hash;
+        unpack = false;
+        executable = false;
+      };
+    # A derivation whose builder is the host's /bin/sh (in the sandbox).
+    shDerivation =
+      {
+        name,
+        script,
+        src ? null,
+      }:
+      derivation {
+        inherit name src;
+        system = builtins.currentSystem;
+        builder = "/bin/sh";
+        args = [
+          "-c"
+          script
+        ];
+      };
+  };
+in
+pkgs

@@ -1,0 +1,5 @@
+mod common;
+mod edit_with_nix;
+mod logs_fixtures;
+mod real_nix;
+mod templates;

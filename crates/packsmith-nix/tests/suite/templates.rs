@@ -1,0 +1,234 @@
+//! Every template, rendered for representative facts: snapshotted, and
+//! parsed by `nix-instantiate --parse` (with the generated wrapper).
+
+use packsmith_core::*;
+use packsmith_nix::{
+    choose_template, fetcher_for, parse_source, render, wrapper_expr, Builder, NixParser,
+    NixpkgsPin, Revision, SyntaxCheck, TemplateInput, VersionRef,
+};
+
+use super::common::nix_available;
+
+fn facts(primary: BuildSystemKind) -> RepoFacts {
+    RepoFacts {
+        schema_version: FACTS_SCHEMA_VERSION,
+        source: SourceInfo {
+            kind: "path".into(),
+            given: "/src/demo".into(),
+        },
+        name: None,
+        build_systems: Vec::new(),
+        primary_build_system: Some(primary),
+        cmake: None,
+        autotools: None,
+        meson: None,
+        python: None,
+        cargo: None,
+        go: None,
+        npm: None,
+        languages: Vec::new(),
+        features: Vec::new(),
+        downloads: Vec::new(),
+        versions: VersionFacts::default(),
+        license: Some(LicenseFact {
+            spdx: "MIT".into(),
+            evidence: Evidence::file("LICENSE"),
+        }),
+        homepage: Some(Sourced::new(
+            "https://github.com/example/demo".into(),
+            Evidence::file("README.md"),
+        )),
+        description: Some(Sourced::new(
+            "A demo tool that does one thing well. It has more to say.".into(),
+            Evidence::file("README.md"),
+        )),
+        tree: String::new(),
+        warnings: Vec::new(),
+    }
+}
+
+fn github_src(version: &str) -> packsmith_nix::FetcherCall {
+    let src = parse_source("https://github.com/example/demo").unwrap();
+    fetcher_for(
+        &src,
+        Some(&Revision::guess(&format!("v{version}"))),
+        Some(version),
+        VersionRef::FinalAttrs,
+    )
+    .unwrap()
+}
+
+/// (snapshot name, facts, expected builder).
+fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
+    let mut out = Vec::new();
+    out.push(("cmake", facts(BuildSystemKind::Cmake), Builder::Cmake));
+    out.push(("meson", facts(BuildSystemKind::Meson), Builder::Meson));
+    let mut at = facts(BuildSystemKind::Autotools);
+    at.autotools = Some(AutotoolsFacts::default());
+    out.push((
+        "autotools_autoreconf",
+        at.clone(),
+        Builder::Autotools { autoreconf: true },
+    ));
+    at.autotools = Some(AutotoolsFacts {
+        has_configure_script: true,
+        ..AutotoolsFacts::default()
+    });
+    out.push((
+        "autotools_configure",
+        at,
+        Builder::Autotools { autoreconf: false },
+    ));
+    out.push(("make", facts(BuildSystemKind::Makefile), Builder::Make));
+    let mut lib = facts(BuildSystemKind::Python);
+    lib.python = Some(PythonFacts {
+        name: Some("demo-lib".into()),
+        build_backend: Some("hatchling.build".into()),
+        ..PythonFacts::default()
+    });
+    out.push(("python_library", lib, Builder::PythonPackage));
+    let mut app = facts(BuildSystemKind::Python);
+    app.python = Some(PythonFacts {
+        build_backend: Some("poetry.core.masonry.api".into()),
+        is_application: true,
+        scripts: vec![PythonEntryPoint {
+            name: "demo".into(),
+            kind: "console".into(),
+            target: "demo.cli:main".into(),
+            evidence: Evidence::file("pyproject.toml"),
+        }],
+        ..PythonFacts::default()
+    });
+    out.push(("python_application", app, Builder::PythonApplication));
+    let mut mat = facts(BuildSystemKind::Python);
+    mat.python = Some(PythonFacts {
+        build_backend: Some("maturin".into()),
+        ..PythonFacts::default()
+    });
+    out.push(("python_maturin", mat, Builder::PythonPackage));
+    let mut rs = facts(BuildSystemKind::Cargo);
+    rs.cargo = Some(CargoFacts {
+        binaries: vec!["demo".into()],
+        has_lockfile: true,
+        ..CargoFacts::default()
+    });
+    out.push(("rust", rs, Builder::Rust));
+    let mut go = facts(BuildSystemKind::Go);
+    go.go = Some(GoFacts {
+        module: Some("github.com/example/demo".into()),
+        binaries: vec!["cmd/demo".into()],
+        has_sum: true,
+        ..GoFacts::default()
+    });
+    out.push(("go", go.clone(), Builder::Go));
+    go.go = Some(GoFacts {
+        has_vendor_dir: true,
+        binaries: vec![".".into()],
+        module: Some("github.com/example/demo".into()),
+        ..GoFacts::default()
+    });
+    out.push(("go_vendored", go, Builder::Go));
+    let mut npm = facts(BuildSystemKind::Npm);
+    npm.npm = Some(NpmFacts {
+        lockfile: Some("package-lock.json".into()),
+        binaries: vec!["demo".into()],
+        ..NpmFacts::default()
+    });
+    out.push(("npm", npm, Builder::Npm));
+    out
+}
+
+fn render_case(name: &str, f: &RepoFacts, builder: Builder) -> String {
+    let pname = if name.starts_with("python_library") {
+        "demo-lib"
+    } else {
+        "demo"
+    };
+    let mut input = TemplateInput::from_facts(f, pname, "1.2.0", github_src("1.2.0"));
+    if name == "python_library" {
+        // A PyPI source, the usual case for libraries.
+        input.src = fetcher_for(
+            &parse_source("pypi:demo-lib").unwrap(),
+            None,
+            Some("1.2.0"),
+            VersionRef::FinalAttrs,
+        )
+        .unwrap();
+    }
+    render(builder, &input)
+}
+
+#[test]
+fn templates_are_chosen_from_clear_facts() {
+    for (name, f, builder) in cases() {
+        assert_eq!(choose_template(&f), Some(builder), "{name}");
+    }
+    let mut npm = facts(BuildSystemKind::Npm);
+    npm.npm = Some(NpmFacts::default());
+    assert_eq!(
+        choose_template(&npm),
+        None,
+        "npm without a lock file: a model decides"
+    );
+    let mut unknown = facts(BuildSystemKind::Cmake);
+    unknown.primary_build_system = None;
+    assert_eq!(choose_template(&unknown), None);
+}
+
+#[test]
+fn every_template_renders_as_snapshotted() {
+    for (name, f, builder) in cases() {
+        insta::assert_snapshot!(format!("template_{name}"), render_case(name, &f, builder));
+    }
+    let mut generic = TemplateInput::from_facts(
+        &facts(BuildSystemKind::Cmake),
+        "demo",
+        "1.2.0",
+        github_src("1.2.0"),
+    );
+    generic.license = Some("LicenseRef-custom".into());
+    insta::assert_snapshot!("template_generic", render(Builder::Generic, &generic));
+}
+
+#[test]
+fn every_template_and_the_wrapper_parse_with_nix() {
+    if !nix_available("every_template_and_the_wrapper_parse_with_nix") {
+        return;
+    }
+    let parser = NixParser::default();
+    let mut n = 0;
+    for (name, f, builder) in cases() {
+        let text = render_case(name, &f, builder);
+        parser
+            .check(&text)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        n += 1;
+    }
+    let generic = TemplateInput::from_facts(
+        &facts(BuildSystemKind::Cmake),
+        "demo",
+        "1.2.0",
+        github_src("1.2.0"),
+    );
+    parser.check(&render(Builder::Generic, &generic)).unwrap();
+    for b in Builder::ALL {
+        parser.check(&render(*b, &generic)).unwrap();
+    }
+    for scope in [
+        packsmith_nix::CallScope::TopLevel,
+        packsmith_nix::CallScope::Python3Packages,
+    ] {
+        for pin in [
+            NixpkgsPin::Path {
+                path: "/src/nixpkgs".into(),
+            },
+            NixpkgsPin::Rev {
+                rev: "d3d2d80a2191a73d1e86456a751b83aa13085d7d".into(),
+                sha256: Some("0000000000000000000000000000000000000000000000000000".into()),
+            },
+        ] {
+            parser.check(&wrapper_expr(&pin, scope)).unwrap();
+        }
+    }
+    assert_eq!(n, cases().len());
+}
