@@ -15,6 +15,9 @@ pub enum Command {
     /// Report what a packager needs to know about a repository: build
     /// systems, options, dependencies, languages, versions, licence.
     Analyze(AnalyzeArgs),
+    /// Say which models, package managers and sandboxes are usable here,
+    /// and what to do about each that is not.
+    Doctor,
 }
 
 #[derive(Debug, clap::Args)]

