@@ -1,1 +1,0 @@
-//! Reader for Spack `package.py` recipes (not yet written).
