@@ -10,17 +10,24 @@ use packsmith_spack::recipe::{
 fn missing_file_names_the_file() {
     let err = read_recipe(std::path::Path::new("/nonexistent/foo/package.py")).unwrap_err();
     assert!(matches!(err, RecipeError::Io { .. }));
-    assert!(err.to_string().contains("/nonexistent/foo/package.py"), "{err}");
+    assert!(
+        err.to_string().contains("/nonexistent/foo/package.py"),
+        "{err}"
+    );
 }
 
 #[test]
 fn non_utf8_is_a_clear_error() {
     let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(b"class X(Package):\n    homepage = \"\xff\xfe\"\n").unwrap();
+    file.write_all(b"class X(Package):\n    homepage = \"\xff\xfe\"\n")
+        .unwrap();
     let err = read_recipe(file.path()).unwrap_err();
     assert!(matches!(err, RecipeError::NotUtf8 { .. }));
     let msg = err.to_string();
-    assert!(msg.contains(&file.path().display().to_string()) && msg.contains("UTF-8"), "{msg}");
+    assert!(
+        msg.contains(&file.path().display().to_string()) && msg.contains("UTF-8"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -56,7 +63,11 @@ fn never_panics_on_garbage() {
     ] {
         let _ = parse_recipe(text, "garbage.py");
     }
-    let deep = format!("class X(Package):\n    x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+    let deep = format!(
+        "class X(Package):\n    x = {}1{}\n",
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
     let _ = parse_recipe(&deep, "deep.py");
 }
 
@@ -89,10 +100,16 @@ class A(Package):
     assert_eq!(r.git.as_deref(), Some(r"https://x.org/\a.git"));
     assert_eq!(r.list_url.as_deref(), Some("https://x.org/list"));
     assert_eq!(r.variants[0].default, Some(Value::Str("x\ty".into())));
-    assert_eq!(r.variants[0].description.as_deref(), Some("literal {braces}"));
+    assert_eq!(
+        r.variants[0].description.as_deref(),
+        Some("literal {braces}")
+    );
 }
 
 #[test]
 fn spec_head_split() {
-    assert_eq!(split_spec_head("hdf5@1.10:+mpi"), ("hdf5".into(), Some("1.10:".into())));
+    assert_eq!(
+        split_spec_head("hdf5@1.10:+mpi"),
+        ("hdf5".into(), Some("1.10:".into()))
+    );
 }

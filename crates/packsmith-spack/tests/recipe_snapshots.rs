@@ -2,8 +2,12 @@
 
 use packsmith_spack::recipe::parse_recipe;
 
+#[allow(clippy::expect_used)] // test helper, not a #[test] itself
 fn snapshot(name: &str) {
-    let path = format!("{}/tests/fixtures/recipes/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/recipes/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).expect("fixture exists");
     let recipe = parse_recipe(&text, &format!("fixtures/recipes/{name}"));
     insta::assert_json_snapshot!(name, recipe);

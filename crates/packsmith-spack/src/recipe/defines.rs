@@ -57,7 +57,9 @@ fn eval_depth<'t>(src: Src, node: Node<'t>, ctx: &Ctx<'t>, depth: usize) -> Valu
                 eval_depth(src, r, ctx, depth + 1),
             ) {
                 (Some("+"), Value::Str(a), Value::Str(b)) => Value::Str(a + &b),
-                (Some("%"), Value::Str(fmt), args) => percent_format(&fmt, args).unwrap_or_else(expr),
+                (Some("%"), Value::Str(fmt), args) => {
+                    percent_format(&fmt, args).unwrap_or_else(expr)
+                }
                 _ => expr(),
             }
         }
@@ -251,6 +253,23 @@ const DEFINE_FNS: &[(&str, DefineHow)] = &[
     ("define", DefineHow::Define),
     ("define_from_variant", DefineHow::DefineFromVariant),
     ("from_variant", DefineHow::FromVariant),
+    ("cmake_cache_option", DefineHow::CacheEntry),
+    ("cmake_cache_string", DefineHow::CacheEntry),
+    ("cmake_cache_path", DefineHow::CacheEntry),
+    ("cmake_cache_filepath", DefineHow::CacheEntry),
+];
+
+const SKIP_CALLS: &[&str] = &[
+    "version",
+    "depends_on",
+    "variant",
+    "conflicts",
+    "requires",
+    "provides",
+    "patch",
+    "resource",
+    "license",
+    "maintainers",
 ];
 
 /// Collect every define key in the module.
@@ -292,7 +311,17 @@ impl<'t> Walker<'_, 't, '_> {
                 return;
             }
             "assignment" => self.assignment(node),
-            "call" => self.define_call(node, &Ctx::default(), None),
+            "call" => {
+                // Directive arguments never hold defines; skipping them saves
+                // walking long version lists.
+                let directive = node
+                    .child_by_field_name("function")
+                    .is_some_and(|f| SKIP_CALLS.contains(&self.src.text(f)));
+                if directive {
+                    return;
+                }
+                self.define_call(node, &Ctx::default(), None)
+            }
             "string" | "concatenated_string" => {
                 self.dash_d(node, &Ctx::default(), None);
                 return;
@@ -398,13 +427,20 @@ impl<'t> Walker<'_, 't, '_> {
             return;
         };
         let variant = match how {
-            DefineHow::Define => None,
-            _ => positional.get(1).and_then(|v| match eval(self.src, *v, ctx) {
-                Value::Str(s) => Some(s),
-                _ => None,
-            }),
+            DefineHow::Define | DefineHow::CacheEntry => None,
+            _ => positional
+                .get(1)
+                .and_then(|v| match eval(self.src, *v, ctx) {
+                    Value::Str(s) => Some(s),
+                    _ => None,
+                }),
         };
-        self.emit(key.trim().to_string(), loop_how.unwrap_or(how), variant, call);
+        self.emit(
+            key.trim().to_string(),
+            loop_how.unwrap_or(how),
+            variant,
+            call,
+        );
     }
 
     fn dash_d(&mut self, node: Node<'t>, ctx: &Ctx<'t>, loop_how: Option<DefineHow>) {

@@ -26,9 +26,10 @@ impl<'t> Args<'t> {
             for arg in list.named_children(&mut cur) {
                 match arg.kind() {
                     "keyword_argument" => {
-                        if let (Some(n), Some(v)) =
-                            (arg.child_by_field_name("name"), arg.child_by_field_name("value"))
-                        {
+                        if let (Some(n), Some(v)) = (
+                            arg.child_by_field_name("name"),
+                            arg.child_by_field_name("value"),
+                        ) {
                             keywords.push((src.text(n).to_string(), v));
                         }
                     }
@@ -60,7 +61,13 @@ impl<'t> Args<'t> {
 }
 
 impl<'t> Reader<'_, 't, '_> {
-    fn text_arg(&self, args: &Args<'t>, name: &str, idx: Option<usize>, ctx: &Ctx<'t>) -> Option<String> {
+    fn text_arg(
+        &self,
+        args: &Args<'t>,
+        name: &str,
+        idx: Option<usize>,
+        ctx: &Ctx<'t>,
+    ) -> Option<String> {
         // `when=None` (often from a loop row) means "not given".
         match args.get(name, idx).map(|n| self.eval(n, ctx)) {
             None | Some(Value::None) => None,
@@ -68,7 +75,13 @@ impl<'t> Reader<'_, 't, '_> {
         }
     }
 
-    fn value_arg(&self, args: &Args<'t>, name: &str, idx: Option<usize>, ctx: &Ctx<'t>) -> Option<Value> {
+    fn value_arg(
+        &self,
+        args: &Args<'t>,
+        name: &str,
+        idx: Option<usize>,
+        ctx: &Ctx<'t>,
+    ) -> Option<Value> {
         args.get(name, idx).map(|n| self.eval(n, ctx))
     }
 
@@ -96,7 +109,10 @@ impl<'t> Reader<'_, 't, '_> {
     }
 
     fn positional_texts(&self, args: &Args<'t>, ctx: &Ctx<'t>) -> Vec<String> {
-        args.positional.iter().map(|n| self.eval_text(*n, ctx)).collect()
+        args.positional
+            .iter()
+            .map(|n| self.eval_text(*n, ctx))
+            .collect()
     }
 
     /// One call statement in the class body.
@@ -121,7 +137,9 @@ impl<'t> Reader<'_, 't, '_> {
                 self.recipe.variants.push(v);
             }
             "depends_on" => {
-                let spec = self.text_arg(&args, "spec", Some(0), ctx).unwrap_or_default();
+                let spec = self
+                    .text_arg(&args, "spec", Some(0), ctx)
+                    .unwrap_or_default();
                 let literal = args
                     .get("spec", Some(0))
                     .is_some_and(|n| matches!(self.eval(n, ctx), Value::Str(_)));
@@ -150,7 +168,9 @@ impl<'t> Reader<'_, 't, '_> {
             }
             "conflicts" => {
                 let c = Conflict {
-                    spec: self.text_arg(&args, "conflict_spec", Some(0), ctx).unwrap_or_default(),
+                    spec: self
+                        .text_arg(&args, "conflict_spec", Some(0), ctx)
+                        .unwrap_or_default(),
                     when: self.when(&args, Some(1), ctx),
                     msg: self.text_arg(&args, "msg", Some(2), ctx),
                     note,
@@ -223,7 +243,9 @@ impl<'t> Reader<'_, 't, '_> {
             }
             "extends" => {
                 let e = Extends {
-                    spec: self.text_arg(&args, "spec", Some(0), ctx).unwrap_or_default(),
+                    spec: self
+                        .text_arg(&args, "spec", Some(0), ctx)
+                        .unwrap_or_default(),
                     when: self.when(&args, Some(1), ctx),
                     extra: self.extra(&args, &["spec", "when"], ctx),
                     line,
@@ -275,7 +297,9 @@ impl<'t> Reader<'_, 't, '_> {
         const FLAGS: &[&str] = &["preferred", "deprecated"];
         const ALGOS: &[&str] = &["md5", "sha1", "sha224", "sha384", "sha512", "checksum"];
         let mut v = VersionDirective {
-            version: self.text_arg(args, "version", Some(0), ctx).unwrap_or_default(),
+            version: self
+                .text_arg(args, "version", Some(0), ctx)
+                .unwrap_or_default(),
             sha256: self.text_arg(args, "sha256", None, ctx),
             tag: self.text_arg(args, "tag", None, ctx),
             commit: self.text_arg(args, "commit", None, ctx),
@@ -294,7 +318,8 @@ impl<'t> Reader<'_, 't, '_> {
         // Old style: the checksum as second positional argument.
         if let Some(c) = args.positional.get(1) {
             let hash = self.eval_text(*c, ctx);
-            if v.sha256.is_none() && hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            if v.sha256.is_none() && hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+            {
                 v.sha256 = Some(hash);
             } else {
                 v.checksum = Some(hash);
@@ -321,13 +346,17 @@ impl<'t> Reader<'_, 't, '_> {
     fn variant(&self, args: &Args<'t>, ctx: &Ctx<'t>, line: u32, col: u32) -> Variant {
         let default_node = args.get("default", Some(1));
         let default = default_node.map(|n| self.eval(n, ctx));
-        let values = args.get("values", Some(3)).map(|n| match self.eval(n, ctx) {
-            Value::List(items) | Value::Tuple(items) => VariantValues::Items(items),
-            Value::Str(s) => VariantValues::Items(vec![Value::Str(s)]),
-            _ => VariantValues::Expr(self.src.compact(n)),
-        });
+        let values = args
+            .get("values", Some(3))
+            .map(|n| match self.eval(n, ctx) {
+                Value::List(items) | Value::Tuple(items) => VariantValues::Items(items),
+                Value::Str(s) => VariantValues::Items(vec![Value::Str(s)]),
+                _ => VariantValues::Expr(self.src.compact(n)),
+            });
         Variant {
-            name: self.text_arg(args, "name", Some(0), ctx).unwrap_or_default(),
+            name: self
+                .text_arg(args, "name", Some(0), ctx)
+                .unwrap_or_default(),
             default_source: default_node.map(|n| self.src.compact(n)),
             default: default.filter(|d| !matches!(d, Value::Expr(_))),
             values,
@@ -337,7 +366,15 @@ impl<'t> Reader<'_, 't, '_> {
             sticky: self.bool_arg(args, "sticky", ctx),
             extra: self.extra(
                 args,
-                &["name", "default", "values", "multi", "description", "when", "sticky"],
+                &[
+                    "name",
+                    "default",
+                    "values",
+                    "multi",
+                    "description",
+                    "when",
+                    "sticky",
+                ],
                 ctx,
             ),
             note: ctx.note.clone(),

@@ -45,7 +45,9 @@ pub fn read_recipe(path: &Path) -> Result<Recipe, RecipeError> {
 /// Why a recipe file could not be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum RecipeError {
-    #[error("cannot read recipe {path}: {source}\nhint: check that the file exists and is readable")]
+    #[error(
+        "cannot read recipe {path}: {source}\nhint: check that the file exists and is readable"
+    )]
     Io {
         path: String,
         #[source]
@@ -362,6 +364,8 @@ pub enum DefineHow {
     DefineFromVariant,
     /// `from_variant("KEY", ...)`.
     FromVariant,
+    /// `cmake_cache_option/string/path("KEY", ...)` (CachedCMakePackage).
+    CacheEntry,
     /// A `-DKEY=...` string or f-string.
     DashD,
     /// A define call inside a loop over a literal list of names or tuples.

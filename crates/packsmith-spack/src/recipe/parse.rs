@@ -87,7 +87,10 @@ pub fn parse(source: &str, path: &str) -> Recipe {
     // v1 package repo lives under a `spack_repo` directory.
     if recipe.generation == SpackGeneration::V0
         && path.replace('\\', "/").contains("/spack_repo/")
-        && !recipe.imports.iter().any(|i| i.module.starts_with("spack.build_systems"))
+        && !recipe
+            .imports
+            .iter()
+            .any(|i| i.module.starts_with("spack.build_systems"))
     {
         recipe.generation = SpackGeneration::V1;
     }
@@ -146,9 +149,10 @@ fn scan_module<'t>(
             }
             "expression_statement" => {
                 if let Some(a) = stmt.named_child(0).filter(|a| a.kind() == "assignment") {
-                    if let (Some(l), Some(r)) =
-                        (a.child_by_field_name("left"), a.child_by_field_name("right"))
-                    {
+                    if let (Some(l), Some(r)) = (
+                        a.child_by_field_name("left"),
+                        a.child_by_field_name("right"),
+                    ) {
                         if l.kind() == "identifier" {
                             names.insert(src.text(l).to_string(), r);
                         }
@@ -200,7 +204,11 @@ const DIRECTIVE_NAMES: &[&str] = &[
 fn expected_class_name(path: &str) -> Option<String> {
     let mut parts = path.rsplit(['/', '\\']);
     let file = parts.next()?;
-    let dir = if file == "package.py" { parts.next()? } else { file.strip_suffix(".py")? };
+    let dir = if file == "package.py" {
+        parts.next()?
+    } else {
+        file.strip_suffix(".py")?
+    };
     let mut name: String = dir
         .split(['-', '_'])
         .filter(|p| !p.is_empty())
@@ -318,7 +326,11 @@ pub struct Ctx<'t> {
 
 impl Ctx<'_> {
     pub fn lookup(&self, name: &str) -> Option<&Value> {
-        self.bindings.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
     }
 }
 
@@ -391,9 +403,10 @@ impl<'s, 't> Reader<'s, 't, '_> {
                     match part.kind() {
                         "block" => self.block(part, &inner, depth),
                         "elif_clause" | "else_clause" => {
-                            if let Some(b) = part.child_by_field_name("consequence").or_else(|| {
-                                part.child_by_field_name("body")
-                            }) {
+                            if let Some(b) = part
+                                .child_by_field_name("consequence")
+                                .or_else(|| part.child_by_field_name("body"))
+                            {
                                 self.block(b, &inner, depth);
                             }
                         }
@@ -603,7 +616,10 @@ fn clean_doc(doc: &str) -> String {
         .min()
         .unwrap_or(0);
     let mut out = vec![first];
-    out.extend(rest.iter().map(|l| l.get(indent..).unwrap_or("").trim_end().to_string()));
+    out.extend(
+        rest.iter()
+            .map(|l| l.get(indent..).unwrap_or("").trim_end().to_string()),
+    );
     out.join("\n").trim().to_string()
 }
 
@@ -635,7 +651,10 @@ pub enum Target {
 pub fn target_names(src: Src, left: Node) -> Option<Target> {
     match left.kind() {
         "identifier" => Some(Target::Name(src.text(left).to_string())),
-        "pattern_list" | "tuple_pattern" | "list_pattern" | "parenthesized_expression"
+        "pattern_list"
+        | "tuple_pattern"
+        | "list_pattern"
+        | "parenthesized_expression"
         | "tuple" => {
             let mut cur = left.walk();
             let items: Option<Vec<Target>> = left
@@ -663,7 +682,9 @@ pub fn bind(target: &Target, row: Value) -> Option<Vec<(String, Value)>> {
 fn bind_into(target: &Target, row: Value, out: &mut Vec<(String, Value)>) -> Option<()> {
     match (target, row) {
         (Target::Name(n), v) => out.push((n.clone(), v)),
-        (Target::Tuple(ts), Value::Tuple(items) | Value::List(items)) if ts.len() == items.len() => {
+        (Target::Tuple(ts), Value::Tuple(items) | Value::List(items))
+            if ts.len() == items.len() =>
+        {
             for (t, v) in ts.iter().zip(items) {
                 bind_into(t, v, out)?;
             }

@@ -69,13 +69,13 @@ pub fn split_spec_head(spec: &str) -> (String, Option<String>) {
     let rest = s.get(name_end..).unwrap_or("");
     let versions = rest.strip_prefix('@').map(|r| {
         let end = r
-            .find(|c: char| matches!(c, '+' | '~' | '^' | '%' | ' ' | '\t' | '=') || c == '\n')
+            .find(['+', '~', '^', '%', ' ', '\t', '=', '\n'])
             .unwrap_or(r.len());
         // `@=1.2` is an exact version; keep the `=`.
         if end == 0 && r.starts_with('=') {
             let tail = &r[1..];
             let e2 = tail
-                .find(|c: char| matches!(c, '+' | '~' | '^' | '%' | ' ' | '\t'))
+                .find(['+', '~', '^', '%', ' ', '\t'])
                 .unwrap_or(tail.len());
             format!("={}", &tail[..e2])
         } else {
@@ -210,7 +210,9 @@ impl<'s> Src<'s> {
         let f = p.contains('f');
         let raw = p.contains('r');
         let mut cur = node.walk();
-        let fields = node.named_children(&mut cur).any(|c| c.kind() == "interpolation");
+        let fields = node
+            .named_children(&mut cur)
+            .any(|c| c.kind() == "interpolation");
         Some((f, raw, fields))
     }
 
@@ -261,7 +263,9 @@ impl<'s> Src<'s> {
                 .unwrap_or_else(|_| Value::Expr(self.compact(node))),
             "unary_operator" => {
                 let op = node.child(0).map(|c| self.text(c));
-                let arg = node.child_by_field_name("argument").map(|a| self.value_depth(a, depth + 1));
+                let arg = node
+                    .child_by_field_name("argument")
+                    .map(|a| self.value_depth(a, depth + 1));
                 match (op, arg) {
                     (Some("-"), Some(Value::Int(i))) => Value::Int(-i),
                     (Some("-"), Some(Value::Float(x))) => Value::Float(-x),
@@ -291,7 +295,10 @@ impl<'s> Src<'s> {
                     if let (Some(k), Some(v)) =
                         (p.child_by_field_name("key"), p.child_by_field_name("value"))
                     {
-                        pairs.push((self.value_depth(k, depth + 1), self.value_depth(v, depth + 1)));
+                        pairs.push((
+                            self.value_depth(k, depth + 1),
+                            self.value_depth(v, depth + 1),
+                        ));
                     }
                 }
                 Value::Dict(pairs)
@@ -360,7 +367,9 @@ pub fn pos(node: Node) -> (u32, u32) {
     let p = node.start_position();
     (
         u32::try_from(p.row).unwrap_or(u32::MAX).saturating_add(1),
-        u32::try_from(p.column).unwrap_or(u32::MAX).saturating_add(1),
+        u32::try_from(p.column)
+            .unwrap_or(u32::MAX)
+            .saturating_add(1),
     )
 }
 
@@ -370,11 +379,23 @@ mod tests {
 
     #[test]
     fn spec_head() {
-        assert_eq!(split_spec_head("cmake@3.9.0:"), ("cmake".into(), Some("3.9.0:".into())));
+        assert_eq!(
+            split_spec_head("cmake@3.9.0:"),
+            ("cmake".into(), Some("3.9.0:".into()))
+        );
         assert_eq!(split_spec_head("mpi"), ("mpi".into(), None));
-        assert_eq!(split_spec_head("hdf5@1.10:+mpi"), ("hdf5".into(), Some("1.10:".into())));
+        assert_eq!(
+            split_spec_head("hdf5@1.10:+mpi"),
+            ("hdf5".into(), Some("1.10:".into()))
+        );
         assert_eq!(split_spec_head("+cuda"), ("".into(), None));
-        assert_eq!(split_spec_head("py-numpy@=1.2 +x"), ("py-numpy".into(), Some("=1.2".into())));
-        assert_eq!(split_spec_head("kokkos@4:4.2 ~cuda"), ("kokkos".into(), Some("4:4.2".into())));
+        assert_eq!(
+            split_spec_head("py-numpy@=1.2 +x"),
+            ("py-numpy".into(), Some("=1.2".into()))
+        );
+        assert_eq!(
+            split_spec_head("kokkos@4:4.2 ~cuda"),
+            ("kokkos".into(), Some("4:4.2".into()))
+        );
     }
 }
