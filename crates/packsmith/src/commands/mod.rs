@@ -1,6 +1,9 @@
 //! One module per verb.
 
 mod analyze;
+mod check;
+mod kb;
+mod score;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CliError, Exit};
@@ -8,5 +11,8 @@ use crate::exit::{CliError, Exit};
 pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
     match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Kb(args) => kb::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Score(args) => score::run(&args),
     }
 }
