@@ -16,7 +16,7 @@
 //!   shares many items with everything, but its large `W(C)` divides them
 //!   away, and a shared rare dependency counts more than a shared `cmake`.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -136,6 +136,8 @@ pub struct Retriever<'kb> {
     kb: &'kb KnowledgeBase,
     /// id → (name, W(deps), W(opts)).
     packages: BTreeMap<i64, (String, f64, f64)>,
+    /// id → space-separated build systems.
+    build_systems: HashMap<i64, String>,
 }
 
 impl<'kb> Retriever<'kb> {
@@ -143,13 +145,31 @@ impl<'kb> Retriever<'kb> {
         let e = sql(&kb.path);
         let mut stmt = kb
             .conn
-            .prepare_cached("SELECT id, name, w_deps, w_opts FROM packages")
+            .prepare_cached("SELECT id, name, build_systems, w_deps, w_opts FROM packages")
             .map_err(&e)?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                ))
+            })
             .map_err(&e)?;
-        let packages = rows.collect::<Result<_, _>>().map_err(&e)?;
-        Ok(Retriever { kb, packages })
+        let mut packages = BTreeMap::new();
+        let mut build_systems = HashMap::new();
+        for row in rows {
+            let (id, name, bs, wd, wo) = row.map_err(&e)?;
+            packages.insert(id, (name, wd, wo));
+            build_systems.insert(id, bs);
+        }
+        Ok(Retriever {
+            kb,
+            packages,
+            build_systems,
+        })
     }
 
     /// Package ids holding feature `kind:name`.
@@ -164,35 +184,42 @@ impl<'kb> Retriever<'kb> {
         rows.collect::<Result<_, _>>().map_err(&e)
     }
 
-    fn excluded(&self, target: &Target, opts: &RetrieveOptions, name: &str) -> bool {
-        let lower = name.to_ascii_lowercase();
-        let t = target.name.to_ascii_lowercase();
-        (!t.is_empty() && lower.contains(&t)) || opts.exclude.iter().any(|x| x == name)
-    }
-
     pub fn retrieve(&self, target: &Target, opts: &RetrieveOptions) -> Result<Retrieval, KbError> {
         let start = Instant::now();
-        let same_bs: Option<HashSet<i64>> = match &target.build_system {
-            Some(bs) => Some(self.posting("bs", bs)?.into_iter().collect()),
-            None => None,
+        // Spack package names are lower case; lower the target once here
+        // instead of per candidate (this loop runs thousands of times).
+        let lowered = target.name.to_ascii_lowercase();
+        let excluded = |name: &str| {
+            (!lowered.is_empty() && name.contains(lowered.as_str()))
+                || opts.exclude.iter().any(|x| x == name)
+        };
+        let same_bs = |id: &i64| match &target.build_system {
+            Some(bs) => self
+                .build_systems
+                .get(id)
+                .is_some_and(|all| all.split(' ').any(|b| b == bs)),
+            None => true,
         };
         let allowed = |id: &i64, filter: bool| -> bool {
             let Some((name, _, _)) = self.packages.get(id) else {
                 return false;
             };
-            !self.excluded(target, opts, name)
-                && (!filter || same_bs.as_ref().is_none_or(|s| s.contains(id)))
+            !excluded(name) && (!filter || same_bs(id))
         };
         let (candidates, matches) = match opts.strategy {
             Strategy::None => (0, Vec::new()),
             Strategy::Random | Strategy::RandomSameBuildSystem => {
                 let filter = opts.strategy == Strategy::RandomSameBuildSystem;
-                let pool: Vec<i64> = self
+                // Ordered by name, not row id, so that the same seed picks
+                // the same packages from any index of the same repository.
+                let mut pool: Vec<(&str, i64)> = self
                     .packages
-                    .keys()
-                    .filter(|id| allowed(id, filter))
-                    .copied()
+                    .iter()
+                    .filter(|(id, _)| allowed(id, filter))
+                    .map(|(id, (name, _, _))| (name.as_str(), *id))
                     .collect();
+                pool.sort();
+                let pool: Vec<i64> = pool.into_iter().map(|(_, id)| id).collect();
                 let picked = draw(&pool, opts.n, opts.seed);
                 let why = format!(
                     "seeded draw (seed {}) from {} packages",
@@ -233,7 +260,7 @@ impl<'kb> Retriever<'kb> {
     ) -> Result<(usize, Vec<Match>), KbError> {
         let total = self.packages.len();
         // id → (shared deps, shared opts, W(shared deps), W(shared opts))
-        let mut shared: BTreeMap<i64, (Vec<String>, Vec<String>, f64, f64)> = BTreeMap::new();
+        let mut shared: HashMap<i64, (Vec<String>, Vec<String>, f64, f64)> = HashMap::new();
         let mut w_target = (0.0, 0.0);
         for (kind, items) in [("dep", &target.deps), ("opt", &target.opts)] {
             for item in items {
@@ -335,7 +362,7 @@ mod tests {
         let a = draw(&pool, 5, 7);
         assert_eq!(a, draw(&pool, 5, 7));
         assert_ne!(a, draw(&pool, 5, 8));
-        let set: HashSet<_> = a.iter().collect();
+        let set: std::collections::HashSet<_> = a.iter().collect();
         assert_eq!(set.len(), 5);
         assert_eq!(draw(&pool[..2], 5, 1).len(), 2);
     }

@@ -29,11 +29,11 @@ fn copy_repo(to: &Path) -> PathBuf {
 fn index_stats_show_search_names() {
     let cache = tempfile::tempdir().unwrap();
     let report = index_repo(&fixture(), cache.path(), &IndexOptions::default()).unwrap();
-    assert_eq!((report.packages, report.parsed), (6, 6));
+    assert_eq!((report.packages, report.parsed), (7, 7));
     let kb = KnowledgeBase::select(cache.path(), None).unwrap();
     assert_eq!(kb.meta("namespace").as_deref(), Some("fixture"));
     let stats = kb.stats().unwrap();
-    assert_eq!(stats.packages, 6);
+    assert_eq!(stats.packages, 7);
     assert_eq!(stats.top_virtuals[0], ("mpi".to_string(), 2));
     assert!(stats.build_systems.contains(&("cmake".to_string(), 3)));
     assert_eq!(kb.providers("mpi").unwrap(), ["mpich-lite", "openmpi-lite"]);
@@ -67,7 +67,7 @@ fn reindex_is_incremental() {
     let cache = tmp.path().join("cache");
     index_repo(&repo, &cache, &IndexOptions::default()).unwrap();
     let again = index_repo(&repo, &cache, &IndexOptions::default()).unwrap();
-    assert_eq!((again.parsed, again.unchanged, again.removed), (0, 6, 0));
+    assert_eq!((again.parsed, again.unchanged, again.removed), (0, 7, 0));
 
     let zlib = repo.join("packages/zlib/package.py");
     let text = std::fs::read_to_string(&zlib).unwrap();
@@ -83,12 +83,12 @@ fn reindex_is_incremental() {
     let changed = index_repo(&repo, &cache, &IndexOptions::default()).unwrap();
     assert_eq!(
         (changed.parsed, changed.unchanged, changed.removed),
-        (1, 4, 1)
+        (1, 5, 1)
     );
     let kb = KnowledgeBase::select(&cache, None).unwrap();
     assert_eq!(kb.show("zlib").unwrap().unwrap().versions.len(), 2);
     assert!(kb.show("beta-tools").unwrap().is_none());
-    assert_eq!(kb.stats().unwrap().packages, 5);
+    assert_eq!(kb.stats().unwrap().packages, 6);
 }
 
 #[test]

@@ -124,7 +124,7 @@ pub fn check_source(source: &str, path: &str, opts: &CheckOptions) -> Vec<Diagno
 }
 
 fn sort(out: &mut [Diagnostic]) {
-    out.sort_by(|a, b| (a.line, a.col, a.code).cmp(&(b.line, b.col, b.code)));
+    out.sort_by_key(|d| (d.line, d.col, d.code));
 }
 
 /// The package name Spack would give `path`: the directory of a

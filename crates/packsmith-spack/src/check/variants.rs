@@ -59,9 +59,8 @@ fn declared(input: &Input) -> Option<HashSet<String>> {
             if input.walk.classes.iter().any(|c| c.name == short) {
                 continue;
             }
-            if builtin_module(short).is_none() {
-                return None;
-            }
+            // A base from elsewhere may declare variants we cannot see.
+            builtin_module(short)?;
             if let Some((_, vs)) = INHERITED.iter().find(|(b, _)| *b == short) {
                 names.extend(vs.iter().map(|v| v.to_string()));
             }

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::features::{build_systems, feature_sets};
 use super::layout::{locate, recipe_files};
-use super::schema::{DDL, SCHEMA_VERSION};
+use super::schema::{DDL, INDEXES, SCHEMA_VERSION};
 use super::{kb_dir, schema_version, sql, KbError};
 use crate::recipe::{parse_recipe, Recipe, VariantValues};
 
@@ -167,6 +167,10 @@ pub fn index_repo(repo: &Path, cache: &Path, opts: &IndexOptions) -> Result<Inde
         )
         .map_err(sql(&tmp.0))?;
         conn.execute_batch(DDL).map_err(sql(&tmp.0))?;
+        let bulk = stored.is_empty();
+        if !bulk {
+            conn.execute_batch(INDEXES).map_err(sql(&tmp.0))?;
+        }
         let tx = conn.transaction().map_err(sql(&tmp.0))?;
         for name in removed
             .iter()
@@ -176,15 +180,35 @@ pub fn index_repo(repo: &Path, cache: &Path, opts: &IndexOptions) -> Result<Inde
             tx.execute("DELETE FROM packages WHERE name = ?1", [name])
                 .map_err(sql(&tmp.0))?;
         }
-        let recipes = parallel_map(&changed, threads, |e| {
-            let text = String::from_utf8_lossy(&e.bytes);
-            parse_recipe(&text, &e.rel_path)
-        });
-        for (i, (entry, recipe)) in changed.iter().zip(&recipes).enumerate() {
-            if opts.fail_after == Some(i) {
-                return Err(KbError::Injected { after: i });
+        // Parse on worker threads while this thread inserts: with two
+        // cores, parsing and SQLite overlap instead of adding up.
+        let inserted = std::thread::scope(|scope| -> Result<(), KbError> {
+            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Recipe)>(256);
+            let workers = threads.clamp(1, changed.len().max(1));
+            for w in 0..workers {
+                let send = send.clone();
+                let changed = &changed;
+                scope.spawn(move || {
+                    for (i, e) in changed.iter().enumerate().skip(w).step_by(workers) {
+                        let text = String::from_utf8_lossy(&e.bytes);
+                        if send.send((i, parse_recipe(&text, &e.rel_path))).is_err() {
+                            return;
+                        }
+                    }
+                });
             }
-            insert_package(&tx, entry, recipe).map_err(sql(&tmp.0))?;
+            drop(send);
+            for (count, (i, recipe)) in receive.iter().enumerate() {
+                if opts.fail_after == Some(count) {
+                    return Err(KbError::Injected { after: count });
+                }
+                insert_package(&tx, changed[i], &recipe).map_err(sql(&tmp.0))?;
+            }
+            Ok(())
+        });
+        inserted?;
+        if bulk {
+            tx.execute_batch(INDEXES).map_err(sql(&tmp.0))?;
         }
         update_weights(&tx).map_err(sql(&tmp.0))?;
         write_meta(&tx, &packages_dir, &label, &layout.namespace, entries.len())

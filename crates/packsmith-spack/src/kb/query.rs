@@ -367,10 +367,10 @@ impl SpackNames for NameIndex {
 }
 
 impl NameIndex {
-    /// The closest known name by edit distance (at most 2, or a third of
-    /// the name), ties by name.
+    /// The closest known name by edit distance (at most 2, and at most a
+    /// third of the name, rounded up), ties by name.
     pub fn did_you_mean(&self, name: &str) -> Option<String> {
-        let limit = (name.chars().count() / 3).clamp(1, 2);
+        let limit = name.chars().count().div_ceil(3).clamp(1, 2);
         self.packages
             .iter()
             .chain(self.virtuals.keys())

@@ -3,7 +3,7 @@
 /// Bumped whenever a table changes; an older database is rebuilt from scratch.
 pub const SCHEMA_VERSION: i64 = 1;
 
-/// Tables and indexes. `features` holds the per-package sets retrieval
+/// Tables. `features` holds the per-package sets retrieval
 /// scores against (`dep`, `opt`, `bs`), precomputed at index time so a
 /// query touches only the rows that share something with the target.
 pub const DDL: &str = "
@@ -65,7 +65,14 @@ CREATE TABLE IF NOT EXISTS features (
     kind TEXT NOT NULL, name TEXT NOT NULL,
     UNIQUE (pkg_id, kind, name)
 );
+";
+
+/// Secondary indexes, created after a bulk load of a fresh database
+/// (cheaper than maintaining them row by row).
+pub const INDEXES: &str = "
 CREATE INDEX IF NOT EXISTS versions_pkg ON versions(pkg_id);
+-- Covers retrieval's load, so it never reads the wide rows holding recipe text.
+CREATE INDEX IF NOT EXISTS packages_retrieval ON packages(name, build_systems, w_deps, w_opts);
 CREATE INDEX IF NOT EXISTS variants_pkg ON variants(pkg_id);
 CREATE INDEX IF NOT EXISTS dependencies_pkg ON dependencies(pkg_id);
 CREATE INDEX IF NOT EXISTS dependencies_name ON dependencies(name);
