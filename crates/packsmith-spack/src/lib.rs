@@ -3,8 +3,11 @@
 //! human ones.
 
 pub mod brief;
+pub mod check;
+pub mod kb;
 pub mod mapping;
 pub mod recipe;
+pub mod retrieve;
 pub mod score;
 pub mod spec;
 pub mod target;

@@ -18,6 +18,12 @@ pub enum Command {
     /// Say which models, package managers and sandboxes are usable here,
     /// and what to do about each that is not.
     Doctor,
+    /// The Spack knowledge base: index, stats, show, search, similar.
+    Kb(KbArgs),
+    /// Static check of package.py recipes (milliseconds, no Spack needed).
+    Check(CheckArgs),
+    /// SpackIt's S_d and S_v of a generated recipe against a reference.
+    Score(ScoreArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -28,4 +34,122 @@ pub struct AnalyzeArgs {
     /// Print the full facts as JSON instead of the summary.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbArgs {
+    #[command(subcommand)]
+    pub command: KbCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KbCommand {
+    /// Index a Spack package repository (a Spack checkout, a spack-packages
+    /// checkout, or any directory with repo.yaml) into the user cache.
+    Index(KbIndexArgs),
+    /// Counts, generations, build systems, top virtuals.
+    Stats(KbSelect),
+    /// One package: versions, variants, dependencies, provided virtuals.
+    Show(KbShowArgs),
+    /// Packages whose name or description matches TEXT, best first.
+    Search(KbSearchArgs),
+    /// Reference recipes for a repository (path or facts.json).
+    Similar(KbSimilarArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbSelect {
+    /// A database path or label (default: the most recently indexed).
+    #[arg(long)]
+    pub kb: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbIndexArgs {
+    pub repo: std::path::PathBuf,
+    /// Tag the packages named in FILE (JSON lines with "name", or one name per line).
+    #[arg(long, requires = "tag")]
+    pub tag_list: Option<std::path::PathBuf>,
+    /// The tag to give them (e.g. e4s).
+    #[arg(long, requires = "tag_list")]
+    pub tag: Option<String>,
+    /// Label of the database (default: checkout and namespace, e.g. spack-builtin).
+    #[arg(long)]
+    pub label: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbShowArgs {
+    pub name: String,
+    #[command(flatten)]
+    pub select: KbSelect,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbSearchArgs {
+    pub text: String,
+    #[arg(short, long, default_value_t = 20)]
+    pub limit: usize,
+    #[command(flatten)]
+    pub select: KbSelect,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbSimilarArgs {
+    /// A source directory (analyzed) or a facts.json from `analyze --json`.
+    pub target: std::path::PathBuf,
+    /// none | random | random-same-build-system | similar | similar-normalized
+    #[arg(long, default_value = "similar")]
+    pub strategy: String,
+    #[arg(short, default_value_t = 2)]
+    pub n: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Leave this package out too (repeatable).
+    #[arg(long)]
+    pub exclude: Vec<String>,
+    /// Spack generation the names are mapped for (0.23 or 1).
+    #[arg(long, default_value = "1")]
+    pub spack_version: String,
+    #[command(flatten)]
+    pub select: KbSelect,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// package.py files, or package directories to check every */package.py in.
+    #[arg(required = true)]
+    pub paths: Vec<std::path::PathBuf>,
+    /// Knowledge base for dependency names (path or label; default: most recent, if any).
+    #[arg(long)]
+    pub kb: Option<String>,
+    /// Check without a knowledge base (dependency names are not checked).
+    #[arg(long, conflicts_with = "kb")]
+    pub no_kb: bool,
+    /// Spack generation: 0.23 or 1.
+    #[arg(long, default_value = "1")]
+    pub spack_version: String,
+    /// The package name the class must match (default: the directory of package.py).
+    #[arg(long)]
+    pub name: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the summary (counts by code, timing).
+    #[arg(long)]
+    pub summary: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    pub generated: std::path::PathBuf,
+    pub reference: std::path::PathBuf,
+    #[arg(long)]
+    pub json: bool,
+    /// Which release's base classes remove inherited dependencies (0.23 or 1).
+    #[arg(long, default_value = "1")]
+    pub spack_version: String,
 }

@@ -98,13 +98,7 @@ impl<'a> Parser<'a> {
         let (name, span) = self
             .name_token()
             .ok_or_else(|| self.err(self.pos, 1, "expected a package name"))?;
-        if let Some(i) = name.find(|c: char| c.is_ascii_uppercase()) {
-            return Err(self.err(
-                span.offset + i,
-                1,
-                format!("package name '{name}' must be lowercase"),
-            ));
-        }
+        // Uppercase is legal: Spack's lexer accepts it and gcc provides the `D` virtual.
         if name.starts_with('.') || name.ends_with('.') || name.contains("..") {
             return Err(self.err(
                 span.offset,

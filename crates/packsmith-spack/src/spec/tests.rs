@@ -203,8 +203,6 @@ fn errors_point_at_the_problem() {
         ("~", 0, "variant name"),
         ("foo ++", 4, "variant name"),
         ("foo cflags=\"-O3", 11, "unterminated"),
-        ("Hdf5", 0, "lowercase"),
-        ("hdf5-MPI", 5, "lowercase"),
         ("foo ^", 4, "package name after '^'"),
         ("foo ^ +mpi", 6, "package name after '^'"),
         ("foo %", 4, "package name after '%'"),

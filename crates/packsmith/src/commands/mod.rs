@@ -1,7 +1,10 @@
 //! One module per verb.
 
 mod analyze;
+mod check;
 mod doctor;
+mod kb;
+mod score;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CliError, Exit};
@@ -10,5 +13,8 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
     match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Doctor => doctor::run_doctor(),
+        Command::Kb(args) => kb::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Score(args) => score::run(&args),
     }
 }

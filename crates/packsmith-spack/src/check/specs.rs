@@ -1,0 +1,148 @@
+//! Spec strings in directives: syntax (exact column), dependency names
+//! against the knowledge base, language virtuals, duplicates.
+
+use std::collections::HashMap;
+
+use super::walk::{Call, StrLit};
+use super::{Code, Diagnostic, Input};
+use crate::mapping::{Known, SpackNames};
+use crate::spec::{self, Spec};
+use crate::target::TargetSpack;
+
+/// Directives whose `when=` is a spec (calls of other names are left alone:
+/// a recipe may define helpers with a `when` argument of its own).
+const DIRECTIVES: &[&str] = &[
+    "can_splice",
+    "conflicts",
+    "depends_on",
+    "extends",
+    "license",
+    "patch",
+    "provides",
+    "redistribute",
+    "requires",
+    "resource",
+    "variant",
+];
+
+const LANGUAGE_VIRTUALS: &[&str] = &["c", "cxx", "fortran"];
+
+/// The spec-valued positional arguments of a directive.
+fn positional_specs(call: &Call) -> Vec<&StrLit> {
+    let take = match call.name.as_str() {
+        "depends_on" | "conflicts" | "extends" | "can_splice" => 1,
+        "requires" | "provides" => usize::MAX,
+        _ => 0,
+    };
+    call.positional()
+        .take(take)
+        .filter_map(|a| a.lit.as_ref())
+        .collect()
+}
+
+/// Parses a spec string, reporting a syntax error at its exact position.
+pub(super) fn parse_at(lit: &StrLit, out: &mut Vec<Diagnostic>) -> Option<Spec> {
+    match spec::parse(&lit.value) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            let (line, col) = lit.at(e.offset);
+            out.push(Diagnostic::new(
+                Code::BadSpec,
+                line,
+                col,
+                format!("invalid spec `{}`: {}", lit.value, e.message),
+            ));
+            None
+        }
+    }
+}
+
+pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
+    let mut seen_when: HashMap<(u32, u32), ()> = HashMap::new();
+    let mut seen: HashMap<String, (u32, u32)> = HashMap::new();
+    for call in &input.walk.calls {
+        if !DIRECTIVES.contains(&call.name.as_str()) {
+            continue;
+        }
+        for lit in &call.when_stack {
+            // A `with when()` block holds many calls: parse its condition once.
+            if seen_when.insert((lit.line, lit.col), ()).is_none() {
+                parse_at(lit, out);
+            }
+        }
+        if let Some(lit) = call.keyword("when").and_then(|a| a.lit.as_ref()) {
+            parse_at(lit, out);
+        }
+        for (i, lit) in positional_specs(call).into_iter().enumerate() {
+            let Some(parsed) = parse_at(lit, out) else {
+                continue;
+            };
+            if i == 0 && matches!(call.name.as_str(), "depends_on" | "extends") {
+                dependency_name(input, lit, &parsed, out);
+            }
+        }
+        if matches!(
+            call.name.as_str(),
+            "depends_on" | "conflicts" | "provides" | "requires"
+        ) && input.recipe.syntax_errors.is_empty()
+        {
+            let key = format!(
+                "{}|{}|{}|{:?}|{:?}",
+                call.class,
+                call.name,
+                call.args
+                    .iter()
+                    .map(|a| format!("{:?}={}", a.keyword, a.text))
+                    .collect::<Vec<_>>()
+                    .join(","),
+                call.when_stack
+                    .iter()
+                    .map(|w| w.value.as_str())
+                    .collect::<Vec<_>>(),
+                call.scope
+            );
+            if let Some((line, _)) = seen.get(&key) {
+                out.push(Diagnostic::new(
+                    Code::Duplicate,
+                    call.line,
+                    call.col,
+                    format!("`{}` repeats the directive on line {line} with the same arguments and condition", call.name),
+                ));
+            } else {
+                seen.insert(key, (call.line, call.col));
+            }
+        }
+    }
+}
+
+fn dependency_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Diagnostic>) {
+    let Some(name) = parsed.short_name() else {
+        return;
+    };
+    let names = input.opts.names;
+    let known = names.map(|n| n.lookup(name));
+    if input.opts.spack == TargetSpack::V0_23
+        && LANGUAGE_VIRTUALS.contains(&name)
+        && known.is_none_or(|k| k == Known::Unknown)
+    {
+        out.push(Diagnostic::new(
+            Code::LanguageVirtual,
+            lit.line,
+            lit.col,
+            format!("`depends_on(\"{name}\")`: Spack 0.23 has no `{name}` language virtual; remove it (the compiler is implied)"),
+        ));
+        return;
+    }
+    if let (Some(names), Some(Known::Unknown)) = (names, known) {
+        let hint = names
+            .did_you_mean(name)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        out.push(Diagnostic::new(
+            Code::UnknownDependency,
+            lit.line,
+            lit.col,
+            format!("`{name}` is neither a package nor a virtual in the knowledge base{hint}"),
+        ));
+    }
+}

@@ -1,0 +1,183 @@
+//! `packsmith check`: static diagnostics for package.py files.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use packsmith_spack::check::{check_source, package_name_for, CheckOptions, Diagnostic, Severity};
+use packsmith_spack::kb::{KbError, KnowledgeBase, NameIndex};
+
+use super::kb::{kb_error, spack_version};
+use crate::cli::CheckArgs;
+use crate::env_vars::cache_dir;
+use crate::exit::{CliError, Exit};
+
+/// The recipes named by the arguments: files as given, directories
+/// expanded to their `package.py` or every `*/package.py` below them.
+fn recipe_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_file() {
+            out.push(path.clone());
+        } else if path.is_dir() {
+            if path.join("package.py").is_file() {
+                out.push(path.join("package.py"));
+                continue;
+            }
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| {
+                    CliError::new(
+                        Exit::BadInput,
+                        format!("cannot read {}: {e}", path.display()),
+                    )
+                })?
+                .filter_map(Result::ok)
+                .map(|e| e.path().join("package.py"))
+                .filter(|p| p.is_file())
+                .collect();
+            if found.is_empty() {
+                return Err(CliError::new(
+                    Exit::BadInput,
+                    format!("no package.py in or below {}", path.display()),
+                )
+                .hint("pass a package.py file or a packages/ directory"));
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            return Err(CliError::new(
+                Exit::BadInput,
+                format!("{} does not exist", path.display()),
+            )
+            .hint("pass the path of a package.py file"));
+        }
+    }
+    Ok(out)
+}
+
+fn names(args: &CheckArgs) -> Result<Option<NameIndex>, CliError> {
+    if args.no_kb {
+        return Ok(None);
+    }
+    match KnowledgeBase::select(&cache_dir(), args.kb.as_deref()) {
+        Ok(kb) => kb.names().map(Some).map_err(kb_error),
+        // Without --kb, a missing knowledge base only turns the name rule off.
+        Err(KbError::NoneIndexed { .. }) if args.kb.is_none() => {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "note: no knowledge base indexed; dependency names are not checked (run `packsmith kb index <repo>`)"
+            );
+            Ok(None)
+        }
+        Err(e) => Err(kb_error(e)),
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        CliError::new(
+            Exit::BadInput,
+            format!("cannot read {}: {e}", path.display()),
+        )
+        .hint("check that the file exists and is readable")
+    })?;
+    String::from_utf8(bytes).map_err(|_| {
+        CliError::new(
+            Exit::BadInput,
+            format!(
+                "{} is not UTF-8 text, so it cannot be a package.py",
+                path.display()
+            ),
+        )
+        .hint("pass a Spack recipe (Python source)")
+    })
+}
+
+pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
+    let spack = spack_version(&args.spack_version)?;
+    let files = recipe_files(&args.paths)?;
+    let names = names(args)?;
+    let mut reports: Vec<(String, Vec<Diagnostic>)> = Vec::new();
+    let mut check_time = Duration::ZERO;
+    let total = Instant::now();
+    let single = files.len() == 1;
+    let mut unreadable = 0;
+    for file in &files {
+        let text = match read_text(file) {
+            Ok(t) => t,
+            Err(e) if single => return Err(e),
+            Err(e) => {
+                unreadable += 1;
+                let _ = writeln!(std::io::stderr().lock(), "error: {}", e.message);
+                continue;
+            }
+        };
+        let package = args.name.clone().or_else(|| package_name_for(file));
+        let opts = CheckOptions {
+            spack,
+            names: names.as_ref(),
+            package: package.as_deref(),
+        };
+        let start = Instant::now();
+        let diags = check_source(&text, &file.display().to_string(), &opts);
+        check_time += start.elapsed();
+        reports.push((file.display().to_string(), diags));
+    }
+    let total = total.elapsed();
+    let mut by_code: BTreeMap<(Severity, String), usize> = BTreeMap::new();
+    for d in reports.iter().flat_map(|(_, d)| d) {
+        *by_code
+            .entry((d.severity, format!("{} {}", d.code, d.code.slug())))
+            .or_default() += 1;
+    }
+    let errors: usize = by_code
+        .iter()
+        .filter(|((s, _), _)| *s == Severity::Error)
+        .map(|(_, n)| n)
+        .sum::<usize>()
+        + unreadable;
+    let warnings: usize = by_code
+        .iter()
+        .filter(|((s, _), _)| *s == Severity::Warning)
+        .map(|(_, n)| n)
+        .sum();
+    let mut out = std::io::stdout().lock();
+    if args.json && !args.summary {
+        let value: Vec<serde_json::Value> = reports
+            .iter()
+            .map(|(f, d)| serde_json::json!({"file": f, "diagnostics": d}))
+            .collect();
+        let text = serde_json::to_string_pretty(&value)
+            .map_err(|e| CliError::new(Exit::Failure, format!("could not encode JSON: {e}")))?;
+        let _ = writeln!(out, "{text}");
+    } else if !args.summary {
+        for (file, diags) in &reports {
+            for d in diags {
+                let _ = writeln!(out, "{}", d.render(file));
+            }
+        }
+    }
+    if args.summary || files.len() > 1 {
+        let n = reports.len().max(1);
+        let codes: Vec<String> = by_code
+            .iter()
+            .map(|((_, c), n)| format!("{c}: {n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "checked {} recipes: {errors} errors, {warnings} warnings{}{}\ntime: {:.0} ms total, {:.3} ms per recipe in the check ({:.3} ms with reading)",
+            reports.len(),
+            if codes.is_empty() { String::new() } else { format!(" ({})", codes.join(", ")) },
+            if unreadable > 0 { format!(", {unreadable} unreadable") } else { String::new() },
+            total.as_secs_f64() * 1e3,
+            check_time.as_secs_f64() * 1e3 / n as f64,
+            total.as_secs_f64() * 1e3 / n as f64,
+        );
+    }
+    Ok(if errors > 0 {
+        Exit::Failure
+    } else {
+        Exit::Success
+    })
+}

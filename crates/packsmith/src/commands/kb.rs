@@ -1,0 +1,354 @@
+//! `packsmith kb index|stats|show|search|similar`.
+
+use std::io::Write;
+use std::time::Instant;
+
+use packsmith_core::RepoFacts;
+use packsmith_spack::kb::{index_repo, IndexOptions, KbError, KnowledgeBase, TagList};
+use packsmith_spack::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
+use packsmith_spack::target::TargetSpack;
+
+use crate::cli::{
+    KbArgs, KbCommand, KbIndexArgs, KbSearchArgs, KbSelect, KbShowArgs, KbSimilarArgs,
+};
+use crate::env_vars::cache_dir;
+use crate::exit::{CliError, Exit};
+
+pub fn run(args: &KbArgs) -> Result<Exit, CliError> {
+    match &args.command {
+        KbCommand::Index(a) => index(a),
+        KbCommand::Stats(a) => stats(a),
+        KbCommand::Show(a) => show(a),
+        KbCommand::Search(a) => search(a),
+        KbCommand::Similar(a) => similar(a),
+    }
+}
+
+pub fn kb_error(err: KbError) -> CliError {
+    let code = if err.is_bad_input() {
+        Exit::BadInput
+    } else {
+        Exit::Environment
+    };
+    let hint = err.hint();
+    CliError::new(code, err.to_string()).hint(hint)
+}
+
+pub fn open(select: &KbSelect) -> Result<KnowledgeBase, CliError> {
+    KnowledgeBase::select(&cache_dir(), select.kb.as_deref()).map_err(kb_error)
+}
+
+pub fn spack_version(text: &str) -> Result<TargetSpack, CliError> {
+    TargetSpack::parse(text).ok_or_else(|| {
+        CliError::new(Exit::BadInput, format!("unknown Spack version `{text}`"))
+            .hint("use --spack-version 0.23 or --spack-version 1")
+    })
+}
+
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = writeln!(out, "{}", text.trim_end());
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::new(Exit::Failure, format!("could not encode JSON: {e}")))?;
+    emit(&text);
+    Ok(())
+}
+
+fn index(a: &KbIndexArgs) -> Result<Exit, CliError> {
+    let opts = IndexOptions {
+        tag_list: a
+            .tag_list
+            .clone()
+            .zip(a.tag.clone())
+            .map(|(path, tag)| TagList { path, tag }),
+        label: a.label.clone(),
+        ..IndexOptions::default()
+    };
+    let report = index_repo(&a.repo, &cache_dir(), &opts).map_err(kb_error)?;
+    if a.json {
+        json(&report)?;
+    } else {
+        let mut text = format!(
+            "indexed {} packages from {} into {} ({} parsed, {} unchanged, {} removed) in {:.0} ms",
+            report.packages,
+            report.packages_dir.display(),
+            report.db.display(),
+            report.parsed,
+            report.unchanged,
+            report.removed,
+            report.elapsed_ms
+        );
+        if let Some(tag) = &a.tag {
+            text.push_str(&format!(
+                "\ntagged {} packages `{tag}`; {} names of the list are not in this repository",
+                report.tagged,
+                report.tag_missing.len()
+            ));
+        }
+        emit(&text);
+    }
+    Ok(Exit::Success)
+}
+
+fn stats(a: &KbSelect) -> Result<Exit, CliError> {
+    let kb = open(a)?;
+    let s = kb.stats().map_err(kb_error)?;
+    if a.json {
+        json(&s)?;
+        return Ok(Exit::Success);
+    }
+    let list = |items: &[(String, i64)]| {
+        items
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    emit(&format!(
+        "knowledge base {} ({})\nrepository     {}\npackages       {} ({} with syntax errors)\nversions       {}\nvariants       {}\ndependencies   {}\nconflicts      {}\nprovides       {}\ndefine keys    {}\ngenerations    {}\nbuild systems  {}\ntop virtuals   {}\ntags           {}",
+        s.label,
+        kb.path.display(),
+        s.repo_path,
+        s.packages,
+        s.with_syntax_errors,
+        s.versions,
+        s.variants,
+        s.dependencies,
+        s.conflicts,
+        s.provides,
+        s.define_keys,
+        list(&s.generations),
+        list(&s.build_systems),
+        list(&s.top_virtuals),
+        list(&s.tags),
+    ));
+    Ok(Exit::Success)
+}
+
+fn show(a: &KbShowArgs) -> Result<Exit, CliError> {
+    let kb = open(&a.select)?;
+    let Some(p) = kb.show(&a.name).map_err(kb_error)? else {
+        let providers = kb.providers(&a.name).map_err(kb_error)?;
+        if !providers.is_empty() {
+            if a.select.json {
+                json(&serde_json::json!({"virtual": a.name, "providers": providers}))?;
+            } else {
+                emit(&format!(
+                    "{} is a virtual package, provided by: {}",
+                    a.name,
+                    providers.join(", ")
+                ));
+            }
+            return Ok(Exit::Success);
+        }
+        let suggestion = kb
+            .names()
+            .map_err(kb_error)?
+            .did_you_mean(&a.name)
+            .map(|s| format!("did you mean `{s}`? "))
+            .unwrap_or_default();
+        return Err(CliError::new(
+            Exit::BadInput,
+            format!("no package `{}` in {}", a.name, kb.path.display()),
+        )
+        .hint(format!("{suggestion}try `packsmith kb search {}`", a.name)));
+    };
+    if a.select.json {
+        json(&p)?;
+        return Ok(Exit::Success);
+    }
+    let mut t = format!("{} ({})\n", p.name, p.class.as_deref().unwrap_or("?"));
+    if let Some(doc) = &p.docstring {
+        t.push_str(&format!(
+            "  {}\n",
+            doc.split_whitespace().collect::<Vec<_>>().join(" ")
+        ));
+    }
+    let field = |t: &mut String, k: &str, v: &str| {
+        if !v.is_empty() {
+            t.push_str(&format!("{k:<14}{v}\n"));
+        }
+    };
+    field(&mut t, "bases", &p.bases);
+    field(&mut t, "build systems", &p.build_systems);
+    field(&mut t, "generation", &p.generation);
+    field(&mut t, "homepage", p.homepage.as_deref().unwrap_or(""));
+    field(&mut t, "url", p.url.as_deref().unwrap_or(""));
+    field(&mut t, "git", p.git.as_deref().unwrap_or(""));
+    field(&mut t, "recipe", &p.path);
+    field(&mut t, "tags", &p.tags.join(", "));
+    let versions: Vec<String> = p
+        .versions
+        .iter()
+        .map(|v| {
+            let mut s = v.version.clone();
+            if v.preferred {
+                s.push_str(" (preferred)");
+            }
+            if v.deprecated {
+                s.push_str(" (deprecated)");
+            }
+            s
+        })
+        .collect();
+    field(&mut t, "versions", &versions.join(", "));
+    let when = |w: &Option<String>| w.as_ref().map(|w| format!(" when {w}")).unwrap_or_default();
+    if !p.variants.is_empty() {
+        t.push_str("variants\n");
+        for v in &p.variants {
+            t.push_str(&format!(
+                "  {} = {}{}{}\n",
+                v.name,
+                v.default.as_deref().unwrap_or("?"),
+                v.values
+                    .as_ref()
+                    .map(|x| format!(" [{x}]"))
+                    .unwrap_or_default(),
+                when(&v.when)
+            ));
+        }
+    }
+    if !p.dependencies.is_empty() {
+        t.push_str("dependencies\n");
+        for d in &p.dependencies {
+            let types = if d.types.is_empty() {
+                "build,link"
+            } else {
+                &d.types
+            };
+            t.push_str(&format!("  {} ({types}){}\n", d.spec, when(&d.when)));
+        }
+    }
+    for (title, items) in [("conflicts", &p.conflicts), ("provides", &p.provides)] {
+        if !items.is_empty() {
+            t.push_str(&format!("{title}\n"));
+            for c in items {
+                t.push_str(&format!("  {}{}\n", c.spec, when(&c.when)));
+            }
+        }
+    }
+    field(&mut t, "define keys", &p.define_keys.join(", "));
+    emit(&t);
+    Ok(Exit::Success)
+}
+
+fn search(a: &KbSearchArgs) -> Result<Exit, CliError> {
+    let kb = open(&a.select)?;
+    let hits = kb.search(&a.text, a.limit).map_err(kb_error)?;
+    if a.select.json {
+        json(&hits)?;
+    } else if hits.is_empty() {
+        emit(&format!("no package matches `{}`", a.text));
+    } else {
+        let lines: Vec<String> = hits
+            .iter()
+            .map(|h| {
+                format!(
+                    "{:<28} {:>4}  {}  [{}]",
+                    h.name,
+                    h.score,
+                    h.description.as_deref().unwrap_or(""),
+                    h.why.join("; ")
+                )
+            })
+            .collect();
+        emit(&lines.join("\n"));
+    }
+    Ok(Exit::Success)
+}
+
+fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> {
+    if path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            CliError::new(
+                Exit::BadInput,
+                format!("cannot read {}: {e}", path.display()),
+            )
+            .hint("pass a source directory or a facts.json written by `packsmith analyze --json`")
+        })?;
+        return serde_json::from_str(&text).map_err(|e| {
+            CliError::new(
+                Exit::BadInput,
+                format!("{} is not a facts.json: {e}", path.display()),
+            )
+            .hint(
+                "write one with `packsmith analyze DIR --json > facts.json`, or pass the directory",
+            )
+        });
+    }
+    let (root, info) =
+        packsmith_analyze::source::resolve(&path.display().to_string(), &cache_dir())
+            .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+    packsmith_analyze::analyze_dir(&root, info)
+        .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))
+}
+
+fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
+    let strategy = Strategy::parse(&a.strategy).ok_or_else(|| {
+        CliError::new(Exit::BadInput, format!("unknown strategy `{}`", a.strategy))
+            .hint("use none, random, random-same-build-system, similar or similar-normalized")
+    })?;
+    let spack = spack_version(&a.spack_version)?;
+    let facts = load_facts(&a.target)?;
+    let kb = open(&a.select)?;
+    let load = Instant::now();
+    let names = kb.names().map_err(kb_error)?;
+    let retriever = Retriever::load(&kb).map_err(kb_error)?;
+    let load_ms = load.elapsed().as_secs_f64() * 1e3;
+    let target = Target::from_facts(&facts, &names, spack);
+    let opts = RetrieveOptions {
+        strategy,
+        n: a.n,
+        seed: a.seed,
+        exclude: a.exclude.clone(),
+    };
+    let result = retriever.retrieve(&target, &opts).map_err(kb_error)?;
+    if a.select.json {
+        json(&result)?;
+        return Ok(Exit::Success);
+    }
+    let mut t = format!(
+        "strategy {} for `{}` (build system {}; {} dependencies, {} options) over {}\n",
+        strategy.as_str(),
+        target.name,
+        target.build_system.as_deref().unwrap_or("any"),
+        target.deps.len(),
+        target.opts.len(),
+        kb.path.display()
+    );
+    for (i, m) in result.matches.iter().enumerate() {
+        t.push_str(&format!(
+            "{}. {}  score {:.3}  ({})\n",
+            i + 1,
+            m.name,
+            m.score,
+            m.why
+        ));
+        if !m.shared_deps.is_empty() {
+            t.push_str(&format!(
+                "   shared dependencies: {}\n",
+                m.shared_deps.join(", ")
+            ));
+        }
+        if !m.shared_opts.is_empty() {
+            t.push_str(&format!(
+                "   shared options: {}\n",
+                m.shared_opts.join(", ")
+            ));
+        }
+    }
+    if result.matches.is_empty() && strategy != Strategy::None {
+        t.push_str("no reference: nothing shared with any candidate of the same build system\n");
+    }
+    t.push_str(&format!(
+        "{} candidates; query {:.2} ms (knowledge base loaded in {load_ms:.1} ms)",
+        result.candidates,
+        result.elapsed_us as f64 / 1e3
+    ));
+    emit(&t);
+    Ok(Exit::Success)
+}

@@ -1,0 +1,107 @@
+//! `packsmith score GENERATED REFERENCE`.
+
+use std::io::Write;
+use std::path::Path;
+
+use packsmith_spack::recipe::{read_recipe, Recipe};
+use packsmith_spack::score::{score, ScoreDep, ScoreOptions, ScoreRecipe, SpackRelease};
+use packsmith_spack::target::TargetSpack;
+
+use super::kb::spack_version;
+use crate::cli::ScoreArgs;
+use crate::exit::{CliError, Exit};
+
+fn load(path: &Path) -> Result<Recipe, CliError> {
+    let recipe = read_recipe(path).map_err(|e| {
+        let text = e.to_string();
+        let (message, hint) = text
+            .split_once("\nhint: ")
+            .unwrap_or((&text, "pass a package.py file"));
+        CliError::new(Exit::BadInput, message).hint(hint)
+    })?;
+    if !recipe.is_spack_recipe() {
+        return Err(CliError::new(
+            Exit::BadInput,
+            format!(
+                "{} is not a Spack recipe: no package class found",
+                path.display()
+            ),
+        )
+        .hint("pass a package.py with `class Name(SomePackage):`"));
+    }
+    Ok(recipe)
+}
+
+/// The recipe's own directives, as the scorer wants them.
+pub fn to_score_recipe(recipe: &Recipe) -> ScoreRecipe {
+    let deps = recipe.dependencies.iter().map(|d| ScoreDep {
+        spec: d.spec.clone(),
+        when: d.when.clone(),
+        types: d.types.clone(),
+    });
+    // `extends(x)` is a build+run dependency on x.
+    let extends = recipe.extends.iter().map(|e| ScoreDep {
+        spec: e.spec.clone(),
+        when: e.when.clone(),
+        types: vec!["build".to_string(), "run".to_string()],
+    });
+    ScoreRecipe {
+        bases: recipe.bases.clone(),
+        dependencies: deps.chain(extends).collect(),
+        define_keys: recipe
+            .define_key_names()
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    }
+}
+
+fn fmt(v: Option<f64>) -> String {
+    v.map_or("n/a".to_string(), |x| format!("{x:.3}"))
+}
+
+pub fn run(args: &ScoreArgs) -> Result<Exit, CliError> {
+    let release = match spack_version(&args.spack_version)? {
+        TargetSpack::V0_23 => SpackRelease::V0_23,
+        TargetSpack::V1 => SpackRelease::V1,
+    };
+    let generated = to_score_recipe(&load(&args.generated)?);
+    let reference = to_score_recipe(&load(&args.reference)?);
+    let s = score(&reference, &generated, ScoreOptions { release });
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let text = serde_json::to_string_pretty(&s)
+            .map_err(|e| CliError::new(Exit::Failure, format!("could not encode JSON: {e}")))?;
+        let _ = writeln!(out, "{text}");
+        return Ok(Exit::Success);
+    }
+    let mut t = format!(
+        "S_d {}   (semantic {})   dependency precision {}\nS_v {}   key precision {}   extra keys {}\n",
+        fmt(s.s_d),
+        fmt(s.s_d_semantic),
+        fmt(s.dep_precision),
+        fmt(s.s_v),
+        fmt(s.key_precision),
+        s.key_extras
+    );
+    for m in &s.deps.matched {
+        t.push_str(&format!(
+            "matched  {}  ~  {}  ({:.2})\n",
+            m.reference, m.generated, m.score
+        ));
+    }
+    for d in &s.deps.missing {
+        t.push_str(&format!("missing  {d}\n"));
+    }
+    for d in &s.deps.extra {
+        t.push_str(&format!("extra    {d}\n"));
+    }
+    t.push_str(&format!(
+        "keys matched [{}] missing [{}] extra [{}]",
+        s.keys.matched.join(", "),
+        s.keys.missing.join(", "),
+        s.keys.extra.join(", ")
+    ));
+    let _ = writeln!(out, "{t}");
+    Ok(Exit::Success)
+}
