@@ -313,6 +313,7 @@ impl<'a> Run<'a> {
                     r.passed && !r.rolled_back,
                     r.stages_passed(),
                     r.stage_reached != crate::ecosystem::STATIC_CHECK,
+                    !r.rolled_back,
                     r.attempt,
                 )
             })

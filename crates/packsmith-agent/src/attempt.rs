@@ -46,8 +46,11 @@ impl Run<'_> {
         source: Source,
     ) -> Result<bool, Stop> {
         let started = Instant::now();
-        self.current = Tally::default();
-        self.call_seq = 0;
+        // A refinement's evaluator call is already accounted to it.
+        if kind != AttemptKind::Refine {
+            self.current = Tally::default();
+            self.call_seq = 0;
+        }
         self.emit(AgentEvent::AttemptStarted {
             attempt: n,
             kind,
@@ -137,7 +140,10 @@ impl Run<'_> {
 
         // Identical to the recipe it repairs: the stages would fail the same way.
         if let Some(b) = base.and_then(|b| self.records.iter().find(|r| r.attempt == b)) {
-            let same = self.recipes.get(&b.attempt) == Some(&recipe);
+            let same = self
+                .recipes
+                .get(&b.attempt)
+                .is_some_and(|r| r.text.trim_end() == recipe.text.trim_end());
             if same && kind != AttemptKind::Refine {
                 if let Some(f) = &b.failure {
                     let mut failure = f.clone();

@@ -27,6 +27,7 @@ impl Run<'_> {
             };
             let n = self.records.len() as u32 + 1;
             self.current = Tally::default();
+            self.call_seq = 0;
             let feedback = self.call_model(n, &request, CallPurpose::Evaluate)?.content;
             let feedback = feedback.trim();
             if feedback.is_empty() || feedback.eq_ignore_ascii_case("none") {
