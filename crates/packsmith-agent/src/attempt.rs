@@ -322,7 +322,13 @@ impl Run<'_> {
             stages: p.stages,
             passed,
             stage_reached: stage_reached.clone(),
-            failure: p.failure.clone(),
+            failure: p.failure.clone().map(|mut f| {
+                // The report names logs relative to the run directory.
+                f.log_path = f
+                    .log_path
+                    .map(|l| std::path::PathBuf::from(self.dir.relative(&l)));
+                f
+            }),
             verdict: p.verdict,
             rolled_back: p.rolled_back,
             interrupted,

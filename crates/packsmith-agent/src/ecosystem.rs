@@ -374,13 +374,11 @@ pub trait Ecosystem {
     }
 
     /// Judges a failed candidate against the last accepted attempt. The
-    /// default accepts every attempt (repair the latest, Spack style).
+    /// default passes no judgement: the next repair starts from the latest
+    /// attempt (SpackIt style) and nothing is ever rolled back.
     fn progress_check(&self, input: &ProgressInput) -> ProgressCheck {
         let _ = input;
-        ProgressCheck::Decided {
-            verdict: ProgressVerdict::Progress,
-            reason: "no progress check: every attempt is accepted".into(),
-        }
+        ProgressCheck::Skip
     }
 
     /// Reads the model's answer to a progress request.

@@ -143,7 +143,8 @@ impl RunReport {
             (None, Some(p)) => s.push_str(&format!(
                 "No recipe passed. Best attempt (did NOT pass): `{p}`\n\n"
             )),
-            (None, None) => s.push_str("No recipe was produced.\n\n"),
+            (None, None) if self.attempts.is_empty() => s.push_str("No recipe was produced.\n\n"),
+            (None, None) => s.push_str("No recipe passed; every attempt is under `attempts/`.\n\n"),
         }
         s.push_str("| # | kind | reached | result | class | tokens | time s | cost $ |\n");
         s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
@@ -160,7 +161,7 @@ impl RunReport {
                 .as_ref()
                 .map(|f| f.class.clone())
                 .unwrap_or_default();
-            if let Some(v) = a.verdict {
+            if let Some(v) = a.verdict.filter(|v| *v != ProgressVerdict::Progress) {
                 class.push_str(&format!(
                     " ({v:?}{})",
                     if a.rolled_back { ", rolled back" } else { "" }

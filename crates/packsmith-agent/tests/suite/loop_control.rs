@@ -89,10 +89,18 @@ fn stops_at_the_first_success() {
         .text("still broken")
         .text("WORKS now")
         .text("unused");
-    let (report, _) = env.run(&eco, &model);
+    let (report, events) = env.run(&eco, &model);
     assert_eq!(report.status, RunStatus::Succeeded);
     assert_eq!(report.attempts.len(), 3);
     assert_eq!(report.attempts[1].kind, AttemptKind::ModelDraft);
+    // Without a progress hook nothing is judged or rolled back.
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, AgentEvent::Progress { .. })));
+    assert!(report
+        .attempts
+        .iter()
+        .all(|a| a.verdict.is_none() && !a.rolled_back));
     assert_eq!(report.attempts[2].kind, AttemptKind::Repair);
     assert_eq!(model.remaining(), 1);
     assert_eq!(report.best_attempt, Some(3));
