@@ -1,0 +1,379 @@
+//! One attempt: get a recipe, static-check it (repairing within the
+//! attempt, bounded), write it, run the stages cheapest first, judge
+//! progress, and record everything — also when the run is cut off midway.
+
+use std::time::Instant;
+
+use crate::agent::{Run, Source, Stop, Tally};
+use crate::ecosystem::{
+    AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput, ProgressVerdict, Recipe,
+    Severity, STATIC_CHECK,
+};
+use crate::events::{AgentEvent, CallPurpose};
+use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
+use crate::report::{AttemptRecord, StageRecord};
+use crate::rundir::Diagnosis;
+
+/// What an attempt has produced so far.
+struct Progress {
+    recipe: Option<Recipe>,
+    recipe_path: String,
+    diagnostics: Vec<Diagnostic>,
+    static_repairs: u32,
+    stages: Vec<StageRecord>,
+    failure: Option<Failure>,
+    verdict: Option<ProgressVerdict>,
+    rolled_back: bool,
+}
+
+impl Run<'_> {
+    /// The history a repair of `base` carries.
+    pub(crate) fn history_for(&self, base: &AttemptSnapshot) -> AttemptHistory {
+        AttemptHistory {
+            current: base.recipe.clone(),
+            current_attempt: base.attempt,
+            entries: self.history.clone(),
+            broken_log: self.broken_log,
+        }
+    }
+
+    /// Runs attempt `n`; true when it passed every stage.
+    pub(crate) fn attempt(
+        &mut self,
+        n: u32,
+        kind: AttemptKind,
+        base: Option<u32>,
+        source: Source,
+    ) -> Result<bool, Stop> {
+        let started = Instant::now();
+        // A refinement's evaluator call is already accounted to it.
+        if kind != AttemptKind::Refine {
+            self.current = Tally::default();
+            self.call_seq = 0;
+        }
+        self.emit(AgentEvent::AttemptStarted {
+            attempt: n,
+            kind,
+            base,
+        })?;
+        let mut p = Progress {
+            recipe: None,
+            recipe_path: String::new(),
+            diagnostics: Vec::new(),
+            static_repairs: 0,
+            stages: Vec::new(),
+            failure: None,
+            verdict: None,
+            rolled_back: false,
+        };
+        let before = match &source {
+            Source::Given(_) => String::new(),
+            Source::Ask { start, .. } => start.text.clone(),
+        };
+        let outcome = self.attempt_steps(n, kind, base, source, &mut p);
+        let interrupted = outcome.is_err();
+        if p.recipe.is_some() {
+            self.record(n, kind, base, &before, p, interrupted, started)?;
+        }
+        outcome
+    }
+
+    fn attempt_steps(
+        &mut self,
+        n: u32,
+        kind: AttemptKind,
+        base: Option<u32>,
+        source: Source,
+        p: &mut Progress,
+    ) -> Result<bool, Stop> {
+        let mut recipe = match source {
+            Source::Given(r) => r,
+            Source::Ask {
+                request,
+                purpose,
+                start,
+            } => self.turn(n, request, purpose, &start)?,
+        };
+        p.recipe = Some(recipe.clone());
+
+        // Static check; errors go back to the model without any stage run.
+        let mut round = 0;
+        loop {
+            let diagnostics = self.eco.static_check(&recipe);
+            let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+            let warnings = diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .count();
+            self.emit(AgentEvent::StaticCheck {
+                attempt: n,
+                round,
+                errors,
+                warnings,
+            })?;
+            p.diagnostics = diagnostics.clone();
+            if errors == 0 {
+                break;
+            }
+            if kind == AttemptKind::Draft || round >= self.opts.max_static_repairs {
+                p.failure = Some(Failure::from_diagnostics(diagnostics));
+                break;
+            }
+            round += 1;
+            p.static_repairs = round;
+            let failure = Failure::from_diagnostics(diagnostics);
+            let history = AttemptHistory {
+                current: recipe.clone(),
+                current_attempt: 0,
+                entries: self.history.clone(),
+                broken_log: self.broken_log,
+            };
+            let request = self.eco.repair_request(self.task, &history, &failure);
+            recipe = self.turn(n, request, CallPurpose::StaticRepair, &recipe)?;
+            p.recipe = Some(recipe.clone());
+        }
+        p.recipe_path = self.dir.write_recipe(n, &recipe).map_err(Stop::Io)?;
+        if p.failure.is_some() {
+            self.judge(n, kind, &recipe, p)?;
+            return Ok(false);
+        }
+
+        // Identical to the recipe it repairs: the stages would fail the same way.
+        if let Some(b) = base.and_then(|b| self.records.iter().find(|r| r.attempt == b)) {
+            let same = self
+                .recipes
+                .get(&b.attempt)
+                .is_some_and(|r| r.text.trim_end() == recipe.text.trim_end());
+            if same && kind != AttemptKind::Refine {
+                if let Some(f) = &b.failure {
+                    let mut failure = f.clone();
+                    failure.class = "unchanged".into();
+                    failure.excerpt = format!(
+                        "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
+                        b.attempt,
+                        f.stage,
+                        f.class,
+                        f.headline()
+                    );
+                    p.failure = Some(failure);
+                    self.judge(n, kind, &recipe, p)?;
+                    return Ok(false);
+                }
+            }
+        }
+
+        let dir = self.dir.attempt_dir(n).map_err(Stop::Io)?;
+        for stage in self.stages.clone() {
+            self.check_cancel()?;
+            self.emit(AgentEvent::StageStarted {
+                attempt: n,
+                stage: stage.name.clone(),
+            })?;
+            let outcome = self
+                .eco
+                .run_stage(&stage, &recipe, &dir)
+                .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
+            let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
+            let failure = (!outcome.passed).then(|| {
+                let mut f = outcome.failure.clone().unwrap_or_else(|| {
+                    Failure::new(&stage.name, "unclassified", "the stage failed")
+                });
+                if f.log_path.is_none() {
+                    f.log_path = outcome.log_path.clone();
+                }
+                f
+            });
+            self.emit(AgentEvent::StageFinished {
+                attempt: n,
+                stage: stage.name.clone(),
+                passed: outcome.passed,
+                duration_ms: outcome.duration_ms,
+                failure_class: failure.as_ref().map(|f| f.class.clone()),
+                log_path: log_path.clone(),
+            })?;
+            p.stages.push(StageRecord {
+                name: stage.name.clone(),
+                passed: outcome.passed,
+                duration_ms: outcome.duration_ms,
+                log_path,
+            });
+            if let Some(f) = failure {
+                p.failure = Some(f);
+                break;
+            }
+        }
+        if p.failure.is_none() {
+            return Ok(true);
+        }
+        self.judge(n, kind, &recipe, p)?;
+        Ok(false)
+    }
+
+    /// The progress check and what follows from it: which recipe the next
+    /// repair starts from, and whether this attempt is rolled back.
+    fn judge(
+        &mut self,
+        n: u32,
+        kind: AttemptKind,
+        recipe: &Recipe,
+        p: &mut Progress,
+    ) -> Result<(), Stop> {
+        if kind == AttemptKind::Refine {
+            return Ok(());
+        }
+        let candidate = AttemptSnapshot {
+            attempt: n,
+            recipe: recipe.clone(),
+            failure: p.failure.clone(),
+            stages_passed: p.stages.iter().filter(|s| s.passed).count(),
+        };
+        let input = ProgressInput {
+            accepted: self.accepted.clone(),
+            candidate: candidate.clone(),
+        };
+        let judged = match self.eco.progress_check(&input) {
+            ProgressCheck::Skip => None,
+            ProgressCheck::Decided { verdict, reason } => Some((verdict, reason)),
+            ProgressCheck::AskModel(request) => {
+                let answer = self.call_model(n, &request, CallPurpose::Progress)?;
+                match self.eco.parse_progress(&answer.content) {
+                    Some(v) => Some((v, "judged by the model".to_string())),
+                    None => Some((
+                        ProgressVerdict::Progress,
+                        "the model's verdict could not be read; accepted".to_string(),
+                    )),
+                }
+            }
+        };
+        let Some((verdict, reason)) = judged else {
+            self.base = Some(candidate);
+            return Ok(());
+        };
+        let against = self.accepted.as_ref().map(|a| a.attempt);
+        let effective = match verdict {
+            // A log that became readable counts as progress.
+            ProgressVerdict::Stagnation if self.broken_log => ProgressVerdict::Progress,
+            v => v,
+        };
+        match effective {
+            ProgressVerdict::Progress => {
+                self.accepted = Some(candidate.clone());
+                self.base = Some(candidate);
+                self.no_progress = 0;
+                self.broken_log = false;
+            }
+            ProgressVerdict::BrokenLog => {
+                self.base = Some(candidate);
+                self.broken_log = true;
+            }
+            ProgressVerdict::Regress | ProgressVerdict::Stagnation => {
+                self.no_progress += 1;
+                match self.accepted.clone() {
+                    Some(accepted) => {
+                        p.rolled_back = true;
+                        self.base = Some(accepted);
+                    }
+                    None => self.base = Some(candidate),
+                }
+            }
+        }
+        p.verdict = Some(verdict);
+        self.emit(AgentEvent::Progress {
+            attempt: n,
+            verdict,
+            against,
+            rolled_back: p.rolled_back,
+            reason,
+        })
+    }
+
+    /// Writes the attempt's record, diagnosis and history entry.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        n: u32,
+        kind: AttemptKind,
+        base: Option<u32>,
+        before: &str,
+        p: Progress,
+        interrupted: bool,
+        started: Instant,
+    ) -> Result<(), Stop> {
+        let Some(recipe) = p.recipe else {
+            return Ok(());
+        };
+        let recipe_path = if p.recipe_path.is_empty() {
+            self.dir.write_recipe(n, &recipe).map_err(Stop::Io)?
+        } else {
+            p.recipe_path
+        };
+        let passed = !interrupted && p.failure.is_none();
+        let stage_reached = match (&p.failure, p.stages.last()) {
+            (Some(f), _) => f.stage.clone(),
+            (None, Some(s)) => s.name.clone(),
+            (None, None) => STATIC_CHECK.to_string(),
+        };
+        let record = AttemptRecord {
+            attempt: n,
+            kind,
+            base,
+            recipe_path,
+            static_repairs: p.static_repairs,
+            stages: p.stages,
+            passed,
+            stage_reached: stage_reached.clone(),
+            failure: p.failure.clone().map(|mut f| {
+                // The report names logs relative to the run directory.
+                f.log_path = f
+                    .log_path
+                    .map(|l| std::path::PathBuf::from(self.dir.relative(&l)));
+                f
+            }),
+            verdict: p.verdict,
+            rolled_back: p.rolled_back,
+            interrupted,
+            model_calls: self.current.model_calls,
+            tool_calls: self.current.tool_calls,
+            usage: self.current.usage,
+            cost_usd: self.current.cost_usd,
+            duration_ms: started.elapsed().as_millis() as u64,
+        };
+        self.dir
+            .write_diagnosis(&Diagnosis {
+                record: record.clone(),
+                diagnostics: p.diagnostics,
+            })
+            .map_err(Stop::Io)?;
+        let change = match kind {
+            AttemptKind::Draft => "(deterministic first draft)".to_string(),
+            _ => compact_diff(before, &recipe.text),
+        };
+        self.history.push(HistoryEntry {
+            attempt: n,
+            kind,
+            base,
+            change,
+            stage: if passed {
+                "passed".into()
+            } else {
+                stage_reached.clone()
+            },
+            failure_class: p.failure.as_ref().map(|f| f.class.clone()),
+            failure_line: p.failure.as_ref().map(|f| f.headline()).unwrap_or_default(),
+            verdict: p.verdict,
+            rolled_back: p.rolled_back,
+        });
+        self.recipes.insert(n, recipe);
+        self.records.push(record);
+        let finished = AgentEvent::AttemptFinished {
+            attempt: n,
+            passed,
+            stage: stage_reached,
+            failure_class: p.failure.map(|f| f.class),
+            duration_ms: started.elapsed().as_millis() as u64,
+            usage: self.current.usage,
+            cost_usd: self.current.cost_usd,
+        };
+        self.emit(finished)
+    }
+}

@@ -1,0 +1,406 @@
+//! The seam between the loop and a package manager. The loop never names
+//! Spack or Nix: a backend implements [`Ecosystem`] and the loop drives it.
+//! Everything that crosses the seam is plain serde data.
+
+use std::path::{Path, PathBuf};
+
+use packsmith_core::chat::ChatRequest;
+use serde::{Deserialize, Serialize};
+
+use crate::clean::strip_fences;
+use crate::history::AttemptHistory;
+use crate::tools::Tool;
+
+/// What to package. Backend-specific facts (a Spack brief, a Nix fetcher)
+/// stay in the backend or go in `context`; the loop does not read them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    /// The package name; also the run directory's name.
+    pub name: String,
+    /// The source tree the repository tools are confined to.
+    pub repo_root: PathBuf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub references: References,
+    /// Free-form facts for the backend's prompts.
+    #[serde(default)]
+    pub context: serde_json::Value,
+}
+
+/// A recipe: the file the package manager reads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Recipe {
+    /// `package.py`, `package.nix`, …
+    pub file_name: String,
+    pub text: String,
+}
+
+impl Recipe {
+    pub fn new(file_name: impl Into<String>, text: impl Into<String>) -> Self {
+        Self {
+            file_name: file_name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// Similar recipes or chunks found by retrieval, with why they matched.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct References {
+    pub items: Vec<Reference>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    pub name: String,
+    pub text: String,
+    #[serde(default)]
+    pub why: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// One finding of the static check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A short stable code, e.g. `syntax`, `unknown-package`.
+    pub code: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+impl Diagnostic {
+    pub fn error(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            code: code.into(),
+            message: message.into(),
+            line: None,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `line 3: syntax: unexpected indent`.
+    pub fn render(&self) -> String {
+        match self.line {
+            Some(l) => format!("line {l}: {}: {}", self.code, self.message),
+            None => format!("{}: {}", self.code, self.message),
+        }
+    }
+}
+
+/// One validation stage, cheapest first (Spack: load+audit → concretize →
+/// install; Nix: evaluate → build).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageSpec {
+    pub name: String,
+    /// The backend's limit for this stage; the backend enforces it.
+    pub timeout_secs: u64,
+}
+
+impl StageSpec {
+    pub fn new(name: impl Into<String>, timeout_secs: u64) -> Self {
+        Self {
+            name: name.into(),
+            timeout_secs,
+        }
+    }
+}
+
+/// The stage name the loop uses for static-check failures.
+pub const STATIC_CHECK: &str = "static_check";
+
+/// Why an attempt failed, in a form a model can act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The stage that failed (or [`STATIC_CHECK`]).
+    pub stage: String,
+    /// The backend's failure class, e.g. `cmake_configure`, `hash_mismatch`.
+    pub class: String,
+    /// The decisive part of the log, already cut to a model-ready size.
+    pub excerpt: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_path: Option<PathBuf>,
+}
+
+impl Failure {
+    pub fn new(
+        stage: impl Into<String>,
+        class: impl Into<String>,
+        excerpt: impl Into<String>,
+    ) -> Self {
+        Self {
+            stage: stage.into(),
+            class: class.into(),
+            excerpt: excerpt.into(),
+            diagnostics: Vec::new(),
+            log_path: None,
+        }
+    }
+
+    /// A static-check failure carrying its diagnostics.
+    pub fn from_diagnostics(diagnostics: Vec<Diagnostic>) -> Self {
+        let excerpt = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(Diagnostic::render)
+            .collect::<Vec<_>>()
+            .join("\n");
+        Self {
+            stage: STATIC_CHECK.into(),
+            class: STATIC_CHECK.into(),
+            excerpt,
+            diagnostics,
+            log_path: None,
+        }
+    }
+
+    /// The first non-empty line of the excerpt, at most 160 characters.
+    pub fn headline(&self) -> String {
+        let line = self
+            .excerpt
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        crate::text::clip_chars(line, 160)
+    }
+}
+
+/// What running one stage produced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageOutcome {
+    pub passed: bool,
+    pub duration_ms: u64,
+    /// The full log, written by the backend (usually under the attempt dir).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_path: Option<PathBuf>,
+    /// Set when `passed` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+}
+
+/// The directory of one attempt, `<run>/attempts/NN/`. Backends write their
+/// stage logs here (through [`AttemptDir::log_path`]) and may use it as
+/// scratch space.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptDir {
+    path: PathBuf,
+    number: u32,
+}
+
+impl AttemptDir {
+    pub fn new(path: PathBuf, number: u32) -> Self {
+        Self { path, number }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// Where a stage's log belongs: `<attempt>/<stage>.log`.
+    pub fn log_path(&self, stage: &str) -> PathBuf {
+        let safe: String = stage
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        self.path.join(format!("{safe}.log"))
+    }
+}
+
+/// A backend failure the model cannot fix: a sandbox that cannot be set
+/// up, a missing package manager, our own bug. It stops the run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{message}")]
+pub struct EcosystemError {
+    pub message: String,
+}
+
+impl EcosystemError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+}
+
+/// The progress labels of the Nix-style loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ProgressVerdict {
+    /// Further than the last accepted attempt: accept it.
+    Progress,
+    /// Worse: roll back to the last accepted attempt.
+    Regress,
+    /// No better: roll back.
+    Stagnation,
+    /// The log is unreadable: keep the attempt, tell the next prompt.
+    BrokenLog,
+}
+
+impl ProgressVerdict {
+    /// Finds a label in a model's answer (the first that appears).
+    pub fn parse(answer: &str) -> Option<Self> {
+        let upper = answer.to_ascii_uppercase();
+        [
+            ("BROKEN_LOG", Self::BrokenLog),
+            ("STAGNATION", Self::Stagnation),
+            ("REGRESS", Self::Regress),
+            ("PROGRESS", Self::Progress),
+        ]
+        .into_iter()
+        .filter_map(|(label, v)| upper.find(label).map(|at| (at, v)))
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, v)| v)
+    }
+}
+
+/// One side of a progress comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttemptSnapshot {
+    pub attempt: u32,
+    pub recipe: Recipe,
+    /// `None` when it passed every stage.
+    pub failure: Option<Failure>,
+    /// Number of stages it passed.
+    pub stages_passed: usize,
+}
+
+/// What the progress hook is asked about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgressInput {
+    /// The last accepted attempt (`None` before any was accepted).
+    pub accepted: Option<AttemptSnapshot>,
+    pub candidate: AttemptSnapshot,
+}
+
+/// The progress hook's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProgressCheck {
+    /// No judgement for this failure (e.g. not a build failure): the loop
+    /// repairs the candidate and leaves the accepted attempt as it is.
+    Skip,
+    /// Decided without a model.
+    Decided {
+        verdict: ProgressVerdict,
+        reason: String,
+    },
+    /// Ask the model; its answer is read with [`Ecosystem::parse_progress`].
+    AskModel(ChatRequest),
+}
+
+/// A package manager behind the loop. Prompts, checks, stages and failure
+/// classification live in the backend; attempt bookkeeping, tools, events
+/// and the run directory live in the loop.
+pub trait Ecosystem {
+    /// `spack`, `nix`, …
+    fn name(&self) -> String;
+
+    /// The recipe's file name (`package.py`, `package.nix`).
+    fn recipe_file_name(&self) -> String;
+
+    /// A recipe rendered without a model. Attempt 1 validates it before any
+    /// model call; an `Err` means the backend cannot render one, and the
+    /// model drafts from an empty recipe instead.
+    fn first_draft(&self, task: &Task) -> Result<Recipe, EcosystemError>;
+
+    /// The first model request: complete and correct `draft`, which failed
+    /// with `failure` (or could not be rendered: `None`).
+    fn draft_request(
+        &self,
+        task: &Task,
+        draft: &Recipe,
+        references: &References,
+        failure: Option<&Failure>,
+    ) -> ChatRequest;
+
+    /// A repair request for `history.current`, which failed with `failure`.
+    fn repair_request(
+        &self,
+        task: &Task,
+        history: &AttemptHistory,
+        failure: &Failure,
+    ) -> ChatRequest;
+
+    /// Turns the model's answer into recipe text (fences and prose removed).
+    fn clean_output(&self, raw: &str) -> String {
+        strip_fences(raw)
+    }
+
+    /// In-process checks, milliseconds. Errors go back to the model without
+    /// running any stage.
+    fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic>;
+
+    /// The validation stages, cheapest first.
+    fn stages(&self) -> Vec<StageSpec>;
+
+    /// Runs one stage with the real tool, sandboxed and with the stage's
+    /// timeout. A failed build is `Ok` with `passed: false`; `Err` is for
+    /// failures the model cannot fix, and stops the run.
+    fn run_stage(
+        &self,
+        stage: &StageSpec,
+        recipe: &Recipe,
+        dir: &AttemptDir,
+    ) -> Result<StageOutcome, EcosystemError>;
+
+    /// Backend tools offered to the model beside the repository tools.
+    fn tools(&self) -> Vec<Box<dyn Tool>> {
+        Vec::new()
+    }
+
+    /// Judges a failed candidate against the last accepted attempt. The
+    /// default passes no judgement: the next repair starts from the latest
+    /// attempt (SpackIt style) and nothing is ever rolled back.
+    fn progress_check(&self, input: &ProgressInput) -> ProgressCheck {
+        let _ = input;
+        ProgressCheck::Skip
+    }
+
+    /// Reads the model's answer to a progress request.
+    fn parse_progress(&self, answer: &str) -> Option<ProgressVerdict> {
+        ProgressVerdict::parse(answer)
+    }
+
+    /// Refinement, evaluator side: a request asking for one improvement to
+    /// a recipe that passed, or `None` to skip refinement.
+    fn evaluate_request(&self, task: &Task, recipe: &Recipe, round: u32) -> Option<ChatRequest> {
+        let _ = (task, recipe, round);
+        None
+    }
+
+    /// Refinement, optimizer side: a request applying `feedback` to `recipe`.
+    fn optimize_request(
+        &self,
+        task: &Task,
+        recipe: &Recipe,
+        feedback: &str,
+    ) -> Option<ChatRequest> {
+        let _ = (task, recipe, feedback);
+        None
+    }
+}

@@ -1,0 +1,180 @@
+//! One model turn: a request, the tool rounds it triggers (bounded), and
+//! the recipe that comes out of it, cleaned.
+
+use packsmith_core::chat::{ChatMessage, ChatRequest, ChatResponse};
+use packsmith_llm::LlmError;
+use serde::Serialize;
+
+use crate::agent::{Run, Stop};
+use crate::ecosystem::Recipe;
+use crate::events::{AgentEvent, CallPurpose, RequestDigest};
+use crate::options::RequestLog;
+use crate::text::clip_chars;
+use crate::tools::ToolContext;
+
+/// Sent when a turn has used its tool rounds.
+pub const TOOLS_SPENT: &str = "You have used every tool call allowed for this turn. Reply now \
+    with the complete recipe file and nothing else; do not call tools.";
+
+#[derive(Serialize)]
+struct CallLog<'r> {
+    purpose: CallPurpose,
+    request: &'r ChatRequest,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response: Option<&'r ChatResponse>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl Run<'_> {
+    /// One completion, accounted and traced. A spent budget and a failed
+    /// model become [`Stop`]s.
+    pub(crate) fn call_model(
+        &mut self,
+        attempt: u32,
+        request: &ChatRequest,
+        purpose: CallPurpose,
+    ) -> Result<ChatResponse, Stop> {
+        self.check_cancel()?;
+        let digest = RequestDigest::of(request);
+        let result = self.model.complete(request);
+        self.call_seq += 1;
+        if self.opts.request_log == RequestLog::Full {
+            let log = CallLog {
+                purpose,
+                request,
+                response: result.as_ref().ok(),
+                error: result.as_ref().err().map(ToString::to_string),
+            };
+            self.dir
+                .write_call(attempt, self.call_seq, &log)
+                .map_err(Stop::Io)?;
+        }
+        match result {
+            Ok(response) => {
+                self.account(response.usage, response.cost_usd);
+                self.emit(AgentEvent::ModelCall {
+                    attempt,
+                    purpose,
+                    request: digest,
+                    usage: response.usage,
+                    latency_ms: response.latency_ms,
+                    cost_usd: response.cost_usd,
+                    cached: response.cached,
+                    tool_calls: response.tool_calls.len(),
+                    error: None,
+                })?;
+                Ok(response)
+            }
+            Err(error) => {
+                self.emit(AgentEvent::ModelCall {
+                    attempt,
+                    purpose,
+                    request: digest,
+                    usage: Default::default(),
+                    latency_ms: 0,
+                    cost_usd: None,
+                    cached: false,
+                    tool_calls: 0,
+                    error: Some(error.to_string()),
+                })?;
+                Err(match error {
+                    LlmError::BudgetExhausted(m) => {
+                        Stop::Budget(format!("the budget is spent: {m}"))
+                    }
+                    other => Stop::ModelFailed(other.to_string()),
+                })
+            }
+        }
+    }
+
+    /// Asks for a recipe: runs the model's tool calls until it answers
+    /// with text (at most `max_tool_rounds` rounds), then cleans the answer.
+    /// When mutating tools changed the recipe, the edited recipe is the
+    /// answer; an empty answer leaves `start` unchanged.
+    pub(crate) fn turn(
+        &mut self,
+        attempt: u32,
+        mut request: ChatRequest,
+        purpose: CallPurpose,
+        start: &Recipe,
+    ) -> Result<Recipe, Stop> {
+        let tools_on = self.opts.tools && !self.registry.is_empty();
+        if tools_on {
+            for spec in self.registry.specs() {
+                if !request.tools.iter().any(|t| t.name == spec.name) {
+                    request.tools.push(spec);
+                }
+            }
+        }
+        let mut working = start.clone();
+        let mut edited = false;
+        let mut round = 0;
+        let content = loop {
+            let call_purpose = if round == 0 {
+                purpose
+            } else {
+                CallPurpose::ToolRound
+            };
+            let response = self.call_model(attempt, &request, call_purpose)?;
+            if response.tool_calls.is_empty() || !tools_on {
+                break response.content;
+            }
+            if round >= self.opts.max_tool_rounds {
+                request.tools.clear();
+                request.tool_choice = None;
+                request.messages.push(ChatMessage::user(TOOLS_SPENT));
+                let last = self.call_model(attempt, &request, CallPurpose::ToolRound)?;
+                break last.content;
+            }
+            round += 1;
+            let mut turn = ChatMessage::assistant(response.content.clone());
+            turn.tool_calls = response.tool_calls.clone();
+            request.messages.push(turn);
+            for call in &response.tool_calls {
+                self.check_cancel()?;
+                let mut ctx = ToolContext {
+                    recipe: &mut working,
+                };
+                let result = self.registry.dispatch(call, &mut ctx);
+                edited |= result.mutating && !result.is_error;
+                self.current.tool_calls += 1;
+                self.total.tool_calls += 1;
+                self.emit(AgentEvent::ToolCall {
+                    attempt,
+                    name: call.name.clone(),
+                    mutating: result.mutating,
+                    ok: !result.is_error,
+                    args_chars: call.arguments.chars().count(),
+                    output_chars: result.output.chars().count(),
+                    duration_ms: result.duration_ms,
+                    error: result
+                        .is_error
+                        .then(|| clip_chars(result.output.lines().next().unwrap_or(""), 200)),
+                })?;
+                if let Some(fatal) = result.fatal {
+                    return Err(Stop::Fatal(format!("tool `{}` failed: {fatal}", call.name)));
+                }
+                request
+                    .messages
+                    .push(ChatMessage::tool_result(call.id.clone(), result.output));
+            }
+        };
+        if edited {
+            return Ok(working);
+        }
+        let cleaned = self.eco.clean_output(&content);
+        if cleaned.trim().is_empty() {
+            return Ok(working);
+        }
+        Ok(Recipe::new(start_file_name(start, self), cleaned))
+    }
+}
+
+fn start_file_name(start: &Recipe, run: &Run<'_>) -> String {
+    if start.file_name.is_empty() {
+        run.eco.recipe_file_name()
+    } else {
+        start.file_name.clone()
+    }
+}

@@ -1,0 +1,378 @@
+//! Attempt counting, stopping rules, static repairs, history, fences,
+//! budget, cancellation.
+
+use packsmith_agent::*;
+use packsmith_llm::{LlmError, ScriptedModel};
+use tempfile::TempDir;
+
+use super::fake::{last_user, read_trace, task, Fake};
+
+pub struct Env {
+    pub tmp: TempDir,
+    pub opts: AgentOptions,
+}
+
+impl Env {
+    pub fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("repo")).unwrap();
+        let opts = AgentOptions::new(tmp.path().join("out"));
+        Self { tmp, opts }
+    }
+
+    pub fn run(&self, eco: &Fake, model: &ScriptedModel) -> (RunReport, Vec<AgentEvent>) {
+        let mut events = Vec::new();
+        let mut sink = |e: &AgentEvent| events.push(e.clone());
+        let report = Agent::run(
+            &task("demo", self.tmp.path().join("repo")),
+            eco,
+            model,
+            &self.opts,
+            &mut sink,
+        )
+        .unwrap();
+        (report, events)
+    }
+
+    pub fn run_dir(&self) -> std::path::PathBuf {
+        self.tmp.path().join("out/demo")
+    }
+}
+
+#[test]
+fn a_passing_first_draft_spends_no_tokens() {
+    let env = Env::new();
+    let eco = Fake::new("WORKS draft\n");
+    let model = ScriptedModel::new("scripted:none");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.attempts.len(), 1);
+    assert_eq!(report.attempts[0].kind, AttemptKind::Draft);
+    assert!(model.requests().is_empty());
+    assert_eq!(report.usage.total(), 0);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, AgentEvent::ModelCall { .. })));
+    let final_recipe = std::fs::read_to_string(env.run_dir().join("package.fake")).unwrap();
+    assert_eq!(final_recipe, "WORKS draft\n");
+    assert_eq!(report.final_recipe.as_deref(), Some("package.fake"));
+}
+
+#[test]
+fn stops_at_k_attempts_and_keeps_the_best_marked() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 3;
+    let eco = Fake::new("draft LOADFAIL");
+    let model = ScriptedModel::new("s")
+        .text("one")
+        .text("two LOADFAIL")
+        .text("never used");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::AttemptsExhausted);
+    assert_eq!(report.attempts.len(), 3);
+    assert_eq!(model.requests().len(), 2);
+    assert_eq!(model.remaining(), 1);
+    // Attempt 2 got furthest (past load).
+    assert_eq!(report.best_attempt, Some(2));
+    assert!(!env.run_dir().join("package.fake").exists());
+    let best = std::fs::read_to_string(env.run_dir().join("best-attempt.package.fake")).unwrap();
+    assert_eq!(best, "one\n");
+    let md = std::fs::read_to_string(env.run_dir().join("report.md")).unwrap();
+    assert!(md.contains("did NOT pass"), "{md}");
+}
+
+#[test]
+fn stops_at_the_first_success() {
+    let env = Env::new();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("still broken")
+        .text("WORKS now")
+        .text("unused");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.attempts.len(), 3);
+    assert_eq!(report.attempts[1].kind, AttemptKind::ModelDraft);
+    // Without a progress hook nothing is judged or rolled back.
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, AgentEvent::Progress { .. })));
+    assert!(report
+        .attempts
+        .iter()
+        .all(|a| a.verdict.is_none() && !a.rolled_back));
+    assert_eq!(report.attempts[2].kind, AttemptKind::Repair);
+    assert_eq!(model.remaining(), 1);
+    assert_eq!(report.best_attempt, Some(3));
+    // The first model call is the draft request, carrying the draft's failure.
+    let first = &model.requests()[0];
+    assert_eq!(first.system.as_deref(), Some("draft"));
+    assert!(last_user(first).contains("build build_error"));
+}
+
+#[test]
+fn static_check_errors_are_repaired_without_running_stages() {
+    let env = Env::new();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("SYNTAX oops")
+        .text("WORKS fixed");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.attempts.len(), 2);
+    assert_eq!(report.attempts[1].static_repairs, 1);
+    assert!(eco.runs().iter().all(|(_, text)| !text.contains("SYNTAX")));
+    let repair = &model.requests()[1];
+    assert!(last_user(repair).contains("FAILURE static_check static_check: line 1: syntax"));
+    assert!(last_user(repair).contains("SYNTAX oops"));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        AgentEvent::ModelCall {
+            purpose: CallPurpose::StaticRepair,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn static_repairs_are_bounded_per_attempt() {
+    let mut env = Env::new();
+    env.opts.max_static_repairs = 1;
+    env.opts.max_attempts = 2;
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s").text("SYNTAX a").text("SYNTAX b");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::AttemptsExhausted);
+    let second = &report.attempts[1];
+    assert_eq!(second.stage_reached, STATIC_CHECK);
+    assert!(second.stages.is_empty());
+    assert_eq!(second.static_repairs, 1);
+    // Only the draft reached the stages.
+    assert!(eco.runs().iter().all(|(_, t)| t == "draft"));
+    // A static-check failure ranks below a stage failure.
+    assert_eq!(report.best_attempt, Some(1));
+}
+
+#[test]
+fn repair_requests_carry_a_compact_history() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 4;
+    let eco = Fake::new("line a\nline b\n");
+    let model = ScriptedModel::new("s")
+        .text("line a\nline B LOADFAIL\n")
+        .text("line a\nline C\n")
+        .text("line a\nline D\n");
+    let (_report, _) = env.run(&eco, &model);
+    let requests = model.requests();
+    assert_eq!(requests.len(), 3);
+    let last = last_user(&requests[2]);
+    assert!(last.contains("CURRENT #3:\nline a\nline C"), "{last}");
+    assert!(
+        last.contains("attempt 1 (Draft): failed at build [build_error]"),
+        "{last}"
+    );
+    assert!(
+        last.contains("attempt 2 (ModelDraft from #1): failed at load [load_error]"),
+        "{last}"
+    );
+    assert!(
+        last.contains("attempt 3 (Repair from #2): failed at build [build_error]"),
+        "{last}"
+    );
+    assert!(
+        last.contains("-line B LOADFAIL") && last.contains("+line C"),
+        "{last}"
+    );
+}
+
+#[test]
+fn fences_are_stripped_before_checking() {
+    let env = Env::new();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s").text("Here it is:\n```python\nWORKS fenced\n```\nEnjoy!");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(
+        std::fs::read_to_string(env.run_dir().join("package.fake")).unwrap(),
+        "WORKS fenced\n"
+    );
+}
+
+#[test]
+fn an_unchanged_recipe_is_not_validated_again() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 3;
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s").text("draft").text("WORKS");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    let second = &report.attempts[1];
+    assert_eq!(second.failure.as_ref().unwrap().class, "unchanged");
+    assert!(second.stages.is_empty());
+    assert_eq!(
+        eco.runs()
+            .iter()
+            .filter(|(_, t)| t == "draft\n" || t == "draft")
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn without_a_first_draft_the_model_drafts_first() {
+    let env = Env::new();
+    let mut eco = Fake::new("");
+    eco.draft = Err("no build system found".into());
+    let model = ScriptedModel::new("s").text("WORKS");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.attempts[0].kind, AttemptKind::ModelDraft);
+    assert!(last_user(&model.requests()[0]).contains("no build system found"));
+    assert!(events.iter().any(|e| matches!(e, AgentEvent::Note { .. })));
+}
+
+#[test]
+fn budget_exhaustion_stops_cleanly_with_the_report_written() {
+    let env = Env::new();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("first try")
+        .error(LlmError::BudgetExhausted("1000 of 1000 tokens used".into()));
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::BudgetExhausted);
+    assert!(report.reason.contains("1000 of 1000"));
+    assert_eq!(report.attempts.len(), 2);
+    let on_disk: RunReport =
+        serde_json::from_str(&std::fs::read_to_string(env.run_dir().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(on_disk.status, RunStatus::BudgetExhausted);
+    assert!(env.run_dir().join("best-attempt.package.fake").exists());
+    assert!(matches!(
+        events.last(),
+        Some(AgentEvent::RunFinished {
+            status: RunStatus::BudgetExhausted,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_failing_model_ends_the_run_with_a_report() {
+    let env = Env::new();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s"); // empty script: every call errs
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Failed);
+    assert!(report.reason.contains("the model failed"));
+    assert!(env.run_dir().join("report.json").exists());
+}
+
+#[test]
+fn a_stage_that_cannot_run_stops_the_run() {
+    let env = Env::new();
+    let eco = Fake::new("FATAL draft");
+    let model = ScriptedModel::new("s");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Failed);
+    assert!(report.reason.contains("sandbox"), "{}", report.reason);
+    assert!(report.attempts[0].interrupted);
+}
+
+#[test]
+fn cancellation_between_attempts_leaves_a_consistent_directory() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 10;
+    let cancel = env.opts.cancel.clone();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("a")
+        .text("b")
+        .text("c")
+        .text("d");
+    let mut sink = |e: &AgentEvent| {
+        if let AgentEvent::AttemptFinished { attempt: 2, .. } = e {
+            cancel.cancel();
+        }
+    };
+    let report = Agent::run(
+        &task("demo", env.tmp.path().join("repo")),
+        &eco,
+        &model,
+        &env.opts,
+        &mut sink,
+    )
+    .unwrap();
+    assert_eq!(report.status, RunStatus::Interrupted);
+    assert_eq!(report.attempts.len(), 2);
+    assert_eq!(model.requests().len(), 1);
+    let dir = env.run_dir();
+    let on_disk: RunReport =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(on_disk.status, RunStatus::Interrupted);
+    for a in &on_disk.attempts {
+        assert!(dir.join(&a.recipe_path).is_file());
+    }
+    let trace = read_trace(&dir.join("trace.jsonl"));
+    assert!(matches!(
+        trace.last().unwrap().event,
+        AgentEvent::RunFinished {
+            status: RunStatus::Interrupted,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn cancellation_mid_attempt_records_the_attempt_as_interrupted() {
+    let env = Env::new();
+    let cancel = env.opts.cancel.clone();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s").text("a").text("b");
+    let mut sink = |e: &AgentEvent| {
+        if let AgentEvent::StageFinished {
+            attempt: 2, stage, ..
+        } = e
+        {
+            if stage == "load" {
+                cancel.cancel();
+            }
+        }
+    };
+    let report = Agent::run(
+        &task("demo", env.tmp.path().join("repo")),
+        &eco,
+        &model,
+        &env.opts,
+        &mut sink,
+    )
+    .unwrap();
+    assert_eq!(report.status, RunStatus::Interrupted);
+    let second = &report.attempts[1];
+    assert!(second.interrupted);
+    assert!(!second.passed);
+    assert_eq!(second.stages.len(), 1);
+    let diag: packsmith_agent::rundir::Diagnosis = serde_json::from_str(
+        &std::fs::read_to_string(env.run_dir().join("attempts/02/diagnosis.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(diag.record.interrupted);
+}
+
+#[test]
+fn an_existing_run_is_not_overwritten_unless_asked() {
+    let mut env = Env::new();
+    let eco = Fake::new("WORKS");
+    let model = ScriptedModel::new("s");
+    env.run(&eco, &model);
+    let err = Agent::run(
+        &task("demo", env.tmp.path().join("repo")),
+        &eco,
+        &model,
+        &env.opts,
+        &mut NoEvents,
+    )
+    .unwrap_err();
+    assert!(matches!(err, AgentError::RunExists { .. }));
+    env.opts.replace_existing = true;
+    env.run(&eco, &model);
+}

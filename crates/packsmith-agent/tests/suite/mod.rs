@@ -1,0 +1,7 @@
+mod fake;
+mod kill;
+mod loop_control;
+mod progress;
+mod run_dir;
+mod tool_calls;
+mod tools;
