@@ -96,7 +96,64 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
 }
 
 /// Every tag with the commit it points to (peeled for annotated tags).
+/// A clone keeps its tags in `packed-refs` with peeled lines, which are read
+/// directly; only loose tags (made or fetched later) need `git` itself,
+/// because peeling them means reading objects.
 pub fn tags(root: &Path) -> Vec<(String, String)> {
+    if let Some(tags) = packed_tags(root) {
+        return tags;
+    }
+    tags_from_git(root)
+}
+
+/// Tags from `packed-refs` when there are no loose tags and the file
+/// records peeled commits; None when git must be asked.
+fn packed_tags(root: &Path) -> Option<Vec<(String, String)>> {
+    let dir = git_dir(root)?;
+    let common = std::fs::read_to_string(dir.join("commondir"))
+        .ok()
+        .map(|c| dir.join(c.trim()))
+        .unwrap_or(dir);
+    let loose = common.join("refs/tags");
+    if std::fs::read_dir(&loose)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false)
+    {
+        return None;
+    }
+    let packed = match std::fs::read_to_string(common.join("packed-refs")) {
+        Ok(text) => text,
+        Err(_) => return Some(Vec::new()), // no tags at all
+    };
+    let header = packed.lines().next().unwrap_or("");
+    if !header.starts_with('#') || !header.contains("peeled") {
+        return None; // without peel lines an annotated tag's commit is unknown
+    }
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut last_was_tag = false;
+    for line in packed.lines().skip(1) {
+        if let Some(peeled) = line.strip_prefix('^') {
+            // The commit an annotated tag points to replaces the tag object.
+            if let (true, Some(last)) = (last_was_tag, tags.last_mut()) {
+                last.1 = peeled.trim().to_string();
+            }
+            continue;
+        }
+        last_was_tag = false;
+        let Some((sha, name)) = line.split_once(' ') else {
+            continue;
+        };
+        if let Some(tag) = name.strip_prefix("refs/tags/") {
+            if is_sha(sha) {
+                tags.push((tag.to_string(), sha.to_string()));
+                last_was_tag = true;
+            }
+        }
+    }
+    Some(tags)
+}
+
+fn tags_from_git(root: &Path) -> Vec<(String, String)> {
     let Some(out) = git(
         root,
         &[
@@ -144,5 +201,31 @@ mod tests {
             origin_url(dir.path()).as_deref(),
             Some("https://github.com/LLNL/zfp.git")
         );
+    }
+
+    #[test]
+    fn packed_tags_are_peeled_without_running_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(git.join("refs/tags")).unwrap();
+        let (a, b, c) = ("a".repeat(40), "b".repeat(40), "c".repeat(40));
+        std::fs::write(
+            git.join("packed-refs"),
+            format!(
+                "# pack-refs with: peeled fully-peeled sorted \n{a} refs/heads/main\n{b} refs/tags/v1.0\n^{c}\n{a} refs/tags/v0.9\n"
+            ),
+        )
+        .unwrap();
+        let tags = packed_tags(dir.path()).unwrap();
+        assert_eq!(
+            tags,
+            vec![
+                ("v1.0".to_string(), c.clone()),
+                ("v0.9".to_string(), a.clone())
+            ]
+        );
+        // A loose tag means git must be asked.
+        std::fs::write(git.join("refs/tags/v2.0"), format!("{a}\n")).unwrap();
+        assert_eq!(packed_tags(dir.path()), None);
     }
 }
