@@ -3,8 +3,11 @@
 //! human ones.
 
 pub mod brief;
+pub mod diagnose;
+pub mod draft;
 pub mod mapping;
 pub mod recipe;
 pub mod score;
 pub mod spec;
 pub mod target;
+pub mod validate;
