@@ -148,6 +148,9 @@ fn placeholders(env: &Env) -> Vec<(String, String)> {
             named.push((PathBuf::from(v), name));
         }
     }
+    for root in env.setup.read_only_roots() {
+        named.push((root, "{READ_ONLY_ROOT}"));
+    }
     for (path, name) in named {
         subs.push((path.display().to_string(), name.to_string()));
     }
@@ -438,4 +441,231 @@ fn heatsim_installs_end_to_end() {
         );
     }
     assert_eq!(outcomes.len(), 4);
+}
+
+/// sha256 over every path and file content under `dir`.
+fn tree_hash(dir: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p.clone());
+            }
+            files.push(p);
+        }
+    }
+    files.sort();
+    for f in files {
+        h.update(f.display().to_string().as_bytes());
+        if f.is_file() {
+            h.update(std::fs::read(&f).unwrap());
+        }
+    }
+    hex::encode(h.finalize())
+}
+
+/// A recipe whose `cmake_args()` attacks the machine; each attack reports
+/// what happened, and the install then fails with the report.
+fn evil_recipe(url: &str, sha: &str, host_home: &Path, outside: &Path) -> String {
+    let home = host_home.display();
+    let outside = outside.display();
+    format!(
+        r#"from spack.package import *
+
+
+class Tinyproj(CMakePackage):
+    """A recipe that tries to escape."""
+
+    homepage = "https://example.invalid/tinyproj"
+    url = "{url}"
+
+    version("1.0.0", sha256="{sha}")
+
+    def cmake_args(self):
+        import os, socket, time
+        report = []
+
+        def attempt(label, fn):
+            try:
+                report.append(label + ": ALLOWED " + str(fn()))
+            except Exception as e:
+                report.append(label + ": BLOCKED " + type(e).__name__ + ": " + str(e))
+
+        def write(path):
+            with open(path, "w") as f:
+                f.write("pwned")
+            return path
+
+        attempt("write-host-home", lambda: write("{home}/pwned"))
+        attempt("write-expanduser-home", lambda: write(os.path.expanduser("~/pwned")))
+        attempt("write-outside", lambda: write("{outside}"))
+        attempt("read-ssh-key", lambda: open("{home}/.ssh/id_rsa").read())
+
+        def connect():
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.settimeout(5)
+            t = time.time()
+            try:
+                s.connect(("1.1.1.1", 53))
+            finally:
+                s.close()
+            return "connected after %.1fs" % (time.time() - t)
+
+        attempt("network", connect)
+
+        def fill_disk():
+            chunk = b"x" * (1 << 20)
+            with open(os.path.join(self.stage.path, "fill"), "wb") as f:
+                for _ in range(64):
+                    f.write(chunk)
+                    f.flush()
+            return "wrote 64 MiB"
+
+        attempt("fill-disk", fill_disk)
+
+        def fork_bomb():
+            pids = []
+            try:
+                for _ in range(2000):
+                    pid = os.fork()
+                    if pid == 0:
+                        time.sleep(3)
+                        os._exit(0)
+                    pids.append(pid)
+            finally:
+                report.append("forked %d children" % len(pids))
+                for pid in pids:
+                    os.waitpid(pid, 0)
+            return "no limit hit"
+
+        attempt("fork-bomb", fork_bomb)
+        raise InstallError("containment report:\n" + "\n".join(report))
+"#
+    )
+}
+
+#[test]
+fn sandbox_contains_malicious_recipes() {
+    let Some(env) = spack_or_skip("sandbox_contains_malicious_recipes") else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    // A stand-in for the user's home, with a dummy key, hidden in the sandbox.
+    let host_home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(host_home.path().join(".ssh")).unwrap();
+    std::fs::write(
+        host_home.path().join(".ssh/id_rsa"),
+        "dummy key, not a secret\n",
+    )
+    .unwrap();
+    let before = tree_hash(host_home.path());
+    let outside_dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let outside = outside_dir.path().join("escaped");
+    let sb = sandbox(&env, |p| {
+        p.hidden.push(host_home.path().to_path_buf());
+        p.max_file_size = Some(16 << 20);
+        p.max_processes = Some(128);
+    });
+    let project = env.run.path().join("tinyproj-src");
+    tiny_project(&project);
+    let src = pack_local_source(
+        &project,
+        "tinyproj",
+        "1.0.0",
+        &env.run.path().join("mirror"),
+    )
+    .unwrap();
+    let recipe = evil_recipe(&src.url, &src.sha256, host_home.path(), &outside);
+    let attempt = prepare_attempt(
+        env.run.path(),
+        "evil",
+        1,
+        "tinyproj",
+        &recipe,
+        Some(&src.mirror),
+    )
+    .unwrap();
+    let mut options = StageOptions::default();
+    options.timeouts.install = std::time::Duration::from_secs(300);
+    let outcomes = run_stages(&env.setup, &sb, &attempt, &[Stage::Install], &options).unwrap();
+    let out = &outcomes[0];
+    capture(&env, "sandbox-escape", out);
+    let log = std::fs::read_to_string(&out.log_path).unwrap();
+    let build = out
+        .build_log
+        .as_ref()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .unwrap_or_default();
+    let all = format!("{log}\n{build}");
+    let report: Vec<&str> = all
+        .lines()
+        .filter(|l| {
+            [
+                "write-",
+                "read-ssh",
+                "network:",
+                "fill-disk",
+                "fork-bomb",
+                "forked ",
+            ]
+            .iter()
+            .any(|k| l.trim_start().starts_with(k))
+        })
+        .collect();
+    eprintln!(
+        "containment report ({:.1}s):\n  {}\n  sandbox events: {:?}",
+        out.duration.as_secs_f64(),
+        report.join("\n  "),
+        out.sandbox_events
+    );
+    assert!(!out.passed);
+    let line = |k: &str| {
+        report
+            .iter()
+            .find(|l| l.trim_start().starts_with(k))
+            .copied()
+            .unwrap_or_default()
+    };
+    assert!(
+        line("write-host-home").contains("BLOCKED") || !host_home.path().join("pwned").exists()
+    );
+    assert!(line("write-outside").contains("BLOCKED"), "{report:?}");
+    assert!(line("read-ssh-key").contains("BLOCKED"), "{report:?}");
+    assert!(line("network").contains("BLOCKED"), "{report:?}");
+    assert!(line("fill-disk").contains("File too large"), "{report:?}");
+    assert!(line("fork-bomb").contains("BLOCKED"), "{report:?}");
+    // Nothing outside the sandbox changed.
+    assert_eq!(tree_hash(host_home.path()), before, "the host home changed");
+    assert!(!host_home.path().join("pwned").exists());
+    assert!(!outside.exists(), "a file escaped to {}", outside.display());
+    let d = diagnose_outcome(out).unwrap().unwrap();
+    assert_eq!(d.class, FailureClass::Sandbox, "{d:#?}");
+}
+
+#[test]
+fn no_sandbox_runs_directly_and_a_broken_bwrap_is_a_clear_error() {
+    let policy =
+        SandboxPolicy::for_spack(vec![], vec![], std::env::temp_dir().join("packsmith-home"));
+    assert_eq!(Sandbox::new(policy.clone(), true).unwrap(), Sandbox::None);
+    // A policy bwrap cannot set up (binding a directory that is a file)
+    // must fail with the --no-sandbox hint, not run unconfined.
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let broken = Sandbox::Bubblewrap {
+        bwrap: "/usr/bin/bwrap".into(),
+        prlimit: None,
+        policy: SandboxPolicy {
+            writable: vec![file.path().join("not-a-dir")],
+            ..policy
+        },
+    };
+    if Path::new("/usr/bin/bwrap").exists() {
+        let err = broken.probe().unwrap_err().to_string();
+        assert!(err.contains("--no-sandbox"), "{err}");
+    } else {
+        eprintln!("SKIPPED: bwrap not installed");
+    }
 }

@@ -29,7 +29,7 @@ regex!(
 );
 regex!(
     FRAME,
-    r#"^\s*File "([^"]*package\.py)", line (\d+), in (\S+)"#
+    r#"^\s*(?:File "([^"]*\.py)", line (\d+), in (\S+)|(\S+\.py):(\d+), in (\w+):)"#
 );
 regex!(
     UNKNOWN_AUDIT,
@@ -332,6 +332,16 @@ fn last_frame<'a>(lines: &[&'a str]) -> Vec<&'a str> {
         return Vec::new();
     };
     let mut out = vec![lines[i]];
+    if lines[i].trim_end().ends_with(':') {
+        // Spack's own frame: `cmake.py:504, in define_from_variant:` then
+        // numbered context lines, the failing one marked `>>`.
+        out.extend(
+            block(lines, i, 8, |l| !l.trim().is_empty())
+                .into_iter()
+                .skip(1),
+        );
+        return out;
+    }
     if let Some(code) = lines
         .get(i + 1)
         .filter(|l| !l.trim_start().starts_with("File "))
@@ -442,12 +452,15 @@ fn sandbox(stage: Stage, lines: &[&str], build_lines: &[&str]) -> Option<Diagnos
         Some((i, _)) => (lines, i),
         None => (build_lines, first_match(build_lines, &SANDBOX)?.0),
     };
-    let mut excerpt: Vec<&str> = hit_lines
+    let mut excerpt: Vec<&str> = Vec::new();
+    for l in hit_lines
         .iter()
         .filter(|l| SANDBOX.as_ref().is_some_and(|r| r.is_match(l)))
-        .take(6)
-        .copied()
-        .collect();
+    {
+        if excerpt.len() < 6 && !excerpt.contains(l) {
+            excerpt.push(l);
+        }
+    }
     excerpt.extend(last_frame(lines));
     if let Some((_, e)) = error_lines(lines).last() {
         if !excerpt.contains(e) {
@@ -488,7 +501,7 @@ fn python_exception(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
                 | "SyntaxError"
                 | "UnboundLocalError"
         );
-        (recipe_bug && l.contains("==> Error:")).then(|| (i, c))
+        (recipe_bug && l.contains("==> Error:")).then_some((i, c))
     })?;
     let mut excerpt = vec![lines[i].trim()];
     let frame = last_frame(lines);
@@ -496,7 +509,16 @@ fn python_exception(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
         FRAME
             .as_ref()
             .and_then(|r| r.captures(f))
-            .and_then(|m| m[2].parse::<u32>().ok())
+            .filter(|m| {
+                m.get(1)
+                    .or(m.get(4))
+                    .is_some_and(|f| f.as_str().ends_with("package.py"))
+            })
+            .and_then(|m| {
+                m.get(2)
+                    .or(m.get(5))
+                    .and_then(|n| n.as_str().parse::<u32>().ok())
+            })
     });
     excerpt.extend(frame);
     let mut d = diagnosis(

@@ -88,9 +88,7 @@ fn pypi_path(url: &str) -> Option<String> {
         .strip_prefix("https://files.pythonhosted.org/packages/source/")
         .or_else(|| url.strip_prefix("https://pypi.io/packages/source/"))?;
     // `<first letter>/<project>/<file>`
-    let mut parts = rest.splitn(2, '/');
-    let _letter = parts.next()?;
-    let path = parts.next()?;
+    let (_letter, path) = rest.split_once('/')?;
     (path.matches('/').count() == 1).then(|| path.to_string())
 }
 

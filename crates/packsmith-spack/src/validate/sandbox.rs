@@ -147,7 +147,9 @@ impl Sandbox {
         a.extend(["--tmpfs", "/tmp"].map(OsString::from));
         a.extend(["--tmpfs", "/dev/shm"].map(OsString::from));
         let dir_args = |flag: &str, dirs: &[PathBuf], a: &mut Vec<OsString>| {
-            for d in dirs.iter().filter(|d| d.exists()) {
+            // A missing writable directory is an error bwrap reports (fail
+            // closed); a missing hidden or read-only one needs nothing.
+            for d in dirs.iter().filter(|d| flag == "--bind" || d.exists()) {
                 a.push(flag.into());
                 if flag != "--tmpfs" {
                     a.push(d.into());
