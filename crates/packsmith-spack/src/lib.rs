@@ -4,6 +4,8 @@
 
 pub mod brief;
 pub mod check;
+pub mod diagnose;
+pub mod draft;
 pub mod kb;
 pub mod mapping;
 pub mod recipe;
@@ -11,3 +13,4 @@ pub mod retrieve;
 pub mod score;
 pub mod spec;
 pub mod target;
+pub mod validate;

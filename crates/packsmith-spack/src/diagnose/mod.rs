@@ -1,0 +1,109 @@
+//! A failed stage → a [`FailureClass`] and a short, model-ready excerpt.
+//!
+//! Ordered regular-expression rules over Spack's own messages (checked
+//! against logs captured from Spack 0.23 in `tests/spack-logs/`), in the
+//! spirit of SpackIt's labels (`spackit_label`) but deterministic. The
+//! excerpt is never the raw log: the decisive block only (the CMake error
+//! block, the first compiler errors, the concretizer's reasons, the last
+//! traceback frame), capped at [`MAX_LINES`] lines and [`MAX_BYTES`] bytes.
+
+mod excerpt;
+mod rules;
+
+use serde::{Deserialize, Serialize};
+
+use crate::validate::{Stage, StageOutcome};
+
+pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
+pub use rules::classify;
+
+/// What went wrong, coarse enough for the repair loop to dispatch on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureClass {
+    /// The recipe does not load (Python syntax, a bad import, a name not
+    /// defined) or raises a Python exception while Spack runs it.
+    Syntax,
+    /// A dependency or virtual that this Spack does not know.
+    UnknownPackage,
+    /// The concretizer cannot satisfy the recipe's constraints.
+    Constraint,
+    /// The build looked for something that is not there (CMake package,
+    /// pkg-config module, header, library).
+    MissingDependency,
+    /// Any other CMake configure error.
+    CmakeConfigure,
+    /// The compiler or linker failed.
+    Compilation,
+    /// The source could not be fetched or verified (checksum, missing
+    /// archive, no network, a dependency that would need a download).
+    Fetch,
+    /// Tests run during the install failed.
+    Test,
+    /// The stage ran out of time.
+    Timeout,
+    /// The sandbox stopped something (a write outside, the network, the
+    /// process or file-size limits).
+    Sandbox,
+    /// None of the rules matched.
+    Unknown,
+}
+
+impl FailureClass {
+    /// The label SpackIt's published results use for this class.
+    pub fn spackit_label(self) -> &'static str {
+        match self {
+            Self::Syntax => "syntax",
+            Self::UnknownPackage | Self::Constraint => "constraint",
+            Self::MissingDependency => "missing_dependency",
+            Self::CmakeConfigure => "cmake",
+            Self::Compilation | Self::Unknown => "compilation",
+            Self::Fetch => "web",
+            Self::Test => "test",
+            Self::Timeout => "compute_timeout",
+            Self::Sandbox => "system_incompatible",
+        }
+    }
+}
+
+/// A classified failure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnosis {
+    pub stage: Stage,
+    pub class: FailureClass,
+    /// One line for people and reports.
+    pub summary: String,
+    /// What the model reads: at most [`MAX_LINES`] lines / [`MAX_BYTES`].
+    pub excerpt: String,
+    /// The recipe line at fault, already corrected for Spack's +1 offset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe_line: Option<u32>,
+    /// Names involved (unknown packages, missing CMake packages, headers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// A short hint for the repair, when one is certain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// The main error line with numbers and hashes blurred, to tell "the
+    /// same error again" from a new one.
+    pub signature: String,
+}
+
+/// Diagnoses a failed stage from its log files (the stage log, plus
+/// Spack's build log when the install copied it). None for a stage that
+/// passed.
+pub fn diagnose_outcome(outcome: &StageOutcome) -> std::io::Result<Option<Diagnosis>> {
+    if outcome.passed {
+        return Ok(None);
+    }
+    let log = std::fs::read_to_string(&outcome.log_path)?;
+    let build_log = match &outcome.build_log {
+        Some(p) => std::fs::read_to_string(p).ok(),
+        None => None,
+    };
+    let mut d = classify(outcome.stage, &log, build_log.as_deref());
+    if outcome.timed_out {
+        d.class = FailureClass::Timeout;
+    }
+    Ok(Some(d))
+}

@@ -1,0 +1,149 @@
+//! Build-system methods: `cmake_args`, `configure_args`, `meson_args`,
+//! `install_targets`, or an `install` stub.
+
+use super::directives::call;
+use super::pystr::py_str;
+use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
+
+fn has_base(b: &SpackBrief, base: &str) -> bool {
+    b.base_classes.iter().any(|c| c == base)
+}
+
+/// The methods after the directives (empty when the base class needs none).
+pub fn render_methods(b: &SpackBrief) -> Vec<String> {
+    match b.base_classes.first().map(String::as_str) {
+        Some("CMakePackage") => cmake_args(b),
+        Some("AutotoolsPackage") => configure_args(b),
+        Some("MesonPackage") => meson_args(b),
+        Some("MakefilePackage") => makefile(),
+        Some("PythonPackage" | "CargoPackage" | "GoPackage") => Vec::new(),
+        _ => generic_install(),
+    }
+}
+
+fn list_method(name: &str, items: Vec<String>, tail: Vec<String>) -> Vec<String> {
+    let mut out = vec![format!("    def {name}(self):")];
+    if items.is_empty() {
+        out.push("        args = []".into());
+    } else {
+        out.push("        args = [".into());
+        out.extend(items.into_iter().map(|i| format!("            {i},")));
+        out.push("        ]".into());
+    }
+    out.extend(tail);
+    out.push("        return args".into());
+    out
+}
+
+fn cmake_args(b: &SpackBrief) -> Vec<String> {
+    let mut items = Vec::new();
+    for d in &b.defines {
+        match (&d.variant, &d.value) {
+            (Some(v), _) => items.push(format!(
+                "self.define_from_variant({}, {})",
+                py_str(&d.key),
+                py_str(v)
+            )),
+            (None, Some(value)) => items.push(format!("self.define({}, {value})", py_str(&d.key))),
+            (None, None) => {}
+        }
+    }
+    let mut tail = Vec::new();
+    if has_base(b, "CudaPackage") {
+        tail.push("        if self.spec.satisfies(\"+cuda\"):".into());
+        tail.extend(call(
+            "            ",
+            "args.append",
+            &["self.define(\"CMAKE_CUDA_ARCHITECTURES\", self.spec.variants[\"cuda_arch\"].value)"
+                .into()],
+        ));
+    }
+    if has_base(b, "ROCmPackage") {
+        tail.push("        if self.spec.satisfies(\"+rocm\"):".into());
+        tail.extend(call(
+            "            ",
+            "args.append",
+            &["self.define(\"CMAKE_HIP_ARCHITECTURES\", self.spec.variants[\"amdgpu_target\"].value)"
+                .into()],
+        ));
+    }
+    list_method("cmake_args", items, tail)
+}
+
+/// `--enable-foo` / `--with-foo` → (`with`?, `foo`).
+fn autotools_feature(v: &BriefVariant) -> (bool, String) {
+    let o = v.option.trim();
+    for (prefix, with) in [
+        ("--enable-", false),
+        ("--disable-", false),
+        ("--with-", true),
+        ("--without-", true),
+        ("enable-", false),
+        ("with-", true),
+    ] {
+        if let Some(rest) = o.strip_prefix(prefix) {
+            let name = rest.split('=').next().unwrap_or(rest);
+            return (with, name.to_string());
+        }
+    }
+    (false, o.to_string())
+}
+
+fn configure_args(b: &SpackBrief) -> Vec<String> {
+    let mut tail = Vec::new();
+    for v in &b.variants {
+        let (with, feature) = autotools_feature(v);
+        let helper = if with {
+            "with_or_without"
+        } else {
+            "enable_or_disable"
+        };
+        let mut args = vec![py_str(&feature)];
+        if feature != v.name {
+            args.push(format!("variant={}", py_str(&v.name)));
+        }
+        tail.extend(call(
+            "        ",
+            "args.extend",
+            &[format!("self.{helper}({})", args.join(", "))],
+        ));
+    }
+    list_method("configure_args", Vec::new(), tail)
+}
+
+fn meson_args(b: &SpackBrief) -> Vec<String> {
+    let mut items = Vec::new();
+    for v in &b.variants {
+        let key = v.option.trim_start_matches("-D");
+        let item = match v.default {
+            VariantDefault::Bool(_) => format!(
+                "\"-D{key}=\" + (\"true\" if self.spec.satisfies({}) else \"false\")",
+                py_str(&format!("+{}", v.name))
+            ),
+            VariantDefault::Str(_) => format!(
+                "\"-D{key}=\" + str(self.spec.variants[{}].value)",
+                py_str(&v.name)
+            ),
+        };
+        items.push(item);
+    }
+    list_method("meson_args", items, Vec::new())
+}
+
+fn makefile() -> Vec<String> {
+    vec![
+        "    @property".into(),
+        "    def install_targets(self):".into(),
+        "        # FIXME: check how the Makefile takes the installation prefix.".into(),
+        "        return [f\"PREFIX={self.prefix}\", \"install\"]".into(),
+    ]
+}
+
+fn generic_install() -> Vec<String> {
+    vec![
+        "    def install(self, spec, prefix):".into(),
+        "        # FIXME: no build system Spack supports was recognised; write the build".into(),
+        "        # and install steps here.".into(),
+        "        raise InstallError(\"FIXME: the install steps are not written yet\")".into(),
+    ]
+}

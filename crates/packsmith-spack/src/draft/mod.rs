@@ -1,0 +1,84 @@
+//! The deterministic first draft: a complete `package.py` rendered from a
+//! [`SpackBrief`] alone, in Spack house style, for the target generation.
+//!
+//! Nothing is invented: a fact the brief lacks (a checksum, a homepage, a
+//! version) becomes a `# FIXME:` line for the model or the user, never a
+//! plausible-looking value.
+
+mod directives;
+mod imports;
+mod methods;
+mod pystr;
+
+use crate::brief::SpackBrief;
+
+pub use pystr::py_str;
+
+/// How the draft is rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DraftOptions {
+    /// Dependencies found upstream that are optional and behind no option
+    /// are written as commented-out `depends_on` lines.
+    pub comment_optional_dependencies: bool,
+    /// GitHub handles for `maintainers(...)`; none are written when empty.
+    pub maintainers: Vec<String>,
+    /// The first comment lines of the file, without `# `.
+    pub header: Vec<String>,
+}
+
+impl Default for DraftOptions {
+    fn default() -> Self {
+        Self {
+            comment_optional_dependencies: true,
+            maintainers: Vec::new(),
+            header: vec![
+                "Drafted by packsmith from the project's build files.".into(),
+                "Review every FIXME before publishing this recipe.".into(),
+            ],
+        }
+    }
+}
+
+/// Renders the whole `package.py`.
+pub fn render_recipe(brief: &SpackBrief, options: &DraftOptions) -> String {
+    let mut out: Vec<String> = options
+        .header
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                "#".to_string()
+            } else {
+                format!("# {l}")
+            }
+        })
+        .collect();
+    if !out.is_empty() {
+        out.push(String::new());
+    }
+    out.extend(imports::render_imports(brief.target, &brief.base_classes));
+    out.push(String::new());
+    out.push(String::new());
+    out.push(format!(
+        "class {}({}):",
+        brief.class_name,
+        bases(brief).join(", ")
+    ));
+    let body = directives::render_body(brief, options);
+    out.extend(body);
+    let methods = methods::render_methods(brief);
+    if !methods.is_empty() {
+        out.push(String::new());
+        out.extend(methods);
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
+}
+
+fn bases(brief: &SpackBrief) -> Vec<String> {
+    if brief.base_classes.is_empty() {
+        vec!["Package".into()]
+    } else {
+        brief.base_classes.clone()
+    }
+}

@@ -1,0 +1,26 @@
+//! Validation against a real Spack: a local source mirror, one overlay repo
+//! and config scope per attempt, the stages (load → audit → concretize →
+//! install) each with its own timeout and log file, all run through
+//! `packsmith-exec` and, by default, inside a bubblewrap sandbox.
+//!
+//! These are plain functions and types; the agent loop that calls them
+//! lives elsewhere.
+
+mod error;
+mod overlay;
+mod pids;
+mod sandbox;
+mod setup;
+mod source;
+mod stages;
+
+pub use error::ValidateError;
+pub use overlay::{prepare_attempt, Attempt};
+pub use pids::PidsCgroup;
+pub use sandbox::{Sandbox, SandboxPolicy};
+pub use setup::{SpackPaths, SpackSetup};
+pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
+pub use stages::{
+    parse_spec_install_status, run_stage, run_stages, Stage, StageOptions, StageOutcome,
+    StageTimeouts, ToBuild,
+};

@@ -1,0 +1,273 @@
+//! Where Spack is and how it is configured: taken from options, never
+//! hard-coded.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use packsmith_exec::CommandSpec;
+use serde::{Deserialize, Serialize};
+
+use super::ValidateError;
+
+/// The variables Spack reads that a setup may carry.
+const SPACK_VARS: &[&str] = &[
+    "SPACK_ROOT",
+    "SPACK_USER_CONFIG_PATH",
+    "SPACK_USER_CACHE_PATH",
+    "SPACK_PYTHON",
+    "SPACK_DISABLE_LOCAL_CONFIG",
+];
+
+/// A Spack installation and the scratch directory runs write into.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpackSetup {
+    /// The `spack` executable.
+    pub spack_bin: PathBuf,
+    /// Variables set for every Spack command (`SPACK_ROOT`,
+    /// `SPACK_USER_CONFIG_PATH`, `SPACK_PYTHON`, `PATH`, ...).
+    pub env: BTreeMap<String, String>,
+    /// Root for run directories (mirrors, overlay repos, scopes, logs).
+    pub scratch: PathBuf,
+}
+
+/// Spack's own writable locations, as its configuration resolves them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpackPaths {
+    pub install_root: PathBuf,
+    pub build_stage: Vec<PathBuf>,
+    pub test_stage: Option<PathBuf>,
+    pub source_cache: Option<PathBuf>,
+    pub misc_cache: Option<PathBuf>,
+    pub user_cache: Option<PathBuf>,
+}
+
+impl SpackPaths {
+    /// Every directory a Spack command may write into.
+    pub fn writable(&self) -> Vec<PathBuf> {
+        let mut all = vec![self.install_root.clone()];
+        all.extend(self.build_stage.iter().cloned());
+        all.extend(self.test_stage.iter().cloned());
+        all.extend(self.source_cache.iter().cloned());
+        all.extend(self.misc_cache.iter().cloned());
+        all.extend(self.user_cache.iter().cloned());
+        all.sort();
+        all.dedup();
+        all
+    }
+}
+
+/// Expands `$VAR` and `${VAR}` from `vars`, then from our environment.
+fn expand(value: &str, vars: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (name, tail) = if let Some(b) = after.strip_prefix('{') {
+            match b.find('}') {
+                Some(end) => (&b[..end], &b[end + 1..]),
+                None => ("", after),
+            }
+        } else {
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        let v = vars
+            .get(name)
+            .cloned()
+            .or_else(|| std::env::var(name).ok())
+            .unwrap_or_default();
+        out.push_str(&v);
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `spack python -c` compiles its argument as one interactive statement;
+/// wrap a multi-line script in `exec("...")` (ASCII scripts only: Rust's
+/// string escapes match Python's for them).
+pub(crate) fn python_exec(script: &str) -> String {
+    format!("exec({script:?})")
+}
+
+/// Reads `export K=V` lines (what an `env.sh` for Spack contains).
+pub(crate) fn parse_env_script(text: &str) -> BTreeMap<String, String> {
+    let mut vars = BTreeMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let Some(assign) = line.strip_prefix("export ") else {
+            continue;
+        };
+        let Some((k, v)) = assign.split_once('=') else {
+            continue;
+        };
+        let v = v.trim().trim_matches('"').trim_matches('\'');
+        let value = expand(v, &vars);
+        vars.insert(k.trim().to_string(), value);
+    }
+    vars
+}
+
+impl SpackSetup {
+    /// From an environment script of `export` lines (`SPACK_ROOT=...`);
+    /// the binary is `$SPACK_ROOT/bin/spack`.
+    pub fn from_env_script(script: &Path, scratch: &Path) -> Result<Self, ValidateError> {
+        let text =
+            std::fs::read_to_string(script).map_err(|e| ValidateError::io("read", script, e))?;
+        let env = parse_env_script(&text);
+        let root = env
+            .get("SPACK_ROOT")
+            .ok_or_else(|| ValidateError::SpackNotFound {
+                what: format!("{} sets no SPACK_ROOT", script.display()),
+            })?;
+        let spack_bin = Path::new(root).join("bin/spack");
+        if !spack_bin.is_file() {
+            return Err(ValidateError::SpackNotFound {
+                what: format!("{} does not exist", spack_bin.display()),
+            });
+        }
+        Ok(Self {
+            spack_bin,
+            env,
+            scratch: scratch.to_path_buf(),
+        })
+    }
+
+    /// `spack` from `PATH`, with the `SPACK_*` variables of our environment.
+    pub fn from_path(scratch: &Path) -> Result<Self, ValidateError> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let spack_bin = std::env::split_paths(&path)
+            .map(|d| d.join("spack"))
+            .find(|p| p.is_file())
+            .ok_or_else(|| ValidateError::SpackNotFound {
+                what: "no `spack` on PATH".into(),
+            })?;
+        let mut env = BTreeMap::new();
+        for var in SPACK_VARS {
+            if let Ok(v) = std::env::var(var) {
+                env.insert((*var).to_string(), v);
+            }
+        }
+        Ok(Self {
+            spack_bin,
+            env,
+            scratch: scratch.to_path_buf(),
+        })
+    }
+
+    /// A command `spack <args>` with this setup's environment.
+    pub fn command<I, S>(&self, args: I) -> CommandSpec
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<std::ffi::OsString>,
+    {
+        let mut spec = CommandSpec::new(&self.spack_bin).args(args);
+        for (k, v) in &self.env {
+            spec = spec.env(k, v);
+        }
+        spec
+    }
+
+    /// Directories the sandbox must leave readable although they may live
+    /// under a hidden home: Spack itself, its Python, its configuration.
+    pub fn read_only_roots(&self) -> Vec<PathBuf> {
+        let mut roots = Vec::new();
+        if let Some(root) = self.spack_bin.parent().and_then(Path::parent) {
+            roots.push(root.to_path_buf());
+        }
+        for var in ["SPACK_ROOT", "SPACK_USER_CONFIG_PATH"] {
+            if let Some(v) = self.env.get(var) {
+                roots.push(PathBuf::from(v));
+            }
+        }
+        if let Some(py) = self.env.get("SPACK_PYTHON") {
+            // `<venv>/bin/python` → the venv.
+            if let Some(venv) = Path::new(py).parent().and_then(Path::parent) {
+                roots.push(venv.to_path_buf());
+            }
+            // A venv's python is a link to the real installation, which may
+            // live under the (hidden) home directory, e.g. pyenv's.
+            if let Some(prefix) = std::fs::canonicalize(py)
+                .ok()
+                .as_deref()
+                .and_then(Path::parent)
+                .and_then(Path::parent)
+            {
+                roots.push(prefix.to_path_buf());
+            }
+        }
+        roots.sort();
+        roots.dedup();
+        roots
+    }
+
+    /// Asks Spack where it writes (install tree, stages, caches) and creates
+    /// those directories, so a sandbox can bind them. Runs unsandboxed: it
+    /// loads no recipe.
+    pub fn probe_paths(&self) -> Result<SpackPaths, ValidateError> {
+        const SCRIPT: &str = "import json, spack.config as c\n\
+from spack.util.path import canonicalize_path as p\n\
+g = lambda k: c.get('config:' + k)\n\
+st = g('build_stage') or []\n\
+st = [st] if isinstance(st, str) else st\n\
+o = lambda v: p(v) if v else None\n\
+print('PACKSMITH-PATHS ' + json.dumps({'install_root': p(g('install_tree:root') or '$spack/opt/spack'), \
+'build_stage': [p(s) for s in st], 'test_stage': o(g('test_stage')), \
+'source_cache': o(g('source_cache')), 'misc_cache': o(g('misc_cache'))}))\n";
+        let spec = self
+            .command(["python".to_string(), "-c".into(), python_exec(SCRIPT)])
+            .timeout(Duration::from_secs(120));
+        let out = packsmith_exec::run(&spec).map_err(|e| ValidateError::SpackNotFound {
+            what: e.to_string(),
+        })?;
+        let line = out
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("PACKSMITH-PATHS "))
+            .ok_or_else(|| ValidateError::Command {
+                command: spec.display(),
+                detail: format!(
+                    "exit {:?}: {}",
+                    out.code,
+                    out.stderr.lines().last().unwrap_or_default()
+                ),
+                hint: "check that `spack python` works with this setup".into(),
+            })?;
+        let mut paths: SpackPaths =
+            serde_json::from_str(line).map_err(|e| ValidateError::Command {
+                command: spec.display(),
+                detail: e.to_string(),
+                hint: "unexpected output from spack python".into(),
+            })?;
+        paths.user_cache = self.env.get("SPACK_USER_CACHE_PATH").map(PathBuf::from);
+        for dir in paths.writable() {
+            std::fs::create_dir_all(&dir).map_err(|e| ValidateError::io("create", &dir, e))?;
+        }
+        Ok(paths)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_scripts_expand_earlier_and_outer_variables() {
+        std::env::set_var("PACKSMITH_TEST_OUTER", "/usr/bin");
+        let vars = parse_env_script(
+            "# comment\nexport SPACK_ROOT=/opt/spack\nexport PATH=$SPACK_ROOT/bin:${PACKSMITH_TEST_OUTER}\nexport Q=\"/x y\"\n",
+        );
+        assert_eq!(vars["SPACK_ROOT"], "/opt/spack");
+        assert_eq!(vars["PATH"], "/opt/spack/bin:/usr/bin");
+        assert_eq!(vars["Q"], "/x y");
+    }
+}

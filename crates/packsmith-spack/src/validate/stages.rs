@@ -1,0 +1,381 @@
+//! The validation stages, cheapest first, each with its own timeout and a
+//! captured log file: load → audit → concretize → install.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use packsmith_exec::atomic_write;
+use serde::{Deserialize, Serialize};
+
+use super::{Attempt, PidsCgroup, Sandbox, SpackSetup, ValidateError};
+
+/// One validation stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Import the package class (`spack python` + `get_pkg_class`).
+    Load,
+    /// `spack audit packages <name>`.
+    Audit,
+    /// `spack spec -I --fresh <name>`.
+    Concretize,
+    /// `spack install --fresh --fail-fast <name>`.
+    Install,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 4] = [Self::Load, Self::Audit, Self::Concretize, Self::Install];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Load => "load",
+            Self::Audit => "audit",
+            Self::Concretize => "concretize",
+            Self::Install => "install",
+        }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Per-stage time limits. The first Spack command on a new machine builds
+/// the repository indexes (about 70 s here), hence the generous defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageTimeouts {
+    pub load: Duration,
+    pub audit: Duration,
+    pub concretize: Duration,
+    pub install: Duration,
+}
+
+impl Default for StageTimeouts {
+    fn default() -> Self {
+        Self {
+            load: Duration::from_secs(180),
+            audit: Duration::from_secs(300),
+            concretize: Duration::from_secs(600),
+            install: Duration::from_secs(3600),
+        }
+    }
+}
+
+impl StageTimeouts {
+    pub fn get(&self, stage: Stage) -> Duration {
+        match stage {
+            Stage::Load => self.load,
+            Stage::Audit => self.audit,
+            Stage::Concretize => self.concretize,
+            Stage::Install => self.install,
+        }
+    }
+}
+
+/// How the stages run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageOptions {
+    pub timeouts: StageTimeouts,
+    /// `spack install --test=root`.
+    pub run_tests: bool,
+    /// Offline: a concretized DAG that would build anything but the root
+    /// and `gcc-runtime` fails the concretize stage (it means a download).
+    pub offline: bool,
+    /// Keep this many bytes of each stream in memory (the log has it all up
+    /// to this cap too).
+    pub max_output: usize,
+    /// Run `spack -d` (debug output: shows the URLs a fetch tried and the
+    /// real cause behind some terse errors).
+    pub debug: bool,
+}
+
+impl Default for StageOptions {
+    fn default() -> Self {
+        Self {
+            timeouts: StageTimeouts::default(),
+            run_tests: false,
+            offline: true,
+            max_output: 4 << 20,
+            debug: false,
+        }
+    }
+}
+
+/// A node of the concretized DAG that Spack would build (` - ` in `spec -I`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToBuild {
+    pub name: String,
+    pub spec: String,
+}
+
+/// What one stage did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageOutcome {
+    pub stage: Stage,
+    pub passed: bool,
+    #[serde(with = "secs")]
+    pub duration: Duration,
+    /// The full captured log (command line, stdout, stderr, exit status).
+    pub log_path: PathBuf,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    /// The command as run (sandbox wrapper included).
+    pub command: String,
+    /// Concretize: nodes other than the root and gcc-runtime that would be
+    /// built (a download, offline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub would_build: Vec<ToBuild>,
+    /// Install: Spack's own build log, copied next to the stage log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_log: Option<PathBuf>,
+    /// Limits the sandbox enforced during the stage (`process limit hit 3 times`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandbox_events: Vec<String>,
+}
+
+mod secs {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64((d.as_secs_f64() * 1000.0).round() / 1000.0)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let v = f64::deserialize(d)?;
+        Ok(Duration::from_secs_f64(v.max(0.0)))
+    }
+}
+
+/// Spack's arguments for `stage`, after `spack -C <scope>`.
+fn stage_args(stage: Stage, package: &str, options: &StageOptions) -> Vec<String> {
+    match stage {
+        Stage::Load => vec![
+            "python".into(),
+            "-c".into(),
+            super::setup::python_exec(&format!(
+                "import spack.repo\ncls = spack.repo.PATH.get_pkg_class({package:?})\nprint('loaded', cls.__module__, cls.__name__)\n"
+            )),
+        ],
+        Stage::Audit => vec!["audit".into(), "packages".into(), package.into()],
+        Stage::Concretize => vec![
+            "spec".into(),
+            "-I".into(),
+            "--fresh".into(),
+            package.into(),
+        ],
+        Stage::Install => {
+            let mut args = vec![
+                "install".into(),
+                "--fresh".into(),
+                "--fail-fast".into(),
+                "--keep-stage".into(),
+            ];
+            if options.run_tests {
+                args.push("--test=root".into());
+            }
+            args.push(package.into());
+            args
+        }
+    }
+}
+
+/// Reads `spack spec -I` output: the nodes marked ` - ` (to be built), in
+/// order, the root first.
+pub fn parse_spec_install_status(output: &str) -> Vec<ToBuild> {
+    let concretized = output
+        .split_once("Concretized\n")
+        .map(|(_, rest)| rest)
+        .unwrap_or(output);
+    concretized
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix(" - ")?;
+            let spec = rest.trim().trim_start_matches('^').to_string();
+            let name = spec
+                .split(['@', '%', '+', '~', ' ', '/'])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            (!name.is_empty()).then_some(ToBuild { name, spec })
+        })
+        .collect()
+}
+
+/// `See build log for details:\n  <path>` → the path.
+fn build_log_path(output: &str) -> Option<PathBuf> {
+    let mut lines = output.lines();
+    while let Some(line) = lines.next() {
+        if line.trim_start().starts_with("See build log for details:") {
+            return lines
+                .next()
+                .map(|l| PathBuf::from(l.trim()))
+                .filter(|p| p.is_absolute());
+        }
+    }
+    None
+}
+
+fn write_log(path: &Path, text: &str) -> Result<(), ValidateError> {
+    atomic_write(path, text.as_bytes()).map_err(|e| ValidateError::Io {
+        action: "write",
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// Runs one stage for `attempt` and writes `<attempt>/logs/<stage>.log`.
+pub fn run_stage(
+    setup: &SpackSetup,
+    sandbox: &Sandbox,
+    attempt: &Attempt,
+    stage: Stage,
+    options: &StageOptions,
+) -> Result<StageOutcome, ValidateError> {
+    let mut args: Vec<OsString> = Vec::new();
+    if options.debug {
+        args.push("-d".into());
+    }
+    args.push("-C".into());
+    args.push(attempt.scope.clone().into());
+    args.extend(
+        stage_args(stage, &attempt.package, options)
+            .into_iter()
+            .map(OsString::from),
+    );
+    let mut spec = setup
+        .command(args)
+        .cwd(&attempt.dir)
+        .timeout(options.timeouts.get(stage));
+    spec.max_output = options.max_output;
+    let pids = match sandbox {
+        Sandbox::Bubblewrap { policy, .. } => policy.max_processes.and_then(PidsCgroup::create),
+        Sandbox::None => None,
+    };
+    let spec = sandbox.wrap_with(spec, pids.as_ref());
+    let command = spec.display();
+    let out = packsmith_exec::run(&spec).map_err(|e| ValidateError::Command {
+        command: command.clone(),
+        detail: e.to_string(),
+        hint: "check the spack binary and, for the sandbox, that bwrap is installed".into(),
+    })?;
+    let mut sandbox_events = Vec::new();
+    if let Some(cg) = &pids {
+        let hits = cg.limit_hits();
+        if hits > 0 {
+            sandbox_events.push(format!("process limit reached: {hits} fork(s) refused"));
+        }
+    }
+    let mut passed = out.success();
+    let mut would_build = Vec::new();
+    let mut trailer = String::new();
+    if stage == Stage::Concretize && passed {
+        would_build = parse_spec_install_status(&out.stdout)
+            .into_iter()
+            .filter(|n| n.name != attempt.package && n.name != "gcc-runtime")
+            .collect();
+        if options.offline && !would_build.is_empty() {
+            passed = false;
+            let names: Vec<&str> = would_build.iter().map(|n| n.name.as_str()).collect();
+            trailer.push_str(&format!(
+                "packsmith: offline, but the concretized DAG would build from source (a download each): {}\n",
+                names.join(", ")
+            ));
+        }
+    }
+    let mut build_log = None;
+    if stage == Stage::Install && !passed {
+        if let Some(src) = build_log_path(&out.stdout).or_else(|| build_log_path(&out.stderr)) {
+            let dest = attempt.logs.join("spack-build-out.txt");
+            if std::fs::copy(&src, &dest).is_ok() {
+                build_log = Some(dest);
+            }
+        }
+    }
+    for event in &sandbox_events {
+        trailer.push_str(&format!("packsmith sandbox: {event}\n"));
+    }
+    let status = if out.timed_out {
+        format!(
+            "packsmith: timed out after {:.0} s (limit {} s); the process group was killed\n",
+            out.duration.as_secs_f64(),
+            options.timeouts.get(stage).as_secs()
+        )
+    } else {
+        format!(
+            "packsmith: exit {:?} after {:.1} s\n",
+            out.code,
+            out.duration.as_secs_f64()
+        )
+    };
+    let log_path = attempt.logs.join(format!("{stage}.log"));
+    let truncated = if out.truncated {
+        "packsmith: output was longer than the cap; only the tail is kept\n"
+    } else {
+        ""
+    };
+    write_log(
+        &log_path,
+        &format!(
+            "$ {command}\n{truncated}==> stdout\n{}\n==> stderr\n{}\n{trailer}{status}",
+            out.stdout, out.stderr
+        ),
+    )?;
+    Ok(StageOutcome {
+        stage,
+        passed,
+        duration: out.duration,
+        log_path,
+        exit_code: out.code,
+        timed_out: out.timed_out,
+        command,
+        would_build,
+        build_log,
+        sandbox_events,
+    })
+}
+
+/// Runs `stages` in order and stops at the first that fails.
+pub fn run_stages(
+    setup: &SpackSetup,
+    sandbox: &Sandbox,
+    attempt: &Attempt,
+    stages: &[Stage],
+    options: &StageOptions,
+) -> Result<Vec<StageOutcome>, ValidateError> {
+    let mut outcomes = Vec::new();
+    for &stage in stages {
+        let outcome = run_stage(setup, sandbox, attempt, stage, options)?;
+        let passed = outcome.passed;
+        outcomes.push(outcome);
+        if !passed {
+            break;
+        }
+    }
+    Ok(outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_status_lists_nodes_to_build() {
+        let out = "Input spec\n--------------------------------\n -   demo\n\nConcretized\n--------------------------------\n -   demo@1.0%gcc@12.2.0~ipo build_system=cmake\n[e]      ^cmake@3.25.1%gcc@12.2.0\n -       ^gcc-runtime@12.2.0%gcc@12.2.0\n -       ^libfoo@2.0%gcc@12.2.0+shared\n[+]      ^zlib@1.3\n";
+        let nodes = parse_spec_install_status(out);
+        let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, vec!["demo", "gcc-runtime", "libfoo"]);
+    }
+
+    #[test]
+    fn build_log_path_follows_the_marker() {
+        let out = "2 errors found\n\nSee build log for details:\n  /s/spack-build-out.txt\n";
+        assert_eq!(
+            build_log_path(out),
+            Some(PathBuf::from("/s/spack-build-out.txt"))
+        );
+    }
+}

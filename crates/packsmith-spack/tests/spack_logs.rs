@@ -1,0 +1,42 @@
+//! The failure taxonomy on real Spack 0.23 logs captured by
+//! `tests/spack_real.rs` (`PACKSMITH_CAPTURE_LOGS=1`), machine paths
+//! replaced by placeholders. One snapshot per log: class and excerpt.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use packsmith_spack::diagnose::{classify, FailureClass, MAX_BYTES, MAX_LINES};
+use packsmith_spack::validate::Stage;
+
+fn check(case: &str, stage: Stage, expect: FailureClass) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spack-logs");
+    let log = std::fs::read_to_string(dir.join(format!("{case}.{stage}.log"))).unwrap();
+    let build = std::fs::read_to_string(dir.join(format!("{case}.build.log"))).ok();
+    let d = classify(stage, &log, build.as_deref());
+    assert_eq!(d.class, expect, "{case}: {d:#?}");
+    assert!(d.excerpt.lines().count() <= MAX_LINES + 1, "{case}");
+    assert!(d.excerpt.len() <= MAX_BYTES + 32, "{case}");
+    assert!(d.excerpt.len() < log.len() + build.as_ref().map_or(0, String::len));
+    insta::assert_json_snapshot!(case, d);
+}
+
+macro_rules! logs {
+    ($($test:ident => ($case:literal, $stage:expr, $class:expr),)*) => {
+        $(#[test] fn $test() { check($case, $stage, $class); })*
+    };
+}
+
+logs! {
+    syntax_error_at_load => ("syntax", Stage::Load, FailureClass::Syntax),
+    unknown_dependency_at_audit => ("unknown-dependency", Stage::Audit, FailureClass::UnknownPackage),
+    unknown_dependency_at_concretize => ("unknown-dependency-spec", Stage::Concretize, FailureClass::UnknownPackage),
+    depends_on_c_on_0_23 => ("depends-on-c", Stage::Audit, FailureClass::UnknownPackage),
+    unsatisfiable_version => ("unsatisfiable", Stage::Concretize, FailureClass::Constraint),
+    cmake_configure_error => ("cmake-define-fails", Stage::Install, FailureClass::CmakeConfigure),
+    missing_find_package => ("missing-find-package", Stage::Install, FailureClass::MissingDependency),
+    cxx_compile_error => ("compile-error", Stage::Install, FailureClass::Compilation),
+    recipe_exception_at_install => ("recipe-exception", Stage::Install, FailureClass::Syntax),
+    wrong_sha256 => ("wrong-sha256", Stage::Install, FailureClass::Fetch),
+    missing_tarball => ("missing-tarball", Stage::Install, FailureClass::Fetch),
+    sandbox_escape_attempts => ("sandbox-escape", Stage::Install, FailureClass::Sandbox),
+}

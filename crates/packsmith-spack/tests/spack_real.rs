@@ -1,0 +1,671 @@
+//! Real Spack, real bubblewrap. Skipped (with a loud SKIPPED line) unless
+//! `PACKSMITH_TEST_SPACK_ENV` names an env script for Spack (see
+//! docs/offline-spack.md) or `spack` is on PATH. Slow: minutes.
+//!
+//! `PACKSMITH_CAPTURE_LOGS=1` rewrites `tests/spack-logs/` from these runs
+//! (machine paths replaced by placeholders).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use packsmith_spack::brief::build_brief;
+use packsmith_spack::diagnose::{classify, diagnose_outcome, FailureClass};
+use packsmith_spack::draft::{render_recipe, DraftOptions};
+use packsmith_spack::mapping::NoKnowledge;
+use packsmith_spack::recipe::parse_recipe;
+use packsmith_spack::target::TargetSpack;
+use packsmith_spack::validate::{
+    pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy, SpackPaths, SpackSetup,
+    Stage, StageOptions, StageOutcome,
+};
+
+/// Spack commands share one install tree and caches: one test at a time.
+static SPACK: Mutex<()> = Mutex::new(());
+
+struct Env {
+    setup: SpackSetup,
+    paths: SpackPaths,
+    run: tempfile::TempDir,
+}
+
+fn spack_or_skip(test: &str) -> Option<Env> {
+    let run = tempfile::tempdir().unwrap();
+    let setup = match std::env::var_os("PACKSMITH_TEST_SPACK_ENV") {
+        Some(script) => SpackSetup::from_env_script(Path::new(&script), run.path()),
+        None => SpackSetup::from_path(run.path()),
+    };
+    let setup = match setup {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "SKIPPED: spack not found for {test} ({e}); set PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh"
+            );
+            return None;
+        }
+    };
+    let paths = setup.probe_paths().unwrap();
+    Some(Env { setup, paths, run })
+}
+
+fn sandbox(env: &Env, tweak: impl FnOnce(&mut SandboxPolicy)) -> Sandbox {
+    let mut writable = env.paths.writable();
+    writable.push(env.run.path().to_path_buf());
+    let mut policy = SandboxPolicy::for_spack(
+        writable,
+        env.setup.read_only_roots(),
+        env.run.path().join("home"),
+    );
+    tweak(&mut policy);
+    Sandbox::new(policy, false).unwrap()
+}
+
+/// The small CMake project the failure recipes build. Options make it fail
+/// in one way each.
+fn tiny_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.18)
+project(tinyproj VERSION 1.0.0 LANGUAGES CXX)
+option(TINY_FAIL "Stop at configure time" OFF)
+option(TINY_NEEDS_FOO "Require the LibFoo package" OFF)
+option(TINY_BROKEN "Compile the broken code path" OFF)
+if(TINY_FAIL)
+  message(FATAL_ERROR "TINY_FAIL is set: this configuration is not supported")
+endif()
+if(TINY_NEEDS_FOO)
+  find_package(LibFoo 2.0 REQUIRED)
+endif()
+add_library(tiny src/tiny.cpp)
+if(TINY_BROKEN)
+  target_compile_definitions(tiny PRIVATE TINY_BROKEN)
+endif()
+install(TARGETS tiny)
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/tiny.cpp"),
+        r#"#include <string>
+int tiny_answer() { return 42; }
+#ifdef TINY_BROKEN
+std::string tiny_broken() {
+    int count = "not a number";
+    return undeclared_helper(count);
+}
+#endif
+"#,
+    )
+    .unwrap();
+}
+
+fn tiny_recipe(url: &str, version_line: &str, extra_directives: &str, cmake_args: &str) -> String {
+    format!(
+        r#"from spack.package import *
+
+
+class Tinyproj(CMakePackage):
+    """A tiny project that breaks on purpose."""
+
+    homepage = "https://example.invalid/tinyproj"
+    url = "{url}"
+
+    {version_line}
+{extra_directives}
+    def cmake_args(self):
+        return [{cmake_args}]
+"#
+    )
+}
+
+fn placeholders(env: &Env) -> Vec<(String, String)> {
+    let mut subs: Vec<(String, String)> =
+        vec![(env.run.path().display().to_string(), "{RUN}".into())];
+    let p = &env.paths;
+    let mut named: Vec<(PathBuf, &str)> = vec![(p.install_root.clone(), "{INSTALL_ROOT}")];
+    for s in &p.build_stage {
+        named.push((s.clone(), "{STAGE}"));
+    }
+    for (path, name) in [
+        (&p.source_cache, "{SOURCE_CACHE}"),
+        (&p.misc_cache, "{MISC_CACHE}"),
+        (&p.user_cache, "{USER_CACHE}"),
+        (&p.test_stage, "{TEST_STAGE}"),
+    ] {
+        if let Some(path) = path {
+            named.push((path.clone(), name));
+        }
+    }
+    for (var, name) in [
+        ("SPACK_USER_CONFIG_PATH", "{SPACK_CONFIG}"),
+        ("SPACK_PYTHON", "{SPACK_PYTHON}"),
+        ("SPACK_ROOT", "{SPACK_ROOT}"),
+    ] {
+        if let Some(v) = env.setup.env.get(var) {
+            named.push((PathBuf::from(v), name));
+        }
+    }
+    for root in env.setup.read_only_roots() {
+        named.push((root, "{READ_ONLY_ROOT}"));
+    }
+    for (path, name) in named {
+        subs.push((path.display().to_string(), name.to_string()));
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        subs.push((format!(" {} ", home.to_string_lossy()), " {HOME} ".into()));
+    }
+    // Longest first, so nested paths are replaced before their parents.
+    subs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+    subs
+}
+
+fn scrub(text: &str, subs: &[(String, String)]) -> String {
+    let mut out = text.to_string();
+    for (from, to) in subs {
+        out = out.replace(from, to);
+    }
+    out
+}
+
+fn capture(env: &Env, case: &str, outcome: &StageOutcome) {
+    if std::env::var_os("PACKSMITH_CAPTURE_LOGS").is_none() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spack-logs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let subs = placeholders(env);
+    let log = std::fs::read_to_string(&outcome.log_path).unwrap();
+    std::fs::write(
+        dir.join(format!("{case}.{}.log", outcome.stage)),
+        scrub(&log, &subs),
+    )
+    .unwrap();
+    if let Some(b) = &outcome.build_log {
+        let text = std::fs::read_to_string(b).unwrap();
+        std::fs::write(dir.join(format!("{case}.build.log")), scrub(&text, &subs)).unwrap();
+    }
+}
+
+struct Case {
+    name: &'static str,
+    stages: &'static [Stage],
+    expect: FailureClass,
+}
+
+#[test]
+fn captured_failures_classify() {
+    let Some(env) = spack_or_skip("captured_failures_classify") else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let sb = sandbox(&env, |_| {});
+    let project = env.run.path().join("tinyproj-src");
+    tiny_project(&project);
+    let mirror = env.run.path().join("mirror");
+    let src = pack_local_source(&project, "tinyproj", "1.0.0", &mirror).unwrap();
+    let good = format!("version(\"1.0.0\", sha256=\"{}\")", src.sha256);
+    let mut wrong = src.sha256.clone();
+    wrong.replace_range(0..1, if wrong.starts_with('0') { "1" } else { "0" });
+    let wrong = format!("version(\"1.0.0\", sha256=\"{wrong}\")");
+    let missing_url = src.url.replace("tinyproj-1.0.0", "tinyproj-9.9.9");
+    let missing = format!("version(\"9.9.9\", sha256=\"{}\")", "ab".repeat(32));
+    let all = &[Stage::Load, Stage::Audit, Stage::Concretize, Stage::Install];
+    let cases: Vec<(Case, String)> = vec![
+        (
+            Case {
+                name: "syntax",
+                stages: all,
+                expect: FailureClass::Syntax,
+            },
+            tiny_recipe(&src.url, &good, "", "")
+                .replace("def cmake_args(self):", "def cmake_args(self)"),
+        ),
+        (
+            Case {
+                name: "unknown-dependency",
+                stages: all,
+                expect: FailureClass::UnknownPackage,
+            },
+            tiny_recipe(
+                &src.url,
+                &good,
+                "    depends_on(\"libdoesnotexist@2:\")\n",
+                "",
+            ),
+        ),
+        (
+            Case {
+                name: "unknown-dependency-spec",
+                stages: &[Stage::Concretize],
+                expect: FailureClass::UnknownPackage,
+            },
+            tiny_recipe(
+                &src.url,
+                &good,
+                "    depends_on(\"libdoesnotexist@2:\")\n",
+                "",
+            ),
+        ),
+        (
+            Case {
+                name: "depends-on-c",
+                stages: all,
+                expect: FailureClass::UnknownPackage,
+            },
+            tiny_recipe(
+                &src.url,
+                &good,
+                "    depends_on(\"c\", type=\"build\")\n",
+                "",
+            ),
+        ),
+        (
+            Case {
+                name: "unsatisfiable",
+                stages: &[Stage::Load, Stage::Concretize],
+                expect: FailureClass::Constraint,
+            },
+            tiny_recipe(&src.url, &good, "    depends_on(\"zlib@99:\")\n", ""),
+        ),
+        (
+            Case {
+                name: "cmake-define-fails",
+                stages: &[Stage::Install],
+                expect: FailureClass::CmakeConfigure,
+            },
+            tiny_recipe(&src.url, &good, "", "self.define(\"TINY_FAIL\", True)"),
+        ),
+        (
+            Case {
+                name: "missing-find-package",
+                stages: &[Stage::Install],
+                expect: FailureClass::MissingDependency,
+            },
+            tiny_recipe(&src.url, &good, "", "self.define(\"TINY_NEEDS_FOO\", True)"),
+        ),
+        (
+            Case {
+                name: "compile-error",
+                stages: &[Stage::Install],
+                expect: FailureClass::Compilation,
+            },
+            tiny_recipe(&src.url, &good, "", "self.define(\"TINY_BROKEN\", True)"),
+        ),
+        (
+            Case {
+                name: "recipe-exception",
+                stages: &[Stage::Install],
+                expect: FailureClass::Syntax,
+            },
+            tiny_recipe(
+                &src.url,
+                &good,
+                "",
+                "self.define_from_variant(\"TINY_X\", \"nosuchvariant\")",
+            ),
+        ),
+        (
+            Case {
+                name: "wrong-sha256",
+                stages: &[Stage::Install],
+                expect: FailureClass::Fetch,
+            },
+            tiny_recipe(&src.url, &wrong, "", ""),
+        ),
+        (
+            Case {
+                name: "missing-tarball",
+                stages: &[Stage::Install],
+                expect: FailureClass::Fetch,
+            },
+            tiny_recipe(&missing_url, &missing, "", ""),
+        ),
+    ];
+    let options = StageOptions::default();
+    let mut report = Vec::new();
+    for (n, (case, recipe)) in cases.into_iter().enumerate() {
+        assert!(parse_recipe(&recipe, "package.py").class_name.is_some());
+        let attempt = prepare_attempt(
+            env.run.path(),
+            "capture",
+            n as u32 + 1,
+            "tinyproj",
+            &recipe,
+            Some(&src.mirror),
+        )
+        .unwrap();
+        let outcomes = run_stages(&env.setup, &sb, &attempt, case.stages, &options).unwrap();
+        let last = outcomes.last().unwrap();
+        assert!(
+            !last.passed,
+            "{}: expected a failure, got {outcomes:?}",
+            case.name
+        );
+        capture(&env, case.name, last);
+        let d = diagnose_outcome(last).unwrap().unwrap();
+        let times: Vec<String> = outcomes
+            .iter()
+            .map(|o| format!("{} {:.1}s", o.stage, o.duration.as_secs_f64()))
+            .collect();
+        report.push(format!(
+            "{}: {:?} at {} ({})",
+            case.name,
+            d.class,
+            last.stage,
+            times.join(", ")
+        ));
+        assert_eq!(d.class, case.expect, "{}: {d:#?}", case.name);
+        // The classification does not depend on where the log came from.
+        let log = std::fs::read_to_string(&last.log_path).unwrap();
+        let build = last
+            .build_log
+            .as_ref()
+            .map(|p| std::fs::read_to_string(p).unwrap());
+        assert_eq!(
+            classify(last.stage, &log, build.as_deref()).class,
+            case.expect
+        );
+    }
+    eprintln!("captured failures:\n  {}", report.join("\n  "));
+}
+
+#[test]
+fn heatsim_installs_end_to_end() {
+    let Some(env) = spack_or_skip("heatsim_installs_end_to_end") else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let sb = sandbox(&env, |_| {});
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/heatsim");
+    let facts = packsmith_analyze::analyze_dir(
+        &root,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: root.display().to_string(),
+        },
+    )
+    .unwrap();
+    let mut brief = build_brief(&facts, TargetSpack::V0_23, &NoKnowledge);
+    let version = brief.fetch.version.clone().unwrap();
+    let t = Instant::now();
+    let src = pack_local_source(
+        &root,
+        &brief.package,
+        &version,
+        &env.run.path().join("mirror"),
+    )
+    .unwrap();
+    let pack_time = t.elapsed();
+    brief.fetch.url = Some(src.url.clone());
+    brief.fetch.sha256 = Some(src.sha256.clone());
+    let recipe = render_recipe(&brief, &DraftOptions::default());
+    let attempt = prepare_attempt(
+        env.run.path(),
+        "heatsim",
+        1,
+        &brief.package,
+        &recipe,
+        Some(&src.mirror),
+    )
+    .unwrap();
+    let outcomes = run_stages(
+        &env.setup,
+        &sb,
+        &attempt,
+        &Stage::ALL,
+        &StageOptions::default(),
+    )
+    .unwrap();
+    let mut timings = BTreeMap::new();
+    for o in &outcomes {
+        timings.insert(
+            o.stage.as_str(),
+            format!("{:.1}s", o.duration.as_secs_f64()),
+        );
+    }
+    eprintln!(
+        "heatsim: pack {:.2}s ({}), stages {timings:?}",
+        pack_time.as_secs_f64(),
+        src.method
+    );
+    let last = outcomes.last().unwrap();
+    if !last.passed {
+        let d = diagnose_outcome(last).unwrap();
+        panic!(
+            "heatsim failed at {}: {d:#?}\nrecipe:\n{recipe}\nlog: {}",
+            last.stage,
+            std::fs::read_to_string(&last.log_path).unwrap()
+        );
+    }
+    assert_eq!(outcomes.len(), 4);
+}
+
+/// sha256 over every path and file content under `dir`.
+fn tree_hash(dir: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p.clone());
+            }
+            files.push(p);
+        }
+    }
+    files.sort();
+    for f in files {
+        h.update(f.display().to_string().as_bytes());
+        if f.is_file() {
+            h.update(std::fs::read(&f).unwrap());
+        }
+    }
+    hex::encode(h.finalize())
+}
+
+/// A recipe whose `cmake_args()` attacks the machine; each attack reports
+/// what happened, and the install then fails with the report.
+fn evil_recipe(url: &str, sha: &str, host_home: &Path, outside: &Path) -> String {
+    let home = host_home.display();
+    let outside = outside.display();
+    format!(
+        r#"from spack.package import *
+
+
+class Tinyproj(CMakePackage):
+    """A recipe that tries to escape."""
+
+    homepage = "https://example.invalid/tinyproj"
+    url = "{url}"
+
+    version("1.0.0", sha256="{sha}")
+
+    def cmake_args(self):
+        import os, socket, time
+        report = []
+
+        def attempt(label, fn):
+            try:
+                report.append(label + ": ALLOWED " + str(fn()))
+            except Exception as e:
+                report.append(label + ": BLOCKED " + type(e).__name__ + ": " + str(e))
+
+        def write(path):
+            with open(path, "w") as f:
+                f.write("pwned")
+            return path
+
+        attempt("write-host-home", lambda: write("{home}/pwned"))
+        attempt("write-expanduser-home", lambda: write(os.path.expanduser("~/pwned")))
+        attempt("write-outside", lambda: write("{outside}"))
+        attempt("read-ssh-key", lambda: open("{home}/.ssh/id_rsa").read())
+
+        def connect():
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.settimeout(5)
+            t = time.time()
+            try:
+                s.connect(("1.1.1.1", 53))
+            finally:
+                s.close()
+            return "connected after %.1fs" % (time.time() - t)
+
+        attempt("network", connect)
+
+        def fill_disk():
+            chunk = b"x" * (1 << 20)
+            with open(os.path.join(self.stage.path, "fill"), "wb") as f:
+                for _ in range(64):
+                    f.write(chunk)
+                    f.flush()
+            return "wrote 64 MiB"
+
+        attempt("fill-disk", fill_disk)
+
+        def fork_bomb():
+            pids = []
+            try:
+                for _ in range(2000):
+                    pid = os.fork()
+                    if pid == 0:
+                        time.sleep(3)
+                        os._exit(0)
+                    pids.append(pid)
+            finally:
+                report.append("forked %d children" % len(pids))
+                for pid in pids:
+                    os.waitpid(pid, 0)
+            return "no limit hit"
+
+        attempt("fork-bomb", fork_bomb)
+        raise InstallError("containment report:\n" + "\n".join(report))
+"#
+    )
+}
+
+#[test]
+fn sandbox_contains_malicious_recipes() {
+    let Some(env) = spack_or_skip("sandbox_contains_malicious_recipes") else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    // A stand-in for the user's home, with a dummy key, hidden in the sandbox.
+    let host_home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(host_home.path().join(".ssh")).unwrap();
+    std::fs::write(
+        host_home.path().join(".ssh/id_rsa"),
+        "dummy key, not a secret\n",
+    )
+    .unwrap();
+    let before = tree_hash(host_home.path());
+    let outside_dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let outside = outside_dir.path().join("escaped");
+    let sb = sandbox(&env, |p| {
+        p.hidden.push(host_home.path().to_path_buf());
+        p.max_file_size = Some(16 << 20);
+        p.max_processes = Some(128);
+    });
+    let project = env.run.path().join("tinyproj-src");
+    tiny_project(&project);
+    let src = pack_local_source(
+        &project,
+        "tinyproj",
+        "1.0.0",
+        &env.run.path().join("mirror"),
+    )
+    .unwrap();
+    let recipe = evil_recipe(&src.url, &src.sha256, host_home.path(), &outside);
+    let attempt = prepare_attempt(
+        env.run.path(),
+        "evil",
+        1,
+        "tinyproj",
+        &recipe,
+        Some(&src.mirror),
+    )
+    .unwrap();
+    let mut options = StageOptions::default();
+    options.timeouts.install = std::time::Duration::from_secs(300);
+    let outcomes = run_stages(&env.setup, &sb, &attempt, &[Stage::Install], &options).unwrap();
+    let out = &outcomes[0];
+    capture(&env, "sandbox-escape", out);
+    let log = std::fs::read_to_string(&out.log_path).unwrap();
+    let build = out
+        .build_log
+        .as_ref()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .unwrap_or_default();
+    let all = format!("{log}\n{build}");
+    let report: Vec<&str> = all
+        .lines()
+        .filter(|l| {
+            [
+                "write-",
+                "read-ssh",
+                "network:",
+                "fill-disk",
+                "fork-bomb",
+                "forked ",
+            ]
+            .iter()
+            .any(|k| l.trim_start().starts_with(k))
+        })
+        .collect();
+    eprintln!(
+        "containment report ({:.1}s):\n  {}\n  sandbox events: {:?}",
+        out.duration.as_secs_f64(),
+        report.join("\n  "),
+        out.sandbox_events
+    );
+    assert!(!out.passed);
+    let line = |k: &str| {
+        report
+            .iter()
+            .find(|l| l.trim_start().starts_with(k))
+            .copied()
+            .unwrap_or_default()
+    };
+    assert!(
+        line("write-host-home").contains("BLOCKED") || !host_home.path().join("pwned").exists()
+    );
+    assert!(line("write-outside").contains("BLOCKED"), "{report:?}");
+    assert!(line("read-ssh-key").contains("BLOCKED"), "{report:?}");
+    assert!(line("network").contains("BLOCKED"), "{report:?}");
+    assert!(line("fill-disk").contains("File too large"), "{report:?}");
+    assert!(line("fork-bomb").contains("BLOCKED"), "{report:?}");
+    // Nothing outside the sandbox changed.
+    assert_eq!(tree_hash(host_home.path()), before, "the host home changed");
+    assert!(!host_home.path().join("pwned").exists());
+    assert!(!outside.exists(), "a file escaped to {}", outside.display());
+    let d = diagnose_outcome(out).unwrap().unwrap();
+    assert_eq!(d.class, FailureClass::Sandbox, "{d:#?}");
+}
+
+#[test]
+fn no_sandbox_runs_directly_and_a_broken_bwrap_is_a_clear_error() {
+    let policy =
+        SandboxPolicy::for_spack(vec![], vec![], std::env::temp_dir().join("packsmith-home"));
+    assert_eq!(Sandbox::new(policy.clone(), true).unwrap(), Sandbox::None);
+    // A policy bwrap cannot set up (binding a directory that is a file)
+    // must fail with the --no-sandbox hint, not run unconfined.
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let broken = Sandbox::Bubblewrap {
+        bwrap: "/usr/bin/bwrap".into(),
+        prlimit: None,
+        policy: SandboxPolicy {
+            writable: vec![file.path().join("not-a-dir")],
+            ..policy
+        },
+    };
+    if Path::new("/usr/bin/bwrap").exists() {
+        let err = broken.probe().unwrap_err().to_string();
+        assert!(err.contains("--no-sandbox"), "{err}");
+    } else {
+        eprintln!("SKIPPED: bwrap not installed");
+    }
+}
