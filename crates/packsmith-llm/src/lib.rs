@@ -3,6 +3,8 @@
 //! Providers translate `packsmith_core::chat` types to their wire formats.
 
 mod error;
+#[cfg(feature = "local")]
+pub mod local;
 
 pub use error::LlmError;
 pub use packsmith_core::chat::*;
