@@ -74,10 +74,21 @@ def uptime():
         return " ".join(f.read().split()[:3])
 
 
-def rust(args, mode, *extra):
-    cmd = ["cargo", "bench", "-q", "-p", "packsmith-llm", "--features", "local",
-           "--bench", "llm_local_vs_llamacpp_python", "--", mode, args.model,
-           "--threads", str(args.threads), "--max-tokens", str(args.max_tokens), *extra]
+def build_rust():
+    """Build the Rust side (release profile, where `cargo build --release
+    --features local` already compiled llama.cpp) and return its path."""
+    proc = subprocess.run(["cargo", "build", "--release", "-p", "packsmith-llm", "--features", "local",
+                           "--bench", "llm_local_vs_llamacpp_python", "--message-format=json"],
+                          cwd=REPO, capture_output=True, text=True, check=True)
+    for line in proc.stdout.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "llm_local_vs_llamacpp_python":
+            return msg["executable"]
+    raise SystemExit("cargo built no llm_local_vs_llamacpp_python executable")
+
+
+def rust(exe, args, mode, *extra):
+    cmd = [exe, mode, args.model, "--threads", str(args.threads), "--max-tokens", str(args.max_tokens), *extra]
     return run_json(cmd, cwd=REPO)
 
 
@@ -92,6 +103,8 @@ def med(xs):
 def summarize(result):
     runs = result["runs"]
     return {
+        "best_prompt_tps": max(tps(r["llama_prompt_tokens"], r["llama_prompt_ms"]) for r in runs),
+        "best_gen_tps": max(tps(r["llama_eval_tokens"], r["llama_eval_ms"]) for r in runs),
         "prompt_tokens": med([r["llama_prompt_tokens"] for r in runs]),
         "prompt_tps": med([tps(r["llama_prompt_tokens"], r["llama_prompt_ms"]) for r in runs]),
         "gen_tokens": med([r["llama_eval_tokens"] for r in runs]),
@@ -109,50 +122,68 @@ def main():
     ap.add_argument("--max-tokens", type=int, default=64)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--attempts", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="alternate the two engines this many times (each runs --reps per round)")
+    ap.add_argument("--skip-repair", action="store_true")
     ap.add_argument("--json-out")
     args = ap.parse_args()
     args.model = os.path.abspath(args.model)
 
     # Build first, so compilation does not overlap a measurement.
-    subprocess.run(["cargo", "bench", "-q", "--no-run", "-p", "packsmith-llm", "--features", "local",
-                    "--bench", "llm_local_vs_llamacpp_python"], cwd=REPO, check=True)
+    exe = build_rust()
 
     loads = {"start": uptime()}
+    ours, theirs = None, None
     with tempfile.TemporaryDirectory() as tmp:
         prompt_file = os.path.join(tmp, "prompt.txt")
-        ours = rust(args, "speed", "--reps", str(args.reps), "--prompt-out", prompt_file)
-        loads["after packsmith"] = uptime()
-        theirs = run_json([args.python, "-c", PY_DRIVER, args.model, prompt_file,
-                           str(args.threads), str(args.max_tokens), str(args.reps)])
-        loads["after llama-cpp-python"] = uptime()
-    repair = rust(args, "repair", "--attempts", str(args.attempts))
-    loads["after repair"] = uptime()
+        for round_ in range(1, args.rounds + 1):
+            o = rust(exe, args, "speed", "--reps", str(args.reps), "--prompt-out", prompt_file)
+            loads[f"round {round_}, after packsmith"] = uptime()
+            t = run_json([args.python, "-c", PY_DRIVER, args.model, prompt_file,
+                          str(args.threads), str(args.max_tokens), str(args.reps)])
+            loads[f"round {round_}, after llama-cpp-python"] = uptime()
+            if ours is None:
+                ours, theirs = o, t
+            else:
+                ours["runs"] += o["runs"]
+                theirs["runs"] += t["runs"]
+                for side, new in [(ours, o), (theirs, t)]:
+                    side["vm_hwm_kib"] = max(side["vm_hwm_kib"], new["vm_hwm_kib"])
+    repair = None
+    if not args.skip_repair:
+        repair = rust(exe, args, "repair", "--attempts", str(args.attempts))
+        loads["after repair"] = uptime()
 
     a, b = summarize(ours), summarize(theirs)
     print(f"Model: `{os.path.basename(args.model)}`; threads: {args.threads}; max tokens: {args.max_tokens}; "
-          f"greedy; {args.reps} repetitions, median; KV cache cleared before each.\n")
+          f"greedy; {args.rounds} round(s) x {args.reps} repetitions per engine, engines alternating; "
+          f"median (best); KV cache cleared before each.\n")
     print(f"Load average (1/5/15 min): " + "; ".join(f"{k}: {v}" for k, v in loads.items()) + "\n")
     print("| engine | prompt tokens | prompt tok/s | generated tokens | generation tok/s | wall per call | peak RSS |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, s in [(ours["engine"], a), (theirs["engine"], b)]:
-        print(f"| {name} | {s['prompt_tokens']:.0f} | {s['prompt_tps']:.1f} | {s['gen_tokens']:.0f} | "
-              f"{s['gen_tps']:.1f} | {s['wall_ms'] / 1000:.2f} s | {s['hwm_mib']:.0f} MiB |")
-    print(f"| ratio (packsmith / llama-cpp-python) | | {a['prompt_tps'] / b['prompt_tps']:.2f} | | "
-          f"{a['gen_tps'] / b['gen_tps']:.2f} | {a['wall_ms'] / b['wall_ms']:.2f} | {a['hwm_mib'] / b['hwm_mib']:.2f} |")
+        print(f"| {name} | {s['prompt_tokens']:.0f} | {s['prompt_tps']:.1f} ({s['best_prompt_tps']:.1f}) | "
+              f"{s['gen_tokens']:.0f} | {s['gen_tps']:.1f} ({s['best_gen_tps']:.1f}) | "
+              f"{s['wall_ms'] / 1000:.2f} s | {s['hwm_mib']:.0f} MiB |")
+    print(f"| ratio (packsmith / llama-cpp-python) | | {a['prompt_tps'] / b['prompt_tps']:.2f} "
+          f"({a['best_prompt_tps'] / b['best_prompt_tps']:.2f}) | | {a['gen_tps'] / b['gen_tps']:.2f} "
+          f"({a['best_gen_tps'] / b['best_gen_tps']:.2f}) | {a['wall_ms'] / b['wall_ms']:.2f} | "
+          f"{a['hwm_mib'] / b['hwm_mib']:.2f} |")
     print()
     print(f"Same output text: {ours['text'].strip() == theirs['text'].strip()}\n")
 
-    r = repair["results"]
-    print(f"Repair conversation, {args.attempts} attempts (packsmith):\n")
-    print("| mode | total time | prompt tokens evaluated | prompt tokens reused | generated tokens |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for mode in ["reuse", "no_reuse"]:
-        calls = r[mode]["calls"]
-        print(f"| {mode.replace('_', ' ')} | {r[mode]['total_ms'] / 1000:.1f} s | "
-              f"{sum(c['evaluated_prompt_tokens'] for c in calls)} | {sum(c['cached_tokens'] for c in calls)} | "
-              f"{sum(c['completion_tokens'] for c in calls)} |")
-    saved = r["no_reuse"]["total_ms"] - r["reuse"]["total_ms"]
-    print(f"\nTime saved by prefix reuse: {saved / 1000:.1f} s ({saved / r['no_reuse']['total_ms'] * 100:.0f} %).")
+    if repair is not None:
+        r = repair["results"]
+        print(f"Repair conversation, {args.attempts} attempts (packsmith):\n")
+        print("| mode | total time | prompt tokens evaluated | prompt tokens reused | generated tokens |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for mode in ["reuse", "no_reuse"]:
+            calls = r[mode]["calls"]
+            print(f"| {mode.replace('_', ' ')} | {r[mode]['total_ms'] / 1000:.1f} s | "
+                  f"{sum(c['evaluated_prompt_tokens'] for c in calls)} | {sum(c['cached_tokens'] for c in calls)} | "
+                  f"{sum(c['completion_tokens'] for c in calls)} |")
+        saved = r["no_reuse"]["total_ms"] - r["reuse"]["total_ms"]
+        print(f"\nTime saved by prefix reuse: {saved / 1000:.1f} s ({saved / r['no_reuse']['total_ms'] * 100:.0f} %).")
 
     if args.json_out:
         with open(args.json_out, "w") as f:

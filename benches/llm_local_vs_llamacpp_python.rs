@@ -2,9 +2,12 @@
 //! (which runs this and llama-cpp-python in one run and writes the table).
 //! Prints one JSON object on stdout.
 //!
-//!   cargo bench -p packsmith-llm --features local --bench llm_local_vs_llamacpp_python -- \
-//!       speed MODEL.gguf --threads 2 --max-tokens 64 --reps 3 --prompt-out /tmp/prompt.txt
-//!   cargo bench … -- repair MODEL.gguf --threads 2 --attempts 5 --max-tokens 64
+//!   cargo build --release -p packsmith-llm --features local --bench llm_local_vs_llamacpp_python
+//!   target/release/deps/llm_local_vs_llamacpp_python-* speed MODEL.gguf --threads 2 \
+//!       --max-tokens 64 --reps 3 --prompt-out /tmp/prompt.txt
+//!   target/release/deps/llm_local_vs_llamacpp_python-* repair MODEL.gguf --threads 2 --attempts 5
+//!
+//! (`cargo bench` works too, but its profile may rebuild llama.cpp.)
 //!
 //! `speed`: prompt processing and generation tokens/s on a ~500-token
 //! packaging prompt, greedy, the KV cache cleared before each repetition;
