@@ -11,6 +11,8 @@ pub mod config;
 pub mod env;
 mod error;
 pub mod http;
+#[cfg(feature = "local")]
+pub mod local;
 mod model;
 pub mod openai;
 pub mod retry;
