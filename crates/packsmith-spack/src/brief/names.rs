@@ -24,25 +24,10 @@ pub fn package_name(upstream: &str) -> String {
     }
 }
 
-/// The class name Spack derives from a package name: `py-foo-bar` →
-/// `PyFooBar`, `3dtk` → `_3dtk`.
-pub fn class_name(package: &str) -> String {
-    let mut out: String = package
-        .split(['-', '_'])
-        .filter(|p| !p.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            match chars.next() {
-                Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect();
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    out
-}
+/// The class name Spack derives from a package name (`py-foo-bar` →
+/// `PyFooBar`, `3dtk` → `_3dtk`): the static check's rule, shared so the
+/// draft and the check can never disagree.
+pub use crate::check::spack_class_name as class_name;
 
 /// Words an option name starts with that say nothing about the feature.
 const OPTION_VERBS: &[&str] = &["ENABLE", "WITH", "USE", "BUILD", "HAVE", "INCLUDE"];
