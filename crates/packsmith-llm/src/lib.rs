@@ -19,6 +19,8 @@ pub mod secret;
 pub mod spec;
 mod tools;
 pub mod usage;
+#[cfg(feature = "local")]
+pub mod local;
 
 pub use budget::{Budget, BudgetTracker, Budgeted};
 pub use cache::{CacheMode, Cached, ReplayCache};
