@@ -51,11 +51,20 @@ pub fn run() -> Result<Exit, CliError> {
             let path = dir.join(&name);
             let _ = writeln!(
                 out,
-                "  {name} ({})  --model local:{}",
+                "  {name} ({})  --model {}",
                 human_size(size),
-                path.display()
+                model_arg(&path)
             );
         }
     }
     Ok(Exit::Success)
+}
+
+/// `local:NAME` for a file the embedded provider knows by name, else its path.
+fn model_arg(path: &std::path::Path) -> String {
+    #[cfg(feature = "local")]
+    if let Some(known) = packsmith_llm::local::known_model_for_path(path) {
+        return format!("local:{}", known.name);
+    }
+    format!("local:{}", path.display())
 }
