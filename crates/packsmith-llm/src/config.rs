@@ -40,6 +40,50 @@ pub struct LlmSection {
     /// USD per million tokens, by model id or bare model name.
     #[serde(default)]
     pub prices: BTreeMap<String, Price>,
+    /// The embedded llama.cpp model (`local:` models).
+    pub local: Option<LocalSection>,
+}
+
+/// `[llm.local]`: how `local:` models run. Read whether or not this build
+/// has the `local` feature, so that one packsmith.toml serves every build.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocalSection {
+    /// Threads for llama.cpp; default all cores. Fewer can be faster on a
+    /// machine other processes share.
+    pub threads: Option<usize>,
+    /// Context window in tokens; default min(8192, the model's own).
+    pub context_size: Option<u32>,
+    pub tool_mode: Option<LocalToolMode>,
+}
+
+/// How tool calls are put to a local model (STYLE.md practice 15).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LocalToolMode {
+    /// Native when the chat template declares a tool protocol, else emulated.
+    #[default]
+    Auto,
+    ForceNative,
+    ForceEmulated,
+}
+
+/// `[llm.local]`, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalSettings {
+    pub threads: Option<usize>,
+    pub context_size: Option<u32>,
+    pub tool_mode: LocalToolMode,
+    /// Where `local:NAME` is looked up: `<cache_dir>/models/`. The binary
+    /// sets this from its own cache directory (`PACKSMITH_CACHE_DIR`).
+    pub cache_dir: PathBuf,
+}
+
+/// `<user cache>/packsmith`, the default [`LocalSettings::cache_dir`].
+pub fn default_cache_dir() -> PathBuf {
+    dirs::cache_dir()
+        .map(|d| d.join("packsmith"))
+        .unwrap_or_else(|| PathBuf::from(".packsmith-cache"))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -121,6 +165,7 @@ pub struct Config {
     pub budget: BudgetTracker,
     pub cache: Option<ReplayCache>,
     pub prices: PriceTable,
+    pub local: LocalSettings,
     /// The files that were read, user level first.
     pub files: Vec<PathBuf>,
 }
@@ -278,6 +323,14 @@ impl Config {
             }
         };
 
+        let l = s.local.unwrap_or_default();
+        let local = LocalSettings {
+            threads: l.threads.filter(|&t| t > 0),
+            context_size: l.context_size.filter(|&c| c > 0),
+            tool_mode: l.tool_mode.unwrap_or_default(),
+            cache_dir: default_cache_dir(),
+        };
+
         Ok(Self {
             model: env(env::PACKSMITH_MODEL).or(s.model),
             request_timeout: Duration::from_secs(s.request_timeout_secs.unwrap_or(300)),
@@ -289,6 +342,7 @@ impl Config {
             budget: BudgetTracker::new(s.budget.unwrap_or_default(), prices.clone()),
             cache,
             prices,
+            local,
             files,
         })
     }

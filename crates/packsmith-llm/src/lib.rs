@@ -7,17 +7,21 @@
 pub mod anthropic;
 pub mod budget;
 pub mod cache;
+pub mod catalog;
 pub mod config;
 pub mod env;
 mod error;
 pub mod http;
 #[cfg(feature = "local")]
 pub mod local;
+#[cfg(feature = "local")]
+pub mod local_glue;
 mod model;
 pub mod openai;
 pub mod retry;
 pub mod scripted;
 pub mod secret;
+pub mod serve;
 pub mod spec;
 mod tools;
 pub mod usage;
@@ -26,7 +30,7 @@ pub use budget::{Budget, BudgetTracker, Budgeted};
 pub use cache::{CacheMode, Cached, ReplayCache};
 pub use config::Config;
 pub use error::LlmError;
-pub use model::{build_embedder, build_model, wrap};
+pub use model::{build_embedder, build_model, build_provider, wrap};
 pub use packsmith_core::chat::*;
 pub use retry::{Reliable, RetryPolicy};
 pub use scripted::ScriptedModel;

@@ -15,11 +15,16 @@ use crate::{ChatModel, Embedder, LlmError};
 
 /// Builds the model `spec` names, ready for the agent loop.
 pub fn build_model(spec: &ModelSpec, config: &Config) -> Result<Box<dyn ChatModel>, LlmError> {
-    let provider = match spec {
-        ModelSpec::Local(local) => build_local(local, config)?,
-        other => build_http(other, config)?,
-    };
-    Ok(wrap(provider, config))
+    Ok(wrap(build_provider(spec, config)?, config))
+}
+
+/// The bare provider `spec` names, without retries, metering, cache or
+/// budget (for `packsmith serve`, whose clients keep their own accounts).
+pub fn build_provider(spec: &ModelSpec, config: &Config) -> Result<Box<dyn ChatModel>, LlmError> {
+    match spec {
+        ModelSpec::Local(local) => build_local(local, config),
+        other => build_http(other, config),
+    }
 }
 
 /// The reliability, accounting and replay layers around any provider.
@@ -35,12 +40,12 @@ pub fn wrap(provider: Box<dyn ChatModel>, config: &Config) -> Box<dyn ChatModel>
     Box::new(Budgeted::new(cached, config.budget.clone()))
 }
 
-/// The hook the embedded provider plugs into: `crate::local::build_model`
-/// when the `local` feature is on.
+/// The embedded provider (`crate::local_glue`) when the `local` feature is
+/// on; a message saying how to get one otherwise.
 fn build_local(spec: &LocalSpec, config: &Config) -> Result<Box<dyn ChatModel>, LlmError> {
     #[cfg(feature = "local")]
     {
-        crate::local::build_model(spec, config)
+        crate::local_glue::build_model(spec, config)
     }
     #[cfg(not(feature = "local"))]
     {

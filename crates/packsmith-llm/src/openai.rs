@@ -16,6 +16,8 @@ use crate::{
     ToolChoice, Usage,
 };
 
+pub mod reverse;
+
 /// How a JSON-Schema answer is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -207,8 +209,16 @@ pub fn request_body(opts: &OpenAiOptions, request: &ChatRequest) -> Value {
     body
 }
 
-#[derive(Deserialize)]
+// The response's wire types, read here and written by `reverse` (the
+// server side). Fields marked `skip_deserializing` only matter when writing.
+#[derive(Serialize, Deserialize)]
 struct WireResponse {
+    #[serde(skip_deserializing)]
+    id: String,
+    #[serde(skip_deserializing)]
+    object: String,
+    #[serde(skip_deserializing)]
+    created: u64,
     #[serde(default)]
     model: String,
     #[serde(default)]
@@ -217,29 +227,35 @@ struct WireResponse {
     usage: Option<WireUsage>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct WireChoice {
+    #[serde(skip_deserializing)]
+    index: u32,
     message: WireMessage,
     #[serde(default)]
     finish_reason: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct WireMessage {
+    #[serde(skip_deserializing)]
+    role: String,
     #[serde(default)]
     content: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     tool_calls: Vec<WireToolCall>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct WireToolCall {
     #[serde(default)]
     id: Option<String>,
+    #[serde(rename = "type", skip_deserializing)]
+    kind: String,
     function: WireFunction,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct WireFunction {
     name: String,
     /// A string per the spec; some servers send an object.
@@ -247,20 +263,43 @@ struct WireFunction {
     arguments: Value,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct WireUsage {
     #[serde(default)]
     prompt_tokens: u64,
     #[serde(default)]
     completion_tokens: u64,
-    #[serde(default)]
+    #[serde(skip_deserializing)]
+    total_tokens: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     prompt_tokens_details: Option<WireDetails>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct WireDetails {
     #[serde(default)]
     cached_tokens: Option<u64>,
+}
+
+/// Tool calls as sent on the wire → ours: arguments as a string, a missing
+/// id made up from the position.
+fn tool_calls_from_wire(calls: Vec<WireToolCall>) -> Vec<ToolCall> {
+    calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| ToolCall {
+            id: c
+                .id
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| format!("call_{i}")),
+            name: c.function.name,
+            arguments: match c.function.arguments {
+                Value::String(s) => s,
+                Value::Null => String::new(),
+                other => other.to_string(),
+            },
+        })
+        .collect()
 }
 
 /// Reads a Chat Completions response body.
@@ -277,24 +316,7 @@ pub fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, LlmE
             crate::http::error_message(&body.to_string())
         ))
     })?;
-    let tool_calls: Vec<ToolCall> = choice
-        .message
-        .tool_calls
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| ToolCall {
-            id: c
-                .id
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| format!("call_{i}")),
-            name: c.function.name,
-            arguments: match c.function.arguments {
-                Value::String(s) => s,
-                Value::Null => String::new(),
-                other => other.to_string(),
-            },
-        })
-        .collect();
+    let tool_calls = tool_calls_from_wire(choice.message.tool_calls);
     let finish_reason = match choice.finish_reason.as_deref() {
         Some("tool_calls" | "function_call") => FinishReason::ToolCalls,
         Some("length") => FinishReason::Length,

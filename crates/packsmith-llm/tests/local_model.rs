@@ -6,7 +6,7 @@
 //!
 //! Run: `scripts/fetch-models.sh smollm2 && cargo test --release -p packsmith-llm --features local --test local_model`
 #![cfg(feature = "local")]
-#![allow(clippy::print_stderr, clippy::unwrap_used)] // test helpers, not #[test] fns
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

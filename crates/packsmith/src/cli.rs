@@ -24,6 +24,61 @@ pub enum Command {
     Check(CheckArgs),
     /// SpackIt's S_d and S_v of a generated recipe against a reference.
     Score(ScoreArgs),
+    /// Local models (GGUF) for `--model local:NAME`: pull, list.
+    Model(ModelArgs),
+    /// Serve a model as an OpenAI-compatible endpoint (POST
+    /// /v1/chat/completions, GET /v1/models), on loopback unless --host says
+    /// otherwise, so parallel workers share one loaded model.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ModelArgs {
+    #[command(subcommand)]
+    pub command: ModelCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download a known model (or any GGUF with --url and --sha256) into
+    /// <cache>/models, checking its size and sha256.
+    Pull(ModelPullArgs),
+    /// The known models and which are present, and other GGUF files there.
+    List,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ModelPullArgs {
+    /// A known model (see `packsmith model list`), or the name to save a
+    /// custom GGUF under (with --url and --sha256).
+    pub name: String,
+    /// Download from here instead (a mirror, or a custom GGUF).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// The file's sha256 (required for a custom GGUF).
+    #[arg(long)]
+    pub sha256: Option<String>,
+    /// Download again even when a verified file is present.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// provider:name, e.g. local:qwen2.5-coder-1.5b (default: PACKSMITH_MODEL
+    /// or `model` under [llm] in packsmith.toml).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; anything but loopback exposes the model to the
+    /// network.
+    #[arg(long)]
+    pub host: Option<String>,
+    /// HTTP worker threads; the model itself runs one call at a time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub parallel: u16,
 }
 
 #[derive(Debug, clap::Args)]

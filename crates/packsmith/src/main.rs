@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod download;
 mod env_vars;
 mod exit;
 mod summary;

@@ -147,3 +147,32 @@ fn bad_values_and_missing_files() {
     .to_string();
     assert!(err.contains("hint:"), "{err}");
 }
+
+#[test]
+fn local_section_is_read_and_checked() {
+    use packsmith_llm::config::LocalToolMode;
+    let dir = tempfile::tempdir().unwrap();
+    let user = write(
+        dir.path(),
+        "user.toml",
+        "[llm.local]\nthreads = 2\ncontext_size = 4096\ntool_mode = \"force-emulated\"\n",
+    );
+    let project = write(dir.path(), "project.toml", "[llm.local]\nthreads = 1\n");
+    let c = Config::load_with(Some(&user), Some(&project), &|_| None).unwrap();
+    assert_eq!(c.local.threads, Some(1));
+    assert_eq!(c.local.context_size, Some(4096));
+    assert_eq!(c.local.tool_mode, LocalToolMode::ForceEmulated);
+
+    let bad = write(dir.path(), "bad.toml", "[llm.local]\ngpu_layers = 9\n");
+    let e = Config::load_with(Some(&bad), None, &|_| None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("llm.local") && e.contains("gpu_layers"), "{e}");
+    let bad = write(
+        dir.path(),
+        "bad2.toml",
+        "[llm.local]\ntool_mode = \"psychic\"\n",
+    );
+    assert!(Config::load_with(Some(&bad), None, &|_| None).is_err());
+}

@@ -84,5 +84,11 @@ fn missing_key_says_which_variable() {
         .err()
         .unwrap()
         .to_string();
-    assert!(err.contains("built without the `local` feature"), "{err}");
+    // With the embedded provider built in, the name itself is checked.
+    let expected = if cfg!(feature = "local") {
+        "unknown local model `qwen`"
+    } else {
+        "built without the `local` feature"
+    };
+    assert!(err.contains(expected) && err.contains("hint:"), "{err}");
 }

@@ -4,7 +4,9 @@ mod analyze;
 mod check;
 mod doctor;
 mod kb;
+mod model;
 mod score;
+mod serve;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CliError, Exit};
@@ -16,5 +18,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Kb(args) => kb::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Model(args) => model::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }

@@ -1,0 +1,70 @@
+//! `packsmith model list`: the models `model pull` knows, whether each is
+//! present, and any other GGUF files in the models directory.
+
+use std::io::Write;
+
+use packsmith_llm::catalog::{models_dir, CATALOG};
+
+use super::human_size;
+use crate::env_vars::cache_dir;
+use crate::exit::{CliError, Exit};
+
+pub fn run() -> Result<Exit, CliError> {
+    let dir = models_dir(&cache_dir());
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "models in {}", dir.display());
+    let _ = writeln!(out, "{:<22} {:>8}  {:<26} file", "name", "size", "status");
+    for m in CATALOG {
+        // Size only: hashing a gigabyte on every list would be slow;
+        // `model pull` verifies the checksum.
+        let status = match std::fs::metadata(dir.join(m.file)) {
+            Ok(meta) if meta.len() == m.size => "present".to_string(),
+            Ok(meta) => format!("wrong size ({} bytes)", meta.len()),
+            Err(_) => "absent".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "{:<22} {:>8}  {:<26} {}",
+            m.name,
+            human_size(m.size),
+            status,
+            m.file
+        );
+    }
+    let mut others: Vec<(String, u64)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_other = name.ends_with(".gguf")
+                && !name.starts_with('.')
+                && !CATALOG.iter().any(|m| m.file == name);
+            let size = e.metadata().ok()?.len();
+            is_other.then_some((name, size))
+        })
+        .collect();
+    others.sort();
+    if !others.is_empty() {
+        let _ = writeln!(out, "\nother GGUF files:");
+        for (name, size) in others {
+            let path = dir.join(&name);
+            let _ = writeln!(
+                out,
+                "  {name} ({})  --model {}",
+                human_size(size),
+                model_arg(&path)
+            );
+        }
+    }
+    Ok(Exit::Success)
+}
+
+/// `local:NAME` for a file the embedded provider knows by name, else its path.
+fn model_arg(path: &std::path::Path) -> String {
+    #[cfg(feature = "local")]
+    if let Some(known) = packsmith_llm::local::known_model_for_path(path) {
+        return format!("local:{}", known.name);
+    }
+    format!("local:{}", path.display())
+}
