@@ -23,6 +23,15 @@ pub fn git_dir(root: &Path) -> Option<PathBuf> {
     })
 }
 
+/// Where shared refs, `packed-refs` and `config` live: the directory a
+/// worktree's `commondir` file names, or the git directory itself.
+fn common_dir(dir: &Path) -> PathBuf {
+    std::fs::read_to_string(dir.join("commondir"))
+        .ok()
+        .map(|c| dir.join(c.trim()))
+        .unwrap_or_else(|| dir.to_path_buf())
+}
+
 /// The commit HEAD points to, resolving one level of symbolic ref through
 /// loose refs and packed-refs; falls back to `git rev-parse`.
 pub fn head_commit(root: &Path) -> Option<String> {
@@ -34,10 +43,7 @@ pub fn head_commit(root: &Path) -> Option<String> {
             return is_sha(head).then(|| head.to_string());
         };
         // Worktrees keep shared refs in the common directory.
-        let common = std::fs::read_to_string(dir.join("commondir"))
-            .ok()
-            .map(|c| dir.join(c.trim()))
-            .unwrap_or_else(|| dir.clone());
+        let common = common_dir(&dir);
         for base in [&dir, &common] {
             if let Ok(sha) = std::fs::read_to_string(base.join(reference)) {
                 let sha = sha.trim();
@@ -61,11 +67,7 @@ fn is_sha(text: &str) -> bool {
 
 /// The URL of the `origin` remote, from the repository's config file.
 pub fn origin_url(root: &Path) -> Option<String> {
-    let dir = git_dir(root)?;
-    let common = std::fs::read_to_string(dir.join("commondir"))
-        .ok()
-        .map(|c| dir.join(c.trim()))
-        .unwrap_or(dir);
+    let common = common_dir(&git_dir(root)?);
     let config = std::fs::read_to_string(common.join("config")).ok()?;
     let mut in_origin = false;
     for line in config.lines() {
@@ -84,13 +86,18 @@ pub fn origin_url(root: &Path) -> Option<String> {
     None
 }
 
-fn git(root: &Path, args: &[&str]) -> Option<String> {
-    let spec = CommandSpec::new("git")
-        .arg("-C")
-        .arg(root)
+/// A `git` command that never prompts for credentials, with a timeout.
+pub(crate) fn command(args: &[&str], timeout: Duration) -> CommandSpec {
+    CommandSpec::new("git")
         .args(args.iter().copied())
         .env("GIT_TERMINAL_PROMPT", "0")
-        .timeout(Duration::from_secs(30));
+        .timeout(timeout)
+}
+
+fn git(root: &Path, args: &[&str]) -> Option<String> {
+    let spec = command(&["-C"], Duration::from_secs(30))
+        .arg(root)
+        .args(args.iter().copied());
     let out = run(&spec).ok()?;
     out.success().then_some(out.stdout)
 }
@@ -109,11 +116,7 @@ pub fn tags(root: &Path) -> Vec<(String, String)> {
 /// Tags from `packed-refs` when there are no loose tags and the file
 /// records peeled commits; None when git must be asked.
 fn packed_tags(root: &Path) -> Option<Vec<(String, String)>> {
-    let dir = git_dir(root)?;
-    let common = std::fs::read_to_string(dir.join("commondir"))
-        .ok()
-        .map(|c| dir.join(c.trim()))
-        .unwrap_or(dir);
+    let common = common_dir(&git_dir(root)?);
     let loose = common.join("refs/tags");
     if std::fs::read_dir(&loose)
         .map(|mut d| d.next().is_some())

@@ -48,11 +48,9 @@ pub fn resolve(given: &str, cache: &Path) -> Result<(PathBuf, SourceInfo), Analy
     ))
 }
 
+/// Clones and fetches may move a lot of data: a long timeout.
 fn git(first: &[&str]) -> CommandSpec {
-    CommandSpec::new("git")
-        .args(first.iter().copied())
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .timeout(Duration::from_secs(900))
+    crate::git::command(first, Duration::from_secs(900))
 }
 
 /// `<cache>/repos/<last path component>-<8 hex of the URL's hash>`.
