@@ -222,12 +222,14 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
                 &mut brief,
                 kb,
                 &cond_map,
-                &fp.name,
-                NameSource::Cmake,
-                version,
-                fp.required,
-                &fp.conditions,
-                &fp.evidence,
+                Found {
+                    name: &fp.name,
+                    source: NameSource::Cmake,
+                    version,
+                    required: fp.required,
+                    conditions: &fp.conditions,
+                    evidence: &fp.evidence,
+                },
             );
         }
         for pc in &cmake.pkg_config {
@@ -236,12 +238,14 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
                     &mut brief,
                     kb,
                     &cond_map,
-                    module,
-                    NameSource::Pkgconfig,
-                    None,
-                    pc.required,
-                    &pc.conditions,
-                    &pc.evidence,
+                    Found {
+                        name: module,
+                        source: NameSource::Pkgconfig,
+                        version: None,
+                        required: pc.required,
+                        conditions: &pc.conditions,
+                        evidence: &pc.evidence,
+                    },
                 );
             }
         }
@@ -267,12 +271,14 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
                     &mut brief,
                     kb,
                     &cond_map,
-                    module,
-                    NameSource::Pkgconfig,
-                    None,
-                    pc.required,
-                    &[],
-                    &pc.evidence,
+                    Found {
+                        name: module,
+                        source: NameSource::Pkgconfig,
+                        version: None,
+                        required: pc.required,
+                        conditions: &[],
+                        evidence: &pc.evidence,
+                    },
                 );
             }
         }
@@ -282,12 +288,14 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
                     &mut brief,
                     kb,
                     &cond_map,
-                    lib,
-                    NameSource::Library,
-                    None,
-                    true,
-                    &[],
-                    &check.evidence,
+                    Found {
+                        name: lib,
+                        source: NameSource::Library,
+                        version: None,
+                        required: true,
+                        conditions: &[],
+                        evidence: &check.evidence,
+                    },
                 );
             }
         }
@@ -299,12 +307,14 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
                 &mut brief,
                 kb,
                 &cond_map,
-                &d.name,
-                NameSource::Pkgconfig,
-                None,
-                required,
-                &[],
-                &d.evidence,
+                Found {
+                    name: &d.name,
+                    source: NameSource::Pkgconfig,
+                    version: None,
+                    required,
+                    conditions: &[],
+                    evidence: &d.evidence,
+                },
             );
         }
     }
@@ -522,18 +532,32 @@ fn version_constraint(version: Option<&str>) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A dependency as the build files name it, with where and under which
+/// conditions they do.
+struct Found<'a> {
+    name: &'a str,
+    source: NameSource,
+    /// Minimum version, when the build files give one.
+    version: Option<&'a str>,
+    required: bool,
+    conditions: &'a [String],
+    evidence: &'a Evidence,
+}
+
 fn add_dependency(
     brief: &mut SpackBrief,
     kb: &dyn SpackNames,
     conds: &ConditionMap,
-    upstream: &str,
-    source: NameSource,
-    version: Option<&str>,
-    required: bool,
-    conditions: &[String],
-    evidence: &Evidence,
+    found: Found<'_>,
 ) {
+    let Found {
+        name: upstream,
+        source,
+        version,
+        required,
+        conditions,
+        evidence,
+    } = found;
     let mapping = map_name(upstream, source, kb);
     let spack = match (mapping.kind, &mapping.spack) {
         (MappingKind::Compiler | MappingKind::None, _) | (_, None) => {
