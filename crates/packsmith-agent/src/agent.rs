@@ -338,6 +338,7 @@ impl<'a> Run<'a> {
             usage: self.total.usage,
             cost_usd: self.total.cost_usd,
             duration_ms: self.dir.elapsed_ms(),
+            extras: BTreeMap::new(),
         }
     }
 

@@ -1,6 +1,8 @@
 //! `report.json` and `report.md`: every attempt with the stage it reached,
 //! its failure class, tokens, time and cost, and how the run ended.
 
+use std::collections::BTreeMap;
+
 use packsmith_core::chat::Usage;
 use serde::{Deserialize, Serialize};
 
@@ -116,6 +118,10 @@ pub struct RunReport {
     pub usage: Usage,
     pub cost_usd: f64,
     pub duration_ms: u64,
+    /// What the backend's command added after the loop (a variant check,
+    /// the tokens of a facts distillation), by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extras: BTreeMap<String, serde_json::Value>,
 }
 
 pub const REPORT_SCHEMA: u32 = 1;
@@ -176,6 +182,10 @@ impl RunReport {
                 a.duration_ms as f64 / 1000.0,
                 a.cost_usd
             ));
+        }
+        for (name, value) in &self.extras {
+            let text = serde_json::to_string_pretty(value).unwrap_or_default();
+            s.push_str(&format!("\n## {name}\n\n```json\n{text}\n```\n"));
         }
         s
     }

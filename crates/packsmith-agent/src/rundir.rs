@@ -162,9 +162,7 @@ impl RunDir {
     }
 
     pub fn write_report(&self, report: &RunReport) -> Result<(), AgentError> {
-        self.write_json(&self.root.join(REPORT_JSON), report)?;
-        atomic_write(&self.root.join(REPORT_MD), report.to_markdown().as_bytes())?;
-        Ok(())
+        rewrite_report(&self.root, report)
     }
 
     /// The recipe that passed, at `<run>/<file>`; returns the relative path.
@@ -208,4 +206,18 @@ fn safe_file_name(name: &str) -> String {
     } else {
         base.to_string()
     }
+}
+
+/// Writes `report.json` and `report.md` of the run at `root` (atomically):
+/// for the loop, and for a command that adds to the report after it.
+pub fn rewrite_report(root: &Path, report: &RunReport) -> Result<(), AgentError> {
+    let path = root.join(REPORT_JSON);
+    let mut text = serde_json::to_string_pretty(report).map_err(|e| AgentError::Io {
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    text.push('\n');
+    atomic_write(&path, text.as_bytes())?;
+    atomic_write(&root.join(REPORT_MD), report.to_markdown().as_bytes())?;
+    Ok(())
 }

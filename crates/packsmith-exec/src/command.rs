@@ -7,6 +7,8 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Variables passed through from our environment unless a spec overrides them.
@@ -112,12 +114,29 @@ pub struct Output {
     pub timed_out: bool,
     /// True when either stream was longer than the cap.
     pub truncated: bool,
+    /// Killed because the user cancelled (see [`cancel_all`]).
+    pub cancelled: bool,
 }
 
 impl Output {
     pub fn success(&self) -> bool {
-        self.code == Some(0) && !self.timed_out
+        self.code == Some(0) && !self.timed_out && !self.cancelled
     }
+}
+
+/// The process-wide cancellation flag: once set, every running command's
+/// process group is killed and new commands are killed at once. The
+/// binary hands it to its Ctrl-C handler, so a long `spack install` stops
+/// within a poll interval instead of running to its timeout.
+pub fn cancel_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
+        .clone()
+}
+
+/// Sets [`cancel_flag`].
+pub fn cancel_all() {
+    cancel_flag().store(true, Ordering::SeqCst);
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -169,7 +188,9 @@ pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
     let err_reader = child.stderr.take().map(|s| spawn_reader(s, cap));
     let pgid = rustix::process::Pid::from_child(&child);
 
+    let cancel = cancel_flag();
     let mut timed_out = false;
+    let mut cancelled = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
@@ -178,6 +199,11 @@ pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
         }
         if start.elapsed() >= spec.timeout {
             timed_out = true;
+            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+            break child.wait().ok();
+        }
+        if cancel.load(Ordering::SeqCst) {
+            cancelled = true;
             let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
             break child.wait().ok();
         }
@@ -194,6 +220,7 @@ pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
         duration: start.elapsed(),
         timed_out,
         truncated: t1 || t2,
+        cancelled,
     })
 }
 

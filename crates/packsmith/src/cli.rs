@@ -30,6 +30,10 @@ pub enum Command {
     /// /v1/chat/completions, GET /v1/models), on loopback unless --host says
     /// otherwise, so parallel workers share one loaded model.
     Serve(ServeArgs),
+    /// Package a repository for Spack: analyze it, draft package.py, and
+    /// repair it with a model until the real Spack loads, concretizes and
+    /// installs it (sandboxed). Writes a run directory with every attempt.
+    Spack(SpackArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -207,4 +211,80 @@ pub struct ScoreArgs {
     /// Which release's base classes remove inherited dependencies (0.23 or 1).
     #[arg(long, default_value = "1")]
     pub spack_version: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SpackArgs {
+    /// A local directory (read in place, never written) or a git URL
+    /// (cloned into the user cache).
+    pub source: String,
+    /// Spack package name (default: derived from the project name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Version to package (default: the newest release tag).
+    #[arg(long)]
+    pub version: Option<String>,
+    /// provider:name, e.g. local:qwen2.5-coder-1.5b (default: PACKSMITH_MODEL
+    /// or packsmith.toml). Without one, only the deterministic draft is tried.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Reference recipes: none | random | random-build-system | similar:N | embedding:N.
+    #[arg(long, default_value = "similar:2")]
+    pub refs: String,
+    /// What the prompt says about the project: rules (the deterministic
+    /// brief), llm (a model's distillation of the facts), raw (the facts as JSON).
+    #[arg(long, default_value = "rules", value_parser = ["rules", "llm", "raw"])]
+    pub brief: String,
+    /// The first recipe: rules (rendered from the brief, validated before
+    /// any model call) or none (the model writes it from nothing).
+    #[arg(long, default_value = "rules", value_parser = ["rules", "none"])]
+    pub draft: String,
+    /// Run `spack audit packages` as a stage (default).
+    #[arg(long, overrides_with = "no_audit")]
+    pub audit: bool,
+    #[arg(long, overrides_with = "audit")]
+    pub no_audit: bool,
+    /// Attempts, the deterministic draft included.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub max_attempts: u32,
+    /// The Spack to validate with: an env script of `export` lines (see
+    /// docs/offline-spack.md) or a `spack` executable (default: spack on PATH).
+    #[arg(long)]
+    pub spack: Option<std::path::PathBuf>,
+    /// The Spack generation to write for: auto (ask Spack), 0.23 or 1.
+    #[arg(long, default_value = "auto")]
+    pub spack_version: String,
+    /// Knowledge base (path or label; default: the one indexed from this Spack).
+    #[arg(long)]
+    pub kb: Option<String>,
+    /// Where run directories go (the run is <out>/<name>/).
+    #[arg(long, default_value = "packsmith-runs")]
+    pub out: std::path::PathBuf,
+    /// Replace an earlier run of the same package in --out.
+    #[arg(long)]
+    pub replace: bool,
+    /// Run Spack without bubblewrap (for machines without user namespaces;
+    /// the recipe's code then runs with your rights).
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// After success, flip up to five boolean variants and concretize each (default).
+    #[arg(long, overrides_with = "no_variant_check")]
+    pub variant_check: bool,
+    #[arg(long, overrides_with = "variant_check")]
+    pub no_variant_check: bool,
+    /// Install each flipped variant too (slow).
+    #[arg(long)]
+    pub variant_install: bool,
+    /// Do not offer tools to the model (everything goes in the prompt).
+    #[arg(long)]
+    pub no_tools: bool,
+    /// Install with `--test=root`.
+    #[arg(long)]
+    pub test: bool,
+    /// Seed for random references and sampling.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write every prompt and reply in full under attempts/NN/calls/.
+    #[arg(long)]
+    pub log_prompts: bool,
 }

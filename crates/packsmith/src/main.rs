@@ -5,6 +5,7 @@ mod commands;
 mod download;
 mod env_vars;
 mod exit;
+mod progress;
 mod summary;
 
 use clap::Parser;

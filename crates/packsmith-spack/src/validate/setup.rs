@@ -151,17 +151,57 @@ impl SpackSetup {
             .ok_or_else(|| ValidateError::SpackNotFound {
                 what: "no `spack` on PATH".into(),
             })?;
+        let mut setup = Self::from_path_vars(scratch);
+        setup.spack_bin = spack_bin;
+        Ok(setup)
+    }
+
+    /// An explicit `spack` executable (e.g. `--spack ~/spack/bin/spack`),
+    /// with the `SPACK_*` variables of our environment.
+    pub fn from_binary(spack_bin: &Path, scratch: &Path) -> Result<Self, ValidateError> {
+        if !spack_bin.is_file() {
+            return Err(ValidateError::SpackNotFound {
+                what: format!("{} is not a file", spack_bin.display()),
+            });
+        }
+        let mut setup = Self::from_path_vars(scratch);
+        setup.spack_bin = spack_bin.to_path_buf();
+        Ok(setup)
+    }
+
+    fn from_path_vars(scratch: &Path) -> Self {
         let mut env = BTreeMap::new();
         for var in SPACK_VARS {
             if let Ok(v) = std::env::var(var) {
                 env.insert((*var).to_string(), v);
             }
         }
-        Ok(Self {
-            spack_bin,
+        Self {
+            spack_bin: PathBuf::from("spack"),
             env,
             scratch: scratch.to_path_buf(),
-        })
+        }
+    }
+
+    /// The first line of `spack --version` (`0.23.1`, `1.0.2 (abc…)`).
+    pub fn version(&self) -> Result<String, ValidateError> {
+        let spec = self
+            .command(["--version"])
+            .timeout(Duration::from_secs(120));
+        let out = packsmith_exec::run(&spec).map_err(|e| ValidateError::SpackNotFound {
+            what: e.to_string(),
+        })?;
+        out.stdout
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .filter(|_| out.success())
+            .map(str::to_string)
+            .ok_or_else(|| ValidateError::Command {
+                command: spec.display(),
+                detail: format!("exit {:?}: {}", out.code, out.stderr.trim()),
+                hint: "run the command yourself to see why Spack does not start".into(),
+            })
     }
 
     /// A command `spack <args>` with this setup's environment.

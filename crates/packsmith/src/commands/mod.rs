@@ -7,6 +7,7 @@ mod kb;
 mod model;
 mod score;
 mod serve;
+mod spack;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CliError, Exit};
@@ -20,5 +21,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Score(args) => score::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Spack(args) => spack::run(&args),
     }
 }

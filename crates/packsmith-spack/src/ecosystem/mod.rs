@@ -1,0 +1,321 @@
+//! Spack behind the agent loop's [`Ecosystem`] seam: the deterministic
+//! first draft, prompts, the static check, the real Spack stages in the
+//! sandbox, failure excerpts, and the knowledge-base tools.
+
+mod output;
+mod prompts;
+mod references;
+mod stages;
+mod tools;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use packsmith_agent::{
+    AttemptDir, AttemptHistory, Diagnostic, Ecosystem, EcosystemError, Failure, Recipe, References,
+    Severity, StageOutcome, StageSpec, Task, Tool,
+};
+use packsmith_core::chat::{ChatMessage, ChatRequest};
+
+use crate::brief::SpackBrief;
+use crate::check::{check_source, CheckOptions};
+use crate::draft::{render_recipe, DraftOptions};
+use crate::kb::{KnowledgeBase, NameIndex};
+use crate::target::TargetSpack;
+use crate::validate::{prepare_attempt, run_stage, Sandbox, SpackSetup, Stage, StageOptions};
+
+pub use output::{clean_model_output, PinnedFetch};
+pub use prompts::PromptReference;
+pub use references::{compact_recipe, recipe_text, references_from};
+pub use stages::{excerpt_for_model, stage_list};
+pub use tools::{CheckRecipe, SharedKb, ShowRecipe, SpackLookup};
+
+/// The recipe file every attempt writes.
+pub const RECIPE_FILE: &str = "package.py";
+
+/// A real Spack to validate against.
+#[derive(Debug, Clone)]
+pub struct Validation {
+    pub setup: SpackSetup,
+    pub sandbox: Sandbox,
+    /// The run's `file://` mirror holding the packed source.
+    pub mirror: Option<PathBuf>,
+    pub options: StageOptions,
+    /// `spack audit packages` as a stage of its own.
+    pub audit: bool,
+    /// Stop after concretization (no install).
+    pub install: bool,
+}
+
+/// How prompts are written.
+#[derive(Debug, Clone)]
+pub struct PromptSettings {
+    /// What the facts section is called (`Facts from the build files`).
+    pub facts_title: String,
+    /// The brief, the raw facts, or a model's distillation of them.
+    pub facts: String,
+    /// A budgeted tree of the repository (may be empty).
+    pub tree: String,
+    /// Lines of each reference recipe shown in the first prompt; repairs
+    /// show a third of that.
+    pub reference_lines: usize,
+    /// Whether the model is offered tools (the system prompt says so).
+    pub tools: bool,
+    pub temperature: Option<f32>,
+    pub max_tokens: Option<u32>,
+}
+
+impl Default for PromptSettings {
+    fn default() -> Self {
+        Self {
+            facts_title: "Facts from the build files".into(),
+            facts: String::new(),
+            tree: String::new(),
+            reference_lines: 45,
+            tools: true,
+            temperature: Some(0.2),
+            max_tokens: Some(2048),
+        }
+    }
+}
+
+/// Spack as a backend of the loop.
+pub struct SpackEcosystem {
+    brief: SpackBrief,
+    /// `None`: no deterministic first draft (`--draft none`, zero-shot).
+    draft: Option<DraftOptions>,
+    prompts: PromptSettings,
+    validation: Validation,
+    names: Option<Arc<NameIndex>>,
+    kb: Option<SharedKb>,
+    pinned: PinnedFetch,
+}
+
+impl SpackEcosystem {
+    /// `brief.fetch` must already carry the URL and checksum of the source
+    /// Spack will fetch (see `validate::pack_local_source`).
+    pub fn new(brief: SpackBrief, prompts: PromptSettings, validation: Validation) -> Self {
+        let pinned = PinnedFetch {
+            url: brief.fetch.url.clone(),
+            version: brief.fetch.version.clone(),
+            sha256: brief.fetch.sha256.clone(),
+        };
+        Self {
+            brief,
+            draft: Some(DraftOptions::default()),
+            prompts,
+            validation,
+            names: None,
+            kb: None,
+            pinned,
+        }
+    }
+
+    /// Switches the deterministic first draft off (the model writes from
+    /// nothing) or sets how it is rendered.
+    pub fn with_draft(mut self, draft: Option<DraftOptions>) -> Self {
+        self.draft = draft;
+        self
+    }
+
+    /// The knowledge base: package names for the static check, and the
+    /// lookup tools.
+    pub fn with_knowledge(mut self, kb: KnowledgeBase) -> Self {
+        if let Ok(names) = kb.names() {
+            self.names = Some(Arc::new(names));
+        }
+        self.kb = Some(Arc::new(Mutex::new(kb)));
+        self
+    }
+
+    pub fn brief(&self) -> &SpackBrief {
+        &self.brief
+    }
+
+    fn target(&self) -> TargetSpack {
+        self.brief.target
+    }
+
+    fn system_prompt(&self) -> String {
+        prompts::system(&prompts::SystemContext {
+            spack: self.target().to_string(),
+            spack1: self.target().has_language_virtuals(),
+            tools: self.prompts.tools,
+        })
+    }
+
+    fn request(&self, user: String, seed: u64) -> ChatRequest {
+        let mut r = ChatRequest::new(Some(self.system_prompt()), vec![ChatMessage::user(user)]);
+        r.temperature = self.prompts.temperature;
+        r.max_tokens = self.prompts.max_tokens;
+        r.seed = Some(seed);
+        r
+    }
+
+    fn prompt_references(references: &References, lines: usize) -> Vec<PromptReference> {
+        references
+            .items
+            .iter()
+            .map(|r| PromptReference::from_reference(r, lines))
+            .collect()
+    }
+
+    fn version(&self) -> Option<&str> {
+        self.brief.fetch.version.as_deref()
+    }
+}
+
+fn severity(s: crate::check::Severity) -> Severity {
+    match s {
+        crate::check::Severity::Error => Severity::Error,
+        crate::check::Severity::Warning => Severity::Warning,
+    }
+}
+
+impl Ecosystem for SpackEcosystem {
+    fn name(&self) -> String {
+        "spack".into()
+    }
+
+    fn recipe_file_name(&self) -> String {
+        RECIPE_FILE.into()
+    }
+
+    fn first_draft(&self, _task: &Task) -> Result<Recipe, EcosystemError> {
+        match &self.draft {
+            Some(options) => Ok(Recipe::new(
+                RECIPE_FILE,
+                render_recipe(&self.brief, options),
+            )),
+            None => Err(EcosystemError::new(
+                "the deterministic draft is switched off (--draft none)",
+            )),
+        }
+    }
+
+    fn draft_request(
+        &self,
+        task: &Task,
+        draft: &Recipe,
+        references: &References,
+        failure: Option<&Failure>,
+    ) -> ChatRequest {
+        // "No draft" is not a failure worth showing to the model.
+        let failure = failure.filter(|f| f.class != "no_draft");
+        let user = prompts::draft(&prompts::DraftContext {
+            package: &task.name,
+            version: self.version(),
+            facts_title: &self.prompts.facts_title,
+            facts: &self.prompts.facts,
+            tree: &self.prompts.tree,
+            references: Self::prompt_references(references, self.prompts.reference_lines),
+            draft: &draft.text,
+            failure,
+        });
+        self.request(user, 1)
+    }
+
+    fn repair_request(
+        &self,
+        task: &Task,
+        history: &AttemptHistory,
+        failure: &Failure,
+    ) -> ChatRequest {
+        let diagnostics = failure
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(Diagnostic::render)
+            .collect();
+        let user = prompts::repair(&prompts::RepairContext {
+            package: &task.name,
+            version: self.version(),
+            stage: &failure.stage,
+            class: &failure.class,
+            excerpt: &failure.excerpt,
+            diagnostics,
+            broken_log: history.broken_log,
+            history: history.render_compact(4),
+            facts_title: &self.prompts.facts_title,
+            facts: &self.prompts.facts,
+            references: Self::prompt_references(&task.references, self.prompts.reference_lines / 3),
+            recipe: &history.current.text,
+        });
+        self.request(user, u64::from(history.current_attempt) + 1)
+    }
+
+    fn clean_output(&self, raw: &str) -> String {
+        let cleaned = clean_model_output(raw);
+        self.pinned.apply(&cleaned).0
+    }
+
+    fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic> {
+        let opts = CheckOptions {
+            spack: self.target(),
+            names: self.names.as_deref(),
+            package: Some(&self.brief.package),
+        };
+        check_source(&recipe.text, RECIPE_FILE, &opts)
+            .into_iter()
+            .map(|d| Diagnostic {
+                severity: severity(d.severity),
+                code: d.code.slug().to_string(),
+                message: d.message,
+                line: Some(d.line),
+            })
+            .collect()
+    }
+
+    fn stages(&self) -> Vec<StageSpec> {
+        let v = &self.validation;
+        stages::stage_specs(&stage_list(v.audit, v.install), &v.options)
+    }
+
+    fn run_stage(
+        &self,
+        stage: &StageSpec,
+        recipe: &Recipe,
+        dir: &AttemptDir,
+    ) -> Result<StageOutcome, EcosystemError> {
+        let which: Stage = stages::stage_named(&stage.name)?;
+        // `<run>/attempts/NN` → `<run>`: the overlay repo goes in the
+        // attempt's own directory.
+        let run_dir = dir
+            .path()
+            .parent()
+            .and_then(|p| p.parent())
+            .ok_or_else(|| EcosystemError::new("internal: attempt directory has no run"))?;
+        let v = &self.validation;
+        let attempt = prepare_attempt(
+            run_dir,
+            &self.brief.package,
+            dir.number(),
+            &self.brief.package,
+            &recipe.text,
+            v.mirror.as_deref(),
+        )
+        .map_err(|e| EcosystemError::new(e.to_string()))?;
+        let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
+            .map_err(|e| EcosystemError::new(e.to_string()))?;
+        stages::to_loop_outcome(&outcome)
+    }
+
+    fn tools(&self) -> Vec<Box<dyn Tool>> {
+        let mut out: Vec<Box<dyn Tool>> = vec![Box::new(CheckRecipe {
+            spack: self.target(),
+            names: self.names.clone(),
+            package: self.brief.package.clone(),
+        })];
+        if let Some(kb) = &self.kb {
+            out.push(Box::new(SpackLookup {
+                kb: kb.clone(),
+                target: self.brief.package.clone(),
+            }));
+            out.push(Box::new(ShowRecipe {
+                kb: kb.clone(),
+                target: self.brief.package.clone(),
+            }));
+        }
+        out
+    }
+}

@@ -1,0 +1,202 @@
+//! Prompt rendering: minijinja templates (`prompts/*.j2`, compiled into the
+//! binary) filled from plain serde contexts, so a prompt can be read and
+//! changed without touching Rust.
+
+use minijinja::Environment;
+use serde::Serialize;
+
+use packsmith_agent::{clip_chars, Failure, Reference};
+
+const SYSTEM: &str = include_str!("prompts/system.j2");
+const DRAFT: &str = include_str!("prompts/draft.j2");
+const REPAIR: &str = include_str!("prompts/repair.j2");
+
+/// The system prompt's inputs.
+#[derive(Debug, Serialize)]
+pub struct SystemContext {
+    pub spack: String,
+    pub spack1: bool,
+    pub tools: bool,
+}
+
+/// A reference as the prompt shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PromptReference {
+    pub name: String,
+    pub why: String,
+    pub text: String,
+}
+
+impl PromptReference {
+    /// Keeps the first `max_lines` lines of the reference text.
+    pub fn from_reference(r: &Reference, max_lines: usize) -> Self {
+        let mut text: String = r
+            .text
+            .lines()
+            .take(max_lines)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if r.text.lines().count() > max_lines {
+            text.push_str("\n    # ...");
+        }
+        Self {
+            name: r.name.clone(),
+            why: clip_chars(&r.why, 120),
+            text,
+        }
+    }
+}
+
+/// The first model call's inputs.
+#[derive(Debug, Serialize)]
+pub struct DraftContext<'a> {
+    pub package: &'a str,
+    pub version: Option<&'a str>,
+    pub facts_title: &'a str,
+    pub facts: &'a str,
+    pub tree: &'a str,
+    pub references: Vec<PromptReference>,
+    /// Empty when there is no deterministic draft.
+    pub draft: &'a str,
+    pub failure: Option<&'a Failure>,
+}
+
+/// A repair call's inputs.
+#[derive(Debug, Serialize)]
+pub struct RepairContext<'a> {
+    pub package: &'a str,
+    pub version: Option<&'a str>,
+    pub stage: &'a str,
+    pub class: &'a str,
+    pub excerpt: &'a str,
+    pub diagnostics: Vec<String>,
+    pub broken_log: bool,
+    pub history: String,
+    pub facts_title: &'a str,
+    pub facts: &'a str,
+    pub references: Vec<PromptReference>,
+    pub recipe: &'a str,
+}
+
+fn render<C: Serialize>(name: &str, template: &str, ctx: &C) -> String {
+    let mut env = Environment::new();
+    env.set_trim_blocks(true);
+    // Templates are ours and compiled in; a failure is our bug, and the
+    // message says which template so the test suite points at it.
+    let rendered = env
+        .add_template(name, template)
+        .and_then(|()| env.get_template(name))
+        .and_then(|t| t.render(ctx));
+    match rendered {
+        Ok(text) => collapse_blank_lines(&text),
+        Err(e) => format!("(internal error: prompt template {name} failed: {e})"),
+    }
+}
+
+/// At most one blank line in a row: templates with optional sections leave
+/// runs of them, which cost tokens and nothing else.
+fn collapse_blank_lines(text: &str) -> String {
+    let mut out = String::new();
+    let mut blank = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            blank += 1;
+            if blank > 1 {
+                continue;
+            }
+        } else {
+            blank = 0;
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.trim().to_string() + "\n"
+}
+
+pub fn system(ctx: &SystemContext) -> String {
+    render("system.j2", SYSTEM, ctx)
+}
+
+pub fn draft(ctx: &DraftContext) -> String {
+    render("draft.j2", DRAFT, ctx)
+}
+
+pub fn repair(ctx: &RepairContext) -> String {
+    render("repair.j2", REPAIR, ctx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_render_without_internal_errors() {
+        let s = system(&SystemContext {
+            spack: "0.23".into(),
+            spack1: false,
+            tools: true,
+        });
+        assert!(s.contains("Spack 0.23") && s.contains("spack_lookup"));
+        assert!(!s.contains("internal error"));
+        let s1 = system(&SystemContext {
+            spack: "1".into(),
+            spack1: true,
+            tools: false,
+        });
+        assert!(s1.contains("spack_repo.builtin.build_systems") && !s1.contains("spack_lookup"));
+
+        let failure = Failure::new("install", "compilation", "error: foo.c:3: bad");
+        let d = draft(&DraftContext {
+            package: "foo",
+            version: Some("1.0"),
+            facts_title: "Facts",
+            facts: "build system: cmake",
+            tree: "CMakeLists.txt\nsrc/",
+            references: vec![PromptReference {
+                name: "bar".into(),
+                why: "shares zlib".into(),
+                text: "class Bar(CMakePackage):".into(),
+            }],
+            draft: "class Foo(CMakePackage):\n    pass\n",
+            failure: Some(&failure),
+        });
+        assert!(d.contains("`install` stage (compilation)"), "{d}");
+        assert!(d.contains("--- bar (shares zlib)"));
+        assert!(!d.contains("\n\n\n"));
+
+        let r = repair(&RepairContext {
+            package: "foo",
+            version: None,
+            stage: "concretize",
+            class: "unknown_package",
+            excerpt: "Package 'libfoo' not found",
+            diagnostics: vec!["line 3: PS401 unknown dependency".into()],
+            broken_log: false,
+            history: "attempt 1 (draft): failed at concretize".into(),
+            facts_title: "Facts",
+            facts: "x",
+            references: vec![],
+            recipe: "class Foo(CMakePackage):\n    pass\n",
+        });
+        assert!(r.contains("Package 'libfoo' not found"));
+        assert!(r.contains("- line 3: PS401"));
+        assert!(r.contains("Earlier attempts"));
+        assert!(!r.contains("Related recipes"));
+    }
+
+    #[test]
+    fn long_references_are_cut() {
+        let text = (0..100)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let r = Reference {
+            name: "x".into(),
+            text,
+            why: String::new(),
+        };
+        let p = PromptReference::from_reference(&r, 10);
+        assert_eq!(p.text.lines().count(), 11);
+        assert!(p.text.ends_with("# ..."));
+    }
+}

@@ -1,0 +1,86 @@
+//! The validation stages as the loop sees them, and how one Spack stage's
+//! outcome becomes a model-ready failure.
+
+use std::path::Path;
+
+use packsmith_agent::{EcosystemError, Failure, StageOutcome as LoopOutcome, StageSpec};
+
+use crate::diagnose::{diagnose_outcome, Diagnosis};
+use crate::validate::{Stage, StageOptions, StageOutcome};
+
+/// The stages to run, cheapest first. `audit` is optional (`--no-audit`);
+/// `install` is left out for a concretize-only run.
+pub fn stage_list(audit: bool, install: bool) -> Vec<Stage> {
+    Stage::ALL
+        .into_iter()
+        .filter(|s| audit || *s != Stage::Audit)
+        .filter(|s| install || *s != Stage::Install)
+        .collect()
+}
+
+pub fn stage_specs(stages: &[Stage], options: &StageOptions) -> Vec<StageSpec> {
+    stages
+        .iter()
+        .map(|s| StageSpec::new(s.as_str(), options.timeouts.get(*s).as_secs()))
+        .collect()
+}
+
+pub fn stage_named(name: &str) -> Result<Stage, EcosystemError> {
+    Stage::ALL
+        .into_iter()
+        .find(|s| s.as_str() == name)
+        .ok_or_else(|| EcosystemError::new(format!("internal: unknown Spack stage `{name}`")))
+}
+
+/// The failure class as a stable snake-case string.
+pub fn class_name(d: &Diagnosis) -> String {
+    serde_json::to_value(d.class)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// What the repair prompt shows of a diagnosis: its summary, the excerpt,
+/// the recipe line at fault and a hint when one is certain.
+pub fn excerpt_for_model(d: &Diagnosis) -> String {
+    let mut out = d.summary.trim().to_string();
+    if let Some(line) = d.recipe_line {
+        out.push_str(&format!("\n(package.py line {line})"));
+    }
+    let excerpt = d.excerpt.trim();
+    if !excerpt.is_empty() && excerpt != d.summary.trim() {
+        out.push('\n');
+        out.push_str(excerpt);
+    }
+    if let Some(hint) = &d.hint {
+        out.push_str(&format!("\nhint: {hint}"));
+    }
+    out
+}
+
+/// Converts a Spack stage outcome, diagnosing it when it failed.
+pub fn to_loop_outcome(outcome: &StageOutcome) -> Result<LoopOutcome, EcosystemError> {
+    let failure = if outcome.passed {
+        None
+    } else {
+        let d = diagnose_outcome(outcome).map_err(|e| {
+            EcosystemError::new(format!(
+                "could not read the log {}: {e}",
+                outcome.log_path.display()
+            ))
+        })?;
+        d.map(|d| failure_from(&d, &outcome.log_path))
+    };
+    Ok(LoopOutcome {
+        passed: outcome.passed,
+        duration_ms: outcome.duration.as_millis() as u64,
+        log_path: Some(outcome.log_path.clone()),
+        failure,
+    })
+}
+
+pub fn failure_from(d: &Diagnosis, log: &Path) -> Failure {
+    let mut f = Failure::new(d.stage.as_str(), class_name(d), excerpt_for_model(d));
+    f.log_path = Some(log.to_path_buf());
+    f
+}
