@@ -220,12 +220,15 @@ impl<'a> Run<'a> {
                     format!("no recipe passed in {} attempts", self.opts.max_attempts),
                 ));
             }
+            let auto = if n > 1 { self.auto_repair()? } else { None };
             let (kind, base, source) = if n == 1 && draft_failure.is_none() {
                 (
                     AttemptKind::Draft,
                     None,
                     Source::Given(draft_recipe.clone()),
                 )
+            } else if let Some((base, recipe)) = auto {
+                (AttemptKind::AutoRepair, Some(base), Source::Given(recipe))
             } else if !model_drafted {
                 model_drafted = true;
                 let failure = self
@@ -233,12 +236,16 @@ impl<'a> Run<'a> {
                     .as_ref()
                     .and_then(|b| b.failure.clone())
                     .or_else(|| draft_failure.clone());
-                let request = self.eco.draft_request(
-                    self.task,
-                    &draft_recipe,
-                    &self.task.references,
-                    failure.as_ref(),
-                );
+                // Complete the latest recipe (a rule-based repair of the
+                // draft, or the draft itself).
+                let start = self
+                    .base
+                    .as_ref()
+                    .map(|b| b.recipe.clone())
+                    .unwrap_or_else(|| draft_recipe.clone());
+                let request =
+                    self.eco
+                        .draft_request(self.task, &start, &self.task.references, failure.as_ref());
                 let base = self.base.as_ref().map(|b| b.attempt);
                 (
                     AttemptKind::ModelDraft,
@@ -246,7 +253,7 @@ impl<'a> Run<'a> {
                     Source::Ask {
                         request,
                         purpose: CallPurpose::Draft,
-                        start: draft_recipe.clone(),
+                        start,
                     },
                 )
             } else {
@@ -290,6 +297,32 @@ impl<'a> Run<'a> {
                 }
             }
         }
+    }
+
+    /// The backend's rule-based repair of the current base, if it has one
+    /// that was not tried yet: the base attempt and the recipe.
+    fn auto_repair(&mut self) -> Result<Option<(u32, Recipe)>, Stop> {
+        let Some(base) = self.base.clone() else {
+            return Ok(None);
+        };
+        let Some(failure) = base.failure.clone() else {
+            return Ok(None);
+        };
+        let history = self.history_for(&base);
+        let Some((recipe, why)) = self.eco.auto_repair(self.task, &history, &failure) else {
+            return Ok(None);
+        };
+        let tried = self
+            .recipes
+            .values()
+            .any(|r| r.text.trim_end() == recipe.text.trim_end());
+        if tried {
+            return Ok(None);
+        }
+        self.emit(AgentEvent::Note {
+            message: format!("rule-based repair of attempt {}: {why}", base.attempt),
+        })?;
+        Ok(Some((base.attempt, recipe)))
     }
 
     /// Adds one attempt's usage to the run's.

@@ -11,7 +11,7 @@ pub use conditions::{ConditionMap, When};
 pub use names::{class_name, package_name, variant_name};
 pub use render::{render_brief, render_raw_facts};
 
-use crate::mapping::{map_name, MappingKind, NameSource, SpackNames};
+use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
@@ -577,6 +577,17 @@ fn add_dependency(
         }
         (_, Some(name)) => name.clone(),
     };
+    // A name this Spack does not know would fail the static check and
+    // concretization; say so instead of writing it.
+    if kb.knows_names() && kb.lookup(&spack) == Known::Unknown {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "{upstream}: no Spack package named `{spack}` was found; left out (add it by hand if it is needed)"
+            ),
+            evidence: Some(evidence.clone()),
+        });
+        return;
+    }
     let test_only = conds.is_test_only(conditions);
     let mut types: Vec<String> = match mapping.kind {
         MappingKind::BuildTool => vec!["build".into()],

@@ -2,6 +2,7 @@
 //! first draft, prompts, the static check, the real Spack stages in the
 //! sandbox, failure excerpts, and the knowledge-base tools.
 
+mod autofix;
 mod output;
 mod prompts;
 mod references;
@@ -242,6 +243,16 @@ impl Ecosystem for SpackEcosystem {
             recipe: &history.current.text,
         });
         self.request(user, u64::from(history.current_attempt) + 1)
+    }
+
+    fn auto_repair(
+        &self,
+        _task: &Task,
+        history: &AttemptHistory,
+        failure: &Failure,
+    ) -> Option<(Recipe, String)> {
+        autofix::auto_repair(&history.current.text, &failure.class, &failure.excerpt)
+            .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 
     fn clean_output(&self, raw: &str) -> String {

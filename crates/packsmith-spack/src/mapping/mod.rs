@@ -88,6 +88,12 @@ pub enum Known {
 /// knowledge base, everything is `Unknown` and only the curated table maps.
 pub trait SpackNames {
     fn lookup(&self, name: &str) -> Known;
+
+    /// False when every answer is a shrug (no knowledge base): an
+    /// `Unknown` then says nothing about the name.
+    fn knows_names(&self) -> bool {
+        true
+    }
 }
 
 /// No knowledge base: trust the curated table, guess the rest.
@@ -96,6 +102,10 @@ pub struct NoKnowledge;
 impl SpackNames for NoKnowledge {
     fn lookup(&self, _name: &str) -> Known {
         Known::Unknown
+    }
+
+    fn knows_names(&self) -> bool {
+        false
     }
 }
 

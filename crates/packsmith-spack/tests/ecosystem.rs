@@ -1,0 +1,246 @@
+//! The Spack backend of the agent loop: prompts, static check and output
+//! cleaning without Spack; the whole loop with a scripted model against
+//! the real Spack (skipped with a loud SKIPPED line without one; set
+//! PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh, see docs/offline-spack.md).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::path::{Path, PathBuf};
+
+use packsmith_agent::{
+    Agent, AgentOptions, AttemptHistory, Ecosystem, Failure, NoEvents, Recipe, RunStatus, Task,
+};
+use packsmith_core::chat::Role;
+use packsmith_llm::ScriptedModel;
+use packsmith_spack::brief::build_brief;
+use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
+use packsmith_spack::mapping::NoKnowledge;
+use packsmith_spack::target::TargetSpack;
+use packsmith_spack::validate::{
+    pack_local_source, Sandbox, SandboxPolicy, SpackSetup, StageOptions,
+};
+
+fn tiny_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\nproject(tinyeco VERSION 0.3.0 LANGUAGES C)\nadd_library(tinyeco src/tiny.c)\ninstall(TARGETS tinyeco)\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/tiny.c"), "int tiny(void) { return 3; }\n").unwrap();
+}
+
+fn facts(root: &Path) -> packsmith_core::RepoFacts {
+    packsmith_analyze::analyze_dir(
+        root,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: root.display().to_string(),
+        },
+    )
+    .unwrap()
+}
+
+fn fake_validation() -> Validation {
+    Validation {
+        setup: SpackSetup {
+            spack_bin: PathBuf::from("/nonexistent/spack"),
+            env: Default::default(),
+            scratch: std::env::temp_dir(),
+        },
+        sandbox: Sandbox::None,
+        mirror: None,
+        options: StageOptions::default(),
+        audit: true,
+        install: true,
+    }
+}
+
+fn task(name: &str, root: &Path) -> Task {
+    Task {
+        name: name.into(),
+        repo_root: root.to_path_buf(),
+        version: Some("0.3.0".into()),
+        references: Default::default(),
+        context: serde_json::Value::Null,
+    }
+}
+
+const SHA: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+fn recipe(sha: &str, extra: &str) -> String {
+    format!(
+        "from spack.package import *\n\n\nclass Tinyeco(CMakePackage):\n    \"\"\"A tiny library.\"\"\"\n\n    homepage = \"https://example.invalid/tinyeco\"\n    url = \"file:///wrong/tinyeco-0.3.0.tar.gz\"\n\n    version(\"0.3.0\", sha256=\"{sha}\")\n{extra}"
+    )
+}
+
+#[test]
+fn repair_prompt_carries_excerpt_history_and_recipe_not_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_project(dir.path());
+    let mut brief = build_brief(&facts(dir.path()), TargetSpack::V0_23, &NoKnowledge);
+    brief.fetch.version = Some("0.3.0".into());
+    let eco = SpackEcosystem::new(brief, PromptSettings::default(), fake_validation());
+    let log = dir.path().join("install.log");
+    let mut failure = Failure::new(
+        "install",
+        "compilation",
+        "src/tiny.c:1:5: error: conflicting types for 'tiny'",
+    );
+    failure.log_path = Some(log);
+    let history = AttemptHistory {
+        current: Recipe::new("package.py", recipe(SHA, "")),
+        current_attempt: 2,
+        entries: vec![packsmith_agent::HistoryEntry {
+            attempt: 1,
+            kind: packsmith_agent::AttemptKind::Draft,
+            base: None,
+            change: "(first draft)".into(),
+            stage: "concretize".into(),
+            failure_class: Some("unknown_package".into()),
+            failure_line: "Package 'libfoo' not found".into(),
+            verdict: None,
+            rolled_back: false,
+        }],
+        broken_log: false,
+    };
+    let req = eco.repair_request(&task("tinyeco", dir.path()), &history, &failure);
+    let user = &req.messages[0];
+    assert_eq!(user.role, Role::User);
+    assert!(user.content.contains("conflicting types for 'tiny'"));
+    assert!(user.content.contains("failed at the `install` stage: compilation"));
+    assert!(user.content.contains("Package 'libfoo' not found"), "history missing");
+    assert!(user.content.contains("class Tinyeco(CMakePackage)"));
+    let system = req.system.unwrap();
+    assert!(system.contains("Spack 0.23") && system.contains("Do not depend on \"c\""));
+}
+
+#[test]
+fn static_check_and_output_cleaning() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_project(dir.path());
+    let mut brief = build_brief(&facts(dir.path()), TargetSpack::V0_23, &NoKnowledge);
+    brief.fetch.version = Some("0.3.0".into());
+    brief.fetch.url = Some("file:///m/tinyeco/tinyeco-0.3.0.tar.gz".into());
+    brief.fetch.sha256 = Some("f".repeat(64));
+    let eco = SpackEcosystem::new(brief, PromptSettings::default(), fake_validation());
+
+    // The draft itself is clean.
+    let draft = eco.first_draft(&task("tinyeco", dir.path())).unwrap();
+    let errors: Vec<_> = eco
+        .static_check(&draft)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{}", draft.text);
+
+    // A broken recipe is caught before Spack, with a line.
+    let broken = Recipe::new("package.py", recipe(SHA, "    depends_on(\"zlib@@1\")\n"));
+    let found = eco.static_check(&broken);
+    assert!(
+        found.iter().any(|d| d.is_error() && d.line == Some(11)),
+        "{found:?}"
+    );
+
+    // Prose and fences go; the invented checksum and URL are put back.
+    let raw = format!(
+        "Here you go:\n```python\n{}```\nThat should build.",
+        recipe(SHA, "")
+    );
+    let cleaned = eco.clean_output(&raw);
+    assert!(cleaned.starts_with("from spack.package import *"));
+    assert!(!cleaned.contains("should build"));
+    assert!(cleaned.contains(&"f".repeat(64)));
+    assert!(cleaned.contains("url = \"file:///m/tinyeco/tinyeco-0.3.0.tar.gz\""));
+
+    // --draft none: no deterministic draft.
+    let none = SpackEcosystem::new(
+        eco.brief().clone(),
+        PromptSettings::default(),
+        fake_validation(),
+    )
+    .with_draft(None);
+    assert!(none.first_draft(&task("tinyeco", dir.path())).is_err());
+}
+
+fn spack_setup(run: &Path) -> Option<SpackSetup> {
+    let setup = match std::env::var_os("PACKSMITH_TEST_SPACK_ENV") {
+        Some(script) => SpackSetup::from_env_script(Path::new(&script), run),
+        None => SpackSetup::from_path(run),
+    };
+    match setup {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!(
+                "SKIPPED: scripted_model_repairs_until_spack_installs: spack not found ({e}); \
+                 set PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh"
+            );
+            None
+        }
+    }
+}
+
+/// The model answers with prose, fences and a made-up checksum, and a
+/// dependency Spack does not have; Spack rejects it at concretize; the
+/// repair request carries that excerpt; the repaired recipe installs.
+#[test]
+fn scripted_model_repairs_until_spack_installs() {
+    let run = tempfile::tempdir().unwrap();
+    let Some(setup) = spack_setup(run.path()) else {
+        return;
+    };
+    let src = run.path().join("src");
+    tiny_project(&src);
+    let paths = setup.probe_paths().unwrap();
+    let mut writable = paths.writable();
+    writable.push(run.path().to_path_buf());
+    let sandbox = Sandbox::new(
+        SandboxPolicy::for_spack(writable, setup.read_only_roots(), run.path().join("home")),
+        false,
+    )
+    .unwrap();
+    let mut brief = build_brief(&facts(&src), TargetSpack::V0_23, &NoKnowledge);
+    brief.fetch.version = Some("0.3.0".into());
+    let packed = pack_local_source(&src, "tinyeco", "0.3.0", &run.path().join("mirror")).unwrap();
+    brief.fetch.url = Some(packed.url.clone());
+    brief.fetch.sha256 = Some(packed.sha256.clone());
+    let validation = Validation {
+        setup,
+        sandbox,
+        mirror: Some(packed.mirror.clone()),
+        options: StageOptions::default(),
+        audit: false,
+        install: true,
+    };
+    let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
+    let bad = format!(
+        "Sure! Here is the recipe:\n```python\n{}```\nIt depends on libmadeup.",
+        recipe(SHA, "\n    depends_on(\"libmadeup-packsmith\")\n")
+    );
+    let good = format!("```python\n{}```", recipe(SHA, ""));
+    let model = ScriptedModel::new("scripted:test").text(bad).text(good);
+    let mut options = AgentOptions::new(run.path().join("out"));
+    options.tools = false;
+    options.max_attempts = 3;
+    let report = Agent::run(
+        &task("tinyeco", &src),
+        &eco,
+        &model,
+        &options,
+        &mut NoEvents,
+    )
+    .unwrap();
+    let requests = model.requests();
+    assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
+    assert_eq!(report.attempts.len(), 2, "{report:#?}");
+    let first = &report.attempts[0];
+    assert_eq!(first.stage_reached, "concretize");
+    let class = &first.failure.as_ref().unwrap().class;
+    assert_eq!(class, "unknown_package", "{report:#?}");
+    assert!(
+        requests[1].messages[0].content.contains("libmadeup-packsmith"),
+        "the repair prompt lacks the concretizer's excerpt"
+    );
+    let installed = std::fs::read_to_string(run.path().join("out/tinyeco/package.py")).unwrap();
+    assert!(installed.contains(&packed.sha256), "{installed}");
+    assert!(!installed.contains("Sure!"));
+}
