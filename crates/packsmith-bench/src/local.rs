@@ -76,6 +76,7 @@ pub fn run_local(
                     r.outcome.as_str(),
                     r.failure_class
                         .as_ref()
+                        .filter(|c| c.as_str() != r.outcome.as_str())
                         .map(|c| format!(" ({c})"))
                         .unwrap_or_default()
                 );

@@ -30,6 +30,9 @@ pub enum Command {
     /// /v1/chat/completions, GET /v1/models), on loopback unless --host says
     /// otherwise, so parallel workers share one loaded model.
     Serve(ServeArgs),
+    /// Benchmarks: run task sets under configurations (resumable, local or
+    /// Slurm), then tables, plots and paired comparisons.
+    Bench(crate::commands::bench::BenchArgs),
 }
 
 #[derive(Debug, clap::Args)]

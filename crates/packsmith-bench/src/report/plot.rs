@@ -72,7 +72,8 @@ where
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style(("sans-serif", 16))
         .axis_desc_style(("sans-serif", 18))
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(RGBColor(225, 225, 225))
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, s) in series.iter().enumerate() {
@@ -90,9 +91,21 @@ where
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
             });
-        chart
-            .draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))
-            .map_err(|e| e.to_string())?;
+        // Different markers too, so overlapping lines stay readable.
+        let drawn = match i % 3 {
+            0 => chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, color.filled()))),
+            1 => chart.draw_series(
+                points
+                    .iter()
+                    .map(|&p| TriangleMarker::new(p, 7, color.filled())),
+            ),
+            _ => chart.draw_series(
+                points
+                    .iter()
+                    .map(|&p| Cross::new(p, 6, color.stroke_width(2))),
+            ),
+        };
+        drawn.map_err(|e| e.to_string())?;
     }
     chart
         .configure_series_labels()

@@ -1,6 +1,7 @@
 //! One module per verb.
 
 mod analyze;
+pub mod bench;
 mod check;
 mod doctor;
 mod kb;
@@ -20,5 +21,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Score(args) => score::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }
