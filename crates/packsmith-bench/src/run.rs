@@ -61,6 +61,7 @@ pub enum RunSummary {
 
 /// Reads and checks every input, then returns the plan (nothing runs).
 pub fn prepare(o: &RunOptions) -> Result<Plan> {
+    let mut config = BenchConfig::load(&o.config)?;
     let tasks = o.filter.apply(read_tasks(&o.tasks)?)?;
     if tasks.is_empty() {
         return Err(BenchError::bad_input(format!(
@@ -74,7 +75,6 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
         None => SourceMap::default(),
     };
     let sources = map.resolve(&tasks)?;
-    let mut config = BenchConfig::load(&o.config)?;
     if let Some(m) = &o.model {
         config.default_model(m);
     }
