@@ -104,7 +104,7 @@ pub struct PairResult {
 #[serde(tag = "record", rename_all = "snake_case")]
 enum Record {
     Header(Header),
-    Pair(PairResult),
+    Pair(Box<PairResult>),
 }
 
 /// What a journal holds.
@@ -137,7 +137,7 @@ pub fn read(path: &Path) -> Result<JournalContents> {
             Ok(Record::Pair(p)) => {
                 c.results
                     .entry((p.task.clone(), p.config.clone()))
-                    .or_insert(p);
+                    .or_insert(*p);
             }
             Err(_) => c.torn_lines += 1,
         }
@@ -174,7 +174,7 @@ pub fn open_or_create(path: &Path, header: &Header) -> Result<JournalContents> {
 
 /// Appends one pair result durably.
 pub fn append(path: &Path, result: &PairResult) -> Result<()> {
-    append_record(path, &Record::Pair(result.clone()))
+    append_record(path, &Record::Pair(Box::new(result.clone())))
 }
 
 fn append_record(path: &Path, record: &Record) -> Result<()> {

@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 //! The Slurm executor against a real single-node Slurm cluster that this
 //! test starts on loopback (munged, slurmctld, slurmd from Debian's
 //! packages, its own slurm.conf and ports in a temp dir) and stops. It

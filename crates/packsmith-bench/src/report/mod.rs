@@ -40,8 +40,11 @@ pub struct Written {
     pub report: Report,
 }
 
+/// Results grouped by configuration name.
+type Groups = Vec<(String, Vec<PairResult>)>;
+
 /// One run's results by configuration, in the journal header's order.
-fn load(dir: &Path) -> Result<(RunSource, Vec<(String, Vec<PairResult>)>)> {
+fn load(dir: &Path) -> Result<(RunSource, Groups)> {
     let path = journal::journal_path(dir);
     if !path.is_file() {
         return Err(BenchError::bad_input(format!(
@@ -56,7 +59,7 @@ fn load(dir: &Path) -> Result<(RunSource, Vec<(String, Vec<PairResult>)>)> {
         BenchError::bad_input(format!("{} has no header line", path.display()))
             .hint("the journal is damaged or not a bench journal")
     })?;
-    let mut by_config: Vec<(String, Vec<PairResult>)> = header
+    let mut by_config: Groups = header
         .configurations
         .iter()
         .map(|n| (n.clone(), Vec::new()))

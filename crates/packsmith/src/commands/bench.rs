@@ -25,7 +25,7 @@ pub enum BenchCommand {
     Fetch(FetchArgs),
     /// Run every (task, configuration) pair; resumes from the journal in
     /// --out, so a rerun after a crash or kill repeats nothing finished.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Run one pair of a planned run (what each Slurm array task does).
     #[command(hide = true)]
     RunOne(RunOneArgs),
