@@ -357,3 +357,64 @@ fn score_into(
         Err(e) => r.score_error = Some(e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{baseline, BenchConfig};
+    use crate::task::parse_tasks;
+
+    fn args_of(task_line: &str, base: &str, config: &BenchConfig) -> String {
+        let task = &parse_tasks(task_line, "t").unwrap()[0];
+        let c = Configuration {
+            name: base.into(),
+            baseline: Some(base.into()),
+            knobs: baseline(base).unwrap(),
+        };
+        pair_args(task, Path::new("/src/x"), &c, config, Path::new("/out/p"))
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn nix_pairs_get_nix_flags_only() {
+        let mut config = BenchConfig::load("vibenix").unwrap();
+        config.nix.nixpkgs = Some("/nixpkgs".into());
+        config.spack.spack = Some("/spack/env.sh".into());
+        let line = r#"{"attr_path": "p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c", "rev": "v1"}"#;
+        let a = args_of(line, "vibenix", &config);
+        assert_eq!(
+            a,
+            "nix /src/x --rev v1 --out /out/p --replace --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
+        );
+    }
+
+    #[test]
+    fn spack_pairs_get_spack_flags_only() {
+        let mut config = BenchConfig::load("spackit").unwrap();
+        config.spack.spack = Some("/spack/env.sh".into());
+        let line = r#"{"name": "n", "spack_dir": "n", "version": "2.0"}"#;
+        let a = args_of(line, "spackit", &config);
+        assert_eq!(
+            a,
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --refs similar:2 --brief llm --audit --max-attempts 5 --no-tools --draft none --no-variant-check --spack /spack/env.sh"
+        );
+        // packsmith: the command's own defaults, nothing passed.
+        let a = args_of(line, "packsmith", &config);
+        assert_eq!(
+            a,
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh"
+        );
+    }
+
+    #[test]
+    fn cache_env_defaults_under_out() {
+        let mut config = BenchConfig::load("packsmith").unwrap();
+        assert_eq!(cache_env(&config, Path::new("/o")).len(), 1);
+        config.cache.mode = Some("replay".into());
+        let env = cache_env(&config, Path::new("/o"));
+        assert_eq!(env[1].1, OsString::from("/o/llm-cache"));
+    }
+}
