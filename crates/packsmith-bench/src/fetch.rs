@@ -69,6 +69,48 @@ fn git(args: &[&str], cwd: &Path) -> std::result::Result<(), String> {
     }
 }
 
+/// A Spack task's release archive, when it names no git repository.
+fn archive_url(task: &Task) -> Option<String> {
+    let Task::Spack(t) = task else { return None };
+    let url = t.url.as_ref()?;
+    let archive = [".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar"]
+        .iter()
+        .any(|ext| url.ends_with(ext));
+    let remote = url.starts_with("https://") || url.starts_with("http://");
+    let local = url.len() > "file:///".len() && url.starts_with("file:///");
+    (remote || local)
+        .then_some(())
+        .filter(|()| archive)
+        .map(|()| url.clone())
+}
+
+/// Written into an unpacked archive, so a rerun knows it is complete.
+const ARCHIVE_MARK: &str = ".packsmith-fetched";
+
+fn download_archive(url: &str, dest: &Path) -> std::result::Result<(), String> {
+    std::fs::create_dir_all(dest).map_err(|e| e.to_string())?;
+    let file = dest.join(".archive");
+    let file_s = file.display().to_string();
+    let curl = CommandSpec::new("curl")
+        .args(["-fsSL", "--retry", "2", "-o", file_s.as_str(), url])
+        .timeout(Duration::from_secs(900));
+    let o = packsmith_exec::run(&curl).map_err(|e| e.to_string())?;
+    if !o.success() {
+        let last = o.stderr.trim().lines().last().unwrap_or("").to_string();
+        return Err(format!("download failed: {last}"));
+    }
+    let tar = CommandSpec::new("tar")
+        .args(["-xf", file_s.as_str(), "--strip-components=1", "-C"])
+        .arg(dest)
+        .timeout(Duration::from_secs(900));
+    let o = packsmith_exec::run(&tar).map_err(|e| e.to_string())?;
+    if !o.success() {
+        return Err(format!("could not unpack: {}", o.stderr.trim()));
+    }
+    let _ = std::fs::remove_file(&file);
+    std::fs::write(dest.join(ARCHIVE_MARK), url).map_err(|e| e.to_string())
+}
+
 pub fn fetch(tasks: &[Task], into: &Path) -> Result<FetchSummary> {
     std::fs::create_dir_all(into).map_err(|e| BenchError::io("create", into, e))?;
     let into = std::fs::canonicalize(into).map_err(|e| BenchError::io("resolve", into, e))?;
@@ -77,14 +119,27 @@ pub fn fetch(tasks: &[Task], into: &Path) -> Result<FetchSummary> {
     for task in tasks {
         let id = task.id().to_string();
         let dest = into.join(&id);
-        if dest.join(".git").exists() {
+        if dest.join(".git").exists() || dest.join(ARCHIVE_MARK).exists() {
             map.insert(id.clone(), dest);
             s.already_there.push(id);
             continue;
         }
         let Some((url, rev)) = clone_url(task) else {
-            s.failed
-                .push((id, "the task names no git repository to clone".into()));
+            match archive_url(task) {
+                Some(url) => match download_archive(&url, &dest) {
+                    Ok(()) => {
+                        map.insert(id.clone(), dest);
+                        s.fetched.push(id);
+                    }
+                    Err(e) => {
+                        let _ = std::fs::remove_dir_all(&dest);
+                        s.failed.push((id, format!("{url}: {e}")));
+                    }
+                },
+                None => s
+                    .failed
+                    .push((id, "the task names no git repository or archive URL".into())),
+            }
             continue;
         };
         let dest_s = dest.display().to_string();
@@ -137,6 +192,32 @@ fn toml_key(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::task::parse_tasks;
+
+    #[test]
+    fn unpacks_an_archive_when_there_is_no_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("pkg-1.0");
+        std::fs::create_dir(&top).unwrap();
+        std::fs::write(top.join("CMakeLists.txt"), "project(p)\n").unwrap();
+        let ok = std::process::Command::new("tar")
+            .args(["-czf", "pkg-1.0.tar.gz", "pkg-1.0"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let line = format!(
+            "{{\"name\": \"p\", \"spack_dir\": \"p\", \"version\": \"1.0\", \"url\": \"file://{}/pkg-1.0.tar.gz\"}}",
+            dir.path().display()
+        );
+        let tasks = parse_tasks(&line, "t").unwrap();
+        let s = fetch(&tasks, &dir.path().join("src")).unwrap();
+        assert_eq!(s.fetched, ["p"], "{:?}", s.failed);
+        assert!(dir.path().join("src/p/CMakeLists.txt").is_file());
+        // A second fetch keeps it.
+        let s = fetch(&tasks, &dir.path().join("src")).unwrap();
+        assert_eq!(s.already_there, ["p"]);
+    }
 
     #[test]
     fn nix_tags_get_the_version() {
