@@ -143,6 +143,52 @@ pub fn kill_stale(dir: &Path) {
     }
 }
 
+/// Ends a timed-out pair: its processes, and those of its descendants that
+/// started process groups of their own (packsmith runs every tool that
+/// way), found through /proc before anything is killed.
+fn stop_tree(pid: u32, pgid: rustix::process::Pid) {
+    let mut tree = descendants(pid);
+    tree.push(pid);
+    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+    for p in tree {
+        if let Some(p) = rustix::process::Pid::from_raw(p as i32) {
+            let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
+            let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+/// Every live descendant of `root`, from the parent pids in /proc.
+fn descendants(root: u32) -> Vec<u32> {
+    let mut parent_of: Vec<(u32, u32)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid …`; comm may hold spaces and parens.
+            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+                continue;
+            };
+            if let Some(ppid) = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
+                parent_of.push((pid, ppid));
+            }
+        }
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(parent_of.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
 /// Runs one pair to its journal record.
 pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
     let task = plan
@@ -194,7 +240,7 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         }
         if start.elapsed() >= limit {
             timed_out = true;
-            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+            stop_tree(child.id(), pgid);
             break child.wait().ok();
         }
         std::thread::sleep(Duration::from_millis(50));

@@ -318,9 +318,17 @@ fn timeout_kills_the_pair_and_is_recorded() {
     let p = &journal_pairs(&tmp.path().join("out"))[0];
     assert_eq!(p["outcome"], "timeout");
     assert_eq!(p["failure_class"], "timeout");
-    // The stand-in's process is gone with its group.
+    // The stand-in is gone, and so is its grandchild in a group of its own.
     let pid_file = tmp.path().join("out/runs/zero-shot/hang/child.pid");
     assert!(!pid_file.exists());
+    let g =
+        std::fs::read_to_string(tmp.path().join("out/runs/zero-shot/hang/grandchild.pid")).unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", g.trim())).unwrap_or_default();
+    // Gone, or a zombie awaiting its reaper.
+    assert!(
+        stat.is_empty() || stat.contains(") Z "),
+        "grandchild {g} still runs: {stat}"
+    );
 }
 
 #[test]

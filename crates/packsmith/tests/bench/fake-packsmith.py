@@ -22,6 +22,10 @@ with open(os.path.join(out, "args.json"), "w") as f:
                "cache_dir": os.environ.get("PACKSMITH_LLM_CACHE_DIR")}, f)
 time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
 if name.startswith("hang"):
+    # A grandchild in a process group of its own, as packsmith's tools are.
+    import subprocess
+    g = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    open(os.path.join(out, "grandchild.pid"), "w").write(str(g.pid))
     time.sleep(600)
 if name.startswith("crash"):
     sys.stderr.write("fake: crashed\n")
