@@ -624,6 +624,21 @@ max_attempts = [1, 5]
     }
 
     #[test]
+    fn the_example_matrix_parses() {
+        let text = include_str!("../../../examples/bench/spack-ablation.toml");
+        let c = BenchConfig::parse(text, "spack-ablation.toml").unwrap();
+        assert_eq!(c.configurations.len(), 7);
+        assert_eq!(c.timeout_secs, 2400);
+        assert_eq!(c.spack.release.as_deref(), Some("0.23"));
+        assert_eq!(c.slurm.mem, "16G");
+        let abl = c
+            .configuration("abl,refs=similar_2,max_attempts=1")
+            .unwrap();
+        assert_eq!(abl.knobs.refs.as_deref(), Some("similar:2"));
+        assert_eq!(abl.knobs.model.as_deref(), Some("local:qwen2.5-coder-1.5b"));
+    }
+
+    #[test]
     fn fingerprint_changes_with_any_knob() {
         let a = BenchConfig::load("packsmith").unwrap();
         let mut b = a.clone();

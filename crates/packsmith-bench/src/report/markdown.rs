@@ -37,6 +37,36 @@ pub fn render(r: &Report, plot_png: &str) -> String {
             run.fingerprint
         ));
     }
+    s.push_str("\n## Configurations\n\n");
+    s.push_str("Knobs not listed keep the command's default.\n\n");
+    for run in &r.runs {
+        for c in &run.configurations {
+            let knobs = serde_json::to_value(&c.knobs)
+                .ok()
+                .and_then(|v| v.as_object().cloned())
+                .unwrap_or_default()
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            s.push_str(&format!(
+                "- `{}`{}: {}{}\n",
+                c.name,
+                c.baseline
+                    .as_ref()
+                    .map(|b| format!(" (baseline `{b}`)"))
+                    .unwrap_or_default(),
+                if knobs.is_empty() {
+                    "defaults".into()
+                } else {
+                    knobs
+                },
+                run.timeout_secs
+                    .map(|t| format!("; limit {t} s per task"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
     // Stage columns: every stage name, in first-seen order.
     let mut stages: Vec<String> = Vec::new();
     for c in &r.configurations {

@@ -18,6 +18,9 @@ use crate::journal::{self, PairResult};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSource {
     pub dir: PathBuf,
+    /// The configurations as planned (from `plan.json`, when present).
+    pub configurations: Vec<crate::config::Configuration>,
+    pub timeout_secs: Option<u64>,
     pub fingerprint: String,
     pub pairs_planned: usize,
     pub pairs_done: usize,
@@ -71,9 +74,15 @@ fn load(dir: &Path) -> Result<(RunSource, Groups)> {
             None => by_config.push((r.config.clone(), vec![r])),
         }
     }
+    let plan = crate::plan::Plan::read(dir).ok();
     Ok((
         RunSource {
             dir: dir.to_path_buf(),
+            configurations: plan
+                .as_ref()
+                .map(|p| p.config.configurations.clone())
+                .unwrap_or_default(),
+            timeout_secs: plan.as_ref().map(|p| p.config.timeout_secs),
             fingerprint: header.fingerprint,
             pairs_planned: header.pairs,
             pairs_done: done,
