@@ -26,6 +26,7 @@ pub fn pair_dir(out: &Path, pair: &Pair) -> PathBuf {
 pub fn pair_args(
     task: &Task,
     source: &Path,
+    version: Option<&str>,
     c: &Configuration,
     config: &BenchConfig,
     dir: &Path,
@@ -41,7 +42,11 @@ pub fn pair_args(
             a.push("spack".into());
             a.push(source.into());
             push(&mut a, "--name", t.name.clone());
-            push(&mut a, "--version", t.version.clone());
+            push(
+                &mut a,
+                "--version",
+                version.unwrap_or(&t.version).to_string(),
+            );
         }
         Task::Nix(t) => {
             a.push("nix".into());
@@ -208,7 +213,8 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         std::fs::remove_dir_all(&dir).map_err(|e| BenchError::io("remove", &dir, e))?;
     }
     std::fs::create_dir_all(&dir).map_err(|e| BenchError::io("create", &dir, e))?;
-    let args = pair_args(task, source, config, &plan.config, &dir);
+    let version = plan.versions.get(&pair.task).map(String::as_str);
+    let args = pair_args(task, source, version, config, &plan.config, &dir);
     let open = |name: &str| {
         let p = dir.join(name);
         std::fs::File::create(&p).map_err(|e| BenchError::io("create", &p, e))
@@ -417,11 +423,18 @@ mod tests {
             baseline: Some(base.into()),
             knobs: baseline(base).unwrap(),
         };
-        pair_args(task, Path::new("/src/x"), &c, config, Path::new("/out/p"))
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ")
+        pair_args(
+            task,
+            Path::new("/src/x"),
+            None,
+            &c,
+            config,
+            Path::new("/out/p"),
+        )
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
     }
 
     #[test]

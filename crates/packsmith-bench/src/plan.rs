@@ -29,6 +29,10 @@ pub struct Plan {
     pub tasks: Vec<Task>,
     /// Task id → local source directory.
     pub sources: BTreeMap<String, PathBuf>,
+    /// Task id → the version of its local snapshot, where the source map
+    /// gives one (asked for instead of the task file's version).
+    #[serde(default)]
+    pub versions: BTreeMap<String, String>,
     pub pairs: Vec<Pair>,
     /// The `packsmith` executable each pair runs.
     pub packsmith_bin: PathBuf,
@@ -41,6 +45,7 @@ impl Plan {
         config: BenchConfig,
         tasks: Vec<Task>,
         sources: BTreeMap<String, PathBuf>,
+        versions: BTreeMap<String, String>,
         packsmith_bin: PathBuf,
     ) -> Self {
         let mut pairs = Vec::new();
@@ -58,6 +63,7 @@ impl Plan {
             config,
             tasks,
             sources,
+            versions,
             pairs,
             packsmith_bin,
         }

@@ -25,6 +25,8 @@ pub struct RunOptions {
     pub tasks: PathBuf,
     pub filter: TaskFilter,
     pub sources: Option<PathBuf>,
+    /// Leave out tasks that have no source instead of refusing to run.
+    pub only_with_source: bool,
     /// A TOML file or baseline names.
     pub config: String,
     pub out: PathBuf,
@@ -62,7 +64,14 @@ pub enum RunSummary {
 /// Reads and checks every input, then returns the plan (nothing runs).
 pub fn prepare(o: &RunOptions) -> Result<Plan> {
     let mut config = BenchConfig::load(&o.config)?;
-    let tasks = o.filter.apply(read_tasks(&o.tasks)?)?;
+    let map = match &o.sources {
+        Some(p) => SourceMap::read(p)?,
+        None => SourceMap::default(),
+    };
+    let mut tasks = o.filter.apply(read_tasks(&o.tasks)?)?;
+    if o.only_with_source {
+        tasks.retain(|t| map.has_source(t));
+    }
     if tasks.is_empty() {
         return Err(BenchError::bad_input(format!(
             "no task of {} is left after the filters",
@@ -70,11 +79,14 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
         ))
         .hint("loosen --filter/--tasks/--limit"));
     }
-    let map = match &o.sources {
-        Some(p) => SourceMap::read(p)?,
-        None => SourceMap::default(),
-    };
     let sources = map.resolve(&tasks)?;
+    let versions = tasks
+        .iter()
+        .filter_map(|t| {
+            map.version(t.id())
+                .map(|v| (t.id().to_string(), v.to_string()))
+        })
+        .collect();
     if let Some(m) = &o.model {
         config.default_model(m);
     }
@@ -107,7 +119,7 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
             o.packsmith_bin.display()
         ))
     })?;
-    Ok(Plan::new(config, tasks, sources, bin))
+    Ok(Plan::new(config, tasks, sources, versions, bin))
 }
 
 pub fn run(o: &RunOptions) -> Result<RunSummary> {

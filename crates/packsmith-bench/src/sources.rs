@@ -1,6 +1,9 @@
 //! Where each task's source lives on this machine: the task's own `source`
-//! field, else a mapping file (TOML, `[sources]` task id → directory). A
-//! task without one is an error before anything runs.
+//! field, else a mapping file (TOML, `[sources]` task id → directory, and
+//! optionally `[versions]` task id → the version of that snapshot, which
+//! the pair is then asked to package; `[extra_sources]`/`[extra_versions]`
+//! are read the same way). A task without a source is an error before
+//! anything runs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,11 +18,18 @@ use crate::task::Task;
 struct SourcesFile {
     #[serde(default)]
     sources: BTreeMap<String, PathBuf>,
+    #[serde(default)]
+    versions: BTreeMap<String, String>,
+    /// Sources kept apart by whoever prepared them (e.g. expected to fail).
+    #[serde(default)]
+    extra_sources: BTreeMap<String, PathBuf>,
+    #[serde(default)]
+    extra_versions: BTreeMap<String, String>,
 }
 
-/// Task id → local directory.
+/// Task id → local directory (and the snapshot's version, when known).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SourceMap(pub BTreeMap<String, PathBuf>);
+pub struct SourceMap(pub BTreeMap<String, PathBuf>, pub BTreeMap<String, String>);
 
 impl SourceMap {
     pub fn read(path: &Path) -> Result<Self> {
@@ -27,10 +37,23 @@ impl SourceMap {
             BenchError::bad_input(format!("could not read source map {}: {e}", path.display()))
                 .hint("pass a TOML file with a [sources] table: task = \"/abs/dir\"")
         })?;
-        let file: SourcesFile = toml::from_str(&text).map_err(|e| {
-            BenchError::bad_input(format!("{}: {e}", path.display()))
-                .hint("the file must hold one [sources] table: task = \"/abs/dir\"")
+        let mut file: SourcesFile = toml::from_str(&text).map_err(|e| {
+            BenchError::bad_input(format!("{}: {e}", path.display())).hint(
+                "the file holds [sources] (task = \"/abs/dir\"), optionally [versions], [extra_sources], [extra_versions]",
+            )
         })?;
+        for (k, v) in std::mem::take(&mut file.extra_sources) {
+            if file.sources.contains_key(&k) {
+                return Err(BenchError::bad_input(format!(
+                    "{}: `{k}` is in both [sources] and [extra_sources]",
+                    path.display()
+                ))
+                .hint("keep one entry per task"));
+            }
+            file.sources.insert(k, v);
+        }
+        file.versions
+            .extend(std::mem::take(&mut file.extra_versions));
         // Relative paths are relative to the mapping file, not the caller.
         let base = path.parent().unwrap_or(Path::new("."));
         Ok(Self(
@@ -41,7 +64,18 @@ impl SourceMap {
                     (k, v)
                 })
                 .collect(),
+            file.versions,
         ))
+    }
+
+    /// The snapshot's version of a task's source, when the map gives one.
+    pub fn version(&self, id: &str) -> Option<&str> {
+        self.1.get(id).map(String::as_str)
+    }
+
+    /// Whether a task has a source (its own or mapped).
+    pub fn has_source(&self, task: &Task) -> bool {
+        task.own_source().is_some() || self.0.contains_key(task.id())
     }
 
     /// The source of every task, or one error listing all that lack one or
@@ -69,7 +103,7 @@ impl SourceMap {
                 missing.len(),
                 short_list(&missing)
             ))
-            .hint("pass --sources MAP.toml with a [sources] entry for each, run `packsmith bench fetch`, or narrow the set with --filter/--tasks/--limit"));
+            .hint("pass --sources MAP.toml with a [sources] entry for each, run `packsmith bench fetch`, leave them out with --only-with-source, or narrow the set with --filter/--tasks/--limit"));
         }
         if !absent.is_empty() {
             return Err(BenchError::bad_input(format!(
@@ -123,6 +157,27 @@ mod tests {
     }
 
     #[test]
+    fn versions_and_extra_tables_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = dir.path().join("s.toml");
+        std::fs::write(
+            &map,
+            "[sources]\na = \"/x/a\"\n[versions]\na = \"1.2\"\n[extra_sources]\nb = \"/x/b\"\n[extra_versions]\nb = \"0.4\"\n",
+        )
+        .unwrap();
+        let m = SourceMap::read(&map).unwrap();
+        assert_eq!(m.0["b"], PathBuf::from("/x/b"));
+        assert_eq!(m.version("a"), Some("1.2"));
+        assert_eq!(m.version("b"), Some("0.4"));
+        std::fs::write(
+            &map,
+            "[sources]\na = \"/x/a\"\n[extra_sources]\na = \"/y\"\n",
+        )
+        .unwrap();
+        assert!(SourceMap::read(&map).unwrap_err().message.contains("both"));
+    }
+
+    #[test]
     fn unknown_table_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let map = dir.path().join("s.toml");
@@ -133,7 +188,10 @@ mod tests {
 
     #[test]
     fn missing_directory_is_an_error() {
-        let m = SourceMap([("a".to_string(), PathBuf::from("/nonexistent/a"))].into());
+        let m = SourceMap(
+            [("a".to_string(), PathBuf::from("/nonexistent/a"))].into(),
+            BTreeMap::new(),
+        );
         let err = m.resolve(&tasks()[..1]).unwrap_err();
         assert!(err.message.contains("/nonexistent/a"));
     }

@@ -84,6 +84,13 @@ fn run_resume_and_report() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().to_str().unwrap();
     setup(tmp.path(), &["ok-1", "ok-2", "bad", "crash"]);
+    // The source map may say which version each snapshot is.
+    let map = std::fs::read_to_string(tmp.path().join("sources.toml")).unwrap();
+    std::fs::write(
+        tmp.path().join("sources.toml"),
+        format!("{map}[versions]\n\"ok-1\" = \"0.9\"\n"),
+    )
+    .unwrap();
     let args = run_args(
         d,
         &[
@@ -160,7 +167,7 @@ fn run_resume_and_report() {
         "--no-audit",
         "--replace",
         "--name ok-1",
-        "--version 1.0",
+        "--version 0.9",
     ] {
         assert!(line.contains(f), "{f} missing from {line}");
     }
@@ -353,6 +360,17 @@ fn bad_input_is_refused_before_anything_runs() {
     );
     assert!(!out.exists(), "nothing may run");
     // ... unless filtered out.
+    let o = bench(
+        &strs(&run_args(d, &["--only-with-source", "--dry-run"])),
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("1 tasks × 1 configurations (packsmith) = 1 pairs"),
+        "{}",
+        text(&o)
+    );
+    assert!(!out.exists(), "a dry run runs nothing");
     let o = bench(&strs(&run_args(d, &["--tasks", "ok-1"])), &[]);
     assert!(o.status.success(), "{}", text(&o));
 

@@ -99,6 +99,9 @@ pub struct RunArgs {
     /// TOML file with a [sources] table: task id → local directory.
     #[arg(long)]
     pub sources: Option<PathBuf>,
+    /// Leave out tasks that have no source (instead of refusing to run).
+    #[arg(long)]
+    pub only_with_source: bool,
     #[arg(long, value_enum, default_value = "local")]
     pub executor: ExecutorArg,
     /// Model for every configuration that names none.
@@ -123,6 +126,9 @@ pub struct RunArgs {
     /// default: $PACKSMITH_BENCH_BIN, else this executable).
     #[arg(long, hide = true)]
     pub packsmith_bin: Option<PathBuf>,
+    /// Check every input and print what would run, without running it.
+    #[arg(long)]
+    pub dry_run: bool,
     /// The sbatch executable.
     #[arg(long, hide = true, default_value = "sbatch")]
     pub sbatch: String,
@@ -248,6 +254,7 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         tasks: a.tasks.clone(),
         filter: a.select.filter(),
         sources: a.sources.clone(),
+        only_with_source: a.only_with_source,
         config: a.config.clone(),
         out: a.out.clone(),
         jobs: a.jobs.max(1),
@@ -268,6 +275,23 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         runner_bin: self_exe,
         sbatch: a.sbatch.clone(),
     };
+    if a.dry_run {
+        let plan = packsmith_bench::run::prepare(&opts).map_err(cli_error)?;
+        let names: Vec<&str> = plan
+            .config
+            .configurations
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        say(&format!(
+            "{} tasks × {} configurations ({}) = {} pairs; every task has a source; nothing was run",
+            plan.tasks.len(),
+            names.len(),
+            names.join(", "),
+            plan.pairs.len()
+        ));
+        return Ok(Exit::Success);
+    }
     match packsmith_bench::run::run(&opts).map_err(cli_error)? {
         RunSummary::Local {
             total,
