@@ -79,16 +79,28 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
             }
         }
     }
+    // A stage's rate is over the tasks of the ecosystems that have it, so a
+    // mixed Spack + Nix set does not dilute either (a crashed pair lists no
+    // stages but still counts against its ecosystem).
     let stage_rates = stages
         .into_iter()
         .map(|s| {
+            let ecosystems: BTreeSet<_> = results
+                .iter()
+                .filter(|r| r.stages.contains(&s))
+                .map(|r| r.ecosystem)
+                .collect();
+            let of_them = results
+                .iter()
+                .filter(|r| ecosystems.contains(&r.ecosystem))
+                .count();
             let passed = results
                 .iter()
                 .filter(|r| r.stages_passed.contains(&s))
                 .count();
             StageRate {
                 stage: s,
-                rate: passed as f64 / nf,
+                rate: passed as f64 / of_them.max(1) as f64,
             }
         })
         .collect();
@@ -243,6 +255,24 @@ mod tests {
         assert_eq!(s.prompt_tokens, 400);
         assert_eq!(s.mean_tokens, 110.0);
         assert_eq!(s.failure_classes["compilation"], 2);
+    }
+
+    #[test]
+    fn stage_rates_are_per_ecosystem() {
+        let mut nix = r("n", Outcome::Succeeded, Some(1));
+        nix.ecosystem = Ecosystem::Nix;
+        nix.stages = vec!["evaluate".into()];
+        nix.stages_passed = vec!["evaluate".into()];
+        let mut crashed = r("c", Outcome::Crashed, None);
+        crashed.stages.clear();
+        crashed.stages_passed.clear();
+        let rs = [r("a", Outcome::Succeeded, Some(1)), crashed, nix];
+        let refs: Vec<_> = rs.iter().collect();
+        let s = config_stats("c", &refs, 1);
+        let rate = |st: &str| s.stage_rates.iter().find(|x| x.stage == st).unwrap().rate;
+        // Spack: one of two (the crashed pair counts); Nix: one of one.
+        assert_eq!(rate("install"), 0.5);
+        assert_eq!(rate("evaluate"), 1.0);
     }
 
     #[test]

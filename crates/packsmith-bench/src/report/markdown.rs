@@ -125,7 +125,8 @@ pub fn render(r: &Report, plot_png: &str) -> String {
         s.push_str(&row(&cells));
     }
     s.push_str(
-        "\nStage columns: share of tasks where some attempt passed the stage. S_d and S_v: \
+        "\nStage columns: share of the tasks of the stage's ecosystem where some attempt passed \
+         it. S_d and S_v (Spack): \
          means over the recipes that could be scored (the passing recipe, else the best \
          attempt). Tokens count every model call.\n",
     );
