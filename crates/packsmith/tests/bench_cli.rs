@@ -317,7 +317,7 @@ fn timeout_kills_the_pair_and_is_recorded() {
     setup(tmp.path(), &["hang"]);
     let start = Instant::now();
     let o = bench(
-        &strs(&run_args(d, &["--config", "zero-shot", "--timeout", "1"])),
+        &strs(&run_args(d, &["--config", "zero-shot", "--timeout", "5"])),
         &[],
     );
     assert!(o.status.success(), "{}", text(&o));

@@ -17,16 +17,16 @@ if log:
     with open(log, "a") as f:
         f.write("start %s %s\n" % (os.path.basename(os.path.dirname(out)), os.path.basename(out)))
 os.makedirs(out, exist_ok=True)
-with open(os.path.join(out, "args.json"), "w") as f:
-    json.dump({"argv": argv, "cache": os.environ.get("PACKSMITH_LLM_CACHE"),
-               "cache_dir": os.environ.get("PACKSMITH_LLM_CACHE_DIR")}, f)
-time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
 if name.startswith("hang"):
     # A grandchild in a process group of its own, as packsmith's tools are.
     import subprocess
     g = subprocess.Popen(["sleep", "600"], start_new_session=True)
     open(os.path.join(out, "grandchild.pid"), "w").write(str(g.pid))
     time.sleep(600)
+with open(os.path.join(out, "args.json"), "w") as f:
+    json.dump({"argv": argv, "cache": os.environ.get("PACKSMITH_LLM_CACHE"),
+               "cache_dir": os.environ.get("PACKSMITH_LLM_CACHE_DIR")}, f)
+time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
 if name.startswith("crash"):
     sys.stderr.write("fake: crashed\n")
     sys.exit(3)
