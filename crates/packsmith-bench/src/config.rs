@@ -186,6 +186,9 @@ pub struct SpackSettings {
     /// Passed as `--spack` (an env script or a `spack` path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spack: Option<String>,
+    /// More flags for every `packsmith spack` pair, e.g. `["--no-sandbox"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_args: Vec<String>,
 }
 
 /// `[nix]`.
@@ -195,6 +198,9 @@ pub struct NixSettings {
     /// Passed as `--nixpkgs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nixpkgs: Option<PathBuf>,
+    /// More flags for every `packsmith nix` pair.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_args: Vec<String>,
 }
 
 /// `[slurm]`: resources of one array task.

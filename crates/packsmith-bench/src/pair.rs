@@ -88,6 +88,7 @@ pub fn pair_args(
             if let Some(s) = &config.spack.spack {
                 push(&mut a, "--spack", s.clone());
             }
+            a.extend(config.spack.extra_args.iter().map(OsString::from));
         }
         Task::Nix(_) => {
             if let Some(n) = k.max_iterations {
@@ -106,6 +107,7 @@ pub fn pair_args(
                 a.push("--nixpkgs".into());
                 a.push(p.into());
             }
+            a.extend(config.nix.extra_args.iter().map(OsString::from));
         }
     }
     a
@@ -454,17 +456,18 @@ mod tests {
     fn spack_pairs_get_spack_flags_only() {
         let mut config = BenchConfig::load("spackit").unwrap();
         config.spack.spack = Some("/spack/env.sh".into());
+        config.spack.extra_args = vec!["--no-sandbox".into()];
         let line = r#"{"name": "n", "spack_dir": "n", "version": "2.0"}"#;
         let a = args_of(line, "spackit", &config);
         assert_eq!(
             a,
-            "spack /src/x --name n --version 2.0 --out /out/p --replace --refs similar:2 --brief llm --audit --max-attempts 5 --no-tools --draft none --no-variant-check --spack /spack/env.sh"
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --refs similar:2 --brief llm --audit --max-attempts 5 --no-tools --draft none --no-variant-check --spack /spack/env.sh --no-sandbox"
         );
         // packsmith: the command's own defaults, nothing passed.
         let a = args_of(line, "packsmith", &config);
         assert_eq!(
             a,
-            "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh"
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh --no-sandbox"
         );
     }
 
