@@ -314,6 +314,15 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
     Ok(result)
 }
 
+/// The human recipe: `packages/<spack_dir>/` (spack-packages names
+/// directories with `_`), else `packages/<name>/` (Spack 0.23 keeps `-`).
+pub fn ground_truth_recipe(gt: &Path, task: &crate::task::SpackTask) -> Option<PathBuf> {
+    [&task.spack_dir, &task.name]
+        .into_iter()
+        .map(|d| gt.join("packages").join(d).join("package.py"))
+        .find(|p| p.is_file())
+}
+
 /// `<dir>/<task>/report.json`, else the only `<dir>/*/report.json`.
 fn find_report(dir: &Path, task: &str) -> Option<PathBuf> {
     let direct = dir.join(task).join("report.json");
@@ -396,11 +405,16 @@ fn score_into(
         (None, Some(p)) => ("best", p),
         (None, None) => return,
     };
-    let reference = gt.join("packages").join(&task.spack_dir).join("package.py");
-    if !reference.is_file() {
-        r.score_error = Some(format!("no ground truth at {}", reference.display()));
+    let Some(reference) = ground_truth_recipe(gt, task) else {
+        r.score_error = Some(format!(
+            "no ground truth at {}",
+            gt.join("packages")
+                .join(&task.spack_dir)
+                .join("package.py")
+                .display()
+        ));
         return;
-    }
+    };
     let release = config.spack.release.as_deref().unwrap_or("1");
     match spack_scores(&run_root.join(rel), &reference, release) {
         Ok((s_d, s_v)) => {
@@ -468,6 +482,35 @@ mod tests {
         assert_eq!(
             a,
             "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh --no-sandbox"
+        );
+    }
+
+    #[test]
+    fn ground_truth_by_spack_dir_then_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = match &parse_tasks(
+            r#"{"name": "byte-lite", "spack_dir": "byte_lite", "version": "1"}"#,
+            "t",
+        )
+        .unwrap()[0]
+        {
+            Task::Spack(t) => t.clone(),
+            Task::Nix(_) => unreachable!(),
+        };
+        assert_eq!(ground_truth_recipe(dir.path(), &task), None);
+        let old = dir.path().join("packages/byte-lite");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(old.join("package.py"), "").unwrap();
+        assert_eq!(
+            ground_truth_recipe(dir.path(), &task),
+            Some(old.join("package.py"))
+        );
+        let new = dir.path().join("packages/byte_lite");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(new.join("package.py"), "").unwrap();
+        assert_eq!(
+            ground_truth_recipe(dir.path(), &task),
+            Some(new.join("package.py"))
         );
     }
 

@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub cache: Option<String>,
     pub ground_truth: Option<PathBuf>,
     pub spack_release: Option<String>,
+    /// `--spack` for every Spack pair.
+    pub spack: Option<String>,
     /// The executable each pair runs.
     pub packsmith_bin: PathBuf,
     /// The executable Slurm array tasks run `bench run-one` with.
@@ -98,6 +100,9 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
     }
     if let Some(g) = &o.ground_truth {
         config.spack.ground_truth = Some(g.clone());
+    }
+    if let Some(s) = &o.spack {
+        config.spack.spack = Some(s.clone());
     }
     if let Some(r) = &o.spack_release {
         config.spack.release = Some(r.clone());

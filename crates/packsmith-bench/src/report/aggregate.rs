@@ -70,9 +70,12 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
         .iter()
         .filter(|r| r.outcome == Outcome::Succeeded)
         .count();
-    // Stage names in first-seen order over all results.
+    // Stage names in pipeline order: the longest lists first (a run without
+    // the audit stage must not push it to the end), then first seen.
+    let mut by_length: Vec<&&PairResult> = results.iter().collect();
+    by_length.sort_by_key(|r| std::cmp::Reverse(r.stages.len()));
     let mut stages: Vec<String> = Vec::new();
-    for r in results {
+    for r in by_length {
         for s in &r.stages {
             if !stages.contains(s) {
                 stages.push(s.clone());

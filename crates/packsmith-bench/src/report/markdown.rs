@@ -67,9 +67,12 @@ pub fn render(r: &Report, plot_png: &str) -> String {
             ));
         }
     }
-    // Stage columns: every stage name, in first-seen order.
+    // Stage columns: every stage name, in pipeline order (configurations
+    // with the most stages first, so an optional stage keeps its place).
+    let mut by_length: Vec<_> = r.configurations.iter().collect();
+    by_length.sort_by_key(|c| std::cmp::Reverse(c.stage_rates.len()));
     let mut stages: Vec<String> = Vec::new();
-    for c in &r.configurations {
+    for c in by_length {
         for st in &c.stage_rates {
             if !stages.contains(&st.stage) {
                 stages.push(st.stage.clone());

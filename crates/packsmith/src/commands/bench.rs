@@ -117,6 +117,10 @@ pub struct RunArgs {
     /// ground truth for S_d/S_v (e.g. <spack>/var/spack/repos/builtin).
     #[arg(long)]
     pub ground_truth: Option<PathBuf>,
+    /// The Spack every Spack pair validates with (an env script or a
+    /// `spack` path; overrides [spack] spack in the configuration).
+    #[arg(long)]
+    pub spack: Option<String>,
     /// Base-class table for S_d: 0.23 or 1.
     #[arg(long)]
     pub spack_version: Option<String>,
@@ -267,6 +271,7 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         cache: a.cache.clone(),
         ground_truth: a.ground_truth.clone(),
         spack_release: a.spack_version.clone(),
+        spack: a.spack.clone(),
         packsmith_bin: a
             .packsmith_bin
             .clone()
