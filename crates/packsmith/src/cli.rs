@@ -34,6 +34,9 @@ pub enum Command {
     /// repair it with a model until the real Spack loads, concretizes and
     /// installs it (sandboxed). Writes a run directory with every attempt.
     Spack(SpackArgs),
+    /// Benchmarks: run task sets under configurations (resumable, local or
+    /// Slurm), then tables, plots and paired comparisons.
+    Bench(crate::commands::bench::BenchArgs),
 }
 
 #[derive(Debug, clap::Args)]

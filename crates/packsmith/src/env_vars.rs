@@ -13,3 +13,7 @@ pub fn cache_dir() -> std::path::PathBuf {
         .map(|d| d.join("packsmith"))
         .unwrap_or_else(|| ".packsmith-cache".into())
 }
+
+/// `packsmith bench run`: the executable each pair runs instead of this
+/// one (tests use a stand-in that writes a report).
+pub const PACKSMITH_BENCH_BIN: &str = "PACKSMITH_BENCH_BIN";

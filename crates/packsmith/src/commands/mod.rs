@@ -1,6 +1,7 @@
 //! One module per verb.
 
 mod analyze;
+pub mod bench;
 mod check;
 mod doctor;
 mod kb;
@@ -22,5 +23,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }

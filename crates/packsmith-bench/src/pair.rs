@@ -1,0 +1,525 @@
+//! Running one (task, configuration) pair: the `packsmith spack|nix`
+//! subprocess in its own process group with a time limit, then its
+//! `report.json` read into a journal record (with S_d/S_v for Spack).
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use packsmith_agent::report::{RunReport, RunStatus};
+
+use crate::config::{BenchConfig, Configuration};
+use crate::error::{BenchError, Result};
+use crate::journal::{Outcome, PairResult};
+use crate::plan::{Pair, Plan};
+use crate::score::spack_scores;
+use crate::task::Task;
+
+/// `<out>/runs/<config>/<task>`.
+pub fn pair_dir(out: &Path, pair: &Pair) -> PathBuf {
+    out.join("runs").join(&pair.config).join(&pair.task)
+}
+
+/// The command line of a pair (after the executable).
+pub fn pair_args(
+    task: &Task,
+    source: &Path,
+    version: Option<&str>,
+    c: &Configuration,
+    config: &BenchConfig,
+    dir: &Path,
+) -> Vec<OsString> {
+    let mut a: Vec<OsString> = Vec::new();
+    let k = &c.knobs;
+    let push = |a: &mut Vec<OsString>, flag: &str, v: String| {
+        a.push(flag.into());
+        a.push(v.into());
+    };
+    match task {
+        Task::Spack(t) => {
+            a.push("spack".into());
+            a.push(source.into());
+            push(&mut a, "--name", t.name.clone());
+            push(
+                &mut a,
+                "--version",
+                version.unwrap_or(&t.version).to_string(),
+            );
+        }
+        Task::Nix(t) => {
+            a.push("nix".into());
+            a.push(source.into());
+            if let Some(rev) = &t.rev {
+                push(&mut a, "--rev", rev.clone());
+            }
+        }
+    }
+    a.push("--out".into());
+    a.push(dir.into());
+    a.push("--replace".into());
+    if let Some(m) = &k.model {
+        push(&mut a, "--model", m.clone());
+    }
+    match task {
+        Task::Spack(_) => {
+            if let Some(r) = &k.refs {
+                push(&mut a, "--refs", r.clone());
+            }
+            if let Some(b) = &k.brief {
+                push(&mut a, "--brief", b.clone());
+            }
+            if let Some(audit) = k.audit {
+                a.push(if audit { "--audit" } else { "--no-audit" }.into());
+            }
+            if let Some(n) = k.max_attempts {
+                push(&mut a, "--max-attempts", n.to_string());
+            }
+            if k.tools == Some(false) {
+                a.push("--no-tools".into());
+            }
+            if k.draft == Some(false) {
+                push(&mut a, "--draft", "none".into());
+            }
+            if k.variant_check == Some(false) {
+                a.push("--no-variant-check".into());
+            }
+            if let Some(s) = &config.spack.spack {
+                push(&mut a, "--spack", s.clone());
+            }
+            a.extend(config.spack.extra_args.iter().map(OsString::from));
+        }
+        Task::Nix(_) => {
+            if let Some(n) = k.max_iterations {
+                push(&mut a, "--max-iterations", n.to_string());
+            }
+            if let Some(n) = k.max_no_progress {
+                push(&mut a, "--max-no-progress", n.to_string());
+            }
+            if let Some(n) = k.refine {
+                push(&mut a, "--refine", n.to_string());
+            }
+            if k.tools == Some(false) {
+                a.push("--no-tools".into());
+            }
+            if let Some(p) = &config.nix.nixpkgs {
+                a.push("--nixpkgs".into());
+                a.push(p.into());
+            }
+            a.extend(config.nix.extra_args.iter().map(OsString::from));
+        }
+    }
+    a
+}
+
+/// The model replay cache settings for the children.
+pub fn cache_env(config: &BenchConfig, out: &Path) -> Vec<(String, OsString)> {
+    let mode = config.cache.mode.clone().unwrap_or_else(|| "off".into());
+    let mut env = vec![("PACKSMITH_LLM_CACHE".to_string(), OsString::from(&mode))];
+    if mode != "off" {
+        let dir = match &config.cache.dir {
+            Some(d) if d.is_absolute() => d.clone(),
+            Some(d) => out.join(d),
+            None => out.join("llm-cache"),
+        };
+        env.push(("PACKSMITH_LLM_CACHE_DIR".to_string(), dir.into()));
+    }
+    env
+}
+
+const PID_FILE: &str = "child.pid";
+
+/// Kills what a killed runner left running in this pair directory: the
+/// recorded process group, if its leader still has this directory on its
+/// command line (so a reused pid is never hit).
+pub fn kill_stale(dir: &Path) {
+    let Ok(text) = std::fs::read_to_string(dir.join(PID_FILE)) else {
+        return;
+    };
+    let Ok(pid) = text.trim().parse::<i32>() else {
+        return;
+    };
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let needle = dir.as_os_str().as_encoded_bytes();
+    if !cmdline.windows(needle.len().max(1)).any(|w| w == needle) {
+        return;
+    }
+    if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+}
+
+/// Ends a timed-out pair: its processes, and those of its descendants that
+/// started process groups of their own (packsmith runs every tool that
+/// way), found through /proc before anything is killed.
+fn stop_tree(pid: u32, pgid: rustix::process::Pid) {
+    let mut tree = descendants(pid);
+    tree.push(pid);
+    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+    for p in tree {
+        if let Some(p) = rustix::process::Pid::from_raw(p as i32) {
+            let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
+            let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+/// Every live descendant of `root`, from the parent pids in /proc.
+fn descendants(root: u32) -> Vec<u32> {
+    let mut parent_of: Vec<(u32, u32)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid …`; comm may hold spaces and parens.
+            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+                continue;
+            };
+            if let Some(ppid) = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
+                parent_of.push((pid, ppid));
+            }
+        }
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(parent_of.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// Runs one pair to its journal record.
+pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
+    let task = plan
+        .task(&pair.task)
+        .ok_or_else(|| BenchError::bad_input(format!("plan has no task `{}`", pair.task)))?;
+    let config = plan.config.configuration(&pair.config).ok_or_else(|| {
+        BenchError::bad_input(format!("plan has no configuration `{}`", pair.config))
+    })?;
+    let source = plan
+        .sources
+        .get(&pair.task)
+        .ok_or_else(|| BenchError::bad_input(format!("plan has no source for `{}`", pair.task)))?;
+    let dir = pair_dir(out, pair);
+    kill_stale(&dir);
+    if dir.exists() {
+        // A previous try of this pair died with the runner; start clean.
+        std::fs::remove_dir_all(&dir).map_err(|e| BenchError::io("remove", &dir, e))?;
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| BenchError::io("create", &dir, e))?;
+    let version = plan.versions.get(&pair.task).map(String::as_str);
+    let args = pair_args(task, source, version, config, &plan.config, &dir);
+    let open = |name: &str| {
+        let p = dir.join(name);
+        std::fs::File::create(&p).map_err(|e| BenchError::io("create", &p, e))
+    };
+    let mut cmd = Command::new(&plan.packsmith_bin);
+    cmd.args(&args)
+        .stdin(Stdio::null())
+        .stdout(open("stdout.log")?)
+        .stderr(open("stderr.log")?)
+        .process_group(0)
+        .envs(cache_env(&plan.config, out));
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| {
+        BenchError::environment(format!(
+            "could not start {}: {e}",
+            plan.packsmith_bin.display()
+        ))
+        .hint("check the packsmith executable (--packsmith-bin / PACKSMITH_BENCH_BIN)")
+    })?;
+    let _ = std::fs::write(dir.join(PID_FILE), child.id().to_string());
+    let limit = Duration::from_secs(plan.config.timeout_secs);
+    let pgid = rustix::process::Pid::from_child(&child);
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        if start.elapsed() >= limit {
+            timed_out = true;
+            stop_tree(child.id(), pgid);
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Whatever the command left behind in its group goes with it.
+    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+    let _ = std::fs::remove_file(dir.join(PID_FILE));
+    let wall_ms = start.elapsed().as_millis() as u64;
+    let exit_code = status.and_then(|s| s.code());
+    let run_dir = dir.strip_prefix(out).unwrap_or(&dir).display().to_string();
+    let mut result = PairResult {
+        index: pair.index,
+        task: pair.task.clone(),
+        config: pair.config.clone(),
+        ecosystem: task.ecosystem(),
+        outcome: Outcome::Crashed,
+        status: None,
+        reason: None,
+        exit_code,
+        wall_ms,
+        run_dir,
+        stages: Vec::new(),
+        stages_passed: Vec::new(),
+        attempts: 0,
+        success_attempt: None,
+        failure_class: None,
+        model_calls: 0,
+        tool_calls: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        cost_usd: 0.0,
+        s_d: None,
+        s_v: None,
+        scored: None,
+        score_error: None,
+    };
+    let report = find_report(&dir, &pair.task).map(|p| (read_report(&p), p));
+    match report {
+        Some((Ok(report), path)) => {
+            absorb(&mut result, &report);
+            let run_root = path.parent().unwrap_or(&dir).to_path_buf();
+            if let Task::Spack(t) = task {
+                score_into(&mut result, &report, &run_root, t, &plan.config);
+            }
+        }
+        Some((Err(e), _)) => result.reason = Some(e),
+        None => {
+            result.reason = Some(format!(
+                "no report.json under {} (exit code {}); see stderr.log there",
+                dir.display(),
+                exit_code.map_or("none".into(), |c| c.to_string())
+            ))
+        }
+    }
+    if timed_out {
+        result.outcome = Outcome::Timeout;
+        result.failure_class = Some("timeout".into());
+        result.success_attempt = None;
+        result.reason = Some(format!("killed after {} s", plan.config.timeout_secs));
+    } else if result.outcome == Outcome::Crashed {
+        result.failure_class = Some("crashed".into());
+    }
+    Ok(result)
+}
+
+/// The human recipe: `packages/<spack_dir>/` (spack-packages names
+/// directories with `_`), else `packages/<name>/` (Spack 0.23 keeps `-`).
+pub fn ground_truth_recipe(gt: &Path, task: &crate::task::SpackTask) -> Option<PathBuf> {
+    [&task.spack_dir, &task.name]
+        .into_iter()
+        .map(|d| gt.join("packages").join(d).join("package.py"))
+        .find(|p| p.is_file())
+}
+
+/// `<dir>/<task>/report.json`, else the only `<dir>/*/report.json`.
+fn find_report(dir: &Path, task: &str) -> Option<PathBuf> {
+    let direct = dir.join(task).join("report.json");
+    if direct.is_file() {
+        return Some(direct);
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("report.json"))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    (found.len() == 1).then(|| found.remove(0))
+}
+
+fn read_report(path: &Path) -> std::result::Result<RunReport, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is not a run report: {e}", path.display()))
+}
+
+fn absorb(r: &mut PairResult, report: &RunReport) {
+    r.outcome = if report.status == RunStatus::Succeeded {
+        Outcome::Succeeded
+    } else {
+        Outcome::Failed
+    };
+    r.status = Some(report.status.as_str().to_string());
+    r.reason = Some(report.reason.clone());
+    r.stages = report.stages.clone();
+    r.stages_passed = report
+        .stages
+        .iter()
+        .filter(|s| {
+            report
+                .attempts
+                .iter()
+                .any(|a| a.stages.iter().any(|st| &st.name == *s && st.passed))
+        })
+        .cloned()
+        .collect();
+    r.attempts = report.attempts.len() as u32;
+    r.success_attempt = report
+        .attempts
+        .iter()
+        .find(|a| a.passed && !a.interrupted)
+        .map(|a| a.attempt);
+    if r.success_attempt.is_none() && r.outcome == Outcome::Succeeded {
+        r.success_attempt = Some(r.attempts.max(1));
+    }
+    r.failure_class = if r.outcome == Outcome::Succeeded {
+        None
+    } else {
+        report
+            .attempts
+            .iter()
+            .rev()
+            .find_map(|a| a.failure.as_ref().map(|f| f.class.clone()))
+            .or_else(|| Some(report.status.as_str().to_string()))
+    };
+    r.model_calls = report.model_calls;
+    r.tool_calls = report.tool_calls;
+    r.prompt_tokens = report.usage.prompt_tokens;
+    r.completion_tokens = report.usage.completion_tokens;
+    r.cost_usd = report.cost_usd;
+}
+
+fn score_into(
+    r: &mut PairResult,
+    report: &RunReport,
+    run_root: &Path,
+    task: &crate::task::SpackTask,
+    config: &BenchConfig,
+) {
+    let Some(gt) = &config.spack.ground_truth else {
+        return;
+    };
+    let (which, rel) = match (&report.final_recipe, &report.best_recipe) {
+        (Some(p), _) => ("final", p),
+        (None, Some(p)) => ("best", p),
+        (None, None) => return,
+    };
+    let Some(reference) = ground_truth_recipe(gt, task) else {
+        r.score_error = Some(format!(
+            "no ground truth at {}",
+            gt.join("packages")
+                .join(&task.spack_dir)
+                .join("package.py")
+                .display()
+        ));
+        return;
+    };
+    let release = config.spack.release.as_deref().unwrap_or("1");
+    match spack_scores(&run_root.join(rel), &reference, release) {
+        Ok((s_d, s_v)) => {
+            r.s_d = s_d;
+            r.s_v = s_v;
+            r.scored = Some(which.to_string());
+        }
+        Err(e) => r.score_error = Some(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{baseline, BenchConfig};
+    use crate::task::parse_tasks;
+
+    fn args_of(task_line: &str, base: &str, config: &BenchConfig) -> String {
+        let task = &parse_tasks(task_line, "t").unwrap()[0];
+        let c = Configuration {
+            name: base.into(),
+            baseline: Some(base.into()),
+            knobs: baseline(base).unwrap(),
+        };
+        pair_args(
+            task,
+            Path::new("/src/x"),
+            None,
+            &c,
+            config,
+            Path::new("/out/p"),
+        )
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+    }
+
+    #[test]
+    fn nix_pairs_get_nix_flags_only() {
+        let mut config = BenchConfig::load("vibenix").unwrap();
+        config.nix.nixpkgs = Some("/nixpkgs".into());
+        config.spack.spack = Some("/spack/env.sh".into());
+        let line = r#"{"attr_path": "p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c", "rev": "v1"}"#;
+        let a = args_of(line, "vibenix", &config);
+        assert_eq!(
+            a,
+            "nix /src/x --rev v1 --out /out/p --replace --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
+        );
+    }
+
+    #[test]
+    fn spack_pairs_get_spack_flags_only() {
+        let mut config = BenchConfig::load("spackit").unwrap();
+        config.spack.spack = Some("/spack/env.sh".into());
+        config.spack.extra_args = vec!["--no-sandbox".into()];
+        let line = r#"{"name": "n", "spack_dir": "n", "version": "2.0"}"#;
+        let a = args_of(line, "spackit", &config);
+        assert_eq!(
+            a,
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --refs similar:2 --brief llm --audit --max-attempts 5 --no-tools --draft none --no-variant-check --spack /spack/env.sh --no-sandbox"
+        );
+        // packsmith: the command's own defaults, nothing passed.
+        let a = args_of(line, "packsmith", &config);
+        assert_eq!(
+            a,
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh --no-sandbox"
+        );
+    }
+
+    #[test]
+    fn ground_truth_by_spack_dir_then_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = match &parse_tasks(
+            r#"{"name": "byte-lite", "spack_dir": "byte_lite", "version": "1"}"#,
+            "t",
+        )
+        .unwrap()[0]
+        {
+            Task::Spack(t) => t.clone(),
+            Task::Nix(_) => unreachable!(),
+        };
+        assert_eq!(ground_truth_recipe(dir.path(), &task), None);
+        let old = dir.path().join("packages/byte-lite");
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(old.join("package.py"), "").unwrap();
+        assert_eq!(
+            ground_truth_recipe(dir.path(), &task),
+            Some(old.join("package.py"))
+        );
+        let new = dir.path().join("packages/byte_lite");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(new.join("package.py"), "").unwrap();
+        assert_eq!(
+            ground_truth_recipe(dir.path(), &task),
+            Some(new.join("package.py"))
+        );
+    }
+
+    #[test]
+    fn cache_env_defaults_under_out() {
+        let mut config = BenchConfig::load("packsmith").unwrap();
+        assert_eq!(cache_env(&config, Path::new("/o")).len(), 1);
+        config.cache.mode = Some("replay".into());
+        let env = cache_env(&config, Path::new("/o"));
+        assert_eq!(env[1].1, OsString::from("/o/llm-cache"));
+    }
+}

@@ -1,0 +1,208 @@
+//! The Markdown report: one table per question.
+
+use std::collections::BTreeSet;
+
+use super::Report;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn opt(x: Option<f64>, digits: usize) -> String {
+    x.map_or("–".into(), |v| format!("{v:.digits$}"))
+}
+
+fn tokens(n: u64) -> String {
+    if n >= 1_000_000 {
+        format!("{:.2}M", n as f64 / 1e6)
+    } else if n >= 10_000 {
+        format!("{:.1}k", n as f64 / 1e3)
+    } else {
+        n.to_string()
+    }
+}
+
+fn row(cells: &[String]) -> String {
+    format!("| {} |\n", cells.join(" | "))
+}
+
+pub fn render(r: &Report, plot_png: &str) -> String {
+    let mut s = String::from("# packsmith bench report\n\n");
+    for run in &r.runs {
+        s.push_str(&format!(
+            "- `{}`: {} of {} pairs finished (configuration fingerprint `{}`)\n",
+            run.dir.display(),
+            run.pairs_done,
+            run.pairs_planned,
+            run.fingerprint
+        ));
+    }
+    s.push_str("\n## Configurations\n\n");
+    s.push_str("Knobs not listed keep the command's default.\n\n");
+    for run in &r.runs {
+        for c in &run.configurations {
+            let knobs = serde_json::to_value(&c.knobs)
+                .ok()
+                .and_then(|v| v.as_object().cloned())
+                .unwrap_or_default()
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            s.push_str(&format!(
+                "- `{}`{}: {}{}\n",
+                c.name,
+                c.baseline
+                    .as_ref()
+                    .map(|b| format!(" (baseline `{b}`)"))
+                    .unwrap_or_default(),
+                if knobs.is_empty() {
+                    "defaults".into()
+                } else {
+                    knobs
+                },
+                run.timeout_secs
+                    .map(|t| format!("; limit {t} s per task"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    // Stage columns: every stage name, in pipeline order (configurations
+    // with the most stages first, so an optional stage keeps its place).
+    let mut by_length: Vec<_> = r.configurations.iter().collect();
+    by_length.sort_by_key(|c| std::cmp::Reverse(c.stage_rates.len()));
+    let mut stages: Vec<String> = Vec::new();
+    for c in by_length {
+        for st in &c.stage_rates {
+            if !stages.contains(&st.stage) {
+                stages.push(st.stage.clone());
+            }
+        }
+    }
+    s.push_str("\n## Results per configuration\n\n");
+    let mut head = vec!["configuration".to_string(), "n".into(), "success".into()];
+    head.extend(stages.iter().map(|st| format!("{st} ✓")));
+    head.extend(
+        [
+            "S_d",
+            "S_v",
+            "attempts to success",
+            "tokens (prompt + completion)",
+            "tokens / task",
+            "cost $",
+            "wall time / task",
+            "timeouts",
+            "crashed",
+        ]
+        .map(String::from),
+    );
+    s.push_str(&row(&head));
+    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    for c in &r.configurations {
+        let mut cells = vec![
+            format!("`{}`", c.name),
+            c.n.to_string(),
+            format!("{} ({})", c.succeeded, pct(c.success_rate)),
+        ];
+        for st in &stages {
+            cells.push(
+                c.stage_rates
+                    .iter()
+                    .find(|x| &x.stage == st)
+                    .map_or("–".into(), |x| pct(x.rate)),
+            );
+        }
+        cells.push(opt(c.mean_s_d, 3));
+        cells.push(opt(c.mean_s_v, 3));
+        cells.push(opt(c.mean_attempts_to_success, 2));
+        cells.push(format!(
+            "{} + {}",
+            tokens(c.prompt_tokens),
+            tokens(c.completion_tokens)
+        ));
+        cells.push(tokens(c.mean_tokens.round() as u64));
+        cells.push(format!("{:.4}", c.cost_usd));
+        cells.push(format!("{:.1} s", c.mean_wall_s));
+        cells.push(c.timeouts.to_string());
+        cells.push(c.crashed.to_string());
+        s.push_str(&row(&cells));
+    }
+    s.push_str(
+        "\nStage columns: share of the tasks of the stage's ecosystem where some attempt passed \
+         it. S_d and S_v (Spack): \
+         means over the recipes that could be scored (the passing recipe, else the best \
+         attempt). Tokens count every model call.\n",
+    );
+
+    s.push_str("\n## Cumulative success by attempt\n\n");
+    s.push_str(&format!("![cumulative success by attempt]({plot_png})\n\n"));
+    let k = r
+        .configurations
+        .iter()
+        .map(|c| c.cumulative_success.len())
+        .max()
+        .unwrap_or(0);
+    let mut head = vec!["configuration".to_string()];
+    head.extend((1..=k).map(|i| format!("≤{i}")));
+    s.push_str(&row(&head));
+    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    for c in &r.configurations {
+        let mut cells = vec![format!("`{}`", c.name)];
+        cells.extend((0..k).map(|i| c.cumulative_success.get(i).map_or("–".into(), |&x| pct(x))));
+        s.push_str(&row(&cells));
+    }
+
+    s.push_str("\n## Failure classes\n\n");
+    let classes: BTreeSet<&String> = r
+        .configurations
+        .iter()
+        .flat_map(|c| c.failure_classes.keys())
+        .collect();
+    if classes.is_empty() {
+        s.push_str("No failures.\n");
+    } else {
+        let mut head = vec!["class".to_string()];
+        head.extend(r.configurations.iter().map(|c| format!("`{}`", c.name)));
+        s.push_str(&row(&head));
+        s.push_str(&row(&vec!["---".to_string(); head.len()]));
+        for class in classes {
+            let mut cells = vec![class.clone()];
+            cells.extend(r.configurations.iter().map(|c| {
+                c.failure_classes
+                    .get(class)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string()
+            }));
+            s.push_str(&row(&cells));
+        }
+    }
+
+    s.push_str("\n## Paired comparisons\n\n");
+    if r.paired.is_empty() {
+        s.push_str("Fewer than two configurations share a task.\n");
+    } else {
+        s.push_str(
+            "On the tasks both configurations ran. A wins: A succeeded and B did not. \
+             p: McNemar's exact two-sided test on the discordant tasks.\n\n",
+        );
+        s.push_str(&row(&[
+            "A", "B", "tasks", "both", "A wins", "B wins", "neither", "p",
+        ]
+        .map(String::from)));
+        s.push_str(&row(&vec!["---".to_string(); 8]));
+        for p in &r.paired {
+            s.push_str(&row(&[
+                format!("`{}`", p.a),
+                format!("`{}`", p.b),
+                p.tasks.to_string(),
+                p.both.to_string(),
+                p.a_wins.to_string(),
+                p.b_wins.to_string(),
+                p.neither.to_string(),
+                format!("{:.4}", p.p_value),
+            ]));
+        }
+    }
+    s
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+# A stand-in for `packsmith spack|nix` in the bench tests: it writes a
+# RunReport as the real commands do, with behaviour chosen by the task name:
+#   ok-N   succeeds at attempt N          bad    fails every attempt
+#   crash  exits 3 without a report      hang   sleeps until killed
+# FAKE_SLEEP (seconds) slows every run; FAKE_LOG gets one line per start.
+import json, os, sys, time
+
+argv = sys.argv[1:]
+eco, src = argv[0], argv[1]
+def opt(flag, default=None):
+    return argv[argv.index(flag) + 1] if flag in argv else default
+out = opt("--out")
+name = opt("--name", os.path.basename(src.rstrip("/")))
+log = os.environ.get("FAKE_LOG")
+if log:
+    with open(log, "a") as f:
+        f.write("start %s %s\n" % (os.path.basename(os.path.dirname(out)), os.path.basename(out)))
+os.makedirs(out, exist_ok=True)
+if name.startswith("hang"):
+    # A grandchild in a process group of its own, as packsmith's tools are.
+    import subprocess
+    g = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    open(os.path.join(out, "grandchild.pid"), "w").write(str(g.pid))
+    time.sleep(600)
+with open(os.path.join(out, "args.json"), "w") as f:
+    json.dump({"argv": argv, "cache": os.environ.get("PACKSMITH_LLM_CACHE"),
+               "cache_dir": os.environ.get("PACKSMITH_LLM_CACHE_DIR")}, f)
+time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+if name.startswith("crash"):
+    sys.stderr.write("fake: crashed\n")
+    sys.exit(3)
+
+stages = ["load", "audit", "concretize", "install"] if eco == "spack" else ["evaluate", "build", "runtime_check"]
+k = int(opt("--max-attempts", opt("--max-iterations", "3")))
+win = int(name.split("-")[1]) if name.startswith("ok-") else None
+run = os.path.join(out, name)
+os.makedirs(os.path.join(run, "attempts"), exist_ok=True)
+recipe = ("from spack.package import *\n\nclass Pkg(CMakePackage):\n"
+          "    depends_on(\"zlib\")\n    depends_on(\"mpi\")\n\n"
+          "    def cmake_args(self):\n        return [self.define(\"PKG_TESTS\", False)]\n")
+attempts = []
+for i in range(1, k + 1):
+    passed = win is not None and i >= win
+    reached = len(stages) if passed else min(i, len(stages) - 1)
+    rel = "attempts/%02d/package.py" % i
+    os.makedirs(os.path.join(run, os.path.dirname(rel)), exist_ok=True)
+    open(os.path.join(run, rel), "w").write(recipe)
+    a = {"attempt": i, "kind": "draft" if i == 1 else "repair", "recipe_path": rel,
+         "static_repairs": 0,
+         "stages": [{"name": s, "passed": j < reached, "duration_ms": 5} for j, s in enumerate(stages[:reached + 1])],
+         "passed": passed, "stage_reached": stages[min(reached, len(stages) - 1)],
+         "model_calls": 0 if i == 1 else 1, "tool_calls": 0,
+         "usage": {"prompt_tokens": 0 if i == 1 else 1000, "completion_tokens": 0 if i == 1 else 200},
+         "cost_usd": 0.0 if i == 1 else 0.01, "duration_ms": 10}
+    if not passed:
+        a["failure"] = {"stage": a["stage_reached"], "class": "compilation", "excerpt": "error"}
+    attempts.append(a)
+    if passed:
+        break
+ok = attempts[-1]["passed"]
+if ok:
+    open(os.path.join(run, "package.py"), "w").write(recipe)
+else:
+    open(os.path.join(run, "best-attempt.package.py"), "w").write(recipe)
+calls = sum(a["model_calls"] for a in attempts)
+report = {"schema": 1, "name": name, "ecosystem": eco, "model": opt("--model", "scripted"),
+          "status": "succeeded" if ok else "attempts_exhausted",
+          "reason": "a recipe passed" if ok else "attempt limit reached",
+          "stages": stages, "attempts": attempts,
+          "model_calls": calls, "tool_calls": 0,
+          "usage": {"prompt_tokens": 1000 * calls, "completion_tokens": 200 * calls},
+          "cost_usd": 0.01 * calls, "duration_ms": 10 * len(attempts)}
+if ok:
+    report["final_recipe"] = "package.py"
+else:
+    report["best_recipe"] = "best-attempt.package.py"
+report["best_attempt"] = len(attempts)
+tmp = os.path.join(run, "report.json.tmp")
+json.dump(report, open(tmp, "w"))
+os.rename(tmp, os.path.join(run, "report.json"))
+sys.exit(0 if ok else 1)

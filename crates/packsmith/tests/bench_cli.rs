@@ -1,0 +1,448 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! `packsmith bench` through the binary, with a stand-in for the `spack`
+//! command (tests/bench/fake-packsmith.py) that writes real run reports.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn fake() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/fake-packsmith.py")
+}
+
+fn bench(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_packsmith"));
+    c.arg("bench").args(args).env("PACKSMITH_BENCH_BIN", fake());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run packsmith")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A task file, a source map, and a ground-truth repository for `names`.
+fn setup(dir: &Path, names: &[&str]) {
+    let mut tasks = String::new();
+    let mut map = String::from("[sources]\n");
+    for n in names {
+        tasks.push_str(&format!(
+            "{{\"name\": \"{n}\", \"spack_dir\": \"{n}\", \"version\": \"1.0\", \"installable_here\": true}}\n"
+        ));
+        std::fs::create_dir_all(dir.join("src").join(n)).unwrap();
+        map.push_str(&format!("\"{n}\" = \"src/{n}\"\n"));
+        let gt = dir.join("gt/packages").join(n);
+        std::fs::create_dir_all(&gt).unwrap();
+        std::fs::write(
+            gt.join("package.py"),
+            "from spack.package import *\n\nclass P(CMakePackage):\n    depends_on(\"zlib\")\n    depends_on(\"hdf5\")\n\n    def cmake_args(self):\n        return [self.define(\"PKG_TESTS\", False), self.define(\"PKG_X\", True)]\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("tasks.jsonl"), tasks).unwrap();
+    std::fs::write(dir.join("sources.toml"), map).unwrap();
+}
+
+fn journal_pairs(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["record"] == "pair")
+        .collect()
+}
+
+fn run_args<'a>(d: &'a str, extra: &[&'a str]) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "run",
+        &format!("{d}/tasks.jsonl"),
+        "--sources",
+        &format!("{d}/sources.toml"),
+        "--out",
+        &format!("{d}/out"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn run_resume_and_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    setup(tmp.path(), &["ok-1", "ok-2", "bad", "crash"]);
+    // The source map may say which version each snapshot is.
+    let map = std::fs::read_to_string(tmp.path().join("sources.toml")).unwrap();
+    std::fs::write(
+        tmp.path().join("sources.toml"),
+        format!("{map}[versions]\n\"ok-1\" = \"0.9\"\n"),
+    )
+    .unwrap();
+    let args = run_args(
+        d,
+        &[
+            "--config",
+            "zero-shot,packsmith",
+            "--jobs",
+            "2",
+            "--ground-truth",
+            &format!("{d}/gt"),
+            "--spack-version",
+            "0.23",
+            "--cache",
+            "replay",
+        ],
+    );
+    let o = bench(&strs(&args), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("8 pairs: 0 already in the journal, 8 run now (3 succeeded)"),
+        "{}",
+        text(&o)
+    );
+
+    let pairs = journal_pairs(&tmp.path().join("out"));
+    assert_eq!(pairs.len(), 8);
+    let by: BTreeMap<(String, String), &serde_json::Value> = pairs
+        .iter()
+        .map(|p| {
+            (
+                (
+                    p["task"].as_str().unwrap().to_string(),
+                    p["config"].as_str().unwrap().to_string(),
+                ),
+                p,
+            )
+        })
+        .collect();
+    let get = |t: &str, c: &str| by[&(t.to_string(), c.to_string())];
+    // ok-2 needs a second attempt, which zero-shot does not have.
+    assert_eq!(get("ok-2", "zero-shot")["outcome"], "failed");
+    assert_eq!(get("ok-2", "packsmith")["outcome"], "succeeded");
+    assert_eq!(get("ok-2", "packsmith")["success_attempt"], 2);
+    assert_eq!(get("crash", "packsmith")["outcome"], "crashed");
+    assert_eq!(get("bad", "packsmith")["failure_class"], "compilation");
+    // S_d/S_v against the ground truth: zlib of {zlib, hdf5}; one key of two.
+    assert_eq!(get("ok-1", "zero-shot")["s_d"], 0.5);
+    assert_eq!(get("ok-1", "zero-shot")["s_v"], 0.5);
+    assert_eq!(get("bad", "zero-shot")["scored"], "best");
+
+    // The flags each configuration passed, and the replay cache.
+    let argv = |t: &str, c: &str| -> serde_json::Value {
+        let p = tmp
+            .path()
+            .join("out/runs")
+            .join(c)
+            .join(t)
+            .join("args.json");
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let zs = argv("ok-1", "zero-shot");
+    let flags: Vec<&str> = zs["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let line = flags.join(" ");
+    for f in [
+        "--max-attempts 1",
+        "--brief raw",
+        "--refs none",
+        "--no-tools",
+        "--draft none",
+        "--no-audit",
+        "--replace",
+        "--name ok-1",
+        "--version 0.9",
+    ] {
+        assert!(line.contains(f), "{f} missing from {line}");
+    }
+    assert_eq!(flags[0], "spack");
+    assert_eq!(zs["cache"], "replay");
+    assert!(zs["cache_dir"].as_str().unwrap().ends_with("out/llm-cache"));
+    let ps = argv("ok-1", "packsmith");
+    assert!(!ps["argv"].to_string().contains("--max-attempts"));
+
+    // A rerun repeats nothing.
+    let o = bench(&strs(&args), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("8 pairs: 8 already in the journal, 0 run now"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(journal_pairs(&tmp.path().join("out")).len(), 8);
+
+    let o = bench(&["status", &format!("{d}/out")], &[]);
+    assert!(text(&o).contains("8 of 8 pairs finished"), "{}", text(&o));
+    assert!(
+        text(&o).contains("zero-shot: 4/4 done — 1 succeeded, 2 failed, 0 timeouts, 1 crashed"),
+        "{}",
+        text(&o)
+    );
+
+    let o = bench(&["report", &format!("{d}/out")], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let rep = tmp.path().join("out/report");
+    let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
+    assert!(md.contains("| `zero-shot` | 4 | 1 (25.0%) |"), "{md}");
+    assert!(md.contains("| `packsmith` | 4 | 2 (50.0%) |"), "{md}");
+    // Paired: packsmith wins ok-2; nothing else differs.
+    assert!(
+        md.contains("| `zero-shot` | `packsmith` | 4 | 1 | 0 | 1 | 2 | 1.0000 |"),
+        "{md}"
+    );
+    let png = std::fs::read(rep.join("cumulative-success.png")).unwrap();
+    assert_eq!(&png[..4], b"\x89PNG");
+    let svg = std::fs::read_to_string(rep.join("cumulative-success.svg")).unwrap();
+    assert!(svg.contains("zero-shot"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(rep.join("report.json")).unwrap()).unwrap();
+    assert_eq!(json["configurations"][1]["cumulative_success"][1], 0.5);
+
+    // A second run compared with the first, pair by pair.
+    let args2 = run_args(d, &["--config", "spackit"]);
+    let mut args2 = args2;
+    let i = args2.iter().position(|a| a.ends_with("/out")).unwrap();
+    args2[i] = format!("{d}/out2");
+    let o = bench(&strs(&args2), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = bench(
+        &[
+            "report",
+            &format!("{d}/out2"),
+            "--against",
+            &format!("{d}/out"),
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let md = std::fs::read_to_string(tmp.path().join("out2/report/report.md")).unwrap();
+    assert!(
+        md.contains("| `spackit` | `zero-shot` | 4 | 1 | 1 | 0 | 2 | 1.0000 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    let names: Vec<String> = (0..6).map(|i| format!("ok-1-{i}")).collect();
+    setup(
+        tmp.path(),
+        &names.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let log = tmp.path().join("starts.log");
+    let args = run_args(d, &["--config", "zero-shot,packsmith", "--jobs", "2"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .arg("bench")
+        .args(&args)
+        .env("PACKSMITH_BENCH_BIN", fake())
+        .env("FAKE_SLEEP", "0.4")
+        .env("FAKE_LOG", &log)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = tmp.path().join("out");
+    let start = Instant::now();
+    while journal_pairs(&out).len() < 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the runner made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before: Vec<(String, String)> = journal_pairs(&out)
+        .iter()
+        .map(|p| {
+            (
+                p["task"].as_str().unwrap().into(),
+                p["config"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert!(before.len() >= 3 && before.len() < 12, "{}", before.len());
+
+    let o = bench(&strs(&args), &[("FAKE_LOG", log.to_str().unwrap())]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "12 pairs: {} already in the journal, {} run now",
+            before.len(),
+            12 - before.len()
+        )),
+        "{}",
+        text(&o)
+    );
+    let after = journal_pairs(&out);
+    assert_eq!(after.len(), 12, "every pair once");
+    let unique: std::collections::BTreeSet<_> = after
+        .iter()
+        .map(|p| (p["task"].to_string(), p["config"].to_string()))
+        .collect();
+    assert_eq!(unique.len(), 12);
+    // Pairs journaled before the kill were started exactly once.
+    let starts = std::fs::read_to_string(&log).unwrap();
+    for (task, config) in &before {
+        let n = starts
+            .lines()
+            .filter(|l| *l == format!("start {config} {task}"))
+            .count();
+        assert_eq!(n, 1, "{config} × {task} was run again:\n{starts}");
+    }
+}
+
+#[test]
+fn timeout_kills_the_pair_and_is_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    setup(tmp.path(), &["hang"]);
+    let start = Instant::now();
+    let o = bench(
+        &strs(&run_args(d, &["--config", "zero-shot", "--timeout", "5"])),
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(start.elapsed() < Duration::from_secs(30));
+    let p = &journal_pairs(&tmp.path().join("out"))[0];
+    assert_eq!(p["outcome"], "timeout");
+    assert_eq!(p["failure_class"], "timeout");
+    // The stand-in is gone, and so is its grandchild in a group of its own.
+    let pid_file = tmp.path().join("out/runs/zero-shot/hang/child.pid");
+    assert!(!pid_file.exists());
+    let g =
+        std::fs::read_to_string(tmp.path().join("out/runs/zero-shot/hang/grandchild.pid")).unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", g.trim())).unwrap_or_default();
+    // Gone, or a zombie awaiting its reaper.
+    assert!(
+        stat.is_empty() || stat.contains(") Z "),
+        "grandchild {g} still runs: {stat}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    setup(tmp.path(), &["ok-1", "ok-2"]);
+    let out = tmp.path().join("out");
+
+    // A task without a source.
+    std::fs::write(
+        tmp.path().join("sources.toml"),
+        "[sources]\n\"ok-1\" = \"src/ok-1\"\n",
+    )
+    .unwrap();
+    let o = bench(&strs(&run_args(d, &[])), &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("1 task(s) have no source: ok-2"),
+        "{}",
+        text(&o)
+    );
+    assert!(!out.exists(), "nothing may run");
+    // ... unless filtered out.
+    let o = bench(
+        &strs(&run_args(d, &["--only-with-source", "--dry-run"])),
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("1 tasks × 1 configurations (packsmith) = 1 pairs"),
+        "{}",
+        text(&o)
+    );
+    assert!(!out.exists(), "a dry run runs nothing");
+    let o = bench(&strs(&run_args(d, &["--tasks", "ok-1"])), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    // A journal from another configuration.
+    let o = bench(
+        &strs(&run_args(d, &["--tasks", "ok-1", "--config", "zero-shot"])),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("was written for other configurations"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("use a new --out directory"),
+        "{}",
+        text(&o)
+    );
+
+    // Unknown fields, duplicate ids, unknown configuration keys.
+    std::fs::write(
+        tmp.path().join("bad.jsonl"),
+        "{\"name\": \"a\", \"spack_dir\": \"a\", \"version\": \"1\", \"versoin\": \"2\"}\n",
+    )
+    .unwrap();
+    let o = bench(
+        &[
+            "run",
+            &format!("{d}/bad.jsonl"),
+            "--out",
+            &format!("{d}/o2"),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("bad.jsonl:1: Spack task: unknown field `versoin`"),
+        "{}",
+        text(&o)
+    );
+    let line = "{\"name\": \"a\", \"spack_dir\": \"a\", \"version\": \"1\"}\n";
+    std::fs::write(tmp.path().join("dup.jsonl"), format!("{line}{line}")).unwrap();
+    let o = bench(
+        &[
+            "run",
+            &format!("{d}/dup.jsonl"),
+            "--out",
+            &format!("{d}/o2"),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("dup.jsonl:2: duplicate task id `a`"),
+        "{}",
+        text(&o)
+    );
+    std::fs::write(
+        tmp.path().join("c.toml"),
+        "[[configuration]]\nname = \"x\"\nmax_attempt = 3\n",
+    )
+    .unwrap();
+    let o = bench(
+        &strs(&run_args(d, &["--config", &format!("{d}/c.toml")])),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("unknown field `max_attempt`"),
+        "{}",
+        text(&o)
+    );
+    assert!(!tmp.path().join("o2").exists());
+}
