@@ -220,15 +220,12 @@ impl<'a> Run<'a> {
                     format!("no recipe passed in {} attempts", self.opts.max_attempts),
                 ));
             }
-            let auto = if n > 1 { self.auto_repair()? } else { None };
             let (kind, base, source) = if n == 1 && draft_failure.is_none() {
                 (
                     AttemptKind::Draft,
                     None,
                     Source::Given(draft_recipe.clone()),
                 )
-            } else if let Some((base, recipe)) = auto {
-                (AttemptKind::AutoRepair, Some(base), Source::Given(recipe))
             } else if !model_drafted {
                 model_drafted = true;
                 let failure = self
@@ -297,32 +294,6 @@ impl<'a> Run<'a> {
                 }
             }
         }
-    }
-
-    /// The backend's rule-based repair of the current base, if it has one
-    /// that was not tried yet: the base attempt and the recipe.
-    fn auto_repair(&mut self) -> Result<Option<(u32, Recipe)>, Stop> {
-        let Some(base) = self.base.clone() else {
-            return Ok(None);
-        };
-        let Some(failure) = base.failure.clone() else {
-            return Ok(None);
-        };
-        let history = self.history_for(&base);
-        let Some((recipe, why)) = self.eco.auto_repair(self.task, &history, &failure) else {
-            return Ok(None);
-        };
-        let tried = self
-            .recipes
-            .values()
-            .any(|r| r.text.trim_end() == recipe.text.trim_end());
-        if tried {
-            return Ok(None);
-        }
-        self.emit(AgentEvent::Note {
-            message: format!("rule-based repair of attempt {}: {why}", base.attempt),
-        })?;
-        Ok(Some((base.attempt, recipe)))
     }
 
     /// Adds one attempt's usage to the run's.

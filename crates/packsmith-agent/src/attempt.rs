@@ -67,10 +67,7 @@ impl Run<'_> {
             rolled_back: false,
         };
         let before = match &source {
-            Source::Given(_) => base
-                .and_then(|b| self.recipes.get(&b))
-                .map(|r| r.text.clone())
-                .unwrap_or_default(),
+            Source::Given(_) => String::new(),
             Source::Ask { start, .. } => start.text.clone(),
         };
         let outcome = self.attempt_steps(n, kind, base, source, &mut p);
@@ -118,8 +115,7 @@ impl Run<'_> {
             if errors == 0 {
                 break;
             }
-            let deterministic = matches!(kind, AttemptKind::Draft | AttemptKind::AutoRepair);
-            if deterministic || round >= self.opts.max_static_repairs {
+            if kind == AttemptKind::Draft || round >= self.opts.max_static_repairs {
                 p.failure = Some(Failure::from_diagnostics(diagnostics));
                 break;
             }

@@ -346,20 +346,6 @@ pub trait Ecosystem {
         failure: &Failure,
     ) -> ChatRequest;
 
-    /// A repair the backend can make by rule, without a model (an optional
-    /// dependency that cannot be had switched off, a known fix for a known
-    /// error), with one line saying what it changed. Tried before each
-    /// model repair; a recipe already tried is never tried again.
-    fn auto_repair(
-        &self,
-        task: &Task,
-        history: &AttemptHistory,
-        failure: &Failure,
-    ) -> Option<(Recipe, String)> {
-        let _ = (task, history, failure);
-        None
-    }
-
     /// Turns the model's answer into recipe text (fences and prose removed).
     fn clean_output(&self, raw: &str) -> String {
         strip_fences(raw)

@@ -18,8 +18,6 @@ pub enum AttemptKind {
     ModelDraft,
     /// The model repaired an earlier attempt.
     Repair,
-    /// The backend's rules repaired an earlier attempt (no model call).
-    AutoRepair,
     /// A refinement of a recipe that passed.
     Refine,
 }

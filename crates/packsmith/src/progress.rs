@@ -31,8 +31,6 @@ fn kind_label(kind: AttemptKind, base: Option<u32>) -> String {
         (AttemptKind::ModelDraft, None) => "model writes the first draft".into(),
         (AttemptKind::Repair, Some(b)) => format!("model repairs attempt {b}"),
         (AttemptKind::Repair, None) => "model repair".into(),
-        (AttemptKind::AutoRepair, Some(b)) => format!("rule-based repair of attempt {b}, no model"),
-        (AttemptKind::AutoRepair, None) => "rule-based repair, no model".into(),
         (AttemptKind::Refine, _) => "refinement".into(),
     }
 }

@@ -376,3 +376,4 @@ fn an_existing_run_is_not_overwritten_unless_asked() {
     env.opts.replace_existing = true;
     env.run(&eco, &model);
 }
+

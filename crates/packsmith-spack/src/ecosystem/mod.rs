@@ -245,16 +245,6 @@ impl Ecosystem for SpackEcosystem {
         self.request(user, u64::from(history.current_attempt) + 1)
     }
 
-    fn auto_repair(
-        &self,
-        _task: &Task,
-        history: &AttemptHistory,
-        failure: &Failure,
-    ) -> Option<(Recipe, String)> {
-        autofix::auto_repair(&history.current.text, &failure.class, &failure.excerpt)
-            .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
-    }
-
     fn clean_output(&self, raw: &str) -> String {
         let cleaned = clean_model_output(raw);
         self.pinned.apply(&cleaned).0
@@ -309,6 +299,11 @@ impl Ecosystem for SpackEcosystem {
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
             .map_err(|e| EcosystemError::new(e.to_string()))?;
         stages::to_loop_outcome(&outcome)
+    }
+
+    fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        autofix::auto_repair(&recipe.text, &failure.class, &failure.excerpt)
+            .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 
     fn tools(&self) -> Vec<Box<dyn Tool>> {
