@@ -127,6 +127,11 @@ impl NixEcosystem {
         &self.settings
     }
 
+    /// `nix-instantiate --parse` (or the fallback check without Nix).
+    pub fn parser_check(&self, text: &str) -> Result<(), String> {
+        self.parser.check(text)
+    }
+
     /// Whether recipes are built (a nixpkgs is pinned) or only parsed.
     pub fn builds(&self) -> bool {
         self.settings.pin.is_some()

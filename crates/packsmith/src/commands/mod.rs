@@ -5,6 +5,7 @@ mod check;
 mod doctor;
 mod kb;
 mod model;
+mod nix;
 mod score;
 mod serve;
 
@@ -20,5 +21,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Score(args) => score::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Nix(args) => nix::run(&args),
     }
 }
