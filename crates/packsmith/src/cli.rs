@@ -79,7 +79,8 @@ pub struct NixArgs {
     /// Package version (default: from the tag or the project's metadata).
     #[arg(long)]
     pub version: Option<String>,
-    /// Extra paths for Nix's sandbox (`extra-sandbox-paths`), repeatable.
+    /// Extra paths for Nix's sandbox (`extra-sandbox-paths`, `PATH` or
+    /// `DEST=SRC`), repeatable; the runtime check mounts them too.
     #[arg(long = "sandbox-path", value_name = "PATH")]
     pub sandbox_paths: Vec<String>,
     /// Ask no binary cache (for offline machines).

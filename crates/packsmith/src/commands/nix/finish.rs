@@ -164,13 +164,21 @@ fn state(s: CheckState) -> &'static str {
 fn summary(f: &Finish<'_>, r: &NixResult) -> String {
     let rep = f.report;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "\n{}: {} — {}",
-        rep.name,
-        rep.status.as_str(),
-        rep.reason
-    );
+    if r.build.state == CheckState::NotChecked && rep.status == RunStatus::Succeeded {
+        let _ = writeln!(
+            out,
+            "\n{}: parsed, NOT BUILT (there is no nixpkgs here to build against)",
+            rep.name
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\n{}: {} ({})",
+            rep.name,
+            rep.status.as_str(),
+            rep.reason
+        );
+    }
     for a in &rep.attempts {
         let _ = writeln!(
             out,

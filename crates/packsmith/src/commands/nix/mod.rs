@@ -105,6 +105,8 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     let model = build_model(&spec, &llm_config).map_err(|e| llm_error(Exit::Environment, &e))?;
 
     let mut settings = NixSettings::new(config, pin);
+    // What the build may see from the host, the built program may too.
+    settings.runtime.extra_binds = args.sandbox_paths.clone();
     if let Ok(d) = &draft {
         settings.scope = d.builder.call_scope();
     }
