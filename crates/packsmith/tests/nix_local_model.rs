@@ -13,7 +13,9 @@ use std::process::Command;
 fn models_dir() -> PathBuf {
     match std::env::var_os("PACKSMITH_CACHE_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/packsmith"),
+        None => {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/packsmith")
+        }
     }
     .join("models")
 }
@@ -29,7 +31,10 @@ fn smollm2_runs_the_whole_nix_loop() {
     }
     let model = models_dir().join("smollm2-135m-instruct-q4_1.gguf");
     if !model.exists() {
-        eprintln!("SKIPPED: smollm2_runs_the_whole_nix_loop: {} is absent", model.display());
+        eprintln!(
+            "SKIPPED: smollm2_runs_the_whole_nix_loop: {} is absent",
+            model.display()
+        );
         return;
     }
     if !Command::new("nix-instantiate")
@@ -43,14 +48,23 @@ fn smollm2_runs_the_whole_nix_loop() {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("hello");
     std::fs::create_dir_all(&project).unwrap();
-    std::fs::write(project.join("Makefile"), "install:\n\tinstall -D hello.sh $(PREFIX)/bin/hello\n").unwrap();
+    std::fs::write(
+        project.join("Makefile"),
+        "install:\n\tinstall -D hello.sh $(PREFIX)/bin/hello\n",
+    )
+    .unwrap();
     std::fs::write(project.join("hello.sh"), "#!/bin/sh\necho hello\n").unwrap();
     let out = tmp.path().join("runs");
     let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-nix/tests/fake-nixpkgs");
     let o = Command::new(env!("CARGO_BIN_EXE_packsmith"))
         .args(["nix", project.to_str().unwrap(), "--model"])
         .arg(format!("local:{}", model.display()))
-        .args(["--nixpkgs", fake.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args([
+            "--nixpkgs",
+            fake.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .args(["--max-iterations", "3", "--offline"])
         .env("NIX_PATH", "")
         .output()
@@ -63,11 +77,20 @@ fn smollm2_runs_the_whole_nix_loop() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
     assert!(report["model_calls"].as_u64().unwrap() >= 1, "{report}");
-    assert!(report["attempts"].as_array().unwrap().len() >= 2, "{report}");
+    assert!(
+        report["attempts"].as_array().unwrap().len() >= 2,
+        "{report}"
+    );
     let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("nix-result.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(run.join("nix-result.json")).unwrap())
+            .unwrap();
     if report["status"] != "succeeded" {
-        assert!(result["failure_analysis"]["category"].is_string(), "{result}");
+        assert!(
+            result["failure_analysis"]["category"].is_string(),
+            "{result}"
+        );
     }
-    assert!(std::fs::read_to_string(run.join("trace.jsonl")).unwrap().contains("\"model_call\""));
+    assert!(std::fs::read_to_string(run.join("trace.jsonl"))
+        .unwrap()
+        .contains("\"model_call\""));
 }

@@ -51,6 +51,9 @@ pub struct NixSettings {
     pub compare_lines: usize,
     /// Where nix-locate is (None: `nix-locate` from PATH).
     pub nix_locate: Option<PathBuf>,
+    /// Whether the loop offers the model tools (the prompts mention them
+    /// only then).
+    pub tools_offered: bool,
 }
 
 impl NixSettings {
@@ -62,6 +65,7 @@ impl NixSettings {
             runtime: RuntimeConfig::default(),
             compare_lines: 120,
             nix_locate: None,
+            tools_offered: true,
         }
     }
 }
@@ -174,6 +178,7 @@ impl NixEcosystem {
     }
 
     fn request(&self, tools: bool, user: String) -> ChatRequest {
+        let tools = tools && self.settings.tools_offered;
         let system = prompts::render("system", json!({ "tools": tools }));
         ChatRequest::new(Some(system), vec![ChatMessage::user(user)])
     }
@@ -237,7 +242,8 @@ impl Ecosystem for NixEcosystem {
             "repair",
             json!({
                 "attempt": history.current_attempt, "recipe": history.current.text,
-                "failure": failure, "tools": true, "broken_log": history.broken_log,
+                "failure": failure, "tools": self.settings.tools_offered,
+                "broken_log": history.broken_log,
                 "history": history.render_compact(10),
             }),
         );

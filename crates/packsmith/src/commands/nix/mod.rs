@@ -107,6 +107,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     let mut settings = NixSettings::new(config, pin);
     // What the build may see from the host, the built program may too.
     settings.runtime.extra_binds = args.sandbox_paths.clone();
+    settings.tools_offered = !args.no_tools;
     if let Ok(d) = &draft {
         settings.scope = d.builder.call_scope();
     }
