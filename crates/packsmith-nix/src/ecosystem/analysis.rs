@@ -81,8 +81,8 @@ pub fn request(
     r
 }
 
-/// Reads the model's answer; keeps `base`'s category when it names none
-/// from the list.
+/// Reads the model's answer; keeps `base` unless the answer explains and
+/// names a category from the list.
 pub fn read_answer(answer: &str, base: FailureAnalysis) -> FailureAnalysis {
     let mut category = None;
     let mut explanation = Vec::new();
@@ -102,11 +102,13 @@ pub fn read_answer(answer: &str, base: FailureAnalysis) -> FailureAnalysis {
         }
     }
     let explanation = explanation.join("\n").trim().to_string();
-    if explanation.is_empty() {
+    // Without a listed category the answer did not follow the format
+    // (a small model's "NONE", a refusal): keep the deterministic one.
+    let Some(category) = category.filter(|_| !explanation.is_empty()) else {
         return base;
-    }
+    };
     FailureAnalysis {
-        category: category.unwrap_or(base.category),
+        category,
         explanation,
         first_guess: base.first_guess,
         by_model: true,
@@ -128,8 +130,11 @@ mod tests {
         assert_eq!(a.category, FailureCategory::NeedsLockFile);
         assert_eq!(a.explanation, "It needs Cargo.lock.");
         assert!(a.by_model);
-        let b = read_answer("Odd.\nCATEGORY: cosmic_rays", base.clone());
-        assert_eq!(b.category, FailureCategory::Other);
+        assert_eq!(
+            read_answer("Odd.\nCATEGORY: cosmic_rays", base.clone()),
+            base
+        );
+        assert_eq!(read_answer("NONE", base.clone()), base);
         assert_eq!(read_answer("", base.clone()), base);
     }
 }
