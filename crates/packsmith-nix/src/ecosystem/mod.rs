@@ -85,6 +85,8 @@ pub(crate) struct State {
     hash_fixes: Vec<String>,
     /// Recipe text → its runtime check.
     runtime: HashMap<String, RuntimeCheck>,
+    /// Why a stage could not run at all (Nix or nixpkgs unusable).
+    environment_error: Option<String>,
 }
 
 /// The Nix [`Ecosystem`].
@@ -149,6 +151,11 @@ impl NixEcosystem {
     /// Every classified failure of the run, oldest first.
     pub fn diagnoses(&self) -> Vec<Diagnosis> {
         self.state().diagnoses.clone()
+    }
+
+    /// Why a stage could not run at all, when that ended the run.
+    pub fn environment_error(&self) -> Option<String> {
+        self.state().environment_error.clone()
     }
 
     /// The hash fixes made without the model, one line each.
@@ -274,14 +281,18 @@ impl Ecosystem for NixEcosystem {
         recipe: &Recipe,
         dir: &AttemptDir,
     ) -> Result<StageOutcome, EcosystemError> {
-        match stage.name.as_str() {
+        let result = match stage.name.as_str() {
             PARSE => Ok(self.run_parse(&recipe.text)),
             EVALUATE => self.run_evaluate(&recipe.text, dir),
             BUILD => self.run_build(&recipe.text, dir),
             other => Err(EcosystemError::new(format!(
                 "internal: unknown stage {other}"
             ))),
+        };
+        if let Err(e) = &result {
+            self.state().environment_error = Some(e.message.clone());
         }
+        result
     }
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {

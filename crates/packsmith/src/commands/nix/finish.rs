@@ -76,7 +76,11 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
             Err(e) => check(CheckState::Failed, e),
         },
     };
-    let build = if !builds {
+    let environment = f.eco.environment_error();
+    let build = if let Some(e) = &environment {
+        not_checked.push(format!("evaluation and build: {e}"));
+        check(CheckState::NotChecked, e.clone())
+    } else if !builds {
         not_checked.push(
             "evaluation and build: no nixpkgs here (pass --nixpkgs PATH|REV or put nixpkgs in \
              NIX_PATH)"
@@ -122,7 +126,8 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
             ));
         }
     }
-    let failure_analysis = (!succeeded && builds).then(|| failure_analysis(f));
+    let failure_analysis =
+        (!succeeded && builds && environment.is_none()).then(|| failure_analysis(f));
     let nixpkgs = f.eco.settings().pin.as_ref().map(|p| match p {
         NixpkgsPin::Path { path } => path.display().to_string(),
         NixpkgsPin::Rev { rev, .. } => format!("nixpkgs {rev}"),
@@ -148,6 +153,9 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
     );
     Ok(if succeeded {
         Exit::Success
+    } else if environment.is_some() {
+        // Nix or nixpkgs could not be used: not the recipe's fault.
+        Exit::Environment
     } else {
         Exit::Failure
     })
