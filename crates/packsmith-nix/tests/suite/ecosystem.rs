@@ -15,7 +15,7 @@ use packsmith_llm::ScriptedModel;
 use packsmith_nix::ecosystem::runtime::RuntimeStatus;
 use packsmith_nix::ecosystem::search::NixpkgsIndex;
 use packsmith_nix::ecosystem::{HashStatus, NixSettings, PreparedDraft};
-use packsmith_nix::{Builder, NixConfig, NixEcosystem, NixpkgsPin};
+use packsmith_nix::{Builder, NixConfig, NixEcosystem, NixpkgsPin, SyntaxCheck};
 
 use super::common::{crate_dir, host_program_paths, nix_available};
 
@@ -322,4 +322,52 @@ fn package_search_reads_the_pinned_nixpkgs() {
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].attr, "zlib");
     assert_eq!(index.search("hello", 10).unwrap()[0].version, "2.12");
+}
+
+#[test]
+fn the_draft_prefetches_a_local_archive_hash() {
+    if !nix_available("the_draft_prefetches_a_local_archive_hash") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("demo-1.0.tar.gz");
+    std::fs::write(&archive, "hello\n").unwrap();
+    // A release archive URL (file:// here; parse_source reads a bare
+    // file:// as a local path, so the spec is built directly).
+    let source = packsmith_nix::SourceSpec::Url {
+        url: format!("file://{}", archive.display()),
+    };
+    let draft = packsmith_nix::ecosystem::prepare_draft(
+        &packsmith_nix::ecosystem::DraftInput {
+            pname: "demo",
+            version: "1.0",
+            source: &source,
+            rev: None,
+            facts: None,
+            prefetch: true,
+        },
+        &NixConfig::default(),
+    )
+    .unwrap();
+    // sha256 of "hello\n", as Nix prints it for a flat file.
+    let sri = "sha256-WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgM=";
+    assert!(
+        matches!(&draft.hash, HashStatus::Prefetched { sri: s, .. } if s == sri),
+        "{:?}",
+        draft.hash
+    );
+    assert!(
+        draft.text.contains(&format!("hash = \"{sri}\";")),
+        "{}",
+        draft.text
+    );
+    assert!(
+        draft.text.contains("${finalAttrs.version}"),
+        "{}",
+        draft.text
+    );
+    packsmith_nix::NixParser::default()
+        .check(&draft.text)
+        .map_err(|e| e.to_string())
+        .unwrap();
 }
