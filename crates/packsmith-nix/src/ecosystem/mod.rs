@@ -225,7 +225,11 @@ impl Ecosystem for NixEcosystem {
         let builder = self
             .draft
             .as_ref()
-            .map(|d| format!("{:?}", d.builder).to_lowercase())
+            // `Autotools { autoreconf: true }` → `autotools`.
+            .map(|d| {
+                let name = format!("{:?}", d.builder);
+                name.split([' ', '{']).next().unwrap_or("").to_lowercase()
+            })
             .unwrap_or_else(|_| "generic".into());
         let user = prompts::render(
             "draft",
