@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::agent::{Run, Source, Stop, Tally};
 use crate::ecosystem::{
     AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput, ProgressVerdict, Recipe,
-    Severity, STATIC_CHECK,
+    Severity, MAX_AUTO_FIXES, STATIC_CHECK,
 };
 use crate::events::{AgentEvent, CallPurpose};
 use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
@@ -163,44 +163,62 @@ impl Run<'_> {
         }
 
         let dir = self.dir.attempt_dir(n).map_err(Stop::Io)?;
-        for stage in self.stages.clone() {
-            self.check_cancel()?;
-            self.emit(AgentEvent::StageStarted {
-                attempt: n,
-                stage: stage.name.clone(),
-            })?;
-            let outcome = self
-                .eco
-                .run_stage(&stage, &recipe, &dir)
-                .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
-            let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
-            let failure = (!outcome.passed).then(|| {
-                let mut f = outcome.failure.clone().unwrap_or_else(|| {
-                    Failure::new(&stage.name, "unclassified", "the stage failed")
+        let mut auto_fixes = 0;
+        'run: loop {
+            for stage in self.stages.clone() {
+                self.check_cancel()?;
+                self.emit(AgentEvent::StageStarted {
+                    attempt: n,
+                    stage: stage.name.clone(),
+                })?;
+                let outcome = self
+                    .eco
+                    .run_stage(&stage, &recipe, &dir)
+                    .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
+                let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
+                let failure = (!outcome.passed).then(|| {
+                    let mut f = outcome.failure.clone().unwrap_or_else(|| {
+                        Failure::new(&stage.name, "unclassified", "the stage failed")
+                    });
+                    if f.log_path.is_none() {
+                        f.log_path = outcome.log_path.clone();
+                    }
+                    f
                 });
-                if f.log_path.is_none() {
-                    f.log_path = outcome.log_path.clone();
+                self.emit(AgentEvent::StageFinished {
+                    attempt: n,
+                    stage: stage.name.clone(),
+                    passed: outcome.passed,
+                    duration_ms: outcome.duration_ms,
+                    failure_class: failure.as_ref().map(|f| f.class.clone()),
+                    log_path: log_path.clone(),
+                })?;
+                p.stages.push(StageRecord {
+                    name: stage.name.clone(),
+                    passed: outcome.passed,
+                    duration_ms: outcome.duration_ms,
+                    log_path,
+                });
+                if let Some(f) = failure {
+                    if auto_fixes < MAX_AUTO_FIXES {
+                        if let Some((fixed, note)) = self.eco.auto_fix(&recipe, &f) {
+                            auto_fixes += 1;
+                            self.emit(AgentEvent::Note {
+                                message: format!("attempt {n}: {note}"),
+                            })?;
+                            recipe = fixed;
+                            p.recipe = Some(recipe.clone());
+                            p.recipe_path = self.dir.write_recipe(n, &recipe).map_err(Stop::Io)?;
+                            p.stages.clear();
+                            // Every stage again, on the fixed recipe.
+                            continue 'run;
+                        }
+                    }
+                    p.failure = Some(f);
+                    break 'run;
                 }
-                f
-            });
-            self.emit(AgentEvent::StageFinished {
-                attempt: n,
-                stage: stage.name.clone(),
-                passed: outcome.passed,
-                duration_ms: outcome.duration_ms,
-                failure_class: failure.as_ref().map(|f| f.class.clone()),
-                log_path: log_path.clone(),
-            })?;
-            p.stages.push(StageRecord {
-                name: stage.name.clone(),
-                passed: outcome.passed,
-                duration_ms: outcome.duration_ms,
-                log_path,
-            });
-            if let Some(f) = failure {
-                p.failure = Some(f);
-                break;
             }
+            break;
         }
         if p.failure.is_none() {
             return Ok(true);

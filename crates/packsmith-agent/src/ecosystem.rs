@@ -119,6 +119,10 @@ impl StageSpec {
     }
 }
 
+/// Most [`Ecosystem::auto_fix`] rounds in one attempt (a source hash, then
+/// a vendor hash, with room for one more).
+pub const MAX_AUTO_FIXES: u32 = 3;
+
 /// The stage name the loop uses for static-check failures.
 pub const STATIC_CHECK: &str = "static_check";
 
@@ -367,6 +371,15 @@ pub trait Ecosystem {
         recipe: &Recipe,
         dir: &AttemptDir,
     ) -> Result<StageOutcome, EcosystemError>;
+
+    /// A fix the backend makes without a model, e.g. a trust-on-first-use
+    /// hash read from a mismatch message: the fixed recipe and a note for
+    /// the trace. The loop then runs the stages again on the fixed recipe
+    /// within the same attempt, at most [`MAX_AUTO_FIXES`] times.
+    fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        let _ = (recipe, failure);
+        None
+    }
 
     /// Backend tools offered to the model beside the repository tools.
     fn tools(&self) -> Vec<Box<dyn Tool>> {

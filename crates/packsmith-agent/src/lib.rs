@@ -30,7 +30,7 @@ pub use clean::strip_fences;
 pub use ecosystem::{
     AttemptDir, AttemptSnapshot, Diagnostic, Ecosystem, EcosystemError, Failure, ProgressCheck,
     ProgressInput, ProgressVerdict, Recipe, Reference, References, Severity, StageOutcome,
-    StageSpec, Task, STATIC_CHECK,
+    StageSpec, Task, MAX_AUTO_FIXES, STATIC_CHECK,
 };
 pub use error::AgentError;
 pub use events::{AgentEvent, CallPurpose, EventSink, NoEvents, RequestDigest, TraceLine};

@@ -1,10 +1,12 @@
 //! The Nix backend's foundations: fetchers and hashes, builder templates,
 //! the Nix runner, log diagnosis, progress heuristics, edit tools and
-//! failure-analysis categories. Nothing here talks to a model; the agent
-//! loop plugs these into its ecosystem-neutral seam.
+//! failure-analysis categories, and [`ecosystem`]: the backend the agent
+//! loop drives (prompts, tools, stages, progress judgement, refinement with
+//! a runtime check). The model is only ever called by the loop.
 
 pub mod analysis;
 pub mod diagnose;
+pub mod ecosystem;
 pub mod edit;
 pub mod fetch;
 pub mod hash;
@@ -16,6 +18,7 @@ pub mod tofu;
 
 pub use analysis::{first_guess, FailureCategory, FirstGuess};
 pub use diagnose::{classify, Diagnosis, EvalErrorKind, Failure, FailureKind, Location};
+pub use ecosystem::{NixEcosystem, NixSettings};
 pub use edit::{view, EditError, Edited, Editor, FallbackParser, NixParser, SyntaxCheck};
 pub use fetch::{
     fetcher_for, parse_source, FetchError, FetcherCall, FetcherFn, Forge, Revision, SourceSpec,

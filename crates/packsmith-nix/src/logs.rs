@@ -267,16 +267,23 @@ pub fn prejudge(previous: &str, new: &str) -> Option<PreJudgement> {
             format!("the build now stops in {} (was {})", PHASES[n], PHASES[p]),
         ),
         _ => {
-            let sig = |log: &str| {
-                log.lines()
-                    .rev()
+            // Every error line, not just the last: `make: *** Error 1`
+            // ends both logs when one missing header replaced another.
+            let errors = |log: &str| {
+                let mut e: Vec<String> = log
+                    .lines()
                     .map(normalize_line)
-                    .find(|l| !l.starts_with("error: builder for") && l.contains("rror"))
+                    .filter(|l| !l.starts_with("error: builder for") && l.contains("rror"))
+                    .collect();
+                e.sort();
+                e.dedup();
+                e
             };
-            match (sig(previous), sig(new)) {
-                (Some(a), Some(b)) if a == b && last_phase(previous) == last_phase(new) => j(
+            let (a, b) = (errors(previous), errors(new));
+            match a.last() {
+                Some(last) if a == b && last_phase(previous) == last_phase(new) => j(
                     Verdict::Stagnation,
-                    format!("the same error again in the same phase: {a}"),
+                    format!("the same errors again in the same phase: {last}"),
                 ),
                 _ => None,
             }

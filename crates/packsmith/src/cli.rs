@@ -37,6 +37,62 @@ pub enum Command {
     /// Benchmarks: run task sets under configurations (resumable, local or
     /// Slurm), then tables, plots and paired comparisons.
     Bench(crate::commands::bench::BenchArgs),
+    /// Package a project for Nix: a nixpkgs-style package.nix, evaluated
+    /// and built against a pinned nixpkgs and repaired from Nix's logs.
+    Nix(NixArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NixArgs {
+    /// A project URL (GitHub, GitLab, Codeberg/Gitea, any git URL, a
+    /// release archive), `pypi:NAME`, `crate:NAME`, or a local directory.
+    pub source: String,
+    /// Tag or commit to package (default: the latest tag, else HEAD).
+    #[arg(long)]
+    pub rev: Option<String>,
+    /// The nixpkgs to build against: a local checkout or a commit
+    /// (default: `<nixpkgs>` from NIX_PATH; without one only parsing and
+    /// hashes are checked).
+    #[arg(long)]
+    pub nixpkgs: Option<String>,
+    /// provider:name (default: PACKSMITH_MODEL or packsmith.toml).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Attempts, the deterministic draft included.
+    #[arg(long, default_value_t = 20)]
+    pub max_iterations: u32,
+    /// Stop after this many consecutive attempts without progress.
+    #[arg(long, default_value_t = 10)]
+    pub max_no_progress: u32,
+    /// Refinement rounds after a successful build (0 = off).
+    #[arg(long, default_value_t = 1)]
+    pub refine: u32,
+    /// Offer the model no tools.
+    #[arg(long)]
+    pub no_tools: bool,
+    /// Where run directories go.
+    #[arg(long, default_value = "packsmith-runs")]
+    pub out: std::path::PathBuf,
+    /// Replace an earlier run of the same package.
+    #[arg(long)]
+    pub replace: bool,
+    /// Build without Nix's sandbox (not recommended: generated recipes
+    /// are untrusted).
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// Package name (default: from the repository).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Package version (default: from the tag or the project's metadata).
+    #[arg(long)]
+    pub version: Option<String>,
+    /// Extra paths for Nix's sandbox (`extra-sandbox-paths`, `PATH` or
+    /// `DEST=SRC`), repeatable; the runtime check mounts them too.
+    #[arg(long = "sandbox-path", value_name = "PATH")]
+    pub sandbox_paths: Vec<String>,
+    /// Ask no binary cache (for offline machines).
+    #[arg(long)]
+    pub offline: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,8 @@
 //! A fake ecosystem whose behaviour is written in the recipe text:
 //! `SYNTAX` fails the static check, `LOADFAIL` fails the `load` stage,
 //! `WORKS` passes `build` (anything else fails it), `FATAL` makes a stage
-//! unable to run. Prompts are plain text the tests can assert on.
+//! unable to run; `FIXABLE` is turned into `WORKS` by `auto_fix` (and
+//! `UNFIXABLE` into itself, for the bound on auto-fixes). Prompts are plain text the tests can assert on.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -173,6 +174,18 @@ impl Ecosystem for Fake {
                 log_path: Some(log.clone()),
                 failure: None,
             },
+        })
+    }
+
+    fn auto_fix(&self, recipe: &Recipe, _failure: &Failure) -> Option<(Recipe, String)> {
+        if recipe.text.contains("UNFIXABLE") {
+            return Some((recipe.clone(), "fixed nothing".into()));
+        }
+        recipe.text.contains("FIXABLE").then(|| {
+            (
+                Recipe::new(&recipe.file_name, recipe.text.replace("FIXABLE", "WORKS")),
+                "FIXABLE became WORKS".into(),
+            )
         })
     }
 

@@ -377,3 +377,32 @@ fn an_existing_run_is_not_overwritten_unless_asked() {
     env.run(&eco, &model);
 }
 
+#[test]
+fn a_backend_fix_reruns_the_stages_within_the_attempt_without_the_model() {
+    let env = Env::new();
+    let eco = Fake::new("FIXABLE");
+    let model = ScriptedModel::new("scripted");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.attempts.len(), 1);
+    assert_eq!(report.model_calls, 0);
+    let stages: Vec<String> = eco.runs().into_iter().map(|(s, _)| s).collect();
+    assert_eq!(stages, ["load", "build", "load", "build"]);
+    assert!(std::fs::read_to_string(env.run_dir().join("package.fake"))
+        .unwrap()
+        .contains("WORKS"));
+    assert!(events.iter().any(
+        |e| matches!(e, AgentEvent::Note { message } if message.contains("FIXABLE became WORKS"))
+    ));
+}
+
+#[test]
+fn backend_fixes_are_bounded_per_attempt() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 1;
+    let eco = Fake::new("UNFIXABLE");
+    let (report, _) = env.run(&eco, &ScriptedModel::new("scripted"));
+    assert_eq!(report.status, RunStatus::AttemptsExhausted);
+    let builds = eco.runs().iter().filter(|(s, _)| s == "build").count();
+    assert_eq!(builds as u32, MAX_AUTO_FIXES + 1);
+}

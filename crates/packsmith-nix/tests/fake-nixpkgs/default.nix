@@ -32,6 +32,29 @@ let
         unpack = false;
         executable = false;
       };
+    # Two packages for the search tests (never built).
+    hello =
+      derivation {
+        name = "hello-2.12";
+        system = builtins.currentSystem;
+        builder = "/bin/sh";
+      }
+      // {
+        pname = "hello";
+        version = "2.12";
+        meta.description = "Program that produces a familiar, friendly greeting";
+      };
+    zlib =
+      derivation {
+        name = "zlib-1.3";
+        system = builtins.currentSystem;
+        builder = "/bin/sh";
+      }
+      // {
+        pname = "zlib";
+        version = "1.3";
+        meta.description = "Lossless data-compression library";
+      };
     # A derivation whose builder is the host's /bin/sh (in the sandbox).
     shDerivation =
       {

@@ -55,3 +55,31 @@ pub fn sandbox_config(extra: &[&Path]) -> NixConfig {
         ..NixConfig::default()
     }
 }
+
+/// Like [`host_shell_paths`] for any host programs: each program and the
+/// shared objects it loads, as `path=realpath` entries (for Nix's
+/// sandbox-paths and the runtime check's bubblewrap binds alike).
+pub fn host_program_paths(programs: &[&str]) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    for program in programs {
+        let mut add = |p: &str| {
+            let real = std::fs::canonicalize(p).unwrap();
+            let entry = format!("{p}={}", real.display());
+            if !paths.contains(&entry) {
+                paths.push(entry);
+            }
+        };
+        add(program);
+        let out = packsmith_exec::run(&CommandSpec::new("ldd").arg(program)).unwrap();
+        for line in out.stdout.lines() {
+            let p = match line.split_once("=>") {
+                Some((_, rhs)) => rhs.split_whitespace().next(),
+                None => line.split_whitespace().next(),
+            };
+            if let Some(p) = p.filter(|p| p.starts_with('/')) {
+                add(p);
+            }
+        }
+    }
+    paths
+}

@@ -1,4 +1,5 @@
 mod common;
+mod ecosystem;
 mod edit_with_nix;
 mod logs_fixtures;
 mod real_nix;

@@ -6,6 +6,7 @@ mod check;
 mod doctor;
 mod kb;
 mod model;
+mod nix;
 mod score;
 mod serve;
 mod spack;
@@ -24,5 +25,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Nix(args) => nix::run(&args),
     }
 }

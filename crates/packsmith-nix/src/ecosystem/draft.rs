@@ -1,0 +1,166 @@
+//! The deterministic first draft: source → fetcher call → template, with
+//! the source hash prefetched where Nix can compute it before any build.
+//! Where it cannot (no network, fetchgit), the hash stays `lib.fakeHash`
+//! and the loop's trust-on-first-use fix fills it in from the first build.
+
+use packsmith_core::RepoFacts;
+use serde::{Deserialize, Serialize};
+
+use crate::fetch::{fetcher_for, FetchError, FetcherFn, Revision, SourceSpec, VersionRef};
+use crate::prefetch::{plan, prefetch};
+use crate::runner::NixConfig;
+use crate::templates::{choose_template, render, Builder, TemplateInput};
+
+/// What the draft is made from.
+#[derive(Debug, Clone)]
+pub struct DraftInput<'a> {
+    pub pname: &'a str,
+    pub version: &'a str,
+    pub source: &'a SourceSpec,
+    pub rev: Option<&'a Revision>,
+    /// None when the source could not be analysed (a tarball URL, PyPI).
+    pub facts: Option<&'a RepoFacts>,
+    /// Prefetch the source hash (needs the network for remote sources).
+    pub prefetch: bool,
+}
+
+/// How the source hash of the draft was obtained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum HashStatus {
+    /// A local path: nothing to hash.
+    NotNeeded,
+    /// Computed by `nix-prefetch-url` before any build.
+    Prefetched { sri: String, url: String },
+    /// `lib.fakeHash`: the first build's mismatch message fills it in.
+    Placeholder { reason: String },
+}
+
+/// The rendered draft and how it came about.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PreparedDraft {
+    pub builder: Builder,
+    /// `facts` when the repository left no doubt, `fallback` otherwise.
+    pub chosen_by: String,
+    pub text: String,
+    pub hash: HashStatus,
+}
+
+/// Renders the first draft. Fails only when the source cannot be turned
+/// into a fetcher call (e.g. a forge URL without a revision).
+pub fn prepare_draft(
+    input: &DraftInput<'_>,
+    config: &NixConfig,
+) -> Result<PreparedDraft, FetchError> {
+    let mut src = fetcher_for(
+        input.source,
+        input.rev,
+        Some(input.version),
+        VersionRef::FinalAttrs,
+    )?;
+    let hash = if src.function == FetcherFn::Path {
+        HashStatus::NotNeeded
+    } else if !input.prefetch {
+        HashStatus::Placeholder {
+            reason: "prefetching was switched off".into(),
+        }
+    } else {
+        match plan(input.source, input.rev, Some(input.version)) {
+            None => HashStatus::Placeholder {
+                reason: format!(
+                    "{} cannot be prefetched; the first build reports the hash",
+                    src.function.name()
+                ),
+            },
+            Some(p) => match prefetch(&p, config) {
+                Ok(sri) => {
+                    src.set_hash(&sri);
+                    HashStatus::Prefetched { sri, url: p.url }
+                }
+                Err(e) => HashStatus::Placeholder {
+                    reason: format!(
+                        "prefetching {} failed: {}",
+                        p.url,
+                        first_line(&e.to_string())
+                    ),
+                },
+            },
+        }
+    };
+    let (builder, chosen_by) = match input.facts.and_then(choose_template) {
+        Some(b) => (b, "facts"),
+        None => (Builder::Generic, "fallback"),
+    };
+    let template_input = match input.facts {
+        Some(f) => TemplateInput::from_facts(f, input.pname, input.version, src),
+        None => TemplateInput {
+            pname: input.pname.to_string(),
+            version: input.version.to_string(),
+            src,
+            description: None,
+            homepage: None,
+            license: None,
+            main_program: None,
+            python_build_backend: None,
+            go_vendored: false,
+            go_binaries: Vec::new(),
+            python_final_attrs: false,
+        },
+    };
+    Ok(PreparedDraft {
+        builder,
+        chosen_by: chosen_by.into(),
+        text: render(builder, &template_input),
+        hash,
+    })
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fetch::parse_source;
+
+    #[test]
+    fn a_path_needs_no_hash_and_an_unanalysed_source_gets_the_generic_builder() {
+        let source = parse_source("/src/demo").unwrap();
+        let d = prepare_draft(
+            &DraftInput {
+                pname: "demo",
+                version: "1.0",
+                source: &source,
+                rev: None,
+                facts: None,
+                prefetch: true,
+            },
+            &NixConfig::default(),
+        )
+        .unwrap();
+        assert_eq!(d.hash, HashStatus::NotNeeded);
+        assert_eq!(d.builder, Builder::Generic);
+        assert!(d.text.contains("src = /src/demo;"), "{}", d.text);
+    }
+
+    #[test]
+    fn without_prefetch_the_hash_is_a_placeholder() {
+        let source = parse_source("https://github.com/o/demo").unwrap();
+        let rev = Revision::guess("v1.0");
+        let d = prepare_draft(
+            &DraftInput {
+                pname: "demo",
+                version: "1.0",
+                source: &source,
+                rev: Some(&rev),
+                facts: None,
+                prefetch: false,
+            },
+            &NixConfig::default(),
+        )
+        .unwrap();
+        assert!(matches!(d.hash, HashStatus::Placeholder { .. }));
+        assert!(d.text.contains("hash = lib.fakeHash;"), "{}", d.text);
+    }
+}

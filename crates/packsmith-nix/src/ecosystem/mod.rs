@@ -1,0 +1,427 @@
+//! The Nix backend behind the agent loop's [`Ecosystem`] seam: a first
+//! draft from the templates (hash prefetched where possible), the stages
+//! evaluate → build against a pinned nixpkgs (or only `parse` without
+//! one), trust-on-first-use hash fixes without the model, a Vibenix-style
+//! progress judgement, the tools, and refinement with a runtime check.
+
+pub mod analysis;
+pub mod draft;
+pub mod progress;
+pub mod prompts;
+pub mod result;
+pub mod runtime;
+pub mod search;
+pub mod stages;
+pub mod tools;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use packsmith_agent::{
+    AttemptDir, AttemptHistory, Diagnostic, Ecosystem, EcosystemError, Failure, ProgressCheck,
+    ProgressInput, Recipe, References, StageOutcome, StageSpec, Task,
+};
+use packsmith_core::chat::{ChatMessage, ChatRequest};
+use serde_json::json;
+
+use crate::diagnose::Diagnosis;
+use crate::edit::NixParser;
+use crate::runner::{NixConfig, NixRunner, NixpkgsPin};
+use crate::templates::CallScope;
+use crate::tofu::fix_hash_from_log;
+
+use self::progress::Judgement;
+use self::runtime::{RuntimeCheck, RuntimeConfig};
+use self::search::NixpkgsIndex;
+use self::stages::{BUILD, EVALUATE, PARSE};
+use self::tools::{CurrentLog, SharedCheck};
+
+pub use self::draft::{prepare_draft, DraftInput, HashStatus, PreparedDraft};
+
+/// How the backend runs.
+#[derive(Debug, Clone)]
+pub struct NixSettings {
+    pub config: NixConfig,
+    /// None: no nixpkgs here; only parsing (and hashes) can be checked.
+    pub pin: Option<NixpkgsPin>,
+    pub scope: CallScope,
+    pub runtime: RuntimeConfig,
+    /// Lines of each log in a progress comparison.
+    pub compare_lines: usize,
+    /// Where nix-locate is (None: `nix-locate` from PATH).
+    pub nix_locate: Option<PathBuf>,
+    /// Whether the loop offers the model tools (the prompts mention them
+    /// only then).
+    pub tools_offered: bool,
+}
+
+impl NixSettings {
+    pub fn new(config: NixConfig, pin: Option<NixpkgsPin>) -> Self {
+        Self {
+            config,
+            pin,
+            scope: CallScope::TopLevel,
+            runtime: RuntimeConfig::default(),
+            compare_lines: 120,
+            nix_locate: None,
+            tools_offered: true,
+        }
+    }
+}
+
+/// What the backend learnt during the run, for the result file.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// Recipe text → its evaluated `.drv`.
+    drvs: HashMap<String, String>,
+    /// Recipe text → its build outputs.
+    outputs: HashMap<String, Vec<String>>,
+    /// Recipe texts that built, in order.
+    built: Vec<String>,
+    /// Every classified failure, oldest first.
+    diagnoses: Vec<Diagnosis>,
+    /// Hash fixes made without the model.
+    hash_fixes: Vec<String>,
+    /// Recipe text → its runtime check.
+    runtime: HashMap<String, RuntimeCheck>,
+    /// Why a stage could not run at all (Nix or nixpkgs unusable).
+    environment_error: Option<String>,
+}
+
+/// The Nix [`Ecosystem`].
+pub struct NixEcosystem {
+    pub(crate) settings: NixSettings,
+    pub(crate) runner: NixRunner,
+    pub(crate) parser: SharedCheck,
+    draft: Result<PreparedDraft, String>,
+    /// The repository analysis, as text for the prompts.
+    facts: String,
+    current_log: CurrentLog,
+    index: Option<Arc<NixpkgsIndex>>,
+    state: Mutex<State>,
+}
+
+impl NixEcosystem {
+    /// `draft` is the prepared first draft (or why there is none); `facts`
+    /// the repository summary the prompts show.
+    pub fn new(settings: NixSettings, draft: Result<PreparedDraft, String>, facts: String) -> Self {
+        let parser: SharedCheck = Arc::new(NixParser {
+            config: settings.config.clone(),
+        });
+        let index = settings
+            .pin
+            .clone()
+            .map(|pin| Arc::new(NixpkgsIndex::new(pin, settings.config.clone())));
+        Self {
+            runner: NixRunner::new(settings.config.clone()),
+            settings,
+            parser,
+            draft,
+            facts,
+            current_log: CurrentLog::default(),
+            index,
+            state: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn settings(&self) -> &NixSettings {
+        &self.settings
+    }
+
+    /// `nix-instantiate --parse` (or the fallback check without Nix).
+    pub fn parser_check(&self, text: &str) -> Result<(), String> {
+        self.parser.check(text)
+    }
+
+    /// Whether recipes are built (a nixpkgs is pinned) or only parsed.
+    pub fn builds(&self) -> bool {
+        self.settings.pin.is_some()
+    }
+
+    /// The build outputs of `recipe`, when it built in this run.
+    pub fn outputs_of(&self, recipe: &str) -> Option<Vec<String>> {
+        self.state().outputs.get(recipe).cloned()
+    }
+
+    /// Every classified failure of the run, oldest first.
+    pub fn diagnoses(&self) -> Vec<Diagnosis> {
+        self.state().diagnoses.clone()
+    }
+
+    /// Why a stage could not run at all, when that ended the run.
+    pub fn environment_error(&self) -> Option<String> {
+        self.state().environment_error.clone()
+    }
+
+    /// The hash fixes made without the model, one line each.
+    pub fn hash_fixes(&self) -> Vec<String> {
+        self.state().hash_fixes.clone()
+    }
+
+    /// Runs (once per recipe) the runtime check of a recipe that built.
+    pub fn runtime_check(&self, recipe: &str) -> Option<RuntimeCheck> {
+        if let Some(c) = self.state().runtime.get(recipe) {
+            return Some(c.clone());
+        }
+        let out = self.outputs_of(recipe)?.into_iter().next()?;
+        let check = runtime::run_check(&out, recipe, &self.settings.runtime, &self.settings.config);
+        self.state()
+            .runtime
+            .insert(recipe.to_string(), check.clone());
+        Some(check)
+    }
+
+    fn pin_text(&self) -> String {
+        match &self.settings.pin {
+            Some(NixpkgsPin::Path { path }) => format!("the nixpkgs at {}", path.display()),
+            Some(NixpkgsPin::Rev { rev, .. }) => format!("nixpkgs {rev}"),
+            None => String::new(),
+        }
+    }
+
+    fn request(&self, tools: bool, user: String) -> ChatRequest {
+        let tools = tools && self.settings.tools_offered;
+        let system = prompts::render("system", json!({ "tools": tools }));
+        ChatRequest::new(Some(system), vec![ChatMessage::user(user)])
+    }
+
+    fn set_current_log(&self, failure: Option<&Failure>) {
+        *self
+            .current_log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = failure.and_then(|f| f.log_path.clone());
+    }
+}
+
+impl Ecosystem for NixEcosystem {
+    fn name(&self) -> String {
+        "nix".into()
+    }
+
+    fn recipe_file_name(&self) -> String {
+        "package.nix".into()
+    }
+
+    fn first_draft(&self, _task: &Task) -> Result<Recipe, EcosystemError> {
+        match &self.draft {
+            Ok(d) => Ok(Recipe::new("package.nix", d.text.clone())),
+            Err(e) => Err(EcosystemError::new(e.clone())),
+        }
+    }
+
+    fn draft_request(
+        &self,
+        task: &Task,
+        draft: &Recipe,
+        _references: &References,
+        failure: Option<&Failure>,
+    ) -> ChatRequest {
+        self.set_current_log(failure);
+        let builder = self
+            .draft
+            .as_ref()
+            // `Autotools { autoreconf: true }` → `autotools`.
+            .map(|d| {
+                let name = format!("{:?}", d.builder);
+                name.split([' ', '{']).next().unwrap_or("").to_lowercase()
+            })
+            .unwrap_or_else(|_| "generic".into());
+        let user = prompts::render(
+            "draft",
+            json!({
+                "name": task.name, "version": task.version, "pin": self.pin_text(),
+                "facts": self.facts, "builder": builder, "draft": draft.text,
+                "failure": failure,
+            }),
+        );
+        self.request(true, user)
+    }
+
+    fn repair_request(
+        &self,
+        _task: &Task,
+        history: &AttemptHistory,
+        failure: &Failure,
+    ) -> ChatRequest {
+        self.set_current_log(Some(failure));
+        let user = prompts::render(
+            "repair",
+            json!({
+                "attempt": history.current_attempt, "recipe": history.current.text,
+                "failure": failure, "tools": self.settings.tools_offered,
+                "broken_log": history.broken_log,
+                "history": history.render_compact(10),
+            }),
+        );
+        self.request(true, user)
+    }
+
+    fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic> {
+        match self.parser.check(&recipe.text) {
+            Ok(()) => Vec::new(),
+            Err(message) => vec![Diagnostic::error("syntax", message)],
+        }
+    }
+
+    fn stages(&self) -> Vec<StageSpec> {
+        if self.builds() {
+            vec![
+                StageSpec::new(EVALUATE, stages::secs(self.settings.config.eval_timeout)),
+                StageSpec::new(BUILD, stages::secs(self.settings.config.build_timeout)),
+            ]
+        } else {
+            vec![StageSpec::new(PARSE, 30)]
+        }
+    }
+
+    fn run_stage(
+        &self,
+        stage: &StageSpec,
+        recipe: &Recipe,
+        dir: &AttemptDir,
+    ) -> Result<StageOutcome, EcosystemError> {
+        let result = match stage.name.as_str() {
+            PARSE => Ok(self.run_parse(&recipe.text)),
+            EVALUATE => self.run_evaluate(&recipe.text, dir),
+            BUILD => self.run_build(&recipe.text, dir),
+            other => Err(EcosystemError::new(format!(
+                "internal: unknown stage {other}"
+            ))),
+        };
+        if let Err(e) = &result {
+            self.state().environment_error = Some(e.message.clone());
+        }
+        result
+    }
+
+    fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        if failure.class != "hash_mismatch" {
+            return None;
+        }
+        let log = std::fs::read_to_string(failure.log_path.as_ref()?).ok()?;
+        let fix = fix_hash_from_log(&recipe.text, &log)?;
+        let note = format!(
+            "trust on first use: {} on line {} set to {} (was {})",
+            fix.attribute, fix.line, fix.new, fix.old
+        );
+        self.state().hash_fixes.push(note.clone());
+        Some((Recipe::new(recipe.file_name.clone(), fix.fixed), note))
+    }
+
+    fn tools(&self) -> Vec<Box<dyn packsmith_agent::Tool>> {
+        let mut out: Vec<Box<dyn packsmith_agent::Tool>> = vec![
+            Box::new(tools::ViewRecipe),
+            Box::new(tools::ReplaceInRecipe {
+                check: self.parser.clone(),
+            }),
+            Box::new(tools::InsertInRecipe {
+                check: self.parser.clone(),
+            }),
+            Box::new(tools::ReadBuildLog {
+                current: self.current_log.clone(),
+            }),
+        ];
+        if let Some(index) = &self.index {
+            out.push(Box::new(tools::SearchNixpkgs {
+                index: index.clone(),
+            }));
+            out.push(Box::new(tools::WhichPackageProvides {
+                program: self
+                    .settings
+                    .nix_locate
+                    .clone()
+                    .map_or_else(|| "nix-locate".into(), PathBuf::into_os_string),
+            }));
+        }
+        if let Some(NixpkgsPin::Path { path }) = &self.settings.pin {
+            if let Ok(root) = packsmith_agent::RepoRoot::new(path) {
+                let wrap = |inner: Box<dyn packsmith_agent::Tool>, name: &str, what: &str| {
+                    Box::new(tools::Renamed {
+                        inner,
+                        name: name.into(),
+                        description: format!(
+                            "{what} in the pinned nixpkgs checkout (paths relative to its root, \
+                             e.g. pkgs/by-name/he/hello/package.nix)."
+                        ),
+                    }) as Box<dyn packsmith_agent::Tool>
+                };
+                out.push(wrap(
+                    Box::new(packsmith_agent::tools::ReadFile::new(root.clone())),
+                    "nixpkgs_read_file",
+                    "Read a file (numbered lines, paged with start_line)",
+                ));
+                out.push(wrap(
+                    Box::new(packsmith_agent::tools::ListDir::new(root.clone())),
+                    "nixpkgs_list_dir",
+                    "List a directory",
+                ));
+                out.push(wrap(
+                    Box::new(packsmith_agent::tools::Grep::new(root)),
+                    "nixpkgs_grep",
+                    "Search file contents with a regular expression",
+                ));
+            }
+        }
+        out
+    }
+
+    fn progress_check(&self, input: &ProgressInput) -> ProgressCheck {
+        match progress::judge(input, self.settings.compare_lines) {
+            Judgement::Skip => ProgressCheck::Skip,
+            Judgement::Decided(verdict, reason) => ProgressCheck::Decided { verdict, reason },
+            Judgement::Compare(cmp) => {
+                let user = prompts::render(
+                    "progress",
+                    json!({
+                        "accepted": input.accepted.as_ref().map(|a| a.attempt),
+                        "candidate": input.candidate.attempt,
+                        "previous": cmp.previous, "new": cmp.new,
+                        "previous_at": cmp.previous_diverges_at, "new_at": cmp.new_diverges_at,
+                        "truncated": cmp.truncated,
+                    }),
+                );
+                let mut request = ChatRequest::new(
+                    Some("You compare two failed Nix build logs and answer with one label.".into()),
+                    vec![ChatMessage::user(user)],
+                );
+                request.temperature = Some(0.0);
+                ProgressCheck::AskModel(request)
+            }
+        }
+    }
+
+    fn evaluate_request(&self, task: &Task, recipe: &Recipe, _round: u32) -> Option<ChatRequest> {
+        // Refinement needs a real build to check against.
+        let runtime = self.runtime_check(&recipe.text)?;
+        let _ = task;
+        let user = prompts::render(
+            "evaluate",
+            json!({ "recipe": recipe.text, "facts": self.facts, "runtime": runtime }),
+        );
+        let mut request = self.request(false, user);
+        request.system = Some(
+            "You review Nix package expressions for nixpkgs and name the one most useful \
+             improvement, or NONE."
+                .into(),
+        );
+        Some(request)
+    }
+
+    fn optimize_request(
+        &self,
+        _task: &Task,
+        recipe: &Recipe,
+        feedback: &str,
+    ) -> Option<ChatRequest> {
+        let user = prompts::render(
+            "optimize",
+            json!({ "recipe": recipe.text, "feedback": feedback }),
+        );
+        Some(self.request(true, user))
+    }
+}

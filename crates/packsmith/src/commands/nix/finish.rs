@@ -1,0 +1,255 @@
+//! After the loop: `nix-result.json` (parse, build and runtime checks
+//! reported apart; what could not be checked and why; failure analysis
+//! when nothing built) and the end summary on stdout.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+
+use packsmith_agent::{RunReport, RunStatus};
+use packsmith_core::RepoFacts;
+use packsmith_llm::ChatModel;
+use packsmith_nix::ecosystem::analysis::{self, category_name, FailureAnalysis};
+use packsmith_nix::ecosystem::result::{self, Check, CheckState, NixResult};
+use packsmith_nix::ecosystem::runtime::RuntimeStatus;
+use packsmith_nix::ecosystem::{HashStatus, PreparedDraft};
+use packsmith_nix::{NixEcosystem, NixpkgsPin};
+
+use crate::exit::{CliError, Exit};
+
+pub struct Finish<'a> {
+    pub run_dir: &'a Path,
+    pub report: &'a RunReport,
+    pub eco: &'a NixEcosystem,
+    pub model: &'a dyn ChatModel,
+    pub facts: Option<&'a RepoFacts>,
+    pub facts_text: &'a str,
+    pub draft: Option<&'a PreparedDraft>,
+}
+
+pub fn hash_line(h: &HashStatus) -> String {
+    match h {
+        HashStatus::NotNeeded => "none needed (local path)".into(),
+        HashStatus::Prefetched { sri, .. } => format!("{sri} (prefetched)"),
+        HashStatus::Placeholder { reason } => {
+            format!("lib.fakeHash, to be filled in by the first build ({reason})")
+        }
+    }
+}
+
+fn check(state: CheckState, detail: impl Into<String>) -> Check {
+    Check {
+        state,
+        detail: detail.into(),
+    }
+}
+
+/// The failure analysis: the deterministic guess, explained by the model
+/// when it answers.
+fn failure_analysis(f: &Finish<'_>) -> FailureAnalysis {
+    let diagnoses = f.eco.diagnoses();
+    let base = analysis::deterministic(&diagnoses, f.facts);
+    if diagnoses.is_empty() {
+        return base;
+    }
+    let request = analysis::request(&f.report.name, &diagnoses, f.facts_text, &base.first_guess);
+    match f.model.complete(&request) {
+        Ok(answer) => analysis::read_answer(&answer.content, base),
+        Err(_) => base,
+    }
+}
+
+pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
+    let report = f.report;
+    let recipe_rel = report.final_recipe.clone().or(report.best_recipe.clone());
+    let recipe_text = recipe_rel
+        .as_ref()
+        .and_then(|r| std::fs::read_to_string(f.run_dir.join(r)).ok());
+    let builds = f.eco.builds();
+    let succeeded = report.status == RunStatus::Succeeded;
+    let mut not_checked = Vec::new();
+
+    let parse = match &recipe_text {
+        None => check(CheckState::NotChecked, "no recipe was produced"),
+        Some(t) => match f.eco.parser_check(t) {
+            Ok(()) => check(CheckState::Passed, "nix-instantiate --parse accepts it"),
+            Err(e) => check(CheckState::Failed, e),
+        },
+    };
+    let environment = f.eco.environment_error();
+    let build = if let Some(e) = &environment {
+        not_checked.push(format!("evaluation and build: {e}"));
+        check(CheckState::NotChecked, e.clone())
+    } else if !builds {
+        not_checked.push(
+            "evaluation and build: no nixpkgs here (pass --nixpkgs PATH|REV or put nixpkgs in \
+             NIX_PATH)"
+                .to_string(),
+        );
+        check(CheckState::NotChecked, "no nixpkgs to build against")
+    } else if succeeded {
+        check(CheckState::Passed, report.reason.clone())
+    } else {
+        check(CheckState::Failed, report.reason.clone())
+    };
+    let runtime_check = recipe_text
+        .as_ref()
+        .filter(|_| succeeded && builds)
+        .and_then(|t| f.eco.runtime_check(t));
+    let runtime = match &runtime_check {
+        None => {
+            let why = if builds {
+                "nothing built"
+            } else {
+                "nothing could be built here"
+            };
+            not_checked.push(format!("runtime: {why}"));
+            check(CheckState::NotChecked, why)
+        }
+        Some(c) => match c.status {
+            RuntimeStatus::Passed => check(CheckState::Passed, c.note.clone()),
+            RuntimeStatus::Failed => check(CheckState::Failed, c.note.clone()),
+            RuntimeStatus::NoProgram | RuntimeStatus::Unavailable => {
+                not_checked.push(format!("runtime: {}", c.note));
+                check(CheckState::NotChecked, c.note.clone())
+            }
+        },
+    };
+    let hash_fixes = f.eco.hash_fixes();
+    if let (Some(HashStatus::Placeholder { reason }), Some(t)) =
+        (f.draft.map(|d| &d.hash), &recipe_text)
+    {
+        if t.contains("lib.fakeHash") {
+            not_checked.push(format!(
+                "source hash: still lib.fakeHash ({reason}); a build with network access fills \
+                 it in"
+            ));
+        }
+    }
+    let failure_analysis =
+        (!succeeded && builds && environment.is_none()).then(|| failure_analysis(f));
+    let nixpkgs = f.eco.settings().pin.as_ref().map(|p| match p {
+        NixpkgsPin::Path { path } => path.display().to_string(),
+        NixpkgsPin::Rev { rev, .. } => format!("nixpkgs {rev}"),
+    });
+    let result = NixResult {
+        schema: 1,
+        nixpkgs,
+        parse,
+        build,
+        runtime,
+        runtime_check,
+        source_hash: f.draft.map(|d| d.hash.clone()),
+        hash_fixes,
+        recipe: recipe_rel.clone(),
+        failure_analysis,
+        not_checked,
+    };
+    result::write(f.run_dir, &result).map_err(|e| CliError::new(Exit::Environment, e))?;
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "{}",
+        summary(f, &result).trim_end()
+    );
+    Ok(if succeeded {
+        Exit::Success
+    } else if environment.is_some() {
+        // Nix or nixpkgs could not be used: not the recipe's fault.
+        Exit::Environment
+    } else {
+        Exit::Failure
+    })
+}
+
+fn state(s: CheckState) -> &'static str {
+    match s {
+        CheckState::Passed => "passed",
+        CheckState::Failed => "FAILED",
+        CheckState::NotChecked => "not checked",
+    }
+}
+
+fn summary(f: &Finish<'_>, r: &NixResult) -> String {
+    let rep = f.report;
+    let mut out = String::new();
+    if r.build.state == CheckState::NotChecked && rep.status == RunStatus::Succeeded {
+        let _ = writeln!(
+            out,
+            "\n{}: parsed, NOT BUILT (there is no nixpkgs here to build against)",
+            rep.name
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\n{}: {} ({})",
+            rep.name,
+            rep.status.as_str(),
+            rep.reason
+        );
+    }
+    for a in &rep.attempts {
+        let _ = writeln!(
+            out,
+            "  #{:<2} {:<11} {:<12} {}{}{}",
+            a.attempt,
+            format!("{:?}", a.kind).to_lowercase(),
+            a.stage_reached,
+            if a.passed {
+                "passed".to_string()
+            } else {
+                a.failure
+                    .as_ref()
+                    .map(|x| x.class.clone())
+                    .unwrap_or_default()
+            },
+            a.verdict.map(|v| format!(" [{v:?}]")).unwrap_or_default(),
+            if a.rolled_back { " (rolled back)" } else { "" }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  parse: {} · build: {} · runtime: {}",
+        state(r.parse.state),
+        state(r.build.state),
+        state(r.runtime.state)
+    );
+    for fix in &r.hash_fixes {
+        let _ = writeln!(out, "  hash fixed without the model: {fix}");
+    }
+    for n in &r.not_checked {
+        let _ = writeln!(out, "  not checked: {n}");
+    }
+    if let Some(a) = &r.failure_analysis {
+        let _ = writeln!(
+            out,
+            "  why it does not build [{}]: {}",
+            category_name(a.category),
+            a.explanation.replace('\n', " ")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  tokens: {} in, {} out · model calls: {} · tool calls: {} · cost: ${:.4} · time: {:.1}s",
+        rep.usage.prompt_tokens,
+        rep.usage.completion_tokens,
+        rep.model_calls,
+        rep.tool_calls,
+        rep.cost_usd,
+        rep.duration_ms as f64 / 1000.0
+    );
+    match &r.recipe {
+        Some(p) => {
+            let _ = writeln!(out, "  recipe: {}", f.run_dir.join(p).display());
+        }
+        None => {
+            let _ = writeln!(out, "  no recipe was produced");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  details: {} and {}",
+        f.run_dir.join("report.md").display(),
+        f.run_dir.join(result::RESULT_FILE).display()
+    );
+    out
+}

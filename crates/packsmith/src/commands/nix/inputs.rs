@@ -1,0 +1,255 @@
+//! What `packsmith nix` starts from: the source as a fetcher spec, the
+//! repository analysis (when the source can be cloned or read), the
+//! package name, revision and version, and the nixpkgs pin.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use packsmith_analyze::{analyze_dir, source};
+use packsmith_core::RepoFacts;
+use packsmith_exec::CommandSpec;
+use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
+
+use crate::env_vars::cache_dir;
+use crate::exit::{CliError, Exit};
+
+/// The resolved inputs.
+pub struct Inputs {
+    pub source: SourceSpec,
+    /// The tree the repository tools read (None: nothing to read).
+    pub repo_root: Option<PathBuf>,
+    pub facts: Option<RepoFacts>,
+    pub pname: String,
+    pub rev: Option<Revision>,
+    pub version: String,
+    /// Why the repository could not be analysed, if it could not.
+    pub analysis_note: Option<String>,
+}
+
+/// A local directory given without `./` is still a path.
+fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
+    let p = Path::new(given);
+    if p.is_dir() {
+        let abs = p
+            .canonicalize()
+            .map_err(|e| CliError::new(Exit::BadInput, format!("cannot read {given}: {e}")))?;
+        return Ok(SourceSpec::Path { path: abs });
+    }
+    match parse_source(given) {
+        Ok(SourceSpec::Path { path }) => Err(CliError::new(
+            Exit::BadInput,
+            format!("{} is not a directory", path.display()),
+        )
+        .hint("give an existing source directory, or a project URL")),
+        Ok(spec) => Ok(spec),
+        Err(e) => {
+            let text = e.to_string();
+            let (m, h) = text.split_once("\nhint: ").unwrap_or((&text, ""));
+            Err(CliError::new(Exit::BadInput, m.to_string()).hint(h.to_string()))
+        }
+    }
+}
+
+/// A name nixpkgs would accept: lower case, `-` for anything odd.
+fn clean_name(s: &str) -> String {
+    let n: String = s
+        .trim()
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let n = n.trim_matches('-').to_string();
+    if n.is_empty() {
+        "package".into()
+    } else {
+        n
+    }
+}
+
+fn name_from_source(spec: &SourceSpec) -> String {
+    match spec {
+        SourceSpec::Forge { repo, .. } => repo.clone(),
+        SourceSpec::Pypi { pname } | SourceSpec::Crate { pname } => pname.clone(),
+        SourceSpec::Url { url } | SourceSpec::Git { url } => url
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or("package")
+            .trim_end_matches(".git")
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("package")
+            .to_string(),
+        SourceSpec::Path { path } => path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "package".into()),
+    }
+}
+
+/// `v1.2.3` → `1.2.3`; `demo-1.2` → `1.2`; anything without a digit stays.
+fn version_from_tag(tag: &str, pname: &str) -> String {
+    let t = tag.strip_prefix("refs/tags/").unwrap_or(tag);
+    let t = t.strip_prefix(&format!("{pname}-")).unwrap_or(t);
+    let t = t
+        .strip_prefix('v')
+        .or_else(|| t.strip_prefix('V'))
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or(t);
+    t.to_string()
+}
+
+pub fn resolve(
+    given: &str,
+    rev: Option<&str>,
+    name: Option<&str>,
+    version: Option<&str>,
+) -> Result<Inputs, CliError> {
+    let spec = source_spec(given)?;
+    let mut note = None;
+    let (repo_root, facts) = match &spec {
+        SourceSpec::Path { path } => {
+            let (root, info) = source::resolve(&path.display().to_string(), &cache_dir())
+                .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+            let facts = analyze_dir(&root, info)
+                .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+            (Some(root), Some(facts))
+        }
+        SourceSpec::Forge { .. } | SourceSpec::Git { .. } => {
+            match source::resolve(given, &cache_dir())
+                .and_then(|(root, info)| analyze_dir(&root, info).map(|f| (root, f)))
+            {
+                Ok((root, facts)) => (Some(root), Some(facts)),
+                Err(e) => {
+                    note = Some(format!("the repository could not be analysed: {e}"));
+                    (None, None)
+                }
+            }
+        }
+        _ => {
+            note = Some("a package index or archive source is not analysed".into());
+            (None, None)
+        }
+    };
+    let pname = clean_name(
+        name.map(str::to_string)
+            .or_else(|| {
+                facts
+                    .as_ref()
+                    .and_then(|f| f.name.as_ref().map(|n| n.value.clone()))
+            })
+            .unwrap_or_else(|| name_from_source(&spec))
+            .as_str(),
+    );
+    let needs_rev = matches!(spec, SourceSpec::Forge { .. } | SourceSpec::Git { .. });
+    let rev = rev.map(Revision::guess).or_else(|| {
+        let f = facts.as_ref().filter(|_| needs_rev)?;
+        f.versions
+            .latest_tag
+            .as_ref()
+            .map(|t| Revision::Tag(t.tag.clone()))
+            .or_else(|| f.versions.commit.clone().map(Revision::Rev))
+    });
+    let version = version.map(str::to_string).unwrap_or_else(|| {
+        let declared = facts
+            .as_ref()
+            .and_then(|f| f.versions.declared.as_ref().map(|d| d.value.clone()));
+        match &rev {
+            Some(Revision::Tag(t)) => version_from_tag(t, &pname),
+            _ => declared.unwrap_or_else(|| "0-unstable".into()),
+        }
+    });
+    Ok(Inputs {
+        source: spec,
+        repo_root,
+        facts,
+        pname,
+        rev,
+        version,
+        analysis_note: note,
+    })
+}
+
+/// `--nixpkgs`: an existing directory is a checkout, anything else a
+/// commit; without it, `<nixpkgs>` from NIX_PATH; else None.
+pub fn nixpkgs_pin(
+    given: Option<&str>,
+    config: &NixConfig,
+) -> Result<Option<NixpkgsPin>, CliError> {
+    if let Some(g) = given {
+        let p = Path::new(g);
+        if p.is_dir() {
+            let path = p.canonicalize().map_err(|e| {
+                CliError::new(Exit::BadInput, format!("cannot read --nixpkgs {g}: {e}"))
+            })?;
+            if !path.join("default.nix").is_file() {
+                return Err(CliError::new(
+                    Exit::BadInput,
+                    format!("--nixpkgs {g} has no default.nix, so it is not a nixpkgs checkout"),
+                )
+                .hint("give the root of a nixpkgs checkout, or a nixpkgs commit"));
+            }
+            return Ok(Some(NixpkgsPin::Path { path }));
+        }
+        if g.contains('/') {
+            return Err(CliError::new(
+                Exit::BadInput,
+                format!("--nixpkgs {g} is neither a directory nor a nixpkgs revision"),
+            )
+            .hint("give the path of a nixpkgs checkout, or a commit such as a 40-digit hash"));
+        }
+        return Ok(Some(NixpkgsPin::Rev {
+            rev: g.to_string(),
+            sha256: None,
+        }));
+    }
+    let spec = CommandSpec::new(config.program("nix-instantiate"))
+        .args(["--find-file", "nixpkgs"])
+        .timeout(Duration::from_secs(30));
+    Ok(packsmith_exec::run(&spec)
+        .ok()
+        .filter(|o| o.success())
+        .map(|o| o.stdout.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .map(|p| NixpkgsPin::Path { path: p.into() }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_versions() {
+        assert_eq!(clean_name("My Tool!"), "my-tool");
+        assert_eq!(version_from_tag("v1.2.3", "x"), "1.2.3");
+        assert_eq!(version_from_tag("demo-2.0", "demo"), "2.0");
+        assert_eq!(version_from_tag("release", "demo"), "release");
+        assert_eq!(
+            name_from_source(&parse_source("https://example.org/demo-1.0.tar.gz").unwrap()),
+            "demo"
+        );
+    }
+
+    #[test]
+    fn a_nixpkgs_directory_needs_a_default_nix() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = NixConfig::default();
+        let err = nixpkgs_pin(Some(&dir.path().display().to_string()), &cfg).unwrap_err();
+        assert!(err.message.contains("not a nixpkgs checkout"));
+        std::fs::write(dir.path().join("default.nix"), "{ }: { }").unwrap();
+        assert!(matches!(
+            nixpkgs_pin(Some(&dir.path().display().to_string()), &cfg).unwrap(),
+            Some(NixpkgsPin::Path { .. })
+        ));
+        assert!(matches!(
+            nixpkgs_pin(Some("nixos-24.11"), &cfg).unwrap(),
+            Some(NixpkgsPin::Rev { .. })
+        ));
+    }
+}

@@ -1,0 +1,247 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! `packsmith nix` as a user runs it: without Nix, without nixpkgs, and
+//! the whole loop on real Nix against the test "nixpkgs" with a model
+//! served by a scripted OpenAI-compatible server on 127.0.0.1.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+fn packsmith(args: &[&str], cache: &Path, envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_packsmith"));
+    cmd.args(args)
+        .env("PACKSMITH_CACHE_DIR", cache)
+        .env_remove("PACKSMITH_MODEL")
+        .env("NIX_PATH", "");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run packsmith")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn nix_here() -> bool {
+    let ok = Command::new("nix-instantiate")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("SKIPPED: nix-instantiate not found");
+        }
+    }
+    ok
+}
+
+/// A small Makefile project.
+fn project(dir: &Path) -> PathBuf {
+    let p = dir.join("hello");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(
+        p.join("Makefile"),
+        "hello: hello.c\n\t$(CC) -o hello hello.c\ninstall:\n\tinstall -D hello $(PREFIX)/bin/hello\n",
+    )
+    .unwrap();
+    std::fs::write(p.join("hello.c"), "int main(){return 0;}\n").unwrap();
+    std::fs::write(p.join("README.md"), "# hello\nA tiny greeting program.\n").unwrap();
+    p
+}
+
+/// Serves chat completions from `replies`, in order; records the requests.
+fn chat_server(replies: Vec<String>) -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    thread::spawn(move || {
+        let mut replies = replies.into_iter();
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            log.lock().unwrap().push(text(&body));
+            let content = replies.next().unwrap_or_else(|| "NONE".into());
+            let json = serde_json::json!({
+                "id": "x", "object": "chat.completion", "model": "fake",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+            })
+            .to_string();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+                json.len()
+            );
+        }
+    });
+    (url, seen)
+}
+
+/// `/bin/sh`, mkdir, chmod and their libraries as `path=realpath`.
+fn host_paths() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for prog in ["/bin/sh", "/bin/mkdir", "/bin/chmod"] {
+        let mut add = |p: &str| {
+            let e = format!("{p}={}", std::fs::canonicalize(p).unwrap().display());
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        };
+        add(prog);
+        let ldd = Command::new("ldd").arg(prog).output().unwrap();
+        for line in text(&ldd.stdout).lines() {
+            let p = match line.split_once("=>") {
+                Some((_, r)) => r.split_whitespace().next(),
+                None => line.split_whitespace().next(),
+            };
+            if let Some(p) = p.filter(|p| p.starts_with('/')) {
+                add(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn without_nix_the_error_points_at_doctor() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--model",
+            "openai-compat:x@http://127.0.0.1:9/v1",
+        ],
+        tmp.path(),
+        &[("PATH", tmp.path().to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("packsmith doctor"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--model",
+            "openai-compat:x@http://127.0.0.1:9/v1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        tmp.path(),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("NOT BUILT"), "{stdout}");
+    assert!(
+        text(&o.stderr).contains("no nixpkgs"),
+        "{}",
+        text(&o.stderr)
+    );
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["parse"]["state"], "passed");
+    assert_eq!(result["build"]["state"], "not_checked");
+    let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
+    assert!(
+        recipe.contains("stdenv.mkDerivation (finalAttrs: {"),
+        "{recipe}"
+    );
+}
+
+#[test]
+fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let fake_nixpkgs =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-nix/tests/fake-nixpkgs");
+    // The test nixpkgs has no stdenv, so the Make template fails to
+    // evaluate; the "model" answers with a recipe it can build.
+    let recipe = "```nix\n{ shDerivation }:\nshDerivation {\n  name = \"hello\";\n  script = ''\n    /bin/mkdir -p $out/bin\n    echo '#!/bin/sh' > $out/bin/hello\n    echo 'echo hello 1.0' >> $out/bin/hello\n    /bin/chmod +x $out/bin/hello\n  '';\n}\n```";
+    let (url, seen) = chat_server(vec![recipe.to_string(), "NONE".to_string()]);
+    let model = format!("openai-compat:fake@{url}");
+    let mut args = vec![
+        "nix".to_string(),
+        p.display().to_string(),
+        "--model".into(),
+        model,
+        "--nixpkgs".into(),
+        fake_nixpkgs.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+        "--offline".into(),
+    ];
+    for sp in host_paths() {
+        args.push("--sandbox-path".into());
+        args.push(sp);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = packsmith(&args, tmp.path(), &[]);
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("attempt  1 (draft): evaluate FAILED: eval_error"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("attempt  2 (model draft): build    passed"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("build: passed · runtime: passed"),
+        "{stdout}"
+    );
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["build"]["state"], "passed");
+    assert_eq!(result["runtime"]["state"], "passed");
+    assert!(result["runtime_check"]["output"]
+        .as_str()
+        .unwrap()
+        .contains("hello 1.0"));
+    let requests = seen.lock().unwrap();
+    assert_eq!(requests.len(), 2, "draft, then the evaluator");
+    assert!(
+        requests[0].contains("stdenv"),
+        "the draft prompt shows the failure"
+    );
+}
