@@ -240,9 +240,12 @@ impl<'a> Run<'a> {
                     .as_ref()
                     .map(|b| b.recipe.clone())
                     .unwrap_or_else(|| draft_recipe.clone());
-                let request =
-                    self.eco
-                        .draft_request(self.task, &start, &self.task.references, failure.as_ref());
+                let request = self.eco.draft_request(
+                    self.task,
+                    &start,
+                    &self.task.references,
+                    failure.as_ref(),
+                );
                 let base = self.base.as_ref().map(|b| b.attempt);
                 (
                     AttemptKind::ModelDraft,

@@ -107,8 +107,13 @@ fn repair_prompt_carries_excerpt_history_and_recipe_not_the_log() {
     let user = &req.messages[0];
     assert_eq!(user.role, Role::User);
     assert!(user.content.contains("conflicting types for 'tiny'"));
-    assert!(user.content.contains("failed at the `install` stage: compilation"));
-    assert!(user.content.contains("Package 'libfoo' not found"), "history missing");
+    assert!(user
+        .content
+        .contains("failed at the `install` stage: compilation"));
+    assert!(
+        user.content.contains("Package 'libfoo' not found"),
+        "history missing"
+    );
     assert!(user.content.contains("class Tinyeco(CMakePackage)"));
     let system = req.system.unwrap();
     assert!(system.contains("Spack 0.23") && system.contains("Do not depend on \"c\""));
@@ -237,7 +242,9 @@ fn scripted_model_repairs_until_spack_installs() {
     let class = &first.failure.as_ref().unwrap().class;
     assert_eq!(class, "unknown_package", "{report:#?}");
     assert!(
-        requests[1].messages[0].content.contains("libmadeup-packsmith"),
+        requests[1].messages[0]
+            .content
+            .contains("libmadeup-packsmith"),
         "the repair prompt lacks the concretizer's excerpt"
     );
     let installed = std::fs::read_to_string(run.path().join("out/tinyeco/package.py")).unwrap();

@@ -335,8 +335,13 @@ pub struct SpackArgs {
     #[arg(long)]
     pub variant_install: bool,
     /// Do not offer tools to the model (everything goes in the prompt).
-    #[arg(long)]
+    #[arg(long, overrides_with = "tools")]
     pub no_tools: bool,
+    /// Offer tools to a local model too (off by default for `local:` models:
+    /// a small model spends its budget on tool rounds, and the prompt
+    /// already carries what the tools would find).
+    #[arg(long, overrides_with = "no_tools")]
+    pub tools: bool,
     /// Install with `--test=root`.
     #[arg(long)]
     pub test: bool,

@@ -142,6 +142,17 @@ fn is_test_option(name: &str) -> bool {
         || u.contains("_ENABLE_TEST")
 }
 
+/// Options for things a package user does not install: benchmarks,
+/// examples, docs, demos. Their variants default to off whatever the
+/// upstream default (they often download or need heavy tools), as Spack
+/// recipes usually do.
+fn is_extras_option(name: &str) -> bool {
+    let u = name.to_ascii_uppercase();
+    ["BENCHMARK", "EXAMPLE", "DOC", "DEMO", "SANDBOX", "TUTORIAL"]
+        .iter()
+        .any(|w| u.contains(w))
+}
+
 fn is_developer_option(name: &str) -> bool {
     let u = name.to_ascii_uppercase();
     DEVELOPER_OPTION_WORDS.iter().any(|w| u.contains(w))
@@ -398,6 +409,18 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
                 });
                 false
             }
+        };
+        let default = if default && is_extras_option(&opt.name) {
+            brief.notes.push(BriefNote {
+                message: format!(
+                    "option {} is on upstream; its variant defaults to False (not part of an installed package)",
+                    opt.name
+                ),
+                evidence: Some(opt.evidence.clone()),
+            });
+            false
+        } else {
+            default
         };
         seen.insert(opt.name.clone(), name.clone());
         map.variants

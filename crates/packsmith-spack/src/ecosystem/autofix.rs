@@ -15,7 +15,8 @@ struct DependsOn {
 }
 
 fn depends_on_lines(text: &str) -> Vec<DependsOn> {
-    let Ok(re) = Regex::new(r#"^\s*depends_on\(\s*["']([A-Za-z0-9_.-]+)[^"']*["'](.*)\)\s*(#.*)?$"#)
+    let Ok(re) =
+        Regex::new(r#"^\s*depends_on\(\s*["']([A-Za-z0-9_.-]+)[^"']*["'](.*)\)\s*(#.*)?$"#)
     else {
         return Vec::new();
     };
@@ -173,12 +174,59 @@ fn drop_unknown(text: &str, excerpt: &str) -> Option<(String, String)> {
     ))
 }
 
+/// Words that mark a download-prone, non-essential part of a build.
+const EXTRAS: &[&str] = &[
+    "bench", "example", "doc", "demo", "test", "sandbox", "tutorial",
+];
+
+fn mentions_network_failure(excerpt: &str) -> bool {
+    [
+        "Could not resolve host",
+        "Couldn't resolve host",
+        "Temporary failure in name resolution",
+        "Network is unreachable",
+    ]
+    .iter()
+    .any(|m| excerpt.contains(m))
+}
+
+/// The build tried to download (tests, benchmarks and examples often fetch
+/// googletest and friends at configure time): switch those variants off.
+fn switch_off_downloading_extras(text: &str, excerpt: &str) -> Option<(String, String)> {
+    if !mentions_network_failure(excerpt) {
+        return None;
+    }
+    let re = Regex::new(r#"variant\(\s*["']([A-Za-z0-9_-]+)["']\s*,\s*default\s*=\s*True"#).ok()?;
+    let names: Vec<String> = re
+        .captures_iter(text)
+        .map(|c| c[1].to_string())
+        .filter(|n| {
+            let l = n.to_ascii_lowercase();
+            EXTRAS.iter().any(|w| l.contains(w))
+        })
+        .collect();
+    let mut out = text.to_string();
+    for n in &names {
+        out = flip_variant_default(&out, n, false)?;
+    }
+    (!names.is_empty()).then(|| {
+        (
+            out,
+            format!(
+                "the build tried to download and there is no network: variants {} now default off",
+                names.join(", ")
+            ),
+        )
+    })
+}
+
 /// The first rule that applies to this failure, as (recipe text, what changed).
 pub fn auto_repair(text: &str, class: &str, excerpt: &str) -> Option<(String, String)> {
     match class {
-        "fetch" => switch_off_unavailable(text, excerpt),
+        "fetch" => switch_off_unavailable(text, excerpt)
+            .or_else(|| switch_off_downloading_extras(text, excerpt)),
         "unknown_package" => drop_unknown(text, excerpt),
-        _ => None,
+        _ => switch_off_downloading_extras(text, excerpt),
     }
 }
 
@@ -202,7 +250,10 @@ mod tests {
         let excerpt = "packsmith: offline, but the concretized DAG would build from source (a download each): boost, doxygen, bison, m4\nhint: drop them";
         let (out, why) = auto_repair(RECIPE, "fetch", excerpt).unwrap();
         assert!(out.contains(r#"variant("doc", default=False"#), "{out}");
-        assert!(out.contains(r#"variant("skip_perf", default=True"#), "{out}");
+        assert!(
+            out.contains(r#"variant("skip_perf", default=True"#),
+            "{out}"
+        );
         assert!(out.contains(r#"variant("threads", default=True"#));
         assert!(why.contains("~doc") && why.contains("+skip_perf"), "{why}");
         assert!(why.contains("boost") && why.contains("doxygen"));
@@ -212,7 +263,8 @@ mod tests {
 
     #[test]
     fn an_unconditional_download_is_left_to_the_model() {
-        let excerpt = "offline, but the concretized DAG would build from source (a download each): zlib-api";
+        let excerpt =
+            "offline, but the concretized DAG would build from source (a download each): zlib-api";
         assert!(auto_repair(RECIPE, "fetch", excerpt).is_none());
     }
 
@@ -224,6 +276,20 @@ mod tests {
         assert!(!out.lines().any(|l| l.trim() == "depends_on(\"zlib-api\")"));
         assert!(why.contains("zlib-api"));
         assert!(out.ends_with('\n'));
+    }
+
+    #[test]
+    fn a_configure_time_download_switches_extras_off() {
+        let recipe = "class F(CMakePackage):\n    variant(\"benchmarks\", default=True, description=\"b\")\n    variant(\"inline\", default=True, description=\"i\")\n";
+        let excerpt = "CMake Error: Each download failed!\n  Could not resolve host: github.com";
+        let (out, why) = auto_repair(recipe, "cmake_configure", excerpt).unwrap();
+        assert!(
+            out.contains(r#"variant("benchmarks", default=False"#),
+            "{out}"
+        );
+        assert!(out.contains(r#"variant("inline", default=True"#));
+        assert!(why.contains("benchmarks"));
+        assert!(auto_repair(&out, "cmake_configure", excerpt).is_none());
     }
 
     #[test]

@@ -57,9 +57,11 @@ pub struct PromptSettings {
     pub facts: String,
     /// A budgeted tree of the repository (may be empty).
     pub tree: String,
-    /// Lines of each reference recipe shown in the first prompt; repairs
-    /// show a third of that.
+    /// Lines of each reference recipe shown in the first model prompt.
     pub reference_lines: usize,
+    /// Lines of each reference in repair prompts (0: none; a small model's
+    /// context is better spent on the error and the recipe).
+    pub repair_reference_lines: usize,
     /// Whether the model is offered tools (the system prompt says so).
     pub tools: bool,
     pub temperature: Option<f32>,
@@ -72,10 +74,11 @@ impl Default for PromptSettings {
             facts_title: "Facts from the build files".into(),
             facts: String::new(),
             tree: String::new(),
-            reference_lines: 45,
+            reference_lines: 30,
+            repair_reference_lines: 0,
             tools: true,
             temperature: Some(0.2),
-            max_tokens: Some(2048),
+            max_tokens: Some(1536),
         }
     }
 }
@@ -154,6 +157,9 @@ impl SpackEcosystem {
     }
 
     fn prompt_references(references: &References, lines: usize) -> Vec<PromptReference> {
+        if lines == 0 {
+            return Vec::new();
+        }
         references
             .items
             .iter()
@@ -239,7 +245,10 @@ impl Ecosystem for SpackEcosystem {
             history: history.render_compact(4),
             facts_title: &self.prompts.facts_title,
             facts: &self.prompts.facts,
-            references: Self::prompt_references(&task.references, self.prompts.reference_lines / 3),
+            references: Self::prompt_references(
+                &task.references,
+                self.prompts.repair_reference_lines,
+            ),
             recipe: &history.current.text,
         });
         self.request(user, u64::from(history.current_attempt) + 1)

@@ -158,12 +158,17 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     }
 
     let model = load_model(args)?;
+    let tools = if args.no_tools {
+        false
+    } else {
+        args.tools || !model.id().starts_with("local:")
+    };
     let (references, refs_line) =
         inputs::references(refs_mode, kb.as_ref(), &facts, &brief, names, args.seed)?;
     let (facts_title, facts_text, distill_usage) =
         inputs::facts_text(&args.brief, &facts, &brief, model.as_ref())?;
     note(&format!(
-        "{}: version {version}, Spack {target}, {}, sandbox {}, {refs_line}",
+        "{}: version {version}, Spack {target}, {}, sandbox {}, tools {}, {refs_line}",
         brief.package,
         facts
             .primary_build_system
@@ -174,6 +179,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
         } else {
             "off"
         },
+        if tools { "on" } else { "off" },
     ));
 
     let audit = !args.no_audit;
@@ -196,7 +202,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
         } else {
             facts.tree.clone()
         },
-        tools: !args.no_tools,
+        tools,
         ..PromptSettings::default()
     };
     let mut eco = SpackEcosystem::new(brief.clone(), prompts, validation.clone());
@@ -216,7 +222,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     };
     let mut options = AgentOptions::new(&args.out);
     options.max_attempts = args.max_attempts;
-    options.tools = !args.no_tools;
+    options.tools = tools;
     options.cancel = cancel.clone();
     options.request_log = if args.log_prompts {
         RequestLog::Full

@@ -1,0 +1,136 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+//! `packsmith spack` as a user runs it: clear refusals without Spack or
+//! with bad input, and (where Spack is installed) the bundled example
+//! installed from the deterministic draft with no model.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn packsmith(args: &[&str], cache: &Path, path_env: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_packsmith"));
+    cmd.args(args)
+        .env("PACKSMITH_CACHE_DIR", cache)
+        .env_remove("PACKSMITH_MODEL");
+    if let Some(p) = path_env {
+        cmd.env("PATH", p);
+    }
+    cmd.output().expect("run packsmith")
+}
+
+fn example() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/heatsim")
+        .display()
+        .to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn without_spack_it_refuses_and_points_to_doctor_and_the_guide() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = packsmith(
+        &[
+            "spack",
+            &example(),
+            "--out",
+            &out.path().display().to_string(),
+        ],
+        cache.path(),
+        Some("/usr/bin:/bin"),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("no `spack` on PATH"), "{err}");
+    assert!(
+        err.contains("packsmith doctor") && err.contains("docs/offline-spack.md"),
+        "{err}"
+    );
+    // Nothing was left behind for a run that could not start.
+    assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
+}
+
+#[test]
+fn a_missing_spack_script_and_bad_refs_are_bad_input() {
+    let cache = tempfile::tempdir().unwrap();
+    let o = packsmith(
+        &["spack", &example(), "--spack", "/nonexistent/env.sh"],
+        cache.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/nonexistent/env.sh"));
+
+    let o = packsmith(
+        &["spack", &example(), "--refs", "similar:x"],
+        cache.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("unknown --refs `similar:x`"));
+    assert!(stderr(&o).contains("embedding:N"));
+
+    let o = packsmith(&["spack", "/nonexistent/project"], cache.path(), None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+fn spack_env() -> Option<PathBuf> {
+    match std::env::var_os("PACKSMITH_TEST_SPACK_ENV") {
+        Some(p) => Some(PathBuf::from(p)),
+        None => {
+            eprintln!(
+                "SKIPPED: the_example_installs_from_the_draft_without_a_model: set \
+                 PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh (docs/offline-spack.md)"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn the_example_installs_from_the_draft_without_a_model() {
+    let Some(env) = spack_env() else {
+        return;
+    };
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let out_s = out.path().display().to_string();
+    let env_s = env.display().to_string();
+    let args = [
+        "spack",
+        &example(),
+        "--spack",
+        &env_s,
+        "--out",
+        &out_s,
+        "--no-variant-check",
+        "--no-audit",
+    ];
+    let o = packsmith(&args, cache.path(), None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    for line in [
+        "attempt 1: deterministic draft",
+        "  install        ok",
+        "heatsim: succeeded",
+    ] {
+        assert!(err.contains(line), "missing `{line}` in:\n{err}");
+    }
+    let run = out.path().join("heatsim");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["status"], "succeeded");
+    assert_eq!(report["usage"]["prompt_tokens"], 0);
+    let recipe = std::fs::read_to_string(run.join("package.py")).unwrap();
+    assert!(recipe.contains("class Heatsim(CMakePackage)"));
+    let trace = std::fs::read_to_string(run.join("trace.jsonl")).unwrap();
+    assert!(trace.lines().any(|l| l.contains("\"stage_finished\"")));
+
+    // The same run again is refused unless --replace.
+    let again = packsmith(&args, cache.path(), None);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("already holds a run"));
+}
