@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use packsmith_agent::{
-    Agent, AgentOptions, AttemptHistory, Ecosystem, Failure, NoEvents, Recipe, RunStatus, Task,
+    Agent, AgentOptions, AttemptHistory, Ecosystem, Failure, Recipe, RunStatus, Task,
 };
 use packsmith_core::chat::Role;
 use packsmith_llm::ScriptedModel;
@@ -23,7 +23,7 @@ fn tiny_project(dir: &Path) {
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(
         dir.join("CMakeLists.txt"),
-        "cmake_minimum_required(VERSION 3.18)\nproject(tinyeco VERSION 0.3.0 LANGUAGES C)\nadd_library(tinyeco src/tiny.c)\ninstall(TARGETS tinyeco)\n",
+        "cmake_minimum_required(VERSION 3.18)\nproject(tinyeco VERSION 0.3.0 LANGUAGES C)\nif(TINY_FAIL)\n  message(FATAL_ERROR \"TINY_FAIL is set: not supported\")\nendif()\nadd_library(tinyeco src/tiny.c)\ninstall(TARGETS tinyeco)\n",
     )
     .unwrap();
     std::fs::write(dir.join("src/tiny.c"), "int tiny(void) { return 3; }\n").unwrap();
@@ -184,9 +184,10 @@ fn spack_setup(run: &Path) -> Option<SpackSetup> {
     }
 }
 
-/// The model answers with prose, fences and a made-up checksum, and a
-/// dependency Spack does not have; Spack rejects it at concretize; the
-/// repair request carries that excerpt; the repaired recipe installs.
+/// The model answers with prose, fences, a made-up checksum, a dependency
+/// Spack does not have and a CMake define that breaks configure. The rule
+/// fix takes the dependency out within the attempt; configure then fails;
+/// the repair request carries CMake's error; the repaired recipe installs.
 #[test]
 fn scripted_model_repairs_until_spack_installs() {
     let run = tempfile::tempdir().unwrap();
@@ -219,33 +220,37 @@ fn scripted_model_repairs_until_spack_installs() {
     let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
     let bad = format!(
         "Sure! Here is the recipe:\n```python\n{}```\nIt depends on libmadeup.",
-        recipe(SHA, "\n    depends_on(\"libmadeup-packsmith\")\n")
+        recipe(
+            SHA,
+            "\n    depends_on(\"libmadeup-packsmith\")\n\n    def cmake_args(self):\n        return [self.define(\"TINY_FAIL\", True)]\n"
+        )
     );
     let good = format!("```python\n{}```", recipe(SHA, ""));
     let model = ScriptedModel::new("scripted:test").text(bad).text(good);
     let mut options = AgentOptions::new(run.path().join("out"));
     options.tools = false;
     options.max_attempts = 3;
-    let report = Agent::run(
-        &task("tinyeco", &src),
-        &eco,
-        &model,
-        &options,
-        &mut NoEvents,
-    )
-    .unwrap();
+    let mut notes = Vec::new();
+    let mut sink = |e: &packsmith_agent::AgentEvent| {
+        if let packsmith_agent::AgentEvent::Note { message } = e {
+            notes.push(message.clone());
+        }
+    };
+    let report = Agent::run(&task("tinyeco", &src), &eco, &model, &options, &mut sink).unwrap();
     let requests = model.requests();
     assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
     assert_eq!(report.attempts.len(), 2, "{report:#?}");
-    let first = &report.attempts[0];
-    assert_eq!(first.stage_reached, "concretize");
-    let class = &first.failure.as_ref().unwrap().class;
-    assert_eq!(class, "unknown_package", "{report:#?}");
     assert!(
-        requests[1].messages[0]
-            .content
-            .contains("libmadeup-packsmith"),
-        "the repair prompt lacks the concretizer's excerpt"
+        notes.iter().any(|n| n.contains("libmadeup-packsmith")),
+        "no rule fix: {notes:?}"
+    );
+    let first = &report.attempts[0];
+    assert_eq!(first.stage_reached, "install");
+    let class = &first.failure.as_ref().unwrap().class;
+    assert_eq!(class, "cmake_configure", "{report:#?}");
+    assert!(
+        requests[1].messages[0].content.contains("TINY_FAIL is set"),
+        "the repair prompt lacks CMake's error"
     );
     let installed = std::fs::read_to_string(run.path().join("out/tinyeco/package.py")).unwrap();
     assert!(installed.contains(&packed.sha256), "{installed}");

@@ -46,6 +46,32 @@ pub struct ScoreRecipe {
     pub define_keys: Vec<String>,
 }
 
+impl ScoreRecipe {
+    /// A parsed recipe's own directives; `extends(x)` counts as a
+    /// build+run dependency on x.
+    pub fn from_recipe(recipe: &crate::recipe::Recipe) -> Self {
+        let deps = recipe.dependencies.iter().map(|d| ScoreDep {
+            spec: d.spec.clone(),
+            when: d.when.clone(),
+            types: d.types.clone(),
+        });
+        let extends = recipe.extends.iter().map(|e| ScoreDep {
+            spec: e.spec.clone(),
+            when: e.when.clone(),
+            types: vec!["build".to_string(), "run".to_string()],
+        });
+        ScoreRecipe {
+            bases: recipe.bases.clone(),
+            dependencies: deps.chain(extends).collect(),
+            define_keys: recipe
+                .define_key_names()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreOptions {
     /// Which release's base-class table removes inherited dependencies.

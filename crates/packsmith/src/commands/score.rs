@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use packsmith_spack::recipe::{read_recipe, Recipe};
-use packsmith_spack::score::{score, ScoreDep, ScoreOptions, ScoreRecipe, SpackRelease};
+use packsmith_spack::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
 use packsmith_spack::target::TargetSpack;
 
 use super::kb::spack_version;
@@ -32,30 +32,6 @@ fn load(path: &Path) -> Result<Recipe, CliError> {
     Ok(recipe)
 }
 
-/// The recipe's own directives, as the scorer wants them.
-pub fn to_score_recipe(recipe: &Recipe) -> ScoreRecipe {
-    let deps = recipe.dependencies.iter().map(|d| ScoreDep {
-        spec: d.spec.clone(),
-        when: d.when.clone(),
-        types: d.types.clone(),
-    });
-    // `extends(x)` is a build+run dependency on x.
-    let extends = recipe.extends.iter().map(|e| ScoreDep {
-        spec: e.spec.clone(),
-        when: e.when.clone(),
-        types: vec!["build".to_string(), "run".to_string()],
-    });
-    ScoreRecipe {
-        bases: recipe.bases.clone(),
-        dependencies: deps.chain(extends).collect(),
-        define_keys: recipe
-            .define_key_names()
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-    }
-}
-
 fn fmt(v: Option<f64>) -> String {
     v.map_or("n/a".to_string(), |x| format!("{x:.3}"))
 }
@@ -65,8 +41,8 @@ pub fn run(args: &ScoreArgs) -> Result<Exit, CliError> {
         TargetSpack::V0_23 => SpackRelease::V0_23,
         TargetSpack::V1 => SpackRelease::V1,
     };
-    let generated = to_score_recipe(&load(&args.generated)?);
-    let reference = to_score_recipe(&load(&args.reference)?);
+    let generated = ScoreRecipe::from_recipe(&load(&args.generated)?);
+    let reference = ScoreRecipe::from_recipe(&load(&args.reference)?);
     let s = score(&reference, &generated, ScoreOptions { release });
     let mut out = std::io::stdout().lock();
     if args.json {
