@@ -21,6 +21,20 @@ pub type SharedKb = Arc<Mutex<KnowledgeBase>>;
 /// Lines of a recipe `show_recipe` returns.
 const RECIPE_LINES: usize = 120;
 
+/// A tool taking one `name` argument.
+fn named_tool(name: &str, description: &str, about_name: &str) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: description.into(),
+        parameters: json!({
+            "type": "object",
+            "properties": {"name": {"type": "string", "description": about_name}},
+            "required": ["name"],
+            "additionalProperties": false
+        }),
+    }
+}
+
 fn name_arg(args: &Value) -> Result<String, ToolError> {
     args.get("name")
         .and_then(Value::as_str)
@@ -52,19 +66,13 @@ pub struct SpackLookup {
 
 impl Tool for SpackLookup {
     fn spec(&self) -> ToolSpec {
-        ToolSpec {
-            name: "spack_lookup".into(),
-            description: "Look up a Spack package or virtual by name: whether it exists, its \
-                          variants, recent versions and dependencies, or the providers of a \
-                          virtual; suggests close names when it does not exist."
-                .into(),
-            parameters: json!({
-                "type": "object",
-                "properties": {"name": {"type": "string", "description": "Spack package or virtual name, e.g. zlib-api"}},
-                "required": ["name"],
-                "additionalProperties": false
-            }),
-        }
+        named_tool(
+            "spack_lookup",
+            "Look up a Spack package or virtual by name: whether it exists, its variants, \
+             recent versions and dependencies, or the providers of a virtual; suggests close \
+             names when it does not exist.",
+            "Spack package or virtual name, e.g. zlib-api",
+        )
     }
 
     fn call(&self, args: &Value, _ctx: &mut ToolContext<'_>) -> Result<String, ToolError> {
@@ -141,19 +149,14 @@ pub struct ShowRecipe {
 
 impl Tool for ShowRecipe {
     fn spec(&self) -> ToolSpec {
-        ToolSpec {
-            name: "show_recipe".into(),
-            description: format!(
+        named_tool(
+            "show_recipe",
+            &format!(
                 "Show the package.py of an existing Spack package (at most {RECIPE_LINES} lines), \
                  to see how it declares variants, dependencies and build arguments."
             ),
-            parameters: json!({
-                "type": "object",
-                "properties": {"name": {"type": "string", "description": "Spack package name"}},
-                "required": ["name"],
-                "additionalProperties": false
-            }),
-        }
+            "Spack package name",
+        )
     }
 
     fn call(&self, args: &Value, _ctx: &mut ToolContext<'_>) -> Result<String, ToolError> {
