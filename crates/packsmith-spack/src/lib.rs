@@ -6,6 +6,7 @@ pub mod brief;
 pub mod check;
 pub mod diagnose;
 pub mod draft;
+pub mod embed;
 pub mod kb;
 pub mod mapping;
 pub mod recipe;
