@@ -4,6 +4,7 @@ mod analyze;
 mod check;
 mod doctor;
 mod kb;
+mod kb_embed;
 mod model;
 mod score;
 mod serve;
