@@ -127,6 +127,14 @@ fn stats(a: &KbSelect) -> Result<Exit, CliError> {
         list(&s.top_virtuals),
         list(&s.tags),
     ));
+    let embedded = packsmith_spack::embed::embedded_models(&kb).map_err(kb_error)?;
+    if !embedded.is_empty() {
+        let models: Vec<String> = embedded
+            .iter()
+            .map(|(m, n)| format!("{m} ({n} cards)"))
+            .collect();
+        emit(&format!("embeddings     {}", models.join(", ")));
+    }
     Ok(Exit::Success)
 }
 
