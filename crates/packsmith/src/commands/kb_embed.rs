@@ -29,6 +29,19 @@ fn embedder(text: &str) -> Result<Box<dyn Embedder>, CliError> {
 /// An embedding error, with `kb embed --model <what the user wrote>` in
 /// the hint where that is the fix.
 fn embed_error(err: EmbedError, model: &str, kb: &Path) -> CliError {
+    if let EmbedError::Model { model, source } = &err {
+        // The provider's message carries its own hint line.
+        let mut e = llm_error(Exit::Environment, source);
+        e.message = format!("embedding model {model} failed: {}", e.message);
+        if e.hint.is_none() {
+            e.hint = Some(
+                "check that the embedding server is running and its URL is right \
+                 (`packsmith doctor` checks the configured models)"
+                    .into(),
+            );
+        }
+        return e;
+    }
     let code = if err.is_bad_input() {
         Exit::BadInput
     } else {
