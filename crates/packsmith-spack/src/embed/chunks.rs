@@ -176,7 +176,15 @@ pub fn recipe_chunks(package: &str, recipe: &Recipe, source: &str) -> Vec<Chunk>
         } else {
             ChunkKind::Method
         };
-        let label = format!("{}.{}", m.class, m.name);
+        // A method defined more than once (Spack's `@when` multimethods)
+        // gets `#2`, `#3`: labels key the stored vectors.
+        let base = format!("{}.{}", m.class, m.name);
+        let mut label = base.clone();
+        let mut n = 1;
+        while out.iter().any(|c| c.label == label) {
+            n += 1;
+            label = format!("{base}#{n}");
+        }
         let text = format!("package {package} method {}:\n{body}", m.name);
         out.push(Chunk::new(package, kind, label, text));
     }
@@ -262,6 +270,10 @@ class Demo(CMakePackage):
     def check_install(self):
         pass
 
+    @when("@2:")
+    def check_install(self):
+        print("newer")
+
     def setup_run_environment(self, env):
         env.set("DEMO_HOME", self.prefix)
 "#;
@@ -279,6 +291,7 @@ class Demo(CMakePackage):
                 (ChunkKind::Dependencies, "dependencies"),
                 (ChunkKind::BuildArgs, "Demo.cmake_args"),
                 (ChunkKind::Method, "Demo.check_install"),
+                (ChunkKind::Method, "Demo.check_install#2"),
                 (ChunkKind::Method, "Demo.setup_run_environment"),
             ]
         );
@@ -292,7 +305,8 @@ class Demo(CMakePackage):
             "{args}"
         );
         assert!(!args.contains("check_install"), "{args}");
-        assert!(chunks[4].text.contains("env.set(\"DEMO_HOME\""));
+        assert!(chunks[4].text.contains("print(\"newer\")"));
+        assert!(chunks[5].text.contains("env.set(\"DEMO_HOME\""));
     }
 
     #[test]
