@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use crate::catalog;
 use crate::config::{Config, LocalSettings, LocalToolMode};
-use crate::local::{resolve_local_model, LocalModel, LocalOptions, ToolMode};
+use crate::local::{resolve_local_model, LocalEmbedder, LocalModel, LocalOptions, ToolMode};
 use crate::spec::LocalSpec;
-use crate::{ChatModel, LlmError};
+use crate::{ChatModel, Embedder, LlmError};
 
 /// Loads the model `spec` names (unwrapped; [`crate::build_model`] adds the
 /// usual layers).
@@ -27,6 +27,13 @@ pub fn load(spec: &LocalSpec, config: &Config) -> Result<LocalModel, LlmError> {
     // Errors for other missing or malformed files come from the provider,
     // which knows how each known model is fetched.
     LocalModel::load(&path, options(&config.local))
+}
+
+/// Loads the embedding model `spec` names (`local:all-minilm-l6-v2`); a
+/// missing file is reported by the provider with how to fetch it.
+pub fn build_embedder(spec: &LocalSpec, config: &Config) -> Result<Box<dyn Embedder>, LlmError> {
+    let path = model_path(spec, &config.local)?;
+    Ok(Box::new(LocalEmbedder::load(&path, config.local.threads)?))
 }
 
 /// [`load`], boxed as a chat model.

@@ -62,7 +62,8 @@ fn build_local(spec: &LocalSpec, config: &Config) -> Result<Box<dyn ChatModel>, 
     }
 }
 
-/// Builds an embedder (OpenAI-compatible `/v1/embeddings`).
+/// Builds an embedder: an OpenAI-compatible `/v1/embeddings` endpoint, or
+/// an embedding GGUF run in-process (`local:all-minilm-l6-v2`).
 pub fn build_embedder(spec: &ModelSpec, config: &Config) -> Result<Box<dyn Embedder>, LlmError> {
     match spec {
         ModelSpec::OpenAi { .. } | ModelSpec::OpenAiCompat { .. } => {
@@ -72,10 +73,29 @@ pub fn build_embedder(spec: &ModelSpec, config: &Config) -> Result<Box<dyn Embed
             "{spec}: Anthropic has no embeddings API\nhint: use an openai: or openai-compat: \
              embedding model, or a local one"
         ))),
-        ModelSpec::Local(_) => Err(LlmError::Config(format!(
-            "{spec}: embedded embedding models are built by the local provider\n\
-             hint: serve it with an OpenAI-compatible server and use openai-compat:NAME@URL"
-        ))),
+        ModelSpec::Local(local) => build_local_embedder(local, config),
+    }
+}
+
+/// The embedded embedding model when the `local` feature is on; a message
+/// saying how to get one otherwise.
+fn build_local_embedder(spec: &LocalSpec, config: &Config) -> Result<Box<dyn Embedder>, LlmError> {
+    #[cfg(feature = "local")]
+    {
+        crate::local_glue::build_embedder(spec, config)
+    }
+    #[cfg(not(feature = "local"))]
+    {
+        let _ = config;
+        Err(LlmError::Config(format!(
+            "cannot embed with local:{}: this packsmith was built without the `local` feature\n\
+             hint: rebuild with `cargo build --features local`, or use an openai: or \
+             openai-compat:NAME@URL embedding model",
+            match spec {
+                LocalSpec::Named(n) => n.clone(),
+                LocalSpec::Path(p) => p.display().to_string(),
+            }
+        )))
     }
 }
 

@@ -7,6 +7,7 @@ pub mod check;
 pub mod diagnose;
 pub mod draft;
 pub mod ecosystem;
+pub mod embed;
 pub mod kb;
 pub mod mapping;
 pub mod recipe;

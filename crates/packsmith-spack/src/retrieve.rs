@@ -15,6 +15,8 @@
 //!   `idf(x) = ln((N+1)/(df(x)+1)) + 1`. A hub recipe (axom, trilinos)
 //!   shares many items with everything, but its large `W(C)` divides them
 //!   away, and a shared rare dependency counts more than a shared `cmake`.
+//! - `embedding`: cosine of feature-card vectors (see [`crate::embed`];
+//!   needs an embedder, so [`Retriever`] refuses it).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
@@ -38,6 +40,7 @@ pub enum Strategy {
     RandomSameBuildSystem,
     Similar,
     SimilarNormalized,
+    Embedding,
 }
 
 impl Strategy {
@@ -48,6 +51,7 @@ impl Strategy {
             "random-same-build-system" => Self::RandomSameBuildSystem,
             "similar" => Self::Similar,
             "similar-normalized" => Self::SimilarNormalized,
+            "embedding" => Self::Embedding,
             _ => return None,
         })
     }
@@ -59,8 +63,66 @@ impl Strategy {
             Self::RandomSameBuildSystem => "random-same-build-system",
             Self::Similar => "similar",
             Self::SimilarNormalized => "similar-normalized",
+            Self::Embedding => "embedding",
         }
     }
+}
+
+/// References given when `--refs` names a strategy without `:N`.
+pub const DEFAULT_REFS: usize = 3;
+
+/// `--refs`: a strategy and how many references (`similar:3`,
+/// `embedding:5`, `random`, `none`; `random-build-system` is accepted for
+/// `random-same-build-system`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefsMode {
+    pub strategy: Strategy,
+    pub n: usize,
+}
+
+impl RefsMode {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (name, count) = match text.split_once(':') {
+            Some((name, count)) => (name.trim(), Some(count.trim())),
+            None => (text.trim(), None),
+        };
+        let name = if name == "random-build-system" {
+            "random-same-build-system"
+        } else {
+            name
+        };
+        let strategy = Strategy::parse(name).ok_or_else(|| {
+            format!(
+                "unknown --refs `{text}`; use none, random[:N], random-build-system[:N], \
+                 similar[:N], similar-normalized[:N] or embedding[:N]"
+            )
+        })?;
+        let n = match (strategy, count) {
+            (Strategy::None, None) => 0,
+            (Strategy::None, Some(_)) => return Err("--refs none takes no count".into()),
+            (_, None) => DEFAULT_REFS,
+            (_, Some(c)) => c.parse::<usize>().map_err(|_| {
+                format!("--refs `{text}`: `{c}` is not a number of references (e.g. {name}:3)")
+            })?,
+        };
+        Ok(RefsMode { strategy, n })
+    }
+}
+
+impl std::fmt::Display for RefsMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.strategy {
+            Strategy::None => f.write_str("none"),
+            s => write!(f, "{}:{}", s.as_str(), self.n),
+        }
+    }
+}
+
+/// The exclusion rule every strategy shares: the target itself and any
+/// package whose name contains it (as SpackIt did), and `exclude` exactly.
+/// `target_lower` is the target name, lower-cased.
+pub(crate) fn is_excluded(name: &str, target_lower: &str, exclude: &[String]) -> bool {
+    (!target_lower.is_empty() && name.contains(target_lower)) || exclude.iter().any(|x| x == name)
 }
 
 /// What the target looks like in Spack terms.
@@ -189,10 +251,7 @@ impl<'kb> Retriever<'kb> {
         // Spack package names are lower case; lower the target once here
         // instead of per candidate (this loop runs thousands of times).
         let lowered = target.name.to_ascii_lowercase();
-        let excluded = |name: &str| {
-            (!lowered.is_empty() && name.contains(lowered.as_str()))
-                || opts.exclude.iter().any(|x| x == name)
-        };
+        let excluded = |name: &str| is_excluded(name, &lowered, &opts.exclude);
         let same_bs = |id: &i64| match &target.build_system {
             Some(bs) => self
                 .build_systems
@@ -242,6 +301,7 @@ impl<'kb> Retriever<'kb> {
             Strategy::Similar | Strategy::SimilarNormalized => {
                 self.similar(target, opts, &|id| allowed(id, true))?
             }
+            Strategy::Embedding => return Err(KbError::NeedsEmbedder),
         };
         Ok(Retrieval {
             strategy: opts.strategy,
@@ -375,8 +435,29 @@ mod tests {
             "random-same-build-system",
             "similar",
             "similar-normalized",
+            "embedding",
         ] {
             assert_eq!(Strategy::parse(s).map(Strategy::as_str), Some(s));
         }
+    }
+
+    #[test]
+    fn refs_modes_parse_with_and_without_counts() {
+        let parse = |t: &str| RefsMode::parse(t).map(|m| (m.strategy, m.n));
+        assert_eq!(parse("embedding:5"), Ok((Strategy::Embedding, 5)));
+        assert_eq!(parse("similar:2"), Ok((Strategy::Similar, 2)));
+        assert_eq!(parse("similar"), Ok((Strategy::Similar, DEFAULT_REFS)));
+        assert_eq!(
+            parse("random-build-system:4"),
+            Ok((Strategy::RandomSameBuildSystem, 4))
+        );
+        assert_eq!(parse("none"), Ok((Strategy::None, 0)));
+        assert!(parse("none:2").is_err());
+        assert!(parse("embedding:x")
+            .unwrap_err()
+            .contains("`x` is not a number"));
+        assert!(parse("nearest:3").unwrap_err().contains("unknown --refs"));
+        let shown = RefsMode::parse("embedding:5").unwrap().to_string();
+        assert_eq!(shown, "embedding:5");
     }
 }

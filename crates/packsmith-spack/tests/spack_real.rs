@@ -18,8 +18,8 @@ use packsmith_spack::mapping::NoKnowledge;
 use packsmith_spack::recipe::parse_recipe;
 use packsmith_spack::target::TargetSpack;
 use packsmith_spack::validate::{
-    pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy, SpackPaths, SpackSetup,
-    Stage, StageOptions, StageOutcome,
+    check_variants, pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy,
+    SpackPaths, SpackSetup, Stage, StageOptions, StageOutcome, VariantCheckOptions,
 };
 
 /// Spack commands share one install tree and caches: one test at a time.
@@ -668,4 +668,146 @@ fn no_sandbox_runs_directly_and_a_broken_bwrap_is_a_clear_error() {
     } else {
         eprintln!("SKIPPED: bwrap not installed");
     }
+}
+
+/// After the defaults concretize, the variant check flips each boolean
+/// variant: `~shared` concretizes, `+bad` hits a conflict, `+foo` asks for
+/// a version of zlib that does not exist. (A dependency on an unknown
+/// package fails even the defaults: Spack resolves every `depends_on` name.)
+#[test]
+fn variant_check_reports_which_flips_fail() {
+    let Some(env) = spack_or_skip("variant_check_reports_which_flips_fail") else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let sb = sandbox(&env, |_| {});
+    let project = env.run.path().join("tinyproj-src");
+    tiny_project(&project);
+    let src = pack_local_source(
+        &project,
+        "tinyproj",
+        "1.0.0",
+        &env.run.path().join("mirror"),
+    )
+    .unwrap();
+    let recipe_text = tiny_recipe(
+        &src.url,
+        &format!("version(\"1.0.0\", sha256=\"{}\")", src.sha256),
+        r#"    variant("shared", default=True, description="Build shared libraries")
+    variant("bad", default=False, description="A configuration that is not supported")
+    variant("foo", default=False, description="Use LibFoo")
+    variant("build_kind", default="fast", values=("fast", "small"), description="Not boolean")
+
+    conflicts("+bad", msg="tinyproj cannot be built with +bad")
+    depends_on("zlib@99:", when="+foo")
+"#,
+        "self.define_from_variant(\"BUILD_SHARED_LIBS\", \"shared\")",
+    );
+    let attempt = prepare_attempt(
+        env.run.path(),
+        "variants",
+        1,
+        "tinyproj",
+        &recipe_text,
+        Some(&src.mirror),
+    )
+    .unwrap();
+    let options = StageOptions::default();
+    let base = run_stages(
+        &env.setup,
+        &sb,
+        &attempt,
+        &[Stage::Load, Stage::Concretize],
+        &options,
+    )
+    .unwrap();
+    if let Some(failed) = base.iter().find(|o| !o.passed) {
+        panic!(
+            "defaults must pass: {}",
+            std::fs::read_to_string(&failed.log_path).unwrap()
+        );
+    }
+
+    let recipe = parse_recipe(&recipe_text, "package.py");
+    let t = Instant::now();
+    let check = check_variants(
+        &env.setup,
+        &sb,
+        &attempt,
+        &recipe,
+        &VariantCheckOptions {
+            stages: options,
+            ..VariantCheckOptions::default()
+        },
+    )
+    .unwrap();
+    let lines: Vec<String> = check
+        .results
+        .iter()
+        .map(|r| {
+            format!(
+                "{} → {} at {} in {:.1}s {:?}",
+                r.spec,
+                if r.passed { "ok" } else { "FAILED" },
+                r.stage,
+                r.duration.as_secs_f64(),
+                r.failure
+            )
+        })
+        .collect();
+    eprintln!(
+        "variant check in {:.1}s:\n  {}",
+        t.elapsed().as_secs_f64(),
+        lines.join("\n  ")
+    );
+    let by_name = |n: &str| check.results.iter().find(|r| r.variant == n).unwrap();
+    assert_eq!(check.results.len(), 3, "{check:#?}");
+    assert_eq!(check.skipped.len(), 1, "build_kind is not boolean");
+
+    let shared = by_name("shared");
+    assert_eq!(shared.spec, "tinyproj~shared");
+    assert!(shared.passed && shared.failure.is_none(), "{shared:#?}");
+    assert_eq!(shared.stage, Stage::Concretize);
+
+    let bad = by_name("bad");
+    assert_eq!(bad.spec, "tinyproj+bad");
+    assert!(!bad.passed, "{bad:#?}");
+    assert_eq!(bad.failure, Some(FailureClass::Constraint), "{bad:#?}");
+    assert!(
+        bad.excerpt
+            .as_deref()
+            .unwrap_or("")
+            .contains("cannot be built with +bad"),
+        "{bad:#?}"
+    );
+
+    let foo = by_name("foo");
+    assert!(!foo.passed, "{foo:#?}");
+    assert_eq!(foo.failure, Some(FailureClass::Constraint), "{foo:#?}");
+    assert!(foo.logs.join("concretize.log").is_file());
+    // The flips leave the attempt's own logs alone.
+    assert!(attempt.logs.join("concretize.log").is_file());
+    assert_ne!(foo.logs, attempt.logs);
+    let json = serde_json::to_value(&check).unwrap();
+    assert_eq!(json["results"][1]["value"], serde_json::json!(true));
+
+    // --variant-install: the first flip (~shared) also installs.
+    let t = Instant::now();
+    let installed = check_variants(
+        &env.setup,
+        &sb,
+        &attempt,
+        &recipe,
+        &VariantCheckOptions {
+            max_variants: 1,
+            install: true,
+            stages: StageOptions::default(),
+        },
+    )
+    .unwrap();
+    eprintln!("~shared installed in {:.1}s", t.elapsed().as_secs_f64());
+    let r = &installed.results[0];
+    assert_eq!((r.variant.as_str(), r.stage), ("shared", Stage::Install));
+    assert!(r.passed, "{r:#?}");
+    assert!(r.logs.join("install.log").is_file());
 }

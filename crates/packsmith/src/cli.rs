@@ -173,6 +173,9 @@ pub enum KbCommand {
     Search(KbSearchArgs),
     /// Reference recipes for a repository (path or facts.json).
     Similar(KbSimilarArgs),
+    /// Embed every package's feature card (and, with --chunks, recipe
+    /// chunks) for `--refs embedding:N`; incremental per embedding model.
+    Embed(KbEmbedArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -220,9 +223,16 @@ pub struct KbSearchArgs {
 pub struct KbSimilarArgs {
     /// A source directory (analyzed) or a facts.json from `analyze --json`.
     pub target: std::path::PathBuf,
-    /// none | random | random-same-build-system | similar | similar-normalized
+    /// none | random | random-same-build-system | similar | similar-normalized | embedding
     #[arg(long, default_value = "similar")]
     pub strategy: String,
+    /// Embedding model for --strategy embedding (the one `kb embed` used).
+    #[arg(long, default_value = DEFAULT_EMBED_MODEL)]
+    pub embed_model: String,
+    /// --strategy embedding: score each package by the best of its card and
+    /// its embedded recipe chunks, not by its card alone.
+    #[arg(long)]
+    pub chunks: bool,
     #[arg(short, default_value_t = 2)]
     pub n: usize,
     #[arg(long, default_value_t = 0)]
@@ -233,6 +243,29 @@ pub struct KbSimilarArgs {
     /// Spack generation the names are mapped for (0.23 or 1).
     #[arg(long, default_value = "1")]
     pub spack_version: String,
+    #[command(flatten)]
+    pub select: KbSelect,
+}
+
+/// The embedding model `kb embed` and `--refs embedding:N` use unless told.
+pub const DEFAULT_EMBED_MODEL: &str = "local:all-minilm-l6-v2";
+
+#[derive(Debug, clap::Args)]
+pub struct KbEmbedArgs {
+    /// local:all-minilm-l6-v2 (embedded; needs the `local` feature),
+    /// openai:text-embedding-3-small, or openai-compat:NAME@URL.
+    #[arg(long, default_value = DEFAULT_EMBED_MODEL)]
+    pub model: String,
+    /// Recipe chunks to embed besides the cards: none, all, or a file of
+    /// package names (JSON lines with "name", or one name per line).
+    #[arg(long, default_value = "none")]
+    pub chunks: String,
+    /// Only the first N packages by name (a trial run).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Texts per embedder call and per database transaction.
+    #[arg(long, default_value_t = 32)]
+    pub batch: usize,
     #[command(flatten)]
     pub select: KbSelect,
 }

@@ -46,6 +46,8 @@ pub enum KbError {
     },
     #[error("tag list {path}: {why}")]
     TagList { path: PathBuf, why: String },
+    #[error("reference strategy `embedding` needs an embedding model, which this retriever does not have")]
+    NeedsEmbedder,
     #[error("indexing stopped on purpose after {after} packages (failure injection)")]
     Injected { after: usize },
 }
@@ -65,6 +67,7 @@ impl KbError {
             ),
             KbError::Sqlite { .. } => "check free disk space and permissions of the cache directory, then re-run `packsmith kb index`".to_string(),
             KbError::TagList { .. } => "give a JSON-lines file with a \"name\" field per line, or one package name per line".to_string(),
+            KbError::NeedsEmbedder => "use packsmith_spack::embed::EmbeddingRetriever for `embedding:N` (the CLI does: `kb similar --strategy embedding --embed-model …`)".to_string(),
             KbError::Injected { .. } => "this only happens in tests".to_string(),
         }
     }

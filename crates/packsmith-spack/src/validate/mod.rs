@@ -3,6 +3,9 @@
 //! install) each with its own timeout and log file, all run through
 //! `packsmith-exec` and, by default, inside a bubblewrap sandbox.
 //!
+//! After a recipe passed, `variant_check` flips its boolean variants one
+//! at a time and concretizes (optionally installs) each.
+//!
 //! These are plain functions and types; the agent loop that calls them
 //! lives elsewhere.
 
@@ -13,6 +16,7 @@ mod sandbox;
 mod setup;
 mod source;
 mod stages;
+mod variant_check;
 
 pub use error::ValidateError;
 pub use overlay::{prepare_attempt, Attempt};
@@ -21,6 +25,10 @@ pub use sandbox::{Sandbox, SandboxPolicy};
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
 pub use stages::{
-    parse_spec_install_status, run_stage, run_stages, Stage, StageOptions, StageOutcome,
-    StageTimeouts, ToBuild,
+    parse_spec_install_status, run_stage, run_stage_spec, run_stages, Stage, StageOptions,
+    StageOutcome, StageTimeouts, ToBuild,
+};
+pub use variant_check::{
+    check_variants, pick_variants, VariantCheck, VariantCheckOptions, VariantFlip, VariantResult,
+    VariantSkip, MAX_VARIANT_FLIPS,
 };

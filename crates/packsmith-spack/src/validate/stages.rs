@@ -150,8 +150,10 @@ mod secs {
     }
 }
 
-/// Spack's arguments for `stage`, after `spack -C <scope>`.
-fn stage_args(stage: Stage, package: &str, options: &StageOptions) -> Vec<String> {
+/// Spack's arguments for `stage`, after `spack -C <scope>`. `spec` is what
+/// concretize and install are asked for (the package name, or e.g.
+/// `demo~shared` for the variant check); load and audit take `package`.
+fn stage_args(stage: Stage, package: &str, spec: &str, options: &StageOptions) -> Vec<String> {
     match stage {
         Stage::Load => vec![
             "python".into(),
@@ -165,7 +167,7 @@ fn stage_args(stage: Stage, package: &str, options: &StageOptions) -> Vec<String
             "spec".into(),
             "-I".into(),
             "--fresh".into(),
-            package.into(),
+            spec.into(),
         ],
         Stage::Install => {
             let mut args = vec![
@@ -177,7 +179,7 @@ fn stage_args(stage: Stage, package: &str, options: &StageOptions) -> Vec<String
             if options.run_tests {
                 args.push("--test=root".into());
             }
-            args.push(package.into());
+            args.push(spec.into());
             args
         }
     }
@@ -235,6 +237,19 @@ pub fn run_stage(
     stage: Stage,
     options: &StageOptions,
 ) -> Result<StageOutcome, ValidateError> {
+    run_stage_spec(setup, sandbox, attempt, stage, &attempt.package, options)
+}
+
+/// [`run_stage`] with concretize and install asked for `spec` (the package
+/// with variants, `demo+mpi`) instead of the bare package name.
+pub fn run_stage_spec(
+    setup: &SpackSetup,
+    sandbox: &Sandbox,
+    attempt: &Attempt,
+    stage: Stage,
+    spec: &str,
+    options: &StageOptions,
+) -> Result<StageOutcome, ValidateError> {
     let mut args: Vec<OsString> = Vec::new();
     if options.debug {
         args.push("-d".into());
@@ -242,7 +257,7 @@ pub fn run_stage(
     args.push("-C".into());
     args.push(attempt.scope.clone().into());
     args.extend(
-        stage_args(stage, &attempt.package, options)
+        stage_args(stage, &attempt.package, spec, options)
             .into_iter()
             .map(OsString::from),
     );

@@ -1,4 +1,4 @@
-//! `packsmith kb index|stats|show|search|similar`.
+//! `packsmith kb index|stats|show|search|similar` (`embed`: kb_embed.rs).
 
 use std::io::Write;
 use std::time::Instant;
@@ -21,6 +21,7 @@ pub fn run(args: &KbArgs) -> Result<Exit, CliError> {
         KbCommand::Show(a) => show(a),
         KbCommand::Search(a) => search(a),
         KbCommand::Similar(a) => similar(a),
+        KbCommand::Embed(a) => super::kb_embed::embed(a),
     }
 }
 
@@ -45,13 +46,13 @@ pub fn spack_version(text: &str) -> Result<TargetSpack, CliError> {
     })
 }
 
-fn emit(text: &str) {
+pub(crate) fn emit(text: &str) {
     let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth reporting.
     let _ = writeln!(out, "{}", text.trim_end());
 }
 
-fn json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+pub(crate) fn json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| CliError::new(Exit::Failure, format!("could not encode JSON: {e}")))?;
     emit(&text);
@@ -126,6 +127,14 @@ fn stats(a: &KbSelect) -> Result<Exit, CliError> {
         list(&s.top_virtuals),
         list(&s.tags),
     ));
+    let embedded = packsmith_spack::embed::embedded_models(&kb).map_err(kb_error)?;
+    if !embedded.is_empty() {
+        let models: Vec<String> = embedded
+            .iter()
+            .map(|(m, n)| format!("{m} ({n} cards)"))
+            .collect();
+        emit(&format!("embeddings     {}", models.join(", ")));
+    }
     Ok(Exit::Success)
 }
 
@@ -261,7 +270,7 @@ fn search(a: &KbSearchArgs) -> Result<Exit, CliError> {
     Ok(Exit::Success)
 }
 
-fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> {
+pub(crate) fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> {
     if path.is_file() {
         let text = std::fs::read_to_string(path).map_err(|e| {
             CliError::new(
@@ -289,9 +298,13 @@ fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> {
 
 fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     let strategy = Strategy::parse(&a.strategy).ok_or_else(|| {
-        CliError::new(Exit::BadInput, format!("unknown strategy `{}`", a.strategy))
-            .hint("use none, random, random-same-build-system, similar or similar-normalized")
+        CliError::new(Exit::BadInput, format!("unknown strategy `{}`", a.strategy)).hint(
+            "use none, random, random-same-build-system, similar, similar-normalized or embedding",
+        )
     })?;
+    if strategy == Strategy::Embedding {
+        return super::kb_embed::similar_by_embedding(a);
+    }
     let spack = spack_version(&a.spack_version)?;
     let facts = load_facts(&a.target)?;
     let kb = open(&a.select)?;
@@ -320,7 +333,23 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
         target.opts.len(),
         kb.path.display()
     );
-    for (i, m) in result.matches.iter().enumerate() {
+    t.push_str(&render_matches(&result.matches));
+    if result.matches.is_empty() && strategy != Strategy::None {
+        t.push_str("no reference: nothing shared with any candidate of the same build system\n");
+    }
+    t.push_str(&format!(
+        "{} candidates; query {:.2} ms (knowledge base loaded in {load_ms:.1} ms)",
+        result.candidates,
+        result.elapsed_us as f64 / 1e3
+    ));
+    emit(&t);
+    Ok(Exit::Success)
+}
+
+/// One numbered line per reference, with what it shares with the target.
+pub(crate) fn render_matches(matches: &[packsmith_spack::retrieve::Match]) -> String {
+    let mut t = String::new();
+    for (i, m) in matches.iter().enumerate() {
         t.push_str(&format!(
             "{}. {}  score {:.3}  ({})\n",
             i + 1,
@@ -341,14 +370,5 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
             ));
         }
     }
-    if result.matches.is_empty() && strategy != Strategy::None {
-        t.push_str("no reference: nothing shared with any candidate of the same build system\n");
-    }
-    t.push_str(&format!(
-        "{} candidates; query {:.2} ms (knowledge base loaded in {load_ms:.1} ms)",
-        result.candidates,
-        result.elapsed_us as f64 / 1e3
-    ));
-    emit(&t);
-    Ok(Exit::Success)
+    t
 }

@@ -5,6 +5,7 @@ pub mod bench;
 mod check;
 mod doctor;
 mod kb;
+mod kb_embed;
 mod model;
 mod nix;
 mod score;

@@ -74,7 +74,7 @@ fn bind_ip(host: Option<&str>) -> Result<IpAddr, CliError> {
 
 /// packsmith.toml and the environment, with `local:` models looked up in
 /// packsmith's cache directory.
-pub(super) fn load_config() -> Result<Config, CliError> {
+pub(crate) fn load_config() -> Result<Config, CliError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut config = Config::load(&cwd).map_err(|e| llm_error(Exit::BadInput, &e))?;
     config.local.cache_dir = cache_dir();
@@ -82,7 +82,7 @@ pub(super) fn load_config() -> Result<Config, CliError> {
 }
 
 /// An LLM error's first line as the message and its `hint:` line as the hint.
-pub(super) fn llm_error(code: Exit, error: &packsmith_llm::LlmError) -> CliError {
+pub(crate) fn llm_error(code: Exit, error: &packsmith_llm::LlmError) -> CliError {
     let text = redact(&error.to_string());
     let (message, hint) = match text.split_once("\nhint: ") {
         Some((m, h)) => (m.to_string(), Some(h.to_string())),
