@@ -378,6 +378,10 @@ pub struct SpackArgs {
     /// Install with `--test=root`.
     #[arg(long)]
     pub test: bool,
+    /// The embedding model for `--refs embedding:N` (the knowledge base
+    /// must hold its vectors: `packsmith kb embed --model ...`).
+    #[arg(long, default_value = DEFAULT_EMBED_MODEL)]
+    pub embed_model: String,
     /// Seed for random references and sampling.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

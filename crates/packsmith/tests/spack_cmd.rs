@@ -70,8 +70,14 @@ fn a_missing_spack_script_and_bad_refs_are_bad_input() {
         None,
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("unknown --refs `similar:x`"));
-    assert!(stderr(&o).contains("embedding:N"));
+    assert!(stderr(&o).contains("`x` is not a number of references"));
+    let o = packsmith(
+        &["spack", &example(), "--refs", "nearest:2"],
+        cache.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("embedding[:N]"), "{}", stderr(&o));
 
     let o = packsmith(&["spack", "/nonexistent/project"], cache.path(), None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -106,7 +112,6 @@ fn the_example_installs_from_the_draft_without_a_model() {
         &env_s,
         "--out",
         &out_s,
-        "--no-variant-check",
         "--no-audit",
     ];
     let o = packsmith(&args, cache.path(), None);
@@ -124,8 +129,15 @@ fn the_example_installs_from_the_draft_without_a_model() {
         serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["status"], "succeeded");
     assert_eq!(report["usage"]["prompt_tokens"], 0);
+    // The variant check ran on the passing recipe and is in the report.
+    let checked = &report["extras"]["variant_check"]["results"];
+    assert!(
+        checked.as_array().is_some_and(|r| !r.is_empty()),
+        "{report:#}"
+    );
+    assert!(err.contains("variant check:"), "{err}");
     let recipe = std::fs::read_to_string(run.join("package.py")).unwrap();
-    assert!(recipe.contains("class Heatsim(CMakePackage)"));
+    assert!(recipe.contains("class Heatsim(CMakePackage, CudaPackage)"));
     let trace = std::fs::read_to_string(run.join("trace.jsonl")).unwrap();
     assert!(trace.lines().any(|l| l.contains("\"stage_finished\"")));
 

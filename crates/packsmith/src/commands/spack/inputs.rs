@@ -4,12 +4,13 @@
 use packsmith_agent::References;
 use packsmith_core::chat::{ChatMessage, ChatRequest, Usage};
 use packsmith_core::RepoFacts;
-use packsmith_llm::ChatModel;
+use packsmith_llm::{build_embedder, ChatModel, Embedder, ModelSpec};
 use packsmith_spack::brief::{render_brief, render_raw_facts, SpackBrief};
 use packsmith_spack::ecosystem::references_from;
+use packsmith_spack::embed::retrieve_by_embedding;
 use packsmith_spack::kb::KnowledgeBase;
 use packsmith_spack::mapping::SpackNames;
-use packsmith_spack::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
+use packsmith_spack::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy, Target};
 
 use crate::exit::{CliError, Exit};
 
@@ -18,82 +19,67 @@ const REFERENCE_LINES: usize = 80;
 /// Characters of raw facts JSON in a prompt.
 const RAW_FACTS_BUDGET: usize = 6000;
 
-/// `--refs` parsed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefsMode {
-    None,
-    Strategy(Strategy, usize),
-    Embedding(usize),
+pub fn parse_refs(text: &str) -> Result<RefsMode, CliError> {
+    let mode = RefsMode::parse(text).map_err(|e| CliError::new(Exit::BadInput, e))?;
+    if !(mode.strategy == Strategy::None || (1..=10).contains(&mode.n)) {
+        return Err(CliError::new(
+            Exit::BadInput,
+            format!("--refs `{text}`: use between 1 and 10 references"),
+        ));
+    }
+    Ok(mode)
 }
 
-pub fn parse_refs(text: &str) -> Result<RefsMode, CliError> {
-    let bad = || {
-        CliError::new(Exit::BadInput, format!("unknown --refs `{text}`")).hint(
-            "use none, random, random-build-system, similar:N or embedding:N (N from 1 to 10)",
-        )
-    };
-    let (head, n) = match text.split_once(':') {
-        Some((h, n)) => (h, n.parse::<usize>().map_err(|_| bad())?),
-        None => (text, 2),
-    };
-    if !(1..=10).contains(&n) {
-        return Err(bad());
-    }
-    Ok(match head {
-        "none" => RefsMode::None,
-        "random" => RefsMode::Strategy(Strategy::Random, n),
-        "random-build-system" => RefsMode::Strategy(Strategy::RandomSameBuildSystem, n),
-        "similar" => RefsMode::Strategy(Strategy::Similar, n),
-        "embedding" => RefsMode::Embedding(n),
-        _ => return Err(bad()),
-    })
+/// What retrieval needs besides the target.
+pub struct RefsInputs<'a> {
+    pub kb: Option<&'a KnowledgeBase>,
+    pub facts: &'a RepoFacts,
+    pub brief: &'a SpackBrief,
+    pub names: &'a dyn SpackNames,
+    pub seed: u64,
+    /// `--embed-model`, for `embedding:N`.
+    pub embed_model: &'a str,
 }
 
 /// The references for the prompt, and a line saying what was picked.
-pub fn references(
-    mode: RefsMode,
-    kb: Option<&KnowledgeBase>,
-    facts: &RepoFacts,
-    brief: &SpackBrief,
-    names: &dyn SpackNames,
-    seed: u64,
-) -> Result<(References, String), CliError> {
-    let (strategy, n) =
-        match mode {
-            RefsMode::None => return Ok((References::default(), "references: none".into())),
-            RefsMode::Strategy(s, n) => (s, n),
-            RefsMode::Embedding(_) => return Err(CliError::new(
-                Exit::BadInput,
-                "--refs embedding:N needs an embedded knowledge base, which this build cannot make",
-            )
-            .hint("use --refs similar:N")),
-        };
-    let Some(kb) = kb else {
+pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, String), CliError> {
+    if mode.strategy == Strategy::None {
+        return Ok((References::default(), "references: none".into()));
+    }
+    let Some(kb) = input.kb else {
         return Ok((
             References::default(),
             "references: none (no knowledge base)".into(),
         ));
     };
     let kb_err = crate::commands::kb::kb_error;
-    let retriever = Retriever::load(kb).map_err(kb_err)?;
-    let mut target = Target::from_facts(facts, names, brief.target);
-    target.name = brief.package.clone();
-    let retrieval = retriever
-        .retrieve(
-            &target,
-            &RetrieveOptions {
-                strategy,
-                n,
-                seed,
-                exclude: vec![brief.package.clone()],
-            },
-        )
-        .map_err(kb_err)?;
+    let opts = RetrieveOptions {
+        strategy: mode.strategy,
+        n: mode.n,
+        seed: input.seed,
+        exclude: vec![input.brief.package.clone()],
+    };
+    let retrieval = if mode.strategy == Strategy::Embedding {
+        let embedder = embedder(input.embed_model)?;
+        retrieve_by_embedding(kb, embedder.as_ref(), input.brief, &opts).map_err(|e| {
+            let code = if e.is_bad_input() {
+                Exit::BadInput
+            } else {
+                Exit::Environment
+            };
+            CliError::new(code, e.to_string()).hint(e.hint())
+        })?
+    } else {
+        let retriever = Retriever::load(kb).map_err(kb_err)?;
+        let mut target = Target::from_facts(input.facts, input.names, input.brief.target);
+        target.name = input.brief.package.clone();
+        retriever.retrieve(&target, &opts).map_err(kb_err)?
+    };
     let refs = references_from(kb, &retrieval, REFERENCE_LINES).map_err(kb_err)?;
     let names: Vec<&str> = refs.items.iter().map(|r| r.name.as_str()).collect();
     let line = format!(
         "references ({}): {}",
-        strategy.as_str(),
+        mode.strategy.as_str(),
         if names.is_empty() {
             "none found".to_string()
         } else {
@@ -101,6 +87,17 @@ pub fn references(
         }
     );
     Ok((refs, line))
+}
+
+fn embedder(model: &str) -> Result<Box<dyn Embedder>, CliError> {
+    let config = crate::commands::serve::load_config()?;
+    let spec: ModelSpec = model
+        .parse()
+        .map_err(|e| crate::commands::serve::llm_error(Exit::BadInput, &e))?;
+    build_embedder(&spec, &config).map_err(|e| {
+        crate::commands::serve::llm_error(Exit::Environment, &e)
+            .hint("`packsmith doctor` shows which models are usable; --embed-model picks another")
+    })
 }
 
 /// The facts section of the prompts, its title, and the tokens a model

@@ -12,14 +12,13 @@ use std::path::{Path, PathBuf};
 use packsmith_agent::rundir::{rewrite_report, REPORT_JSON, TRACE_FILE};
 use packsmith_agent::{Agent, AgentOptions, CancelToken, RequestLog, RunStatus, Task};
 use packsmith_analyze::{analyze_dir, source};
-use packsmith_llm::{
-    build_model, ChatModel, ChatRequest, ChatResponse, Config, LlmError, ModelSpec,
-};
+use packsmith_llm::{build_model, ChatModel, ChatRequest, ChatResponse, LlmError, ModelSpec};
 use packsmith_spack::brief::build_brief;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
 use packsmith_spack::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack::validate::{pack_local_source, StageOptions};
 
+use super::serve::{llm_error, load_config};
 use crate::cli::SpackArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
@@ -48,10 +47,7 @@ fn note(line: &str) {
 }
 
 fn load_model(args: &SpackArgs) -> Result<Box<dyn ChatModel>, CliError> {
-    let llm_error = |code: Exit, e: &LlmError| CliError::new(code, e.to_string());
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let mut config = Config::load(&cwd).map_err(|e| llm_error(Exit::BadInput, &e))?;
-    config.local.cache_dir = cache_dir();
+    let config = load_config()?;
     let Some(text) = args.model.clone().or_else(|| config.model.clone()) else {
         return Ok(Box::new(NoModel));
     };
@@ -163,8 +159,17 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     } else {
         args.tools || !model.id().starts_with("local:")
     };
-    let (references, refs_line) =
-        inputs::references(refs_mode, kb.as_ref(), &facts, &brief, names, args.seed)?;
+    let (references, refs_line) = inputs::references(
+        refs_mode,
+        &inputs::RefsInputs {
+            kb: kb.as_ref(),
+            facts: &facts,
+            brief: &brief,
+            names,
+            seed: args.seed,
+            embed_model: &args.embed_model,
+        },
+    )?;
     let (facts_title, facts_text, distill_usage) =
         inputs::facts_text(&args.brief, &facts, &brief, model.as_ref())?;
     note(&format!(
@@ -247,11 +252,13 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     if report.status == RunStatus::Succeeded && variant_check {
         if let Some(rel) = &report.final_recipe {
             let recipe = std::fs::read_to_string(run_dir.join(rel)).unwrap_or_default();
+            let attempt = report.best_attempt.unwrap_or(1);
             let checked = variants::check(
                 &validation,
                 &brief.package,
                 &recipe,
                 &run_dir,
+                attempt,
                 args.variant_install,
             );
             report.extras.insert("variant_check".into(), checked);
