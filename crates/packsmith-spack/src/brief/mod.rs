@@ -146,11 +146,14 @@ fn is_test_option(name: &str) -> bool {
 /// examples, docs, demos. Their variants default to off whatever the
 /// upstream default (they often download or need heavy tools), as Spack
 /// recipes usually do.
-fn is_extras_option(name: &str) -> bool {
-    let u = name.to_ascii_uppercase();
-    ["BENCHMARK", "EXAMPLE", "DOC", "DEMO", "SANDBOX", "TUTORIAL"]
-        .iter()
-        .any(|w| u.contains(w))
+/// Judged on the variant name (project prefix already stripped), word by
+/// word, so a project called `demo` does not turn every option off.
+fn is_extras_option(variant: &str) -> bool {
+    variant.split(['_', '-']).any(|word| {
+        ["bench", "example", "doc", "demo", "sandbox", "tutorial"]
+            .iter()
+            .any(|w| word.starts_with(w))
+    })
 }
 
 fn is_developer_option(name: &str) -> bool {
@@ -410,7 +413,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
                 false
             }
         };
-        let default = if default && is_extras_option(&opt.name) {
+        let default = if default && is_extras_option(&name) {
             brief.notes.push(BriefNote {
                 message: format!(
                     "option {} is on upstream; its variant defaults to False (not part of an installed package)",
@@ -719,5 +722,21 @@ fn downloads(facts: &RepoFacts, brief: &mut SpackBrief) {
             message,
             evidence: Some(d.evidence.clone()),
         });
+    }
+}
+
+#[cfg(test)]
+mod extras_tests {
+    use super::is_extras_option;
+
+    #[test]
+    fn extras_are_judged_word_by_word_on_the_variant_name() {
+        for v in ["benchmarks", "build_docs", "examples", "sandbox", "demo"] {
+            assert!(is_extras_option(v), "{v}");
+        }
+        for v in ["openmp", "mpi_io", "shared", "docopt_parser_x"] {
+            let expected = v == "docopt_parser_x";
+            assert_eq!(is_extras_option(v), expected, "{v}");
+        }
     }
 }
