@@ -5,6 +5,10 @@
 use std::time::Instant;
 
 use crate::agent::{Run, Source, Stop, Tally};
+
+/// Sent when the model answered with the very recipe that failed.
+const UNCHANGED_NUDGE: &str = "That is the same recipe, unchanged, and it fails in the same way. \
+Change the lines that cause the error above and reply with the whole corrected recipe.";
 use crate::ecosystem::{
     AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput, ProgressVerdict, Recipe,
     Severity, MAX_AUTO_FIXES, STATIC_CHECK,
@@ -78,6 +82,39 @@ impl Run<'_> {
         outcome
     }
 
+    /// One model turn; when the answer is the recipe it was asked to change,
+    /// once more with the answer quoted back, a plain request for a change
+    /// and a higher temperature (small models often echo their input, and
+    /// validating an unchanged recipe wastes an attempt).
+    fn ask_for_a_change(
+        &mut self,
+        n: u32,
+        request: packsmith_core::chat::ChatRequest,
+        purpose: CallPurpose,
+        start: &Recipe,
+    ) -> Result<Recipe, Stop> {
+        let first = self.turn(n, request.clone(), purpose, start)?;
+        let echoed =
+            !start.text.trim().is_empty() && first.text.trim_end() == start.text.trim_end();
+        if !echoed {
+            return Ok(first);
+        }
+        self.emit(AgentEvent::Note {
+            message: format!("attempt {n}: the model returned the recipe unchanged; asking again"),
+        })?;
+        let mut again = request;
+        again
+            .messages
+            .push(packsmith_core::chat::ChatMessage::assistant(
+                first.text.clone(),
+            ));
+        again
+            .messages
+            .push(packsmith_core::chat::ChatMessage::user(UNCHANGED_NUDGE));
+        again.temperature = Some(again.temperature.unwrap_or(0.0).max(0.7));
+        self.turn(n, again, purpose, start)
+    }
+
     fn attempt_steps(
         &mut self,
         n: u32,
@@ -92,7 +129,7 @@ impl Run<'_> {
                 request,
                 purpose,
                 start,
-            } => self.turn(n, request, purpose, &start)?,
+            } => self.ask_for_a_change(n, request, purpose, &start)?,
         };
         p.recipe = Some(recipe.clone());
 

@@ -203,11 +203,16 @@ fn an_unchanged_recipe_is_not_validated_again() {
     let mut env = Env::new();
     env.opts.max_attempts = 3;
     let eco = Fake::new("draft");
-    let model = ScriptedModel::new("s").text("draft").text("WORKS");
+    // Echoed twice (the second time after being told it was unchanged).
+    let model = ScriptedModel::new("s")
+        .text("draft")
+        .text("draft")
+        .text("WORKS");
     let (report, _) = env.run(&eco, &model);
     assert_eq!(report.status, RunStatus::Succeeded);
     let second = &report.attempts[1];
     assert_eq!(second.failure.as_ref().unwrap().class, "unchanged");
+    assert_eq!(second.model_calls, 2);
     assert!(second.stages.is_empty());
     assert_eq!(
         eco.runs()
@@ -405,4 +410,26 @@ fn backend_fixes_are_bounded_per_attempt() {
     assert_eq!(report.status, RunStatus::AttemptsExhausted);
     let builds = eco.runs().iter().filter(|(s, _)| s == "build").count();
     assert_eq!(builds as u32, MAX_AUTO_FIXES + 1);
+}
+
+#[test]
+fn an_echoed_recipe_is_sent_back_once_before_it_costs_an_attempt() {
+    let env = Env::new();
+    let eco = Fake::new("broken draft\n");
+    // The first answer repeats the draft; the second changes it.
+    let model = ScriptedModel::new("scripted:echo")
+        .text("broken draft\n")
+        .text("WORKS now\n");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
+    assert_eq!(report.attempts.len(), 2);
+    assert_eq!(report.attempts[1].model_calls, 2);
+    let requests = model.requests();
+    let nudge = &requests[1];
+    assert!(nudge.messages.len() >= 3);
+    assert!(last_user(nudge).contains("same recipe, unchanged"));
+    assert!(nudge.temperature.unwrap_or(0.0) >= 0.7);
+    assert!(events.iter().any(
+        |e| matches!(e, AgentEvent::Note { message } if message.contains("unchanged; asking again"))
+    ));
 }
