@@ -193,6 +193,7 @@ impl<'a> Run<'a> {
         })?;
         self.snapshot_report()?;
         self.build_registry()?;
+        self.ask_project()?;
 
         let draft = self.eco.first_draft(self.task);
         let file_name = self.eco.recipe_file_name();

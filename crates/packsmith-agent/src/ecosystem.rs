@@ -332,6 +332,23 @@ pub trait Ecosystem {
     /// model drafts from an empty recipe instead.
     fn first_draft(&self, task: &Task) -> Result<Recipe, EcosystemError>;
 
+    /// A question about the project asked once, before the first draft
+    /// (e.g. a short summary, or which builder fits when the facts are
+    /// unclear). The model may answer with the read-only repository tools.
+    /// `None` (the default) skips the step.
+    fn project_request(&self, task: &Task) -> Option<ChatRequest> {
+        let _ = task;
+        None
+    }
+
+    /// Takes the answer to [`Ecosystem::project_request`] before
+    /// [`Ecosystem::first_draft`] is called, so it can shape the draft and
+    /// later prompts. Returns a note for the trace.
+    fn accept_project_answer(&self, answer: &str) -> Option<String> {
+        let _ = answer;
+        None
+    }
+
     /// The first model request: complete and correct `draft`, which failed
     /// with `failure` (or could not be rendered: `None`).
     fn draft_request(

@@ -16,6 +16,8 @@ use crate::text::short_hash;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CallPurpose {
+    /// The question about the project before the first draft.
+    Project,
     Draft,
     Repair,
     StaticRepair,

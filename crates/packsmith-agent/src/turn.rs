@@ -16,6 +16,10 @@ use crate::tools::ToolContext;
 pub const TOOLS_SPENT: &str = "You have used every tool call allowed for this turn. Reply now \
     with the complete recipe file and nothing else; do not call tools.";
 
+/// The same, for a question whose answer is not a recipe.
+pub const TOOLS_SPENT_ANSWER: &str = "You have used every tool call allowed for this question. \
+    Answer now from what you have read; do not call tools.";
+
 #[derive(Serialize)]
 struct CallLog<'r> {
     purpose: CallPurpose,
@@ -95,19 +99,69 @@ impl Run<'_> {
     pub(crate) fn turn(
         &mut self,
         attempt: u32,
-        mut request: ChatRequest,
+        request: ChatRequest,
         purpose: CallPurpose,
         start: &Recipe,
     ) -> Result<Recipe, Stop> {
+        let mut working = start.clone();
+        let (content, edited) =
+            self.converse(attempt, request, purpose, &mut working, ToolSet::All)?;
+        if edited {
+            return Ok(working);
+        }
+        let cleaned = self.eco.clean_output(&content);
+        if cleaned.trim().is_empty() {
+            return Ok(working);
+        }
+        Ok(Recipe::new(start_file_name(start, self), cleaned))
+    }
+
+    /// Before the first draft: the backend's question about the project,
+    /// answered with the read-only tools. A model that fails here costs a
+    /// note, not the run: the draft does not depend on the answer.
+    pub(crate) fn ask_project(&mut self) -> Result<(), Stop> {
+        let Some(request) = self.eco.project_request(self.task) else {
+            return Ok(());
+        };
+        let mut scratch = Recipe::new(self.eco.recipe_file_name(), "");
+        match self.converse(
+            0,
+            request,
+            CallPurpose::Project,
+            &mut scratch,
+            ToolSet::ReadOnly,
+        ) {
+            Ok((answer, _)) => {
+                if let Some(message) = self.eco.accept_project_answer(&answer) {
+                    self.emit(AgentEvent::Note { message })?;
+                }
+                Ok(())
+            }
+            Err(Stop::ModelFailed(m)) => self.emit(AgentEvent::Note {
+                message: format!("no project summary: the model failed: {m}"),
+            }),
+            Err(other) => Err(other),
+        }
+    }
+
+    /// One request and the tool rounds it triggers; returns the final text
+    /// and whether a mutating tool changed `working`.
+    fn converse(
+        &mut self,
+        attempt: u32,
+        mut request: ChatRequest,
+        purpose: CallPurpose,
+        working: &mut Recipe,
+        tool_set: ToolSet,
+    ) -> Result<(String, bool), Stop> {
         let tools_on = self.opts.tools && !self.registry.is_empty();
         if tools_on {
-            for spec in self.registry.specs() {
+            for spec in self.registry.specs_of(tool_set == ToolSet::ReadOnly) {
                 if !request.tools.iter().any(|t| t.name == spec.name) {
                     request.tools.push(spec);
                 }
             }
         }
-        let mut working = start.clone();
         let mut edited = false;
         let mut round = 0;
         let content = loop {
@@ -123,7 +177,10 @@ impl Run<'_> {
             if round >= self.opts.max_tool_rounds {
                 request.tools.clear();
                 request.tool_choice = None;
-                request.messages.push(ChatMessage::user(TOOLS_SPENT));
+                request.messages.push(ChatMessage::user(match tool_set {
+                    ToolSet::All => TOOLS_SPENT,
+                    ToolSet::ReadOnly => TOOLS_SPENT_ANSWER,
+                }));
                 let last = self.call_model(attempt, &request, CallPurpose::ToolRound)?;
                 break last.content;
             }
@@ -133,10 +190,18 @@ impl Run<'_> {
             request.messages.push(turn);
             for call in &response.tool_calls {
                 self.check_cancel()?;
-                let mut ctx = ToolContext {
-                    recipe: &mut working,
-                };
-                let result = self.registry.dispatch(call, &mut ctx);
+                let result =
+                    if tool_set == ToolSet::ReadOnly && self.registry.is_mutating(&call.name) {
+                        crate::tools::ToolResult::refused(format!(
+                            "error: `{}` is not available for this question",
+                            call.name
+                        ))
+                    } else {
+                        let mut ctx = ToolContext {
+                            recipe: &mut *working,
+                        };
+                        self.registry.dispatch(call, &mut ctx)
+                    };
                 edited |= result.mutating && !result.is_error;
                 self.current.tool_calls += 1;
                 self.total.tool_calls += 1;
@@ -160,15 +225,16 @@ impl Run<'_> {
                     .push(ChatMessage::tool_result(call.id.clone(), result.output));
             }
         };
-        if edited {
-            return Ok(working);
-        }
-        let cleaned = self.eco.clean_output(&content);
-        if cleaned.trim().is_empty() {
-            return Ok(working);
-        }
-        Ok(Recipe::new(start_file_name(start, self), cleaned))
+        Ok((content, edited))
     }
+}
+
+/// Which tools a conversation may use.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ToolSet {
+    All,
+    /// Questions that are not about editing the recipe.
+    ReadOnly,
 }
 
 fn start_file_name(start: &Recipe, run: &Run<'_>) -> String {

@@ -70,6 +70,10 @@ pub struct NixArgs {
     /// Offer the model no tools.
     #[arg(long)]
     pub no_tools: bool,
+    /// Skip the model's project summary (and builder pick) before the
+    /// first draft.
+    #[arg(long)]
+    pub no_summary: bool,
     /// Where run directories go.
     #[arg(long, default_value = "packsmith-runs")]
     pub out: std::path::PathBuf,

@@ -183,6 +183,35 @@ fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
     );
 }
 
+/// No --model and no PACKSMITH_MODEL: the draft is still made and checked,
+/// no summary is asked for, and the run says so.
+#[test]
+fn without_a_model_the_draft_is_still_checked() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &["nix", p.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("note: no model"), "{stderr}");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["parse"]["state"], "passed");
+    assert!(result.get("project_summary").is_none(), "{result}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("hello/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["model_calls"], 0, "{report}");
+}
+
 #[test]
 fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
     if !nix_here() {
@@ -196,7 +225,12 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
     // The test nixpkgs has no stdenv, so the Make template fails to
     // evaluate; the "model" answers with a recipe it can build.
     let recipe = "```nix\n{ shDerivation }:\nshDerivation {\n  name = \"hello\";\n  script = ''\n    /bin/mkdir -p $out/bin\n    echo '#!/bin/sh' > $out/bin/hello\n    echo 'echo hello 1.0' >> $out/bin/hello\n    /bin/chmod +x $out/bin/hello\n  '';\n}\n```";
-    let (url, seen) = chat_server(vec![recipe.to_string(), "NONE".to_string()]);
+    let summary = "hello: a tiny greeting program in C, built and installed by its Makefile.";
+    let (url, seen) = chat_server(vec![
+        summary.to_string(),
+        recipe.to_string(),
+        "NONE".to_string(),
+    ]);
     let model = format!("openai-compat:fake@{url}");
     let mut args = vec![
         "nix".to_string(),
@@ -217,14 +251,20 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
     let o = packsmith(&args, tmp.path(), &[]);
     let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(0), "{stdout}\n{stderr}");
-    assert!(
-        stderr.contains("attempt  1 (draft): evaluate FAILED: eval_error"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("attempt  2 (model draft): build    passed"),
-        "{stderr}"
-    );
+    // One line per model call (the project question first), per stage.
+    let lines: Vec<&str> = stderr.lines().collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{stderr}"))
+    };
+    assert!(at("  model project") < at("attempt 1: deterministic draft"));
+    let failed = at("  evaluate       FAILED");
+    assert!(lines[failed].contains("eval_error"), "{stderr}");
+    assert!(at("attempt 1: deterministic draft") < failed);
+    assert!(failed < at("attempt 2: model completes the draft"));
+    assert!(at("attempt 2: model completes the draft") < at("  build          ok"));
     assert!(
         stdout.contains("build: passed · runtime: passed"),
         "{stdout}"
@@ -238,10 +278,30 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
         .as_str()
         .unwrap()
         .contains("hello 1.0"));
+    assert_eq!(result["project_summary"], summary);
+    assert_eq!(result["builder"], "make");
+    assert_eq!(result["builder_chosen_by"], "facts");
     let requests = seen.lock().unwrap();
-    assert_eq!(requests.len(), 2, "draft, then the evaluator");
+    assert_eq!(
+        requests.len(),
+        3,
+        "the project question, the draft, then the evaluator"
+    );
     assert!(
-        requests[0].contains("stdenv"),
+        requests[0].contains("A tiny greeting program."),
+        "the project question shows the README: {}",
+        requests[0]
+    );
+    assert!(
+        !requests[0].contains("BUILDER"),
+        "the facts chose the builder"
+    );
+    assert!(
+        requests[1].contains("stdenv"),
         "the draft prompt shows the failure"
+    );
+    assert!(
+        requests[1].contains(summary),
+        "the draft prompt carries the summary"
     );
 }

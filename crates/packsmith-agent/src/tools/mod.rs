@@ -67,6 +67,19 @@ pub struct ToolResult {
     pub fatal: Option<String>,
 }
 
+impl ToolResult {
+    /// A call refused before it ran.
+    pub fn refused(output: String) -> Self {
+        Self {
+            output,
+            is_error: true,
+            mutating: false,
+            duration_ms: 0,
+            fatal: None,
+        }
+    }
+}
+
 /// The tools offered in a run.
 #[derive(Default)]
 pub struct ToolRegistry {
@@ -106,6 +119,22 @@ impl ToolRegistry {
 
     pub fn specs(&self) -> Vec<ToolSpec> {
         self.tools.iter().map(|t| t.spec()).collect()
+    }
+
+    /// The specs, or only those of the read-only tools.
+    pub fn specs_of(&self, read_only: bool) -> Vec<ToolSpec> {
+        self.tools
+            .iter()
+            .filter(|t| !(read_only && t.mutating()))
+            .map(|t| t.spec())
+            .collect()
+    }
+
+    /// Whether the tool called `name` changes state.
+    pub fn is_mutating(&self, name: &str) -> bool {
+        self.tools
+            .iter()
+            .any(|t| t.spec().name == name && t.mutating())
     }
 
     /// Validates and runs one call.

@@ -21,6 +21,10 @@ pub struct Fake {
     pub progress: Option<ProgressHook>,
     pub refine: bool,
     pub edit_tool: bool,
+    /// Ask the project question; an answer containing `USE WORKS` makes
+    /// the first draft `WORKS`.
+    pub project: bool,
+    pub project_answer: Mutex<Option<String>>,
 }
 
 impl Fake {
@@ -32,6 +36,8 @@ impl Fake {
             progress: None,
             refine: false,
             edit_tool: false,
+            project: false,
+            project_answer: Mutex::default(),
         }
     }
 
@@ -71,7 +77,25 @@ impl Ecosystem for Fake {
         "package.fake".into()
     }
 
+    fn project_request(&self, task: &Task) -> Option<ChatRequest> {
+        self.project.then(|| {
+            ChatRequest::new(
+                None,
+                vec![ChatMessage::user(format!("PROJECT {}", task.name))],
+            )
+        })
+    }
+
+    fn accept_project_answer(&self, answer: &str) -> Option<String> {
+        *self.project_answer.lock().unwrap() = Some(answer.to_string());
+        Some(format!("project answer: {} characters", answer.len()))
+    }
+
     fn first_draft(&self, _task: &Task) -> Result<Recipe, EcosystemError> {
+        let answer = self.project_answer.lock().unwrap().clone();
+        if answer.is_some_and(|a| a.contains("USE WORKS")) {
+            return Ok(Recipe::new("package.fake", "WORKS"));
+        }
         match &self.draft {
             Ok(text) => Ok(Recipe::new("package.fake", text.clone())),
             Err(e) => Err(EcosystemError::new(e.clone())),

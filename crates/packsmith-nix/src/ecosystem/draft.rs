@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::fetch::{fetcher_for, FetchError, FetcherFn, Revision, SourceSpec, VersionRef};
 use crate::prefetch::{plan, prefetch};
 use crate::runner::NixConfig;
-use crate::templates::{choose_template, render, Builder, TemplateInput};
+use crate::templates::{choose_template, render, Builder, CallScope, TemplateInput};
 
 /// What the draft is made from.
 #[derive(Debug, Clone)]
@@ -44,6 +44,29 @@ pub struct PreparedDraft {
     pub chosen_by: String,
     pub text: String,
     pub hash: HashStatus,
+    /// What the text was rendered from, to render it again with another
+    /// builder.
+    #[serde(skip)]
+    pub input: Option<TemplateInput>,
+}
+
+impl PreparedDraft {
+    /// The same draft rendered with `builder`.
+    pub fn with_builder(&self, builder: Builder, chosen_by: &str) -> Option<PreparedDraft> {
+        let input = self.input.as_ref()?;
+        Some(PreparedDraft {
+            builder,
+            chosen_by: chosen_by.into(),
+            text: render(builder, input),
+            hash: self.hash.clone(),
+            input: Some(input.clone()),
+        })
+    }
+
+    /// Which `callPackage` the draft is written for.
+    pub fn call_scope(&self) -> CallScope {
+        self.builder.call_scope()
+    }
 }
 
 /// Renders the first draft. Fails only when the source cannot be turned
@@ -112,6 +135,7 @@ pub fn prepare_draft(
         chosen_by: chosen_by.into(),
         text: render(builder, &template_input),
         hash,
+        input: Some(template_input),
     })
 }
 

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod draft;
 pub mod progress;
+pub mod project;
 pub mod prompts;
 pub mod result;
 pub mod runtime;
@@ -54,6 +55,9 @@ pub struct NixSettings {
     /// Whether the loop offers the model tools (the prompts mention them
     /// only then).
     pub tools_offered: bool,
+    /// Ask the model for a project summary (and a builder, when the facts
+    /// left it open) before the first draft.
+    pub project_question: bool,
 }
 
 impl NixSettings {
@@ -66,6 +70,7 @@ impl NixSettings {
             compare_lines: 120,
             nix_locate: None,
             tools_offered: true,
+            project_question: true,
         }
     }
 }
@@ -87,6 +92,10 @@ pub(crate) struct State {
     runtime: HashMap<String, RuntimeCheck>,
     /// Why a stage could not run at all (Nix or nixpkgs unusable).
     environment_error: Option<String>,
+    /// The model's summary of the project.
+    summary: Option<String>,
+    /// The draft rendered again with the builder the model picked.
+    redraft: Option<PreparedDraft>,
 }
 
 /// The Nix [`Ecosystem`].
@@ -176,6 +185,39 @@ impl NixEcosystem {
         Some(check)
     }
 
+    /// The draft the run starts from: the model's builder pick when it
+    /// made one, else the prepared draft.
+    pub fn current_draft(&self) -> Result<PreparedDraft, String> {
+        match &self.state().redraft {
+            Some(d) => Ok(d.clone()),
+            None => self.draft.clone(),
+        }
+    }
+
+    /// The model's summary of the project, when it wrote one.
+    pub fn project_summary(&self) -> Option<String> {
+        self.state().summary.clone()
+    }
+
+    /// Which `callPackage` the recipe is evaluated with.
+    pub(crate) fn call_scope(&self) -> crate::templates::CallScope {
+        match &self.state().redraft {
+            Some(d) => d.call_scope(),
+            None => self.settings.scope,
+        }
+    }
+
+    /// The analysis, plus the model's summary once there is one.
+    fn facts_text(&self) -> String {
+        match self.project_summary() {
+            Some(s) => format!(
+                "{}\n\nSummary of the project (by the model):\n{s}",
+                self.facts
+            ),
+            None => self.facts.clone(),
+        }
+    }
+
     fn pin_text(&self) -> String {
         match &self.settings.pin {
             Some(NixpkgsPin::Path { path }) => format!("the nixpkgs at {}", path.display()),
@@ -207,10 +249,56 @@ impl Ecosystem for NixEcosystem {
         "package.nix".into()
     }
 
+    fn project_request(&self, task: &Task) -> Option<ChatRequest> {
+        if !self.settings.project_question {
+            return None;
+        }
+        let ask_builder = self.draft.as_ref().is_ok_and(|d| d.chosen_by == "fallback");
+        Some(project::request(&project::ProjectQuestion {
+            name: &task.name,
+            version: task.version.as_deref(),
+            facts: &self.facts,
+            repo_root: &task.repo_root,
+            ask_builder,
+            tools: self.settings.tools_offered,
+        }))
+    }
+
+    fn accept_project_answer(&self, answer: &str) -> Option<String> {
+        let read = project::parse_answer(answer);
+        let mut notes = Vec::new();
+        if !read.summary.is_empty() {
+            notes.push(format!(
+                "project summary: {} characters",
+                read.summary.len()
+            ));
+            self.state().summary = Some(read.summary);
+        }
+        let fallback = self
+            .draft
+            .as_ref()
+            .ok()
+            .filter(|d| d.chosen_by == "fallback");
+        match (fallback, read.builder, read.unknown_builder) {
+            (Some(d), Some(b), _) if b != d.builder => {
+                if let Some(redraft) = d.with_builder(b, "model") {
+                    notes.push(format!("the model chose the `{}` template", b.key()));
+                    self.state().redraft = Some(redraft);
+                }
+            }
+            (Some(d), None, Some(other)) => notes.push(format!(
+                "the model named `{other}`, which is not a template; keeping `{}`",
+                d.builder.key()
+            )),
+            _ => {}
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+
     fn first_draft(&self, _task: &Task) -> Result<Recipe, EcosystemError> {
-        match &self.draft {
-            Ok(d) => Ok(Recipe::new("package.nix", d.text.clone())),
-            Err(e) => Err(EcosystemError::new(e.clone())),
+        match self.current_draft() {
+            Ok(d) => Ok(Recipe::new("package.nix", d.text)),
+            Err(e) => Err(EcosystemError::new(e)),
         }
     }
 
@@ -222,20 +310,12 @@ impl Ecosystem for NixEcosystem {
         failure: Option<&Failure>,
     ) -> ChatRequest {
         self.set_current_log(failure);
-        let builder = self
-            .draft
-            .as_ref()
-            // `Autotools { autoreconf: true }` → `autotools`.
-            .map(|d| {
-                let name = format!("{:?}", d.builder);
-                name.split([' ', '{']).next().unwrap_or("").to_lowercase()
-            })
-            .unwrap_or_else(|_| "generic".into());
+        let builder = self.current_draft().map_or("generic", |d| d.builder.key());
         let user = prompts::render(
             "draft",
             json!({
                 "name": task.name, "version": task.version, "pin": self.pin_text(),
-                "facts": self.facts, "builder": builder, "draft": draft.text,
+                "facts": self.facts_text(), "builder": builder, "draft": draft.text,
                 "failure": failure,
             }),
         );
@@ -401,7 +481,7 @@ impl Ecosystem for NixEcosystem {
         let _ = task;
         let user = prompts::render(
             "evaluate",
-            json!({ "recipe": recipe.text, "facts": self.facts, "runtime": runtime }),
+            json!({ "recipe": recipe.text, "facts": self.facts_text(), "runtime": runtime }),
         );
         let mut request = self.request(false, user);
         request.system = Some(

@@ -14,6 +14,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("evaluate", include_str!("prompts/evaluate.j2")),
     ("optimize", include_str!("prompts/optimize.j2")),
     ("analysis", include_str!("prompts/analysis.j2")),
+    ("project", include_str!("prompts/project.j2")),
 ];
 
 fn environment() -> Environment<'static> {
@@ -55,6 +56,8 @@ mod tests {
             "runtime": {"note": "ran", "output": "demo 1.0"}, "feedback": "add meta",
             "failures": "#1 build", "guess": "other", "guess_reason": "nothing",
             "categories": [{"name": "other", "describe": "another reason"}],
+            "readme": "# demo", "tree": "src/  CMakeLists.txt",
+            "builders": [{"key": "cmake", "describe": "CMake"}],
         });
         for (name, _) in TEMPLATES {
             let text = render(name, &ctx);

@@ -39,6 +39,15 @@ pub struct NixResult {
     pub runtime: Check,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_check: Option<RuntimeCheck>,
+    /// The template the draft started from (`cmake`, `python-package`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builder: Option<String>,
+    /// `facts`, `model` or `fallback`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builder_chosen_by: Option<String>,
+    /// The model's summary of the project, carried in every prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_summary: Option<String>,
     /// How the draft's source hash was found.
     pub source_hash: Option<HashStatus>,
     /// Hashes filled in from Nix's mismatch messages.

@@ -74,7 +74,7 @@ impl NixEcosystem {
             self.settings.pin.clone().ok_or_else(|| {
                 EcosystemError::new("internal: a Nix stage without a nixpkgs pin")
             })?;
-        WorkDir::create(&path, &pin, self.settings.scope)
+        WorkDir::create(&path, &pin, self.call_scope())
             .map_err(|e| EcosystemError::new(e.to_string()))
     }
 

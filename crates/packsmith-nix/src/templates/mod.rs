@@ -53,6 +53,53 @@ impl Builder {
         Self::Generic,
     ];
 
+    /// The builder's name in prompts and answers (`python-package`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Cmake => "cmake",
+            Self::Meson => "meson",
+            Self::Autotools { autoreconf: false } => "autotools",
+            Self::Autotools { autoreconf: true } => "autotools-autoreconf",
+            Self::Make => "make",
+            Self::PythonPackage => "python-package",
+            Self::PythonApplication => "python-application",
+            Self::Rust => "rust",
+            Self::Go => "go",
+            Self::Npm => "npm",
+            Self::Generic => "generic",
+        }
+    }
+
+    /// What the template is for, one line for a model choosing among them.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Cmake => "stdenv.mkDerivation with cmake (a CMakeLists.txt drives the build)",
+            Self::Meson => "stdenv.mkDerivation with meson and ninja",
+            Self::Autotools { autoreconf: false } => {
+                "stdenv.mkDerivation for a shipped ./configure script"
+            }
+            Self::Autotools { autoreconf: true } => {
+                "stdenv.mkDerivation with autoreconfHook (configure.ac but no ./configure)"
+            }
+            Self::Make => "stdenv.mkDerivation driven by a plain Makefile",
+            Self::PythonPackage => "buildPythonPackage: a Python library others import",
+            Self::PythonApplication => "buildPythonApplication: a Python command-line program",
+            Self::Rust => "rustPlatform.buildRustPackage (Cargo)",
+            Self::Go => "buildGoModule (go.mod)",
+            Self::Npm => "buildNpmPackage (package.json with package-lock.json)",
+            Self::Generic => "stdenv.mkDerivation with hand-written phases",
+        }
+    }
+
+    /// The builder named `key` (as [`Builder::key`] writes it).
+    pub fn from_key(key: &str) -> Option<Self> {
+        let key = key
+            .trim()
+            .trim_matches(['`', '"', '\'', '.'])
+            .to_ascii_lowercase();
+        Self::ALL.iter().copied().find(|b| b.key() == key)
+    }
+
     /// Which `callPackage` the package file is written for.
     pub fn call_scope(self) -> CallScope {
         match self {

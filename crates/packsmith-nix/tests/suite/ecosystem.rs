@@ -37,6 +37,8 @@ fn settings(extra: &[&Path]) -> NixSettings {
         ..NixConfig::default()
     };
     let mut s = NixSettings::new(config, Some(pin()));
+    // The scripted models here answer the loop's requests only.
+    s.project_question = false;
     s.runtime.extra_binds = host_program_paths(&["/bin/sh"]);
     s
 }
@@ -49,6 +51,7 @@ fn eco(text: &str, extra: &[&Path]) -> NixEcosystem {
         hash: HashStatus::Placeholder {
             reason: "test".into(),
         },
+        input: None,
     };
     NixEcosystem::new(settings(extra), Ok(draft), "a test package".into())
 }
@@ -370,4 +373,88 @@ fn the_draft_prefetches_a_local_archive_hash() {
         .check(&draft.text)
         .map_err(|e| e.to_string())
         .unwrap();
+}
+
+/// The facts left the builder open (no analysis): the project question
+/// lists the templates, the model's pick re-renders the draft before the
+/// loop starts, and its summary reaches the draft prompt.
+#[test]
+fn the_model_picks_the_builder_when_the_facts_left_it_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("README.md"), "# demo\nA small C tool.\n").unwrap();
+    std::fs::write(tmp.path().join("GNUmakefile"), "all:\n").unwrap();
+    let source = packsmith_nix::parse_source(tmp.path().to_str().unwrap()).unwrap();
+    let draft = packsmith_nix::ecosystem::prepare_draft(
+        &packsmith_nix::ecosystem::DraftInput {
+            pname: "demo",
+            version: "1.0",
+            source: &source,
+            rev: None,
+            facts: None,
+            prefetch: false,
+        },
+        &NixConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        (draft.builder, draft.chosen_by.as_str()),
+        (Builder::Generic, "fallback")
+    );
+    let mut s = settings(&[]);
+    s.project_question = true;
+    let eco = NixEcosystem::new(s, Ok(draft), "(no analysis of the source)".into());
+    let t = task(tmp.path());
+    let question = eco.project_request(&t).unwrap();
+    let text = &question.messages[0].content;
+    assert!(text.contains("A small C tool."), "{text}");
+    assert!(text.contains("GNUmakefile"), "{text}");
+    assert!(text.contains("- make: "), "{text}");
+
+    let note = eco
+        .accept_project_answer("A C program built by a GNUmakefile.\nBUILDER: make")
+        .unwrap();
+    assert!(note.contains("`make` template"), "{note}");
+    let chosen = eco.current_draft().unwrap();
+    assert_eq!(
+        (chosen.builder, chosen.chosen_by.as_str()),
+        (Builder::Make, "model")
+    );
+    let first = eco.first_draft(&t).unwrap();
+    assert_eq!(first.text, chosen.text);
+    assert!(first.text.contains("stdenv.mkDerivation"), "{}", first.text);
+    assert!(first.text.contains("makeFlags"), "{}", first.text);
+    let request = eco.draft_request(&t, &first, &Default::default(), None);
+    let prompt = &request.messages[0].content;
+    assert!(prompt.contains("`make` template"), "{prompt}");
+    assert!(
+        prompt.contains("A C program built by a GNUmakefile."),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("BUILDER:"), "{prompt}");
+}
+
+/// When the facts chose the builder, the model is asked for a summary
+/// only, and a builder line in its answer changes nothing.
+#[test]
+fn a_builder_chosen_by_the_facts_is_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut eco = eco(WORKS, &[]);
+    eco = NixEcosystem::new(
+        {
+            let mut s = settings(&[]);
+            s.project_question = true;
+            s
+        },
+        eco.current_draft().map(|mut d| {
+            d.chosen_by = "facts".into();
+            d
+        }),
+        "cmake project".into(),
+    );
+    let t = task(tmp.path());
+    let text = eco.project_request(&t).unwrap().messages[0].content.clone();
+    assert!(!text.contains("BUILDER"), "{text}");
+    eco.accept_project_answer("A library.\nBUILDER: rust");
+    assert_eq!(eco.current_draft().unwrap().builder, Builder::Generic);
+    assert_eq!(eco.project_summary().as_deref(), Some("A library."));
 }

@@ -8,6 +8,7 @@ mod kb;
 mod kb_embed;
 mod model;
 mod nix;
+mod optional_model;
 mod score;
 mod serve;
 mod spack;

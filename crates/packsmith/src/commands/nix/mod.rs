@@ -8,18 +8,18 @@
 
 mod finish;
 mod inputs;
-mod printer;
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use packsmith_agent::{Agent, AgentOptions, CancelToken, Task};
-use packsmith_llm::{build_model, ModelSpec};
+use packsmith_llm::ModelSpec;
 use packsmith_nix::ecosystem::{prepare_draft, DraftInput, NixSettings};
 use packsmith_nix::{NixConfig, NixEcosystem, NixParser};
 
-use super::serve::{llm_error, load_config};
+use super::optional_model::load_optional_model;
+use super::serve::llm_error;
 use crate::cli::NixArgs;
 use crate::exit::{CliError, Exit};
 
@@ -44,20 +44,11 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
              to check the setup",
         ));
     }
-    let llm_config = load_config()?;
-    let model_text = args
-        .model
-        .clone()
-        .or_else(|| llm_config.model.clone())
-        .ok_or_else(|| {
-            CliError::new(Exit::BadInput, "no model given").hint(
-                "pass --model provider:name (e.g. local:qwen2.5-coder-1.5b or openai:gpt-4.1), \
-                 or set PACKSMITH_MODEL",
-            )
-        })?;
-    let spec: ModelSpec = model_text
-        .parse()
-        .map_err(|e| llm_error(Exit::BadInput, &e))?;
+    // Checked before the slow steps so a bad --model fails at once.
+    if let Some(text) = &args.model {
+        text.parse::<ModelSpec>()
+            .map_err(|e| llm_error(Exit::BadInput, &e))?;
+    }
 
     let inputs = inputs::resolve(
         &args.source,
@@ -100,14 +91,20 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
             finish::hash_line(&d.hash)
         );
     }
-    let _ = writeln!(err, "loading {spec} …");
     drop(err);
-    let model = build_model(&spec, &llm_config).map_err(|e| llm_error(Exit::Environment, &e))?;
+    let (model, has_model) = load_optional_model(args.model.as_deref())?;
+    if !has_model {
+        note(
+            "note: no model (no --model, PACKSMITH_MODEL or packsmith.toml): the draft is checked, \
+             and the run stops at the first failure that needs a model",
+        );
+    }
 
     let mut settings = NixSettings::new(config, pin);
     // What the build may see from the host, the built program may too.
     settings.runtime.extra_binds = args.sandbox_paths.clone();
     settings.tools_offered = !args.no_tools;
+    settings.project_question = has_model && !args.no_summary;
     if let Ok(d) = &draft {
         settings.scope = d.builder.call_scope();
     }
@@ -116,7 +113,6 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         .as_ref()
         .map(crate::summary::render)
         .unwrap_or_else(|| "(no analysis of the source)".into());
-    let prepared = draft.clone().ok();
     let eco = NixEcosystem::new(settings, draft, facts_text.clone());
     let empty = tempfile::tempdir()
         .map_err(|e| CliError::new(Exit::Environment, format!("cannot create a temp dir: {e}")))?;
@@ -138,7 +134,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     options.replace_existing = args.replace;
     options.cancel = cancel_on_ctrl_c();
 
-    let mut printer = printer::Printer::default();
+    let mut printer = crate::progress::ProgressPrinter::new(false);
     let report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer).map_err(|e| {
         CliError::new(Exit::Environment, e.to_string())
             .hint("check that the --out directory is writable (or pass --replace)")
@@ -151,8 +147,12 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         model: model.as_ref(),
         facts: inputs.facts.as_ref(),
         facts_text: &facts_text,
-        draft: prepared.as_ref(),
+        draft: eco.current_draft().ok().as_ref(),
     })
+}
+
+fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// Ctrl-C (or SIGTERM) sets the loop's cancel flag; a second one exits.

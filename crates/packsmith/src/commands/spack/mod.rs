@@ -12,49 +12,19 @@ use std::path::{Path, PathBuf};
 use packsmith_agent::rundir::{rewrite_report, REPORT_JSON, TRACE_FILE};
 use packsmith_agent::{Agent, AgentOptions, CancelToken, RequestLog, RunStatus, Task};
 use packsmith_analyze::{analyze_dir, source};
-use packsmith_llm::{build_model, ChatModel, ChatRequest, ChatResponse, LlmError, ModelSpec};
 use packsmith_spack::brief::build_brief;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
 use packsmith_spack::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack::validate::{pack_local_source, StageOptions};
 
-use super::serve::{llm_error, load_config};
+use super::optional_model::load_optional_model;
 use crate::cli::SpackArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::{render_summary, ProgressPrinter};
 
-/// Stands in when no model is configured: the deterministic draft still
-/// runs, and the first model call stops the run with this message.
-struct NoModel;
-
-impl ChatModel for NoModel {
-    fn id(&self) -> String {
-        "none".into()
-    }
-
-    fn complete(&self, _request: &ChatRequest) -> Result<ChatResponse, LlmError> {
-        Err(LlmError::Config(
-            "no model is configured, so the failed draft cannot be repaired; pass --model \
-             (e.g. local:qwen2.5-coder-1.5b) or set PACKSMITH_MODEL"
-                .into(),
-        ))
-    }
-}
-
 fn note(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
-}
-
-fn load_model(args: &SpackArgs) -> Result<Box<dyn ChatModel>, CliError> {
-    let config = load_config()?;
-    let Some(text) = args.model.clone().or_else(|| config.model.clone()) else {
-        return Ok(Box::new(NoModel));
-    };
-    let spec: ModelSpec = text.parse().map_err(|e| llm_error(Exit::BadInput, &e))?;
-    build_model(&spec, &config).map_err(|e| {
-        llm_error(Exit::Environment, &e).hint("`packsmith doctor` shows which models are usable")
-    })
 }
 
 /// Ctrl-C (or SIGTERM) sets the cancel flag: running commands are killed,
@@ -153,7 +123,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
         note("warning: --no-sandbox: recipes run with your rights");
     }
 
-    let model = load_model(args)?;
+    let (model, _) = load_optional_model(args.model.as_deref())?;
     let tools = if args.no_tools {
         false
     } else {

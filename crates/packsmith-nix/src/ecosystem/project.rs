@@ -1,0 +1,212 @@
+//! The question before the first draft (Vibenix's project summary, plus a
+//! builder pick): the model reads the analysis, the start of the README
+//! and the top of the tree (more through the read-only repository tools),
+//! writes a short summary the later prompts carry, and, only when the
+//! facts left the builder open, names one template from a fixed list.
+
+use std::path::Path;
+
+use packsmith_core::chat::{ChatMessage, ChatRequest};
+use serde_json::json;
+
+use super::prompts;
+use crate::templates::Builder;
+
+/// README characters shown in the question.
+const README_CHARS: usize = 2500;
+/// Top-level entries shown in the question.
+const TREE_ENTRIES: usize = 60;
+/// Summary characters kept for later prompts.
+const SUMMARY_CHARS: usize = 1200;
+/// Room for the answer: six lines and the builder line.
+const ANSWER_TOKENS: u32 = 320;
+
+/// What the question is built from.
+pub struct ProjectQuestion<'a> {
+    pub name: &'a str,
+    pub version: Option<&'a str>,
+    pub facts: &'a str,
+    pub repo_root: &'a Path,
+    /// Whether the model should pick the builder (the facts did not).
+    pub ask_builder: bool,
+    pub tools: bool,
+}
+
+/// The model's answer, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectAnswer {
+    pub summary: String,
+    /// The `BUILDER:` line, when it named a known template.
+    pub builder: Option<Builder>,
+    /// The `BUILDER:` line named something that is not a template.
+    pub unknown_builder: Option<String>,
+}
+
+pub fn request(q: &ProjectQuestion<'_>) -> ChatRequest {
+    let builders: Vec<_> = if q.ask_builder {
+        Builder::ALL
+            .iter()
+            .map(|b| json!({ "key": b.key(), "describe": b.describe() }))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let user = prompts::render(
+        "project",
+        json!({
+            "name": q.name, "version": q.version, "facts": q.facts,
+            "readme": readme_excerpt(q.repo_root), "tree": tree_listing(q.repo_root),
+            "tools": q.tools, "builders": builders,
+        }),
+    );
+    let mut request = ChatRequest::new(
+        Some("You are a nixpkgs packager reading a project before packaging it.".into()),
+        vec![ChatMessage::user(user)],
+    );
+    request.temperature = Some(0.0);
+    request.max_tokens = Some(ANSWER_TOKENS);
+    request
+}
+
+/// Splits the answer into the summary and the builder line.
+pub fn parse_answer(answer: &str) -> ProjectAnswer {
+    let mut builder = None;
+    let mut unknown_builder = None;
+    let mut kept = Vec::new();
+    for line in answer.lines() {
+        let bare = line.trim().trim_start_matches(['-', '*', '`', ' ']);
+        let named = bare
+            .split_once(':')
+            .filter(|(label, _)| label.trim().eq_ignore_ascii_case("builder"));
+        match named {
+            Some((_, value)) => match Builder::from_key(value) {
+                Some(b) => builder = Some(b),
+                None => unknown_builder = Some(value.trim().to_string()),
+            },
+            None if !line.trim_start().starts_with("```") => kept.push(line),
+            None => {}
+        }
+    }
+    let summary: String = kept.join("\n").trim().chars().take(SUMMARY_CHARS).collect();
+    ProjectAnswer {
+        summary,
+        builder,
+        unknown_builder: if builder.is_some() {
+            None
+        } else {
+            unknown_builder
+        },
+    }
+}
+
+/// The start of the first README in `root`.
+fn readme_excerpt(root: &Path) -> Option<String> {
+    let mut names: Vec<_> = std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.to_ascii_lowercase().starts_with("readme"))
+        .collect();
+    // README.md before README.rst before README.
+    names.sort_by_key(|n| (!n.to_ascii_lowercase().ends_with(".md"), n.len(), n.clone()));
+    let bytes = std::fs::read(root.join(names.first()?)).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let excerpt: String = text.chars().take(README_CHARS).collect();
+    Some(excerpt.trim().to_string()).filter(|t| !t.is_empty())
+}
+
+/// The top-level entries of `root`, directories with a trailing `/`.
+fn tree_listing(root: &Path) -> Option<String> {
+    let mut entries: Vec<String> = std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if name == ".git" {
+                return None;
+            }
+            Some(if e.path().is_dir() {
+                format!("{name}/")
+            } else {
+                name
+            })
+        })
+        .collect();
+    entries.sort();
+    let more = entries.len().saturating_sub(TREE_ENTRIES);
+    entries.truncate(TREE_ENTRIES);
+    if more > 0 {
+        entries.push(format!("(+{more} more)"));
+    }
+    Some(entries.join("  ")).filter(|t| !t.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builder_line_is_read_and_left_out_of_the_summary() {
+        let a = parse_answer(
+            "A command-line tool in C that converts images.\nNeeds libpng.\n\nBUILDER: `make`\n",
+        );
+        assert_eq!(a.builder, Some(Builder::Make));
+        assert_eq!(
+            a.summary,
+            "A command-line tool in C that converts images.\nNeeds libpng."
+        );
+        assert_eq!(a.unknown_builder, None);
+    }
+
+    #[test]
+    fn an_unknown_builder_is_reported_and_not_guessed() {
+        let a = parse_answer("A Zig program.\n- Builder: zig\n");
+        assert_eq!(a.builder, None);
+        assert_eq!(a.unknown_builder.as_deref(), Some("zig"));
+        assert_eq!(a.summary, "A Zig program.");
+    }
+
+    #[test]
+    fn every_builder_key_reads_back() {
+        for b in Builder::ALL {
+            assert_eq!(Builder::from_key(b.key()), Some(*b));
+            assert_eq!(
+                Builder::from_key(&format!(" {}.", b.key().to_uppercase())),
+                Some(*b)
+            );
+        }
+    }
+
+    #[test]
+    fn the_question_shows_readme_and_tree_and_lists_builders_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("README.md"),
+            "# frob\nFrobnicates widgets.\n",
+        )
+        .unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("build.zig"), "").unwrap();
+        let mut q = ProjectQuestion {
+            name: "frob",
+            version: Some("1.0"),
+            facts: "no build system recognised",
+            repo_root: dir.path(),
+            ask_builder: true,
+            tools: true,
+        };
+        let text = request(&q).messages[0].content.clone();
+        assert!(text.contains("Frobnicates widgets."), "{text}");
+        assert!(text.contains("build.zig  src/"), "{text}");
+        assert!(
+            text.contains("- python-application: buildPythonApplication"),
+            "{text}"
+        );
+        assert!(text.contains("BUILDER: <name>"), "{text}");
+        q.ask_builder = false;
+        let text = request(&q).messages[0].content.clone();
+        assert!(!text.contains("BUILDER"), "{text}");
+        assert!(!text.contains("python-application"), "{text}");
+    }
+}
