@@ -212,6 +212,52 @@ fn without_a_model_the_draft_is_still_checked() {
     assert_eq!(report["model_calls"], 0, "{report}");
 }
 
+/// A tree with no build file the analysis knows: the draft falls back to
+/// the generic builder, the project question lists the templates, and the
+/// model's pick is the draft that is checked.
+#[test]
+fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("hello");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(p.join("build.sh"), "cc -o hello hello.c\n").unwrap();
+    std::fs::write(p.join("hello.c"), "int main(){return 0;}\n").unwrap();
+    let out = tmp.path().join("runs");
+    let (url, seen) = chat_server(vec![
+        "A C program compiled by build.sh.\nBUILDER: make".to_string(),
+    ]);
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--model",
+            &format!("openai-compat:fake@{url}"),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("could not be analysed"), "{stderr}");
+    assert!(stderr.contains("the model chose the `make` template"), "{stderr}");
+    let requests = seen.lock().unwrap();
+    assert_eq!(requests.len(), 1, "only the project question");
+    assert!(requests[0].contains("BUILDER: <name>"), "{}", requests[0]);
+    assert!(requests[0].contains("build.sh"), "{}", requests[0]);
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["builder"], "make", "{result}");
+    assert_eq!(result["builder_chosen_by"], "model", "{result}");
+    let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
+    assert!(recipe.contains("makeFlags"), "{recipe}");
+}
+
 #[test]
 fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
     if !nix_here() {

@@ -117,17 +117,23 @@ pub fn resolve(
         SourceSpec::Path { path } => {
             let (root, info) = source::resolve(&path.display().to_string(), &cache_dir())
                 .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+            // A tree without a known build file is still packaged: the
+            // model reads it and picks the builder.
             let facts = analyze_dir(&root, info)
-                .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
-            (Some(root), Some(facts))
+                .map_err(|e| note = Some(analysis_failed(&e.to_string())))
+                .ok();
+            (Some(root), facts)
         }
         SourceSpec::Forge { .. } | SourceSpec::Git { .. } => {
-            match source::resolve(given, &cache_dir())
-                .and_then(|(root, info)| analyze_dir(&root, info).map(|f| (root, f)))
-            {
-                Ok((root, facts)) => (Some(root), Some(facts)),
+            match source::resolve(given, &cache_dir()) {
+                Ok((root, info)) => {
+                    let facts = analyze_dir(&root, info)
+                        .map_err(|e| note = Some(analysis_failed(&e.to_string())))
+                        .ok();
+                    (Some(root), facts)
+                }
                 Err(e) => {
-                    note = Some(format!("the repository could not be analysed: {e}"));
+                    note = Some(format!("the repository could not be fetched: {e}"));
                     (None, None)
                 }
             }
@@ -174,6 +180,15 @@ pub fn resolve(
         version,
         analysis_note: note,
     })
+}
+
+/// The note for an analysis that failed: its first line (the hint is for
+/// commands that need the facts).
+fn analysis_failed(error: &str) -> String {
+    format!(
+        "the repository could not be analysed ({})",
+        error.lines().next().unwrap_or(error)
+    )
 }
 
 /// `--nixpkgs`: an existing directory is a checkout, anything else a

@@ -59,7 +59,10 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     let pin = inputs::nixpkgs_pin(args.nixpkgs.as_deref(), &config)?;
     let mut err = std::io::stderr().lock();
     if let Some(note) = &inputs.analysis_note {
-        let _ = writeln!(err, "note: {note}; the draft uses the generic builder");
+        let _ = writeln!(
+            err,
+            "note: {note}; the draft uses the generic builder unless the model picks another"
+        );
     }
     if pin.is_none() {
         let _ = writeln!(
