@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use packsmith_agent::{AgentEvent, AttemptKind, EventSink, RunReport, RunStatus};
+use packsmith_agent::{AgentEvent, AttemptKind, CallPurpose, EventSink, RunReport, RunStatus};
 
 /// Prints events as lines on stderr.
 pub struct ProgressPrinter {
@@ -32,6 +32,19 @@ fn kind_label(kind: AttemptKind, base: Option<u32>) -> String {
         (AttemptKind::Repair, Some(b)) => format!("model repairs attempt {b}"),
         (AttemptKind::Repair, None) => "model repair".into(),
         (AttemptKind::Refine, _) => "refinement".into(),
+    }
+}
+
+fn purpose_label(purpose: CallPurpose) -> &'static str {
+    match purpose {
+        CallPurpose::Project => "project",
+        CallPurpose::Draft => "draft",
+        CallPurpose::Repair => "repair",
+        CallPurpose::StaticRepair => "static fix",
+        CallPurpose::ToolRound => "tool round",
+        CallPurpose::Progress => "progress",
+        CallPurpose::Evaluate => "evaluate",
+        CallPurpose::Optimize => "optimize",
     }
 }
 
@@ -62,7 +75,7 @@ pub fn event_line(event: &AgentEvent) -> Option<String> {
             purpose,
             ..
         } => {
-            let what = format!("{purpose:?}").to_ascii_lowercase();
+            let what = purpose_label(*purpose);
             match error {
                 Some(e) => format!("  model {what:<11} failed after {}: {e}", secs(*latency_ms)),
                 None => format!(

@@ -22,6 +22,10 @@ fn packsmith(args: &[&str], cache: &Path, envs: &[(&str, &str)]) -> Output {
     cmd.output().expect("run packsmith")
 }
 
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -171,9 +175,7 @@ fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
         "{}",
         text(&o.stderr)
     );
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
-            .unwrap();
+    let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
     assert_eq!(result["parse"]["state"], "passed");
     assert_eq!(result["build"]["state"], "not_checked");
     let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
@@ -201,14 +203,10 @@ fn without_a_model_the_draft_is_still_checked() {
     let stderr = text(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("note: no model"), "{stderr}");
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
-            .unwrap();
+    let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
     assert_eq!(result["parse"]["state"], "passed");
     assert!(result.get("project_summary").is_none(), "{result}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("hello/report.json")).unwrap())
-            .unwrap();
+    let report: serde_json::Value = read_json(&out.join("hello/report.json"));
     assert_eq!(report["model_calls"], 0, "{report}");
 }
 
@@ -227,7 +225,7 @@ fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
     std::fs::write(p.join("hello.c"), "int main(){return 0;}\n").unwrap();
     let out = tmp.path().join("runs");
     let (url, seen) = chat_server(vec![
-        "A C program compiled by build.sh.\nBUILDER: make".to_string(),
+        "A C program compiled by build.sh.\nBUILDER: make".to_string()
     ]);
     let o = packsmith(
         &[
@@ -244,14 +242,15 @@ fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
     let stderr = text(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("could not be analysed"), "{stderr}");
-    assert!(stderr.contains("the model chose the `make` template"), "{stderr}");
+    assert!(
+        stderr.contains("the model chose the `make` template"),
+        "{stderr}"
+    );
     let requests = seen.lock().unwrap();
     assert_eq!(requests.len(), 1, "only the project question");
     assert!(requests[0].contains("BUILDER: <name>"), "{}", requests[0]);
     assert!(requests[0].contains("build.sh"), "{}", requests[0]);
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
-            .unwrap();
+    let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
     assert_eq!(result["builder"], "make", "{result}");
     assert_eq!(result["builder_chosen_by"], "model", "{result}");
     let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
@@ -315,9 +314,7 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
         stdout.contains("build: passed · runtime: passed"),
         "{stdout}"
     );
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("hello/nix-result.json")).unwrap())
-            .unwrap();
+    let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
     assert_eq!(result["build"]["state"], "passed");
     assert_eq!(result["runtime"]["state"], "passed");
     assert!(result["runtime_check"]["output"]

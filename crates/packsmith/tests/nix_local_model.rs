@@ -1,8 +1,10 @@
-//! `packsmith nix` end to end with a real small model (SmolLM2-135M in the
-//! embedded llama.cpp, feature `local`) on real Nix against the test
-//! "nixpkgs". A 135M model will not write a working recipe; the test checks
-//! that the whole run holds together with real model output: drafts and
-//! repairs are parsed or rejected, progress is judged, the run ends with a
+//! `packsmith nix` end to end with a real model in the embedded llama.cpp
+//! (feature `local`; SmolLM2-135M unless PACKSMITH_E2E_MODEL names another
+//! GGUF) on real Nix against the test "nixpkgs". A small model will not
+//! write a working recipe there; the test checks that the whole run holds
+//! together with real model output: the project question is answered and
+//! its summary kept, the builder is the model's pick or the fallback,
+//! drafts and repairs are parsed or rejected, and the run ends with a
 //! report, nix-result.json and a failure analysis. Without the feature or
 //! the model file it prints a loud SKIPPED line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
@@ -20,26 +22,30 @@ fn models_dir() -> PathBuf {
     .join("models")
 }
 
-// Ignored by default: on a 2-core machine each SmolLM2 call here took
-// minutes (up to 1024 tokens), so one run outlasts the rest of the suite.
-// Run it with `cargo test -p packsmith --features local --test
-// nix_local_model -- --ignored`.
+/// The model file: `PACKSMITH_E2E_MODEL` (a GGUF path) or SmolLM2.
+fn e2e_model() -> PathBuf {
+    std::env::var_os("PACKSMITH_E2E_MODEL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| models_dir().join("smollm2-135m-instruct-q4_1.gguf"))
+}
+
+// Ignored by default: a few minutes of model calls on 2 cores. Run it with
+// `cargo test -p packsmith --features local --test nix_local_model --
+// --ignored --nocapture` (PACKSMITH_E2E_MODEL=<gguf> for another model).
 #[test]
-#[ignore = "slow: minutes per call with the embedded model on 2 cores"]
-fn smollm2_runs_the_whole_nix_loop() {
+#[ignore = "slow: minutes of embedded-model calls on 2 cores"]
+fn a_real_model_runs_the_whole_nix_loop() {
+    let name = "a_real_model_runs_the_whole_nix_loop";
     if !cfg!(feature = "local") {
         eprintln!(
-            "SKIPPED: smollm2_runs_the_whole_nix_loop: built without feature `local` \
+            "SKIPPED: {name}: built without feature `local` \
              (cargo test -p packsmith --features local --test nix_local_model)"
         );
         return;
     }
-    let model = models_dir().join("smollm2-135m-instruct-q4_1.gguf");
+    let model = e2e_model();
     if !model.exists() {
-        eprintln!(
-            "SKIPPED: smollm2_runs_the_whole_nix_loop: {} is absent",
-            model.display()
-        );
+        eprintln!("SKIPPED: {name}: {} is absent", model.display());
         return;
     }
     if !Command::new("nix-instantiate")
@@ -47,18 +53,29 @@ fn smollm2_runs_the_whole_nix_loop() {
         .output()
         .is_ok_and(|o| o.status.success())
     {
-        eprintln!("SKIPPED: smollm2_runs_the_whole_nix_loop: nix-instantiate not found");
+        eprintln!("SKIPPED: {name}: nix-instantiate not found");
         return;
     }
+    // No build file the analysis recognises: the builder is the model's pick.
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("hello");
     std::fs::create_dir_all(&project).unwrap();
     std::fs::write(
-        project.join("Makefile"),
-        "install:\n\tinstall -D hello.sh $(PREFIX)/bin/hello\n",
+        project.join("build.sh"),
+        "#!/bin/sh\nset -e\ncc -O2 -o hello hello.c\n",
     )
     .unwrap();
-    std::fs::write(project.join("hello.sh"), "#!/bin/sh\necho hello\n").unwrap();
+    std::fs::write(
+        project.join("hello.c"),
+        "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("README.md"),
+        "# hello\n\nA greeting program in C. Build it with `sh build.sh`, which compiles \
+         `hello.c` into the `hello` binary; install by copying `hello` into `bin/`.\n",
+    )
+    .unwrap();
     let out = tmp.path().join("runs");
     let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-nix/tests/fake-nixpkgs");
     let o = Command::new(env!("CARGO_BIN_EXE_packsmith"))
@@ -70,7 +87,7 @@ fn smollm2_runs_the_whole_nix_loop() {
             "--out",
             out.to_str().unwrap(),
         ])
-        // Few calls: one SmolLM2 call took minutes on a loaded 2-core machine.
+        // Few calls: the project question, a model draft, the analysis.
         .args([
             "--max-iterations",
             "2",
@@ -80,30 +97,56 @@ fn smollm2_runs_the_whole_nix_loop() {
             "--offline",
         ])
         .env("NIX_PATH", "")
+        .env_remove("PACKSMITH_MODEL")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
-    eprintln!("--- packsmith nix with SmolLM2 ---\n{stderr}\n{stdout}");
+    eprintln!(
+        "--- packsmith nix with {} ---\n{stderr}\n{stdout}",
+        model.display()
+    );
     assert!(matches!(o.status.code(), Some(0 | 1)), "{stderr}");
     let run = out.join("hello");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
-    assert!(report["model_calls"].as_u64().unwrap() >= 1, "{report}");
+    let read_json = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(run.join(file)).unwrap()).unwrap()
+    };
+    let report = read_json("report.json");
+    let result = read_json("nix-result.json");
+    eprintln!("--- nix-result.json ---\n{result:#}");
+    // The project question was asked and its answer kept.
+    let trace = std::fs::read_to_string(run.join("trace.jsonl")).unwrap();
+    assert!(trace.contains("\"purpose\":\"project\""), "{trace}");
+    assert!(
+        !result["project_summary"]
+            .as_str()
+            .unwrap_or("")
+            .trim()
+            .is_empty(),
+        "{result}"
+    );
+    // The builder is the fallback or the model's pick, never anything else.
+    let chosen_by = result["builder_chosen_by"].as_str().unwrap();
+    assert!(matches!(chosen_by, "model" | "fallback"), "{result}");
+    if chosen_by == "model" {
+        assert!(
+            stderr.contains(&format!(
+                "the model chose the `{}` template",
+                result["builder"].as_str().unwrap()
+            )),
+            "{stderr}"
+        );
+    }
+    // The loop ran on real Nix with the model's output.
+    assert!(report["model_calls"].as_u64().unwrap() >= 2, "{report}");
     assert!(
         report["attempts"].as_array().unwrap().len() >= 2,
         "{report}"
     );
-    let result: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("nix-result.json")).unwrap())
-            .unwrap();
     if report["status"] != "succeeded" {
         assert!(
             result["failure_analysis"]["category"].is_string(),
             "{result}"
         );
     }
-    assert!(std::fs::read_to_string(run.join("trace.jsonl"))
-        .unwrap()
-        .contains("\"model_call\""));
 }

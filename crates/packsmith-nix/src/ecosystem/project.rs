@@ -87,7 +87,11 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
             None => {}
         }
     }
-    let summary: String = kept.join("\n").trim().chars().take(SUMMARY_CHARS).collect();
+    let summary: String = without_repeats(&kept.join("\n"))
+        .trim()
+        .chars()
+        .take(SUMMARY_CHARS)
+        .collect();
     ProjectAnswer {
         summary,
         builder,
@@ -97,6 +101,32 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
             unknown_builder
         },
     }
+}
+
+/// Drops sentences said before: small models fall into loops ("It uses
+/// build.sh to build hello." twenty times), and every later prompt
+/// carries the summary.
+fn without_repeats(text: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            // Blank lines of the answer separate paragraphs; one is enough.
+            if lines.last().is_some_and(|l| !l.is_empty()) {
+                lines.push(String::new());
+            }
+            continue;
+        }
+        let kept: String = line
+            .split_inclusive(". ")
+            .filter(|sentence| seen.insert(sentence.trim().trim_end_matches('.').to_lowercase()))
+            .collect();
+        // A line whose every sentence was said before goes.
+        if !kept.trim().is_empty() {
+            lines.push(kept.trim_end().to_string());
+        }
+    }
+    lines.join("\n")
 }
 
 /// The start of the first README in `root`.
@@ -157,6 +187,21 @@ mod tests {
             "A command-line tool in C that converts images.\nNeeds libpng."
         );
         assert_eq!(a.unknown_builder, None);
+    }
+
+    #[test]
+    fn a_summary_that_loops_is_cut_to_what_it_said_once() {
+        let looping = format!(
+            "A C program. It uses build.sh to build hello. {}It uses",
+            "It uses build.sh to build hello. ".repeat(20)
+        );
+        let a = parse_answer(&looping);
+        assert_eq!(
+            a.summary,
+            "A C program. It uses build.sh to build hello. It uses"
+        );
+        let two_lines = parse_answer("Needs zlib.\nNeeds zlib.\nInstalls bin/hello.");
+        assert_eq!(two_lines.summary, "Needs zlib.\nInstalls bin/hello.");
     }
 
     #[test]

@@ -56,6 +56,22 @@ fn eco(text: &str, extra: &[&Path]) -> NixEcosystem {
     NixEcosystem::new(settings(extra), Ok(draft), "a test package".into())
 }
 
+/// The draft of `demo` 1.0 from a source that was not analysed.
+fn unanalysed_draft(source: &packsmith_nix::SourceSpec, prefetch: bool) -> PreparedDraft {
+    packsmith_nix::ecosystem::prepare_draft(
+        &packsmith_nix::ecosystem::DraftInput {
+            pname: "demo",
+            version: "1.0",
+            source,
+            rev: None,
+            facts: None,
+            prefetch,
+        },
+        &NixConfig::default(),
+    )
+    .unwrap()
+}
+
 fn task(repo: &Path) -> Task {
     Task {
         name: "demo".into(),
@@ -340,18 +356,7 @@ fn the_draft_prefetches_a_local_archive_hash() {
     let source = packsmith_nix::SourceSpec::Url {
         url: format!("file://{}", archive.display()),
     };
-    let draft = packsmith_nix::ecosystem::prepare_draft(
-        &packsmith_nix::ecosystem::DraftInput {
-            pname: "demo",
-            version: "1.0",
-            source: &source,
-            rev: None,
-            facts: None,
-            prefetch: true,
-        },
-        &NixConfig::default(),
-    )
-    .unwrap();
+    let draft = unanalysed_draft(&source, true);
     // sha256 of "hello\n", as Nix prints it for a flat file.
     let sri = "sha256-WJG1tSLV3whtD/CxEPvZ0hu0/HFjrzTQgoai6Eb2vgM=";
     assert!(
@@ -384,18 +389,7 @@ fn the_model_picks_the_builder_when_the_facts_left_it_open() {
     std::fs::write(tmp.path().join("README.md"), "# demo\nA small C tool.\n").unwrap();
     std::fs::write(tmp.path().join("GNUmakefile"), "all:\n").unwrap();
     let source = packsmith_nix::parse_source(tmp.path().to_str().unwrap()).unwrap();
-    let draft = packsmith_nix::ecosystem::prepare_draft(
-        &packsmith_nix::ecosystem::DraftInput {
-            pname: "demo",
-            version: "1.0",
-            source: &source,
-            rev: None,
-            facts: None,
-            prefetch: false,
-        },
-        &NixConfig::default(),
-    )
-    .unwrap();
+    let draft = unanalysed_draft(&source, false);
     assert_eq!(
         (draft.builder, draft.chosen_by.as_str()),
         (Builder::Generic, "fallback")
