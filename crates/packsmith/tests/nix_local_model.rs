@@ -9,45 +9,19 @@
 //! the model file it prints a loud SKIPPED line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn models_dir() -> PathBuf {
-    match std::env::var_os("PACKSMITH_CACHE_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => {
-            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/packsmith")
-        }
-    }
-    .join("models")
-}
+mod common;
 
-/// The model file: `PACKSMITH_E2E_MODEL` (a GGUF path) or SmolLM2.
-fn e2e_model() -> PathBuf {
-    std::env::var_os("PACKSMITH_E2E_MODEL")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| models_dir().join("smollm2-135m-instruct-q4_1.gguf"))
-}
-
-// Ignored by default: a few minutes of model calls on 2 cores. Run it with
-// `cargo test -p packsmith --features local --test nix_local_model --
-// --ignored --nocapture` (PACKSMITH_E2E_MODEL=<gguf> for another model).
+// About three minutes with SmolLM2 on 2 quiet cores (five calls at most);
+// `PACKSMITH_E2E_MODEL=<gguf>` runs it with another model.
 #[test]
-#[ignore = "slow: minutes of embedded-model calls on 2 cores"]
 fn a_real_model_runs_the_whole_nix_loop() {
     let name = "a_real_model_runs_the_whole_nix_loop";
-    if !cfg!(feature = "local") {
-        eprintln!(
-            "SKIPPED: {name}: built without feature `local` \
-             (cargo test -p packsmith --features local --test nix_local_model)"
-        );
+    let Some(model) = common::e2e_model(name) else {
         return;
-    }
-    let model = e2e_model();
-    if !model.exists() {
-        eprintln!("SKIPPED: {name}: {} is absent", model.display());
-        return;
-    }
+    };
     if !Command::new("nix-instantiate")
         .arg("--version")
         .output()

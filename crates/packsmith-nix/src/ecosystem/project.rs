@@ -74,17 +74,21 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
     let mut unknown_builder = None;
     let mut kept = Vec::new();
     for line in answer.lines() {
-        let bare = line.trim().trim_start_matches(['-', '*', '`', ' ']);
-        let named = bare
-            .split_once(':')
-            .filter(|(label, _)| label.trim().eq_ignore_ascii_case("builder"));
-        match named {
-            Some((_, value)) => match Builder::from_key(value) {
-                Some(b) => builder = Some(b),
-                None => unknown_builder = Some(value.trim().to_string()),
-            },
-            None if !line.trim_start().starts_with("```") => kept.push(line),
-            None => {}
+        if line.trim_start().starts_with("```") {
+            continue;
+        }
+        // Models put the label on a line of its own or at the end of the
+        // last sentence ("… in bin/. BUILDER: make").
+        let Some((before, value)) = split_builder_label(line) else {
+            kept.push(line);
+            continue;
+        };
+        match Builder::from_key(value) {
+            Some(b) => builder = Some(b),
+            None => unknown_builder = Some(value.to_string()),
+        }
+        if !before.trim().is_empty() {
+            kept.push(before);
         }
     }
     let summary: String = without_repeats(&kept.join("\n"))
@@ -101,6 +105,24 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
             unknown_builder
         },
     }
+}
+
+/// `("text before", "make")` for a line holding `BUILDER: make`, matched
+/// without regard to case and to list or code markup around it.
+fn split_builder_label(line: &str) -> Option<(&str, &str)> {
+    const LABEL: &str = "builder:";
+    let lower = line.to_ascii_lowercase();
+    let at = lower.rfind(LABEL)?;
+    // A word of its own: not `rustbuilder:`.
+    if lower[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let value = line[at + LABEL.len()..]
+        .split_whitespace()
+        .map(|t| t.trim_matches(['*', '`', '"', '\'']))
+        .find(|t| !t.is_empty())?;
+    let before = line[..at].trim_end_matches(['-', '*', '`', ' ']);
+    Some((before, value))
 }
 
 /// Drops sentences said before: small models fall into loops ("It uses
@@ -202,6 +224,24 @@ mod tests {
         );
         let two_lines = parse_answer("Needs zlib.\nNeeds zlib.\nInstalls bin/hello.");
         assert_eq!(two_lines.summary, "Needs zlib.\nInstalls bin/hello.");
+    }
+
+    #[test]
+    fn a_builder_label_at_the_end_of_a_sentence_is_read() {
+        // Qwen2.5-Coder-1.5B's answer in the end-to-end run.
+        let a = parse_answer(
+            "A simple C program. It installs the binary in the `bin/` directory. BUILDER: make",
+        );
+        assert_eq!(a.builder, Some(Builder::Make));
+        assert_eq!(
+            a.summary,
+            "A simple C program. It installs the binary in the `bin/` directory."
+        );
+        assert_eq!(parse_answer("Uses a rustbuilder: cargo").builder, None);
+        assert_eq!(
+            parse_answer("**Builder:** `python-package`").builder,
+            Some(Builder::PythonPackage)
+        );
     }
 
     #[test]

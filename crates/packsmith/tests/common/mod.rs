@@ -1,0 +1,39 @@
+//! What the real-model end-to-end tests share: which GGUF to run, and the
+//! loud SKIPPED line when it cannot run here.
+#![allow(dead_code, clippy::print_stderr)]
+
+use std::path::PathBuf;
+
+fn models_dir() -> PathBuf {
+    match std::env::var_os("PACKSMITH_CACHE_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/packsmith")
+        }
+    }
+    .join("models")
+}
+
+/// The model file: `PACKSMITH_E2E_MODEL` (a GGUF path) or SmolLM2, when
+/// the binary has the embedded provider and the file is there; else None
+/// after a SKIPPED line naming `test`.
+pub fn e2e_model(test: &str) -> Option<PathBuf> {
+    if !cfg!(feature = "local") {
+        eprintln!(
+            "SKIPPED: {test}: built without feature `local` (cargo test -p packsmith \
+             --features local)"
+        );
+        return None;
+    }
+    let model = std::env::var_os("PACKSMITH_E2E_MODEL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| models_dir().join("smollm2-135m-instruct-q4_1.gguf"));
+    if !model.exists() {
+        eprintln!(
+            "SKIPPED: {test}: {} is absent (packsmith model pull smollm2-135m-instruct)",
+            model.display()
+        );
+        return None;
+    }
+    Some(model)
+}
