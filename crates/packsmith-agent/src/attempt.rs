@@ -4,11 +4,9 @@
 
 use std::time::Instant;
 
-use crate::agent::{Run, Source, Stop, Tally};
+use packsmith_core::chat::{ChatMessage, ChatRequest};
 
-/// Sent when the model answered with the very recipe that failed.
-const UNCHANGED_NUDGE: &str = "That is the same recipe, unchanged, and it fails in the same way. \
-Change the lines that cause the error above and reply with the whole corrected recipe.";
+use crate::agent::{Run, Source, Stop, Tally};
 use crate::ecosystem::{
     AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput, ProgressVerdict, Recipe,
     Severity, MAX_AUTO_FIXES, STATIC_CHECK,
@@ -17,6 +15,10 @@ use crate::events::{AgentEvent, CallPurpose};
 use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
 use crate::report::{AttemptRecord, StageRecord};
 use crate::rundir::Diagnosis;
+
+/// Sent when the model answered with the very recipe that failed.
+const UNCHANGED_NUDGE: &str = "That is the same recipe, unchanged, and it fails in the same way. \
+Change the lines that cause the error above and reply with the whole corrected recipe.";
 
 /// What an attempt has produced so far.
 struct Progress {
@@ -89,7 +91,7 @@ impl Run<'_> {
     fn ask_for_a_change(
         &mut self,
         n: u32,
-        request: packsmith_core::chat::ChatRequest,
+        request: ChatRequest,
         purpose: CallPurpose,
         start: &Recipe,
     ) -> Result<Recipe, Stop> {
@@ -105,12 +107,8 @@ impl Run<'_> {
         let mut again = request;
         again
             .messages
-            .push(packsmith_core::chat::ChatMessage::assistant(
-                first.text.clone(),
-            ));
-        again
-            .messages
-            .push(packsmith_core::chat::ChatMessage::user(UNCHANGED_NUDGE));
+            .push(ChatMessage::assistant(first.text.clone()));
+        again.messages.push(ChatMessage::user(UNCHANGED_NUDGE));
         again.temperature = Some(again.temperature.unwrap_or(0.0).max(0.7));
         self.turn(n, again, purpose, start)
     }

@@ -18,6 +18,12 @@ impl ProgressPrinter {
     }
 }
 
+/// One line on stderr, outside the event stream (notes, warnings, the
+/// closing summary).
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 fn secs(ms: u64) -> String {
     format!("{:.1}s", ms as f64 / 1000.0)
 }

@@ -63,6 +63,12 @@ impl PreparedDraft {
         })
     }
 
+    /// Whether the facts left the builder open (the generic fallback), so
+    /// the model may pick one.
+    pub fn builder_left_open(&self) -> bool {
+        self.chosen_by == "fallback"
+    }
+
     /// Which `callPackage` the draft is written for.
     pub fn call_scope(&self) -> CallScope {
         self.builder.call_scope()

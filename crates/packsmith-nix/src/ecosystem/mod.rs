@@ -46,6 +46,7 @@ pub struct NixSettings {
     pub config: NixConfig,
     /// None: no nixpkgs here; only parsing (and hashes) can be checked.
     pub pin: Option<NixpkgsPin>,
+    /// The `callPackage` scope when there is no draft to take it from.
     pub scope: CallScope,
     pub runtime: RuntimeConfig,
     /// Lines of each log in a progress comparison.
@@ -199,12 +200,15 @@ impl NixEcosystem {
         self.state().summary.clone()
     }
 
-    /// Which `callPackage` the recipe is evaluated with.
+    /// Which `callPackage` the recipe is evaluated with: the one its
+    /// builder is written for, else the settings' (no draft).
     pub(crate) fn call_scope(&self) -> crate::templates::CallScope {
-        match &self.state().redraft {
-            Some(d) => d.call_scope(),
-            None => self.settings.scope,
+        if let Some(d) = &self.state().redraft {
+            return d.call_scope();
         }
+        self.draft
+            .as_ref()
+            .map_or(self.settings.scope, PreparedDraft::call_scope)
     }
 
     /// The analysis, plus the model's summary once there is one.
@@ -253,7 +257,10 @@ impl Ecosystem for NixEcosystem {
         if !self.settings.project_question {
             return None;
         }
-        let ask_builder = self.draft.as_ref().is_ok_and(|d| d.chosen_by == "fallback");
+        let ask_builder = self
+            .draft
+            .as_ref()
+            .is_ok_and(PreparedDraft::builder_left_open);
         Some(project::request(&project::ProjectQuestion {
             name: &task.name,
             version: task.version.as_deref(),
@@ -274,11 +281,7 @@ impl Ecosystem for NixEcosystem {
             ));
             self.state().summary = Some(read.summary);
         }
-        let fallback = self
-            .draft
-            .as_ref()
-            .ok()
-            .filter(|d| d.chosen_by == "fallback");
+        let fallback = self.draft.as_ref().ok().filter(|d| d.builder_left_open());
         match (fallback, read.builder, read.unknown_builder) {
             (Some(d), Some(b), _) if b != d.builder => {
                 if let Some(redraft) = d.with_builder(b, "model") {

@@ -97,7 +97,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     drop(err);
     let (model, has_model) = load_optional_model(args.model.as_deref())?;
     if !has_model {
-        note(
+        crate::progress::note(
             "note: no model (no --model, PACKSMITH_MODEL or packsmith.toml): the draft is checked, \
              and the run stops at the first failure that needs a model",
         );
@@ -108,9 +108,6 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     settings.runtime.extra_binds = args.sandbox_paths.clone();
     settings.tools_offered = !args.no_tools;
     settings.project_question = has_model && !args.no_summary;
-    if let Ok(d) = &draft {
-        settings.scope = d.builder.call_scope();
-    }
     let facts_text = inputs
         .facts
         .as_ref()
@@ -152,10 +149,6 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         facts_text: &facts_text,
         draft: eco.current_draft().ok().as_ref(),
     })
-}
-
-fn note(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// Ctrl-C (or SIGTERM) sets the loop's cancel flag; a second one exits.

@@ -6,7 +6,6 @@ mod environment;
 mod inputs;
 mod variants;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use packsmith_agent::rundir::{rewrite_report, REPORT_JSON, TRACE_FILE};
@@ -21,11 +20,7 @@ use super::optional_model::load_optional_model;
 use crate::cli::SpackArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
-use crate::progress::{render_summary, ProgressPrinter};
-
-fn note(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
-}
+use crate::progress::{note, render_summary, ProgressPrinter};
 
 /// Ctrl-C (or SIGTERM) sets the cancel flag: running commands are killed,
 /// the loop stops at its next step and writes a consistent report. A
