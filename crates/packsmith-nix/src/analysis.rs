@@ -18,9 +18,13 @@ pub enum FailureCategory {
     UpstreamBroken,
     Timeout,
     Other,
+    /// Not offered to the model: every recipe it wrote failed to parse,
+    /// so the logs say nothing about the package.
+    NoValidNix,
 }
 
 impl FailureCategory {
+    /// The categories a model may pick from.
     pub const ALL: &'static [FailureCategory] = &[
         Self::DependencyNotInNixpkgs,
         Self::NeedsLockFile,
@@ -43,6 +47,7 @@ impl FailureCategory {
             Self::UpstreamBroken => "the upstream source does not build as released",
             Self::Timeout => "the build did not finish within the time limit",
             Self::Other => "another reason (see the explanation)",
+            Self::NoValidNix => "the model never wrote a package.nix that parses",
         }
     }
 }

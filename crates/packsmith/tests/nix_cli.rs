@@ -348,3 +348,55 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
         "the draft prompt carries the summary"
     );
 }
+
+#[test]
+fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let fake_nixpkgs =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-nix/tests/fake-nixpkgs");
+    // The draft fails to evaluate (the test nixpkgs has no stdenv), which
+    // alone reads like a missing dependency; every recipe the model writes
+    // then fails to parse.
+    let broken = "```nix\n{ stdenv }:\nstdenv.mkDerivation {\n  name = \"hello\";\n```";
+    let mut replies = vec!["hello: a greeting program.".to_string()];
+    replies.extend(std::iter::repeat_n(broken.to_string(), 12));
+    let (url, seen) = chat_server(replies);
+    let model = format!("openai-compat:fake@{url}");
+    let args = [
+        "nix",
+        p.to_str().unwrap(),
+        "--model",
+        &model,
+        "--nixpkgs",
+        fake_nixpkgs.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--offline",
+        "--max-iterations",
+        "2",
+    ];
+    let o = packsmith(&args, tmp.path(), &[]);
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
+    let result = read_json(&out.join("hello/nix-result.json"));
+    let analysis = &result["failure_analysis"];
+    assert_eq!(analysis["category"], "no_valid_nix", "{result}");
+    assert_eq!(analysis["by_model"], false, "{result}");
+    assert!(
+        stdout.contains("why it does not build [no_valid_nix]"),
+        "{stdout}"
+    );
+    // The model is not asked to explain its own syntax errors.
+    let requests = seen.lock().unwrap();
+    assert!(
+        requests
+            .iter()
+            .all(|r| !r.contains("could not be built with Nix")),
+        "{requests:?}"
+    );
+}

@@ -3,6 +3,7 @@
 //! pick from the same fixed category list. An answer without a valid
 //! category keeps the first guess's category.
 
+use packsmith_agent::{AttemptKind, AttemptRecord, STATIC_CHECK};
 use packsmith_core::chat::{ChatMessage, ChatRequest};
 use packsmith_core::RepoFacts;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,38 @@ pub fn deterministic(diagnoses: &[Diagnosis], facts: Option<&RepoFacts>) -> Fail
         first_guess: guess,
         by_model: false,
     }
+}
+
+/// The analysis when every recipe the model wrote failed the static check.
+/// The logs then describe only the deterministic draft, and a guess from
+/// them would blame the package for the model's syntax.
+pub fn no_valid_nix(attempts: &[AttemptRecord]) -> Option<FailureAnalysis> {
+    let written: Vec<&AttemptRecord> = attempts
+        .iter()
+        .filter(|a| a.kind != AttemptKind::Draft)
+        .collect();
+    let last = written.last()?;
+    if !written.iter().all(|a| a.stage_reached == STATIC_CHECK) {
+        return None;
+    }
+    let error = last
+        .failure
+        .as_ref()
+        .and_then(|f| f.excerpt.lines().next())
+        .unwrap_or("no message");
+    let reason = format!(
+        "none of the {} recipe(s) the model wrote parses (attempt {}: {error}); try a larger \
+         model, or start from the draft the run kept",
+        written.len(),
+        last.attempt
+    );
+    let category = FailureCategory::NoValidNix;
+    Some(FailureAnalysis {
+        category,
+        explanation: format!("{}: {reason}", category.describe()),
+        first_guess: FirstGuess { category, reason },
+        by_model: false,
+    })
 }
 
 /// The request asking a model to explain, with the last failures.
@@ -118,6 +151,55 @@ pub fn read_answer(answer: &str, base: FailureAnalysis) -> FailureAnalysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use packsmith_agent::Failure;
+    use packsmith_core::chat::Usage;
+
+    fn attempt(n: u32, kind: AttemptKind, stage: &str) -> AttemptRecord {
+        AttemptRecord {
+            attempt: n,
+            kind,
+            base: None,
+            recipe_path: format!("attempts/{n}/package.nix"),
+            static_repairs: 0,
+            stages: Vec::new(),
+            passed: false,
+            stage_reached: stage.into(),
+            failure: Some(Failure::new(stage, stage, format!("error {n}\nmore"))),
+            verdict: None,
+            rolled_back: false,
+            interrupted: false,
+            model_calls: 1,
+            tool_calls: 0,
+            usage: Usage::default(),
+            cost_usd: 0.0,
+            duration_ms: 0,
+        }
+    }
+
+    #[test]
+    fn only_unparsable_model_recipes_mean_no_valid_nix() {
+        let draft = attempt(1, AttemptKind::Draft, "evaluate");
+        let bad = |n| attempt(n, AttemptKind::Repair, STATIC_CHECK);
+        let a = no_valid_nix(&[draft.clone(), bad(2), bad(3)]).unwrap();
+        assert_eq!(a.category, FailureCategory::NoValidNix);
+        assert!(
+            a.explanation.contains("none of the 2 recipe(s)"),
+            "{}",
+            a.explanation
+        );
+        assert!(
+            a.explanation.contains("attempt 3: error 3"),
+            "{}",
+            a.explanation
+        );
+        assert!(!a.by_model);
+        // One model recipe that got past the parser: the logs are about it.
+        let evaluated = attempt(3, AttemptKind::Repair, "evaluate");
+        assert_eq!(no_valid_nix(&[draft.clone(), bad(2), evaluated]), None);
+        // No model recipe at all: the draft's logs are the evidence.
+        assert_eq!(no_valid_nix(&[draft]), None);
+        assert!(!FailureCategory::ALL.contains(&FailureCategory::NoValidNix));
+    }
 
     #[test]
     fn the_models_category_is_taken_only_from_the_list() {

@@ -47,6 +47,9 @@ fn check(state: CheckState, detail: impl Into<String>) -> Check {
 /// The failure analysis: the deterministic guess, explained by the model
 /// when it answers.
 fn failure_analysis(f: &Finish<'_>) -> FailureAnalysis {
+    if let Some(a) = analysis::no_valid_nix(&f.report.attempts) {
+        return a;
+    }
     let diagnoses = f.eco.diagnoses();
     let base = analysis::deterministic(&diagnoses, f.facts);
     if diagnoses.is_empty() {
