@@ -16,6 +16,9 @@ use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
 use crate::report::{AttemptRecord, StageRecord};
 use crate::rundir::Diagnosis;
 
+/// The failure class of a recipe identical to the one it repairs.
+const UNCHANGED: &str = "unchanged";
+
 /// Sent when the model answered with the very recipe that failed.
 const UNCHANGED_NUDGE: &str = "That is the same recipe, unchanged, and it fails in the same way. \
 Change the lines that cause the error above and reply with the whole corrected recipe.";
@@ -182,14 +185,18 @@ impl Run<'_> {
             if same && kind != AttemptKind::Refine {
                 if let Some(f) = &b.failure {
                     let mut failure = f.clone();
-                    failure.class = "unchanged".into();
-                    failure.excerpt = format!(
-                        "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
-                        b.attempt,
-                        f.stage,
-                        f.class,
-                        f.headline()
-                    );
+                    // An echo of an echo keeps the excerpt naming the
+                    // attempt whose stages ran, instead of nesting.
+                    if f.class != UNCHANGED {
+                        failure.class = UNCHANGED.into();
+                        failure.excerpt = format!(
+                            "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
+                            b.attempt,
+                            f.stage,
+                            f.class,
+                            f.headline()
+                        );
+                    }
                     p.failure = Some(failure);
                     self.judge(n, kind, &recipe, p)?;
                     return Ok(false);

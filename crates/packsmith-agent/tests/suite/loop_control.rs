@@ -224,6 +224,33 @@ fn an_unchanged_recipe_is_not_validated_again() {
 }
 
 #[test]
+fn a_recipe_echoed_again_points_at_the_attempt_that_ran() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 4;
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("draft")
+        .text("draft")
+        .text("draft")
+        .text("draft")
+        .text("WORKS");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    let third = report.attempts[2].failure.as_ref().unwrap();
+    assert_eq!(third.class, "unchanged");
+    // Not "identical to attempt 2, which failed … identical to attempt 1":
+    // the attempt whose stages ran is named once, with its own failure.
+    assert!(
+        third
+            .excerpt
+            .starts_with("the recipe is identical to attempt 1,"),
+        "{}",
+        third.excerpt
+    );
+    assert_eq!(third.excerpt.matches("identical to attempt").count(), 1);
+}
+
+#[test]
 fn without_a_first_draft_the_model_drafts_first() {
     let env = Env::new();
     let mut eco = Fake::new("");
