@@ -45,6 +45,9 @@ pub struct Knobs {
     /// Nix refinement rounds after success.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refine: Option<u32>,
+    /// Static-check repair rounds per attempt (both ecosystems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_repairs: Option<u32>,
 }
 
 impl Knobs {
@@ -65,6 +68,7 @@ impl Knobs {
             max_iterations: pick(&self.max_iterations, &over.max_iterations),
             max_no_progress: pick(&self.max_no_progress, &over.max_no_progress),
             refine: pick(&self.refine, &over.refine),
+            static_repairs: pick(&self.static_repairs, &over.static_repairs),
         }
     }
 
@@ -93,6 +97,11 @@ impl Knobs {
             if v == Some(0) {
                 return Err(format!("configuration `{name}`: {key} must be at least 1"));
             }
+        }
+        if let Some(n) = self.static_repairs.filter(|n| *n > 10) {
+            return Err(format!(
+                "configuration `{name}`: static_repairs = {n} is more than the commands allow (0 to 10)"
+            ));
         }
         Ok(())
     }
@@ -270,6 +279,8 @@ struct MatrixSection {
     max_no_progress: Vec<u32>,
     #[serde(default)]
     refine: Vec<u32>,
+    #[serde(default)]
+    static_repairs: Vec<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -519,6 +530,7 @@ fn expand_matrix(m: &MatrixSection) -> Result<Vec<Configuration>> {
     axis!(max_iterations);
     axis!(max_no_progress);
     axis!(refine);
+    axis!(static_repairs);
     if axes.is_empty() {
         return Err(BenchError::bad_input("[matrix] lists no values")
             .hint("give at least one knob a list, e.g. refs = [\"none\", \"similar:2\"]"));
@@ -560,6 +572,39 @@ mod tests {
         assert_eq!(c.configurations[1].knobs.refs.as_deref(), Some("similar:2"));
         let err = BenchConfig::load("zero-shot,nope").unwrap_err();
         assert!(err.message.contains("`nope`"));
+    }
+
+    #[test]
+    fn static_repairs_is_a_knob_with_the_commands_range() {
+        let c = BenchConfig::parse(
+            "[matrix]\nbaseline = \"spackit\"\nstatic_repairs = [0, 2]\n",
+            "c.toml",
+        )
+        .unwrap();
+        let got: Vec<_> = c
+            .configurations
+            .iter()
+            .map(|c| (c.name.as_str(), c.knobs.static_repairs))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("m,static_repairs=0", Some(0)),
+                ("m,static_repairs=2", Some(2))
+            ]
+        );
+        let err = BenchConfig::parse(
+            "[[configuration]]\nname = \"x\"\nstatic_repairs = 11\n",
+            "c.toml",
+        )
+        .unwrap_err();
+        assert!(
+            err.message.contains("static_repairs = 11"),
+            "{}",
+            err.message
+        );
+        // Unset, the knob leaves a baseline's fingerprint as it was.
+        assert_eq!(baseline("spackit").unwrap().static_repairs, None);
     }
 
     #[test]
@@ -633,7 +678,10 @@ max_attempts = [1, 5]
     fn the_example_matrix_parses() {
         let text = include_str!("../../../examples/bench/spack-ablation.toml");
         let c = BenchConfig::parse(text, "spack-ablation.toml").unwrap();
-        assert_eq!(c.configurations.len(), 7);
+        assert_eq!(c.configurations.len(), 8);
+        let strict = c.configuration("spackit-no-static-repairs").unwrap();
+        assert_eq!(strict.knobs.static_repairs, Some(0));
+        assert_eq!(strict.knobs.refs.as_deref(), Some("similar:2"));
         assert_eq!(c.timeout_secs, 2400);
         assert_eq!(c.spack.release.as_deref(), Some("0.23"));
         assert_eq!(c.slurm.mem, "16G");
@@ -651,5 +699,8 @@ max_attempts = [1, 5]
         assert_eq!(a.fingerprint(), b.fingerprint());
         b.configurations[0].knobs.max_attempts = Some(3);
         assert_ne!(a.fingerprint(), b.fingerprint());
+        let mut c = a.clone();
+        c.configurations[0].knobs.static_repairs = Some(0);
+        assert_ne!(a.fingerprint(), c.fingerprint());
     }
 }

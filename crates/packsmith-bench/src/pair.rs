@@ -62,6 +62,9 @@ pub fn pair_args(
     if let Some(m) = &k.model {
         push(&mut a, "--model", m.clone());
     }
+    if let Some(n) = k.static_repairs {
+        push(&mut a, "--static-repairs", n.to_string());
+    }
     match task {
         Task::Spack(_) => {
             if let Some(r) = &k.refs {
@@ -483,6 +486,33 @@ mod tests {
             a,
             "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh --no-sandbox"
         );
+    }
+
+    #[test]
+    fn static_repairs_reach_both_commands() {
+        let config = BenchConfig::parse(
+            "[[configuration]]\nname = \"s0\"\nbaseline = \"zero-shot\"\nstatic_repairs = 0\n",
+            "c.toml",
+        )
+        .unwrap();
+        let spack = r#"{"name": "n", "spack_dir": "n", "version": "2.0"}"#;
+        let nix = r#"{"attr_path": "p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c", "rev": "v1"}"#;
+        for line in [spack, nix] {
+            let task = &parse_tasks(line, "t").unwrap()[0];
+            let args: Vec<String> = pair_args(
+                task,
+                Path::new("/src/x"),
+                None,
+                &config.configurations[0],
+                &config,
+                Path::new("/out/p"),
+            )
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+            let at = args.iter().position(|a| a == "--static-repairs");
+            assert_eq!(at.map(|i| args[i + 1].as_str()), Some("0"), "{args:?}");
+        }
     }
 
     #[test]

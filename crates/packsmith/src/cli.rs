@@ -64,6 +64,10 @@ pub struct NixArgs {
     /// Stop after this many consecutive attempts without progress.
     #[arg(long, default_value_t = 10)]
     pub max_no_progress: u32,
+    /// Rounds per attempt in which the model fixes a recipe that fails to
+    /// parse, before the attempt is given up (0 = none).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub static_repairs: u32,
     /// Refinement rounds after a successful build (0 = off).
     #[arg(long, default_value_t = 1)]
     pub refine: u32,
@@ -343,6 +347,10 @@ pub struct SpackArgs {
     /// Attempts, the deterministic draft included.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub max_attempts: u32,
+    /// Rounds per attempt in which the model fixes a recipe that fails the
+    /// static check, before the attempt is given up (0 = none).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub static_repairs: u32,
     /// The Spack to validate with: an env script of `export` lines (see
     /// docs/offline-spack.md) or a `spack` executable (default: spack on PATH).
     #[arg(long)]

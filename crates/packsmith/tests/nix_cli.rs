@@ -349,25 +349,23 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
     );
 }
 
-#[test]
-fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
-    if !nix_here() {
-        return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let p = project(tmp.path());
-    let out = tmp.path().join("runs");
+/// `packsmith nix` on the Makefile project against the test nixpkgs, with
+/// a model whose every recipe fails to parse; the stdout and stderr, the
+/// requests the model saw and the run directory.
+fn run_with_a_model_that_writes_broken_nix(
+    tmp: &Path,
+    extra: &[&str],
+) -> (Output, Vec<String>, PathBuf) {
+    let p = project(tmp);
+    let out = tmp.join("runs");
     let fake_nixpkgs =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-nix/tests/fake-nixpkgs");
-    // The draft fails to evaluate (the test nixpkgs has no stdenv), which
-    // alone reads like a missing dependency; every recipe the model writes
-    // then fails to parse.
     let broken = "```nix\n{ stdenv }:\nstdenv.mkDerivation {\n  name = \"hello\";\n```";
     let mut replies = vec!["hello: a greeting program.".to_string()];
     replies.extend(std::iter::repeat_n(broken.to_string(), 12));
     let (url, seen) = chat_server(replies);
     let model = format!("openai-compat:fake@{url}");
-    let args = [
+    let mut args = vec![
         "nix",
         p.to_str().unwrap(),
         "--model",
@@ -380,10 +378,25 @@ fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
         "--max-iterations",
         "2",
     ];
-    let o = packsmith(&args, tmp.path(), &[]);
+    args.extend_from_slice(extra);
+    let o = packsmith(&args, tmp, &[]);
+    let requests = seen.lock().unwrap().clone();
+    (o, requests, out.join("hello"))
+}
+
+#[test]
+fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // The draft fails to evaluate (the test nixpkgs has no stdenv), which
+    // alone reads like a missing dependency; every recipe the model writes
+    // then fails to parse.
+    let (o, requests, run) = run_with_a_model_that_writes_broken_nix(tmp.path(), &[]);
     let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(1), "{stdout}\n{stderr}");
-    let result = read_json(&out.join("hello/nix-result.json"));
+    let result = read_json(&run.join("nix-result.json"));
     let analysis = &result["failure_analysis"];
     assert_eq!(analysis["category"], "no_valid_nix", "{result}");
     assert_eq!(analysis["by_model"], false, "{result}");
@@ -392,11 +405,29 @@ fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
         "{stdout}"
     );
     // The model is not asked to explain its own syntax errors.
-    let requests = seen.lock().unwrap();
     assert!(
         requests
             .iter()
             .all(|r| !r.contains("could not be built with Nix")),
         "{requests:?}"
     );
+    // The default two repair rounds for the recipe that did not parse.
+    let report = read_json(&run.join("report.json"));
+    assert_eq!(report["attempts"][1]["static_repairs"], 2, "{report}");
+    assert_eq!(requests.len(), 4, "summary, draft, two repairs");
+}
+
+#[test]
+fn static_repairs_zero_gives_a_recipe_that_does_not_parse_up_at_once() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (o, requests, run) =
+        run_with_a_model_that_writes_broken_nix(tmp.path(), &["--static-repairs", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let report = read_json(&run.join("report.json"));
+    assert_eq!(report["attempts"][1]["static_repairs"], 0, "{report}");
+    assert_eq!(report["attempts"][1]["stage_reached"], "static_check");
+    assert_eq!(requests.len(), 2, "the summary and the draft only");
 }

@@ -81,6 +81,14 @@ fn a_missing_spack_script_and_bad_refs_are_bad_input() {
 
     let o = packsmith(&["spack", "/nonexistent/project"], cache.path(), None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+
+    let o = packsmith(
+        &["spack", &example(), "--static-repairs", "11"],
+        cache.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--static-repairs"), "{}", stderr(&o));
 }
 
 fn spack_env() -> Option<PathBuf> {

@@ -129,6 +129,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     let mut options = AgentOptions::nix_style(&args.out);
     options.max_attempts = args.max_iterations.max(1);
     options.max_no_progress = Some(args.max_no_progress.max(1));
+    options.max_static_repairs = args.static_repairs;
     options.refine_rounds = args.refine;
     options.tools = !args.no_tools;
     options.replace_existing = args.replace;

@@ -192,6 +192,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     };
     let mut options = AgentOptions::new(&args.out);
     options.max_attempts = args.max_attempts;
+    options.max_static_repairs = args.static_repairs;
     options.tools = tools;
     options.cancel = cancel.clone();
     options.request_log = if args.log_prompts {
