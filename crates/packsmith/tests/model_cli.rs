@@ -219,6 +219,15 @@ fn pull_errors_say_what_to_do() {
         err.contains("qwen2.5-coder-1.5b") && err.contains("--url"),
         "{err}"
     );
+    // Known by name, but only the PyPI script can assemble it.
+    let out = packsmith(&["model", "pull", "smollm2-135m"], cache.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("smollm2-135m has no download")
+            && err.contains("scripts/fetch-models.sh smollm2"),
+        "{err}"
+    );
 
     // Nothing listens on a port just freed.
     let port = TcpListener::bind("127.0.0.1:0")
@@ -258,6 +267,13 @@ fn list_shows_known_models_and_other_files() {
         s.contains("qwen2.5-coder-1.5b") && s.contains("absent"),
         "{s}"
     );
+    // Every model `local:NAME` knows, each with how to get it.
+    let smollm = s.lines().find(|l| l.starts_with("smollm2-135m")).unwrap();
+    assert!(
+        smollm.contains("absent") && smollm.ends_with("scripts/fetch-models.sh smollm2"),
+        "{s}"
+    );
+    assert!(s.contains("packsmith model pull qwen2.5-coder-1.5b"), "{s}");
     assert!(s.contains("mine.gguf"), "{s}");
 }
 

@@ -29,10 +29,10 @@ use llama_cpp_2::token::LlamaToken;
 use crate::{ChatRequest, ChatResponse, FinishReason, LlmError, Usage};
 
 use super::prompt::{turns, Turn};
-use super::resolve::known_model_for_path;
 use super::schema::schema_to_gbnf;
 use super::tools::{parse_tool_calls, tool_call_schema, ToolChoice, ToolDialect};
 use super::{LocalModelInfo, LocalOptions, LocalStats, LLAMA_LOG_ENV};
+use crate::catalog::known_model_for_path;
 
 /// Work for the model's thread.
 pub(super) enum Job {

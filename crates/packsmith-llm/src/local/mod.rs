@@ -32,9 +32,7 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 pub use embed::LocalEmbedder;
-pub use resolve::{
-    known_model_for_path, models_dir, resolve_local_model, KnownModel, KNOWN_MODELS,
-};
+pub use resolve::resolve_local_model;
 pub use tools::{ToolChoice, ToolDialect, ToolMode};
 
 use crate::{ChatModel, ChatRequest, ChatResponse, LlmError};

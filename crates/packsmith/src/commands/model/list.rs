@@ -1,9 +1,10 @@
-//! `packsmith model list`: the models `model pull` knows, whether each is
-//! present, and any other GGUF files in the models directory.
+//! `packsmith model list`: the models packsmith knows by name, whether
+//! each is present and how to get it, and any other GGUF files in the
+//! models directory.
 
 use std::io::Write;
 
-use packsmith_llm::catalog::{models_dir, CATALOG};
+use packsmith_llm::catalog::{known_model_for_path, models_dir, KNOWN_MODELS};
 
 use super::human_size;
 use crate::env_vars::cache_dir;
@@ -13,20 +14,30 @@ pub fn run() -> Result<Exit, CliError> {
     let dir = models_dir(&cache_dir());
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "models in {}", dir.display());
-    let _ = writeln!(out, "{:<22} {:>8}  {:<26} file", "name", "size", "status");
-    for m in CATALOG {
+    let _ = writeln!(
+        out,
+        "{:<22} {:>8}  {:<26} {:<40} get it with",
+        "name", "size", "status", "file"
+    );
+    for m in KNOWN_MODELS {
+        let expected = m.download.map(|d| d.size);
         // Size only: hashing a gigabyte on every list would be slow;
         // `model pull` verifies the checksum.
         let status = match std::fs::metadata(dir.join(m.file)) {
-            Ok(meta) if meta.len() == m.size => "present".to_string(),
+            Ok(meta) if expected.is_none_or(|s| meta.len() == s) => "present".to_string(),
             Ok(meta) => format!("wrong size ({} bytes)", meta.len()),
             Err(_) => "absent".to_string(),
         };
+        let how = if m.download.is_some() {
+            format!("packsmith model pull {}", m.name)
+        } else {
+            format!("scripts/fetch-models.sh {}", m.fetch_target)
+        };
         let _ = writeln!(
             out,
-            "{:<22} {:>8}  {:<26} {}",
+            "{:<22} {:>8}  {:<26} {:<40} {how}",
             m.name,
-            human_size(m.size),
+            expected.map(human_size).unwrap_or_else(|| "-".into()),
             status,
             m.file
         );
@@ -39,7 +50,7 @@ pub fn run() -> Result<Exit, CliError> {
             let name = e.file_name().to_string_lossy().into_owned();
             let is_other = name.ends_with(".gguf")
                 && !name.starts_with('.')
-                && !CATALOG.iter().any(|m| m.file == name);
+                && !KNOWN_MODELS.iter().any(|m| m.file == name);
             let size = e.metadata().ok()?.len();
             is_other.then_some((name, size))
         })
@@ -60,11 +71,10 @@ pub fn run() -> Result<Exit, CliError> {
     Ok(Exit::Success)
 }
 
-/// `local:NAME` for a file the embedded provider knows by name, else its path.
+/// `local:NAME` for a file packsmith knows by name, else its path.
 fn model_arg(path: &std::path::Path) -> String {
-    #[cfg(feature = "local")]
-    if let Some(known) = packsmith_llm::local::known_model_for_path(path) {
-        return format!("local:{}", known.name);
+    match known_model_for_path(path) {
+        Some(known) => format!("local:{}", known.name),
+        None => format!("local:{}", path.display()),
     }
-    format!("local:{}", path.display())
 }

