@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use packsmith_llm::catalog::{known_model_for_path, models_dir, KNOWN_MODELS};
+use packsmith_llm::catalog::{models_dir, KNOWN_MODELS};
 
 use super::human_size;
 use crate::env_vars::cache_dir;
@@ -60,21 +60,14 @@ pub fn run() -> Result<Exit, CliError> {
         let _ = writeln!(out, "\nother GGUF files:");
         for (name, size) in others {
             let path = dir.join(&name);
+            // Known models are listed above, so these are only known by path.
             let _ = writeln!(
                 out,
-                "  {name} ({})  --model {}",
+                "  {name} ({})  --model local:{}",
                 human_size(size),
-                model_arg(&path)
+                path.display()
             );
         }
     }
     Ok(Exit::Success)
-}
-
-/// `local:NAME` for a file packsmith knows by name, else its path.
-fn model_arg(path: &std::path::Path) -> String {
-    match known_model_for_path(path) {
-        Some(known) => format!("local:{}", known.name),
-        None => format!("local:{}", path.display()),
-    }
 }
