@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use packsmith_spack::recipe::read_recipe;
-use packsmith_spack::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
+use packsmith_spack_knowledge::recipe::read_recipe;
+use packsmith_spack_knowledge::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
 
 fn load(path: &Path) -> Result<ScoreRecipe, String> {
     let recipe = read_recipe(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -8,3 +8,5 @@ pub mod facts;
 pub use facts::*;
 
 pub mod chat;
+
+pub mod embed;

@@ -49,13 +49,14 @@ pub trait ChatModel: Send + Sync {
     fn complete(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError>;
 }
 
-/// Turns texts into vectors.
-pub trait Embedder: Send + Sync {
-    /// The embedding model's id; stored beside vectors so that vectors from
-    /// different models are never compared.
-    fn model_id(&self) -> String;
+/// Turns texts into vectors (the trait lives in `packsmith-core` so that
+/// the Spack knowledge crate can use vectors without this crate).
+pub use packsmith_core::embed::{Embedder, EmbeddingError};
 
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, LlmError>;
+impl From<LlmError> for EmbeddingError {
+    fn from(e: LlmError) -> Self {
+        EmbeddingError::new(e.to_string())
+    }
 }
 
 // Wrappers take any model, boxed or shared, so layers compose.

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use crate::http::{json_f32, post_json, HeaderValue, HttpTransport, UreqTransport};
 use crate::secret::Secret;
 use crate::{
-    ChatModel, ChatRequest, ChatResponse, Embedder, FinishReason, LlmError, Role, ToolCall,
-    ToolChoice, Usage,
+    ChatModel, ChatRequest, ChatResponse, Embedder, EmbeddingError, FinishReason, LlmError, Role,
+    ToolCall, ToolChoice, Usage,
 };
 
 pub mod reverse;
@@ -369,7 +369,13 @@ impl Embedder for OpenAiEmbedder {
         self.chat.opts.id.clone()
     }
 
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        self.embed_texts(texts).map_err(EmbeddingError::from)
+    }
+}
+
+impl OpenAiEmbedder {
+    fn embed_texts(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
         let opts = &self.chat.opts;
         let body = json!({"model": opts.model, "input": texts});
         let value = post_json(

@@ -1,18 +1,10 @@
-//! Spack knowledge without starting Spack: read `package.py` recipes into a
-//! typed model, parse spec strings, and score generated recipes against
-//! human ones.
+//! The Spack backend: runs the real Spack on a recipe (load, audit,
+//! concretize, install) in the sandbox, turns a failed stage into a typed
+//! diagnosis, and puts Spack behind the agent loop's `Ecosystem` seam.
+//! What can be known without starting Spack (recipes, specs, the knowledge
+//! base, the static check, the brief and the draft) is in
+//! `packsmith-spack-knowledge`.
 
-pub mod brief;
-pub mod check;
 pub mod diagnose;
-pub mod draft;
 pub mod ecosystem;
-pub mod embed;
-pub mod kb;
-pub mod mapping;
-pub mod recipe;
-pub mod retrieve;
-pub mod score;
-pub mod spec;
-pub mod target;
 pub mod validate;

@@ -11,13 +11,13 @@ use packsmith_agent::{
 };
 use packsmith_core::chat::Role;
 use packsmith_llm::ScriptedModel;
-use packsmith_spack::brief::build_brief;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
-use packsmith_spack::mapping::NoKnowledge;
-use packsmith_spack::target::TargetSpack;
 use packsmith_spack::validate::{
     pack_local_source, Sandbox, SandboxPolicy, SpackSetup, StageOptions,
 };
+use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack_knowledge::mapping::NoKnowledge;
+use packsmith_spack_knowledge::target::TargetSpack;
 
 fn tiny_project(dir: &Path) {
     std::fs::create_dir_all(dir.join("src")).unwrap();

@@ -11,16 +11,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use packsmith_spack::brief::build_brief;
 use packsmith_spack::diagnose::{classify, diagnose_outcome, FailureClass};
-use packsmith_spack::draft::{render_recipe, DraftOptions};
-use packsmith_spack::mapping::NoKnowledge;
-use packsmith_spack::recipe::parse_recipe;
-use packsmith_spack::target::TargetSpack;
 use packsmith_spack::validate::{
     check_variants, pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy,
     SpackPaths, SpackSetup, Stage, StageOptions, StageOutcome, VariantCheckOptions,
 };
+use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::mapping::NoKnowledge;
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::target::TargetSpack;
 
 /// Spack commands share one install tree and caches: one test at a time.
 static SPACK: Mutex<()> = Mutex::new(());

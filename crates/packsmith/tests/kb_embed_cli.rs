@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-spack/tests/fixtures")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-spack-knowledge/tests/fixtures")
 }
 
 fn packsmith(cache: &Path, args: &[&str]) -> Output {

@@ -15,7 +15,7 @@ use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::LlamaModel;
 
-use crate::{Embedder, LlmError};
+use crate::{Embedder, EmbeddingError, LlmError};
 
 use super::engine::{backend, check_model_file};
 
@@ -81,6 +81,16 @@ impl LocalEmbedder {
         self.dimensions
     }
 
+    fn embed_texts(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let (reply, answer) = mpsc::channel();
+        self.jobs
+            .as_ref()
+            .ok_or_else(|| self.stopped())?
+            .send((texts.to_vec(), reply))
+            .map_err(|_| self.stopped())?;
+        answer.recv().map_err(|_| self.stopped())?
+    }
+
     fn stopped(&self) -> LlmError {
         LlmError::Local(format!(
             "the llama.cpp thread for {} has stopped\nhint: load the model again",
@@ -94,14 +104,8 @@ impl Embedder for LocalEmbedder {
         self.id.clone()
     }
 
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
-        let (reply, answer) = mpsc::channel();
-        self.jobs
-            .as_ref()
-            .ok_or_else(|| self.stopped())?
-            .send((texts.to_vec(), reply))
-            .map_err(|_| self.stopped())?;
-        answer.recv().map_err(|_| self.stopped())?
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbeddingError> {
+        self.embed_texts(texts).map_err(EmbeddingError::from)
     }
 }
 

@@ -18,16 +18,16 @@ use packsmith_agent::{
 };
 use packsmith_core::chat::{ChatMessage, ChatRequest};
 
-use crate::brief::SpackBrief;
-use crate::check::{check_source, CheckOptions};
-use crate::draft::{render_recipe, DraftOptions};
-use crate::kb::{KnowledgeBase, NameIndex};
-use crate::target::TargetSpack;
 use crate::validate::{prepare_attempt, run_stage, Sandbox, SpackSetup, Stage, StageOptions};
+use packsmith_spack_knowledge::brief::SpackBrief;
+use packsmith_spack_knowledge::check::{check_source, CheckOptions};
+use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::target::TargetSpack;
 
 pub use output::{clean_model_output, PinnedFetch};
 pub use prompts::PromptReference;
-pub use references::{compact_recipe, recipe_text, references_from};
+pub use references::{compact_recipe, references_from};
 pub use stages::{excerpt_for_model, stage_list};
 pub use tools::{CheckRecipe, SharedKb, ShowRecipe, SpackLookup};
 
@@ -172,10 +172,10 @@ impl SpackEcosystem {
     }
 }
 
-fn severity(s: crate::check::Severity) -> Severity {
+fn severity(s: packsmith_spack_knowledge::check::Severity) -> Severity {
     match s {
-        crate::check::Severity::Error => Severity::Error,
-        crate::check::Severity::Warning => Severity::Warning,
+        packsmith_spack_knowledge::check::Severity::Error => Severity::Error,
+        packsmith_spack_knowledge::check::Severity::Warning => Severity::Warning,
     }
 }
 

@@ -1,22 +1,10 @@
 //! Reference recipes from the knowledge base, cut to what helps a model:
 //! the class and its directives and methods, without the licence header.
 
-use rusqlite::OptionalExtension;
-
 use packsmith_agent::{Reference, References};
 
-use crate::kb::{sql, KbError, KnowledgeBase};
-use crate::retrieve::Retrieval;
-
-/// The indexed `package.py` text of `name`.
-pub fn recipe_text(kb: &KnowledgeBase, name: &str) -> Result<Option<String>, KbError> {
-    kb.conn
-        .query_row("SELECT recipe FROM packages WHERE name = ?1", [name], |r| {
-            r.get::<_, String>(0)
-        })
-        .optional()
-        .map_err(sql(&kb.path))
-}
+use packsmith_spack_knowledge::kb::{KbError, KnowledgeBase};
+use packsmith_spack_knowledge::retrieve::Retrieval;
 
 /// The recipe without its leading comment block and blank lines, at most
 /// `max_lines` lines.
@@ -52,7 +40,7 @@ pub fn references_from(
 ) -> Result<References, KbError> {
     let mut items = Vec::new();
     for m in &retrieval.matches {
-        if let Some(text) = recipe_text(kb, &m.name)? {
+        if let Some(text) = kb.recipe_text(&m.name)? {
             items.push(Reference {
                 name: m.name.clone(),
                 text: compact_recipe(&text, max_lines),

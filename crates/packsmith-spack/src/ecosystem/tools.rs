@@ -10,10 +10,10 @@ use serde_json::{json, Value};
 use packsmith_agent::{clip_chars, Tool, ToolContext, ToolError};
 use packsmith_core::chat::ToolSpec;
 
-use super::references::{compact_recipe, recipe_text};
-use crate::check::{check_source, CheckOptions, Severity};
-use crate::kb::{KnowledgeBase, NameIndex};
-use crate::target::TargetSpack;
+use super::references::compact_recipe;
+use packsmith_spack_knowledge::check::{check_source, CheckOptions, Severity};
+use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::target::TargetSpack;
 
 /// The knowledge base, shared by the tools of one run.
 pub type SharedKb = Arc<Mutex<KnowledgeBase>>;
@@ -79,7 +79,9 @@ impl Tool for SpackLookup {
         let name = name_arg(args)?;
         own_package(&name, &self.target)?;
         let kb = locked(&self.kb)?;
-        let fail = |e: crate::kb::KbError| ToolError::RespondToModel(format!("lookup failed: {e}"));
+        let fail = |e: packsmith_spack_knowledge::kb::KbError| {
+            ToolError::RespondToModel(format!("lookup failed: {e}"))
+        };
         if let Some(p) = kb.show(&name).map_err(fail)? {
             let variants: Vec<String> = p
                 .variants
@@ -163,7 +165,8 @@ impl Tool for ShowRecipe {
         let name = name_arg(args)?;
         own_package(&name, &self.target)?;
         let kb = locked(&self.kb)?;
-        match recipe_text(&kb, &name)
+        match kb
+            .recipe_text(&name)
             .map_err(|e| ToolError::RespondToModel(format!("lookup failed: {e}")))?
         {
             Some(text) => Ok(compact_recipe(&text, RECIPE_LINES)),

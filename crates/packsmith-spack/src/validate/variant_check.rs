@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{run_stage_spec, Attempt, Sandbox, SpackSetup, Stage, StageOptions, ValidateError};
 use crate::diagnose::{diagnose_outcome, FailureClass};
-use crate::recipe::{Recipe, Value, VariantValues};
+use packsmith_spack_knowledge::recipe::{Recipe, Value, VariantValues};
 
 /// Most variants flipped by default (each costs a concretization).
 pub const MAX_VARIANT_FLIPS: usize = 5;
@@ -248,7 +248,7 @@ pub fn check_variants(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recipe::parse_recipe;
+    use packsmith_spack_knowledge::recipe::parse_recipe;
 
     fn recipe(variants: &str) -> Recipe {
         parse_recipe(

@@ -5,8 +5,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use packsmith_spack::check::{check_source, package_name_for, CheckOptions, Diagnostic, Severity};
-use packsmith_spack::kb::{KbError, KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::check::{
+    check_source, package_name_for, CheckOptions, Diagnostic, Severity,
+};
+use packsmith_spack_knowledge::kb::{KbError, KnowledgeBase, NameIndex};
 
 use super::kb::{kb_error, spack_version};
 use crate::cli::CheckArgs;

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use packsmith_core::RepoFacts;
-use packsmith_spack::kb::{index_repo, IndexOptions, KbError, KnowledgeBase, TagList};
-use packsmith_spack::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
-use packsmith_spack::target::TargetSpack;
+use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, KbError, KnowledgeBase, TagList};
+use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
+use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::cli::{
     KbArgs, KbCommand, KbIndexArgs, KbSearchArgs, KbSelect, KbShowArgs, KbSimilarArgs,
@@ -127,7 +127,7 @@ fn stats(a: &KbSelect) -> Result<Exit, CliError> {
         list(&s.top_virtuals),
         list(&s.tags),
     ));
-    let embedded = packsmith_spack::embed::embedded_models(&kb).map_err(kb_error)?;
+    let embedded = packsmith_spack_knowledge::embed::embedded_models(&kb).map_err(kb_error)?;
     if !embedded.is_empty() {
         let models: Vec<String> = embedded
             .iter()
@@ -347,7 +347,7 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
 }
 
 /// One numbered line per reference, with what it shares with the target.
-pub(crate) fn render_matches(matches: &[packsmith_spack::retrieve::Match]) -> String {
+pub(crate) fn render_matches(matches: &[packsmith_spack_knowledge::retrieve::Match]) -> String {
     let mut t = String::new();
     for (i, m) in matches.iter().enumerate() {
         t.push_str(&format!(

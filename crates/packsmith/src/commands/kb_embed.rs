@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use packsmith_llm::{build_embedder, Embedder, ModelSpec};
-use packsmith_spack::embed::{
+use packsmith_spack_knowledge::embed::{
     embed_kb, ChunkScope, EmbedError, EmbedOptions, EmbedProgress, EmbeddingRetriever, FeatureCard,
     Pieces,
 };
-use packsmith_spack::retrieve::{RetrieveOptions, Strategy};
+use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Strategy};
 
 use super::kb::{emit, json, kb_error, load_facts, open, render_matches, spack_version};
 use super::serve::{llm_error, load_config};

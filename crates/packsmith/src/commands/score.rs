@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use packsmith_spack::recipe::{read_recipe, Recipe};
-use packsmith_spack::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
-use packsmith_spack::target::TargetSpack;
+use packsmith_spack_knowledge::recipe::{read_recipe, Recipe};
+use packsmith_spack_knowledge::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
+use packsmith_spack_knowledge::target::TargetSpack;
 
 use super::kb::spack_version;
 use crate::cli::ScoreArgs;

@@ -82,7 +82,7 @@ pub(crate) fn load_config() -> Result<Config, CliError> {
 }
 
 /// An LLM error's first line as the message and its `hint:` line as the hint.
-pub(crate) fn llm_error(code: Exit, error: &packsmith_llm::LlmError) -> CliError {
+pub(crate) fn llm_error(code: Exit, error: &dyn std::fmt::Display) -> CliError {
     let text = redact(&error.to_string());
     let (message, hint) = match text.split_once("\nhint: ") {
         Some((m, h)) => (m.to_string(), Some(h.to_string())),

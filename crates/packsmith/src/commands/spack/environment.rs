@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use packsmith_spack::kb::{kb_dir, KnowledgeBase};
-use packsmith_spack::target::TargetSpack;
 use packsmith_spack::validate::{Sandbox, SandboxPolicy, SpackSetup, ValidateError};
+use packsmith_spack_knowledge::kb::{kb_dir, KnowledgeBase};
+use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::cli::SpackArgs;
 use crate::env_vars::cache_dir;

@@ -5,12 +5,12 @@ use packsmith_agent::References;
 use packsmith_core::chat::{ChatMessage, ChatRequest, Usage};
 use packsmith_core::RepoFacts;
 use packsmith_llm::{build_embedder, ChatModel, Embedder, ModelSpec};
-use packsmith_spack::brief::{render_brief, render_raw_facts, SpackBrief};
 use packsmith_spack::ecosystem::references_from;
-use packsmith_spack::embed::retrieve_by_embedding;
-use packsmith_spack::kb::KnowledgeBase;
-use packsmith_spack::mapping::SpackNames;
-use packsmith_spack::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy, Target};
+use packsmith_spack_knowledge::brief::{render_brief, render_raw_facts, SpackBrief};
+use packsmith_spack_knowledge::embed::retrieve_by_embedding;
+use packsmith_spack_knowledge::kb::KnowledgeBase;
+use packsmith_spack_knowledge::mapping::SpackNames;
+use packsmith_spack_knowledge::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy, Target};
 
 use crate::exit::{CliError, Exit};
 

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use packsmith_agent::rundir::{rewrite_report, REPORT_JSON, TRACE_FILE};
 use packsmith_agent::{Agent, AgentOptions, CancelToken, RequestLog, RunStatus, Task};
 use packsmith_analyze::{analyze_dir, source};
-use packsmith_spack::brief::build_brief;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
-use packsmith_spack::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack::validate::{pack_local_source, StageOptions};
+use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 
 use super::optional_model::load_optional_model;
 use crate::cli::SpackArgs;
@@ -90,7 +90,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     let mut brief = build_brief(&facts, target, names);
     if let Some(n) = &args.name {
         brief.package = n.clone();
-        brief.class_name = packsmith_spack::brief::class_name(n);
+        brief.class_name = packsmith_spack_knowledge::brief::class_name(n);
     }
     if let Some(v) = &args.version {
         brief.fetch.version = Some(v.clone());

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::Path;
 
 use packsmith_spack::ecosystem::Validation;
-use packsmith_spack::recipe::parse_recipe;
 use packsmith_spack::validate::{check_variants, prepare_attempt, VariantCheckOptions};
+use packsmith_spack_knowledge::recipe::parse_recipe;
 
 /// Runs the check on the recipe that passed (attempt `attempt`) and
 /// returns its result as report JSON; a check that cannot run is reported,

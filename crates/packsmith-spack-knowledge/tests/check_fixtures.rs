@@ -1,0 +1,137 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! One fixture per diagnostic code, plus clean recipes of both
+//! generations that must produce nothing.
+
+use packsmith_spack_knowledge::check::{
+    check_source, strip_markdown, CheckOptions, Code, Diagnostic, Severity,
+};
+use packsmith_spack_knowledge::kb::NameIndex;
+use packsmith_spack_knowledge::target::TargetSpack;
+
+/// A tiny knowledge base; only the 1.x one knows the language virtuals.
+fn names(spack: TargetSpack) -> NameIndex {
+    let packages = ["cmake", "hdf5", "zlib", "python", "openmpi", "gcc"];
+    let virtuals: &[(&str, &str)] = match spack {
+        TargetSpack::V0_23 => &[("mpi", "openmpi")],
+        TargetSpack::V1 => &[("mpi", "openmpi"), ("c", "gcc"), ("cxx", "gcc")],
+    };
+    NameIndex {
+        packages: packages.iter().map(|s| s.to_string()).collect(),
+        virtuals: virtuals
+            .iter()
+            .map(|(v, p)| (v.to_string(), vec![p.to_string()]))
+            .collect(),
+    }
+}
+
+fn run(file: &str, spack: TargetSpack, package: &str) -> Vec<Diagnostic> {
+    let path = format!("{}/tests/fixtures/check/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let names = names(spack);
+    let opts = CheckOptions {
+        spack,
+        names: Some(&names),
+        package: Some(package),
+    };
+    check_source(&text, file, &opts)
+}
+
+fn codes(d: &[Diagnostic]) -> Vec<Code> {
+    let mut c: Vec<Code> = d.iter().map(|d| d.code).collect();
+    c.dedup();
+    c
+}
+
+#[test]
+fn clean_recipes_have_no_diagnostic() {
+    assert_eq!(run("clean-v0.py", TargetSpack::V0_23, "demo"), vec![]);
+    assert_eq!(run("clean-v1.py", TargetSpack::V1, "demo"), vec![]);
+}
+
+#[test]
+fn each_code_has_a_fixture() {
+    use TargetSpack::{V0_23, V1};
+    let cases: &[(&str, TargetSpack, Code)] = &[
+        ("ps001-syntax.py", V0_23, Code::Syntax),
+        ("ps002-markdown.py", V0_23, Code::Markdown),
+        ("ps003-not-a-recipe.py", V0_23, Code::NotARecipe),
+        ("ps101-missing-import.py", V1, Code::MissingImport),
+        (
+            "ps102-wrong-generation.py",
+            V0_23,
+            Code::WrongGenerationImport,
+        ),
+        ("ps201-class-name.py", V0_23, Code::ClassName),
+        ("ps301-no-version.py", V0_23, Code::NoVersion),
+        ("ps302-no-fetch-source.py", V0_23, Code::NoFetchSource),
+        (
+            "ps401-unknown-dependency.py",
+            V0_23,
+            Code::UnknownDependency,
+        ),
+        ("ps402-language-virtual.py", V0_23, Code::LanguageVirtual),
+        ("ps501-bad-spec.py", V0_23, Code::BadSpec),
+        (
+            "ps601-undeclared-variant.py",
+            V0_23,
+            Code::UndeclaredVariant,
+        ),
+        ("ps602-variant-default.py", V0_23, Code::VariantDefault),
+        ("ps701-duplicate.py", V0_23, Code::Duplicate),
+    ];
+    for (file, spack, code) in cases {
+        let d = run(file, *spack, "demo");
+        assert!(
+            codes(&d).contains(code),
+            "{file}: expected {code}, got {d:#?}"
+        );
+        // Each fixture shows its own problem only (markdown also breaks the syntax).
+        let others: Vec<&Diagnostic> = d
+            .iter()
+            .filter(|x| x.code != *code && x.code != Code::Syntax)
+            .collect();
+        assert!(others.is_empty(), "{file}: unexpected {others:#?}");
+    }
+    assert_eq!(Code::ALL.len(), cases.len());
+}
+
+#[test]
+fn positions_are_exact() {
+    let d = run("ps501-bad-spec.py", TargetSpack::V0_23, "demo");
+    // `depends_on("hdf5@1.10::1.12")`: the second `:` is byte 10 of the spec,
+    // the spec starts at column 17.
+    assert_eq!((d[0].line, d[0].col), (7, 27), "{d:#?}");
+    assert!(d[0]
+        .render("package.py")
+        .starts_with("package.py:7:27: error[PS501] bad-spec:"));
+    let d = run("ps601-undeclared-variant.py", TargetSpack::V0_23, "demo");
+    let lines: Vec<(u32, u32)> = d.iter().map(|x| (x.line, x.col)).collect();
+    assert_eq!(lines, vec![(8, 43), (11, 17)], "{d:#?}");
+    let d = run("ps401-unknown-dependency.py", TargetSpack::V0_23, "demo");
+    assert!(d[0].message.contains("did you mean `zlib`"), "{d:#?}");
+    let d = run("ps701-duplicate.py", TargetSpack::V0_23, "demo");
+    assert_eq!((d[0].severity, d[0].line), (Severity::Warning, 8));
+}
+
+#[test]
+fn language_virtuals_pass_on_1x_and_with_a_kb_that_knows_them() {
+    let d = run("ps402-language-virtual.py", TargetSpack::V1, "demo");
+    assert!(!codes(&d).contains(&Code::LanguageVirtual), "{d:#?}");
+}
+
+#[test]
+fn cleaner_fixes_the_markdown_fixture() {
+    let path = format!(
+        "{}/tests/fixtures/check/ps002-markdown.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cleaned = strip_markdown(&std::fs::read_to_string(path).unwrap());
+    assert!(cleaned.changed);
+    let names = names(TargetSpack::V0_23);
+    let opts = CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: Some(&names),
+        package: Some("demo"),
+    };
+    assert_eq!(check_source(&cleaned.code, "x.py", &opts), vec![]);
+}

@@ -1,0 +1,133 @@
+//! The deterministic first draft: every analyze fixture and the heatsim
+//! example render to a recipe that parses, for both Spack generations;
+//! a few are snapshotted.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
+use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::mapping::NoKnowledge;
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::target::TargetSpack;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn brief_for(dir: &Path, target: TargetSpack) -> SpackBrief {
+    let facts = packsmith_analyze::analyze_dir(
+        dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: dir.display().to_string(),
+        },
+    )
+    .expect("analyze");
+    build_brief(&facts, target, &NoKnowledge)
+}
+
+fn projects() -> Vec<PathBuf> {
+    let fixtures = repo_root().join("crates/packsmith-analyze/tests/fixtures");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.push(repo_root().join("examples/heatsim"));
+    dirs
+}
+
+#[test]
+fn every_fixture_renders_a_recipe_that_parses() {
+    let projects = projects();
+    assert!(projects.len() > 5);
+    for dir in projects {
+        for target in [TargetSpack::V0_23, TargetSpack::V1] {
+            let brief = brief_for(&dir, target);
+            let text = render_recipe(&brief, &DraftOptions::default());
+            let recipe = parse_recipe(&text, "package.py");
+            assert!(
+                recipe.syntax_errors.is_empty(),
+                "{} ({target}): {:?}\n{text}",
+                dir.display(),
+                recipe.syntax_errors
+            );
+            assert_eq!(
+                recipe.class_name.as_deref(),
+                Some(brief.class_name.as_str()),
+                "{}",
+                dir.display()
+            );
+            // Every non-inherited variant and every dependency made it in.
+            let variants = brief.variants.iter().filter(|v| !v.inherited).count();
+            assert_eq!(recipe.variants.len(), variants, "{}\n{text}", dir.display());
+            assert!(
+                recipe.versions.iter().all(|v| v.sha256.is_none()),
+                "no invented checksum:\n{text}"
+            );
+            assert!(text.ends_with('\n') && !text.contains("\t"));
+            if target == TargetSpack::V0_23 {
+                assert!(!text.contains("depends_on(\"c\""), "{text}");
+                assert!(!text.contains("spack_repo"), "{text}");
+            }
+        }
+    }
+}
+
+fn snapshot(project: &str, target: TargetSpack, sha256: Option<&str>) -> String {
+    let dir = if project == "heatsim" {
+        repo_root().join("examples/heatsim")
+    } else {
+        repo_root()
+            .join("crates/packsmith-analyze/tests/fixtures")
+            .join(project)
+    };
+    let mut brief = brief_for(&dir, target);
+    if let Some(sha) = sha256 {
+        brief.fetch.url = Some(format!(
+            "file:///mirror/{0}/{0}-{1}.tar.gz",
+            brief.package,
+            brief.fetch.version.clone().unwrap_or_default()
+        ));
+        brief.fetch.sha256 = Some(sha.to_string());
+    }
+    render_recipe(&brief, &DraftOptions::default())
+}
+
+const SHA: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+#[test]
+fn heatsim_v023() {
+    insta::assert_snapshot!(snapshot("heatsim", TargetSpack::V0_23, Some(SHA)));
+}
+
+#[test]
+fn heatsim_v1() {
+    insta::assert_snapshot!(snapshot("heatsim", TargetSpack::V1, None));
+}
+
+#[test]
+fn autotools_v023() {
+    insta::assert_snapshot!(snapshot("autotools-with-enable", TargetSpack::V0_23, None));
+}
+
+#[test]
+fn meson_v1() {
+    insta::assert_snapshot!(snapshot("meson-choices", TargetSpack::V1, None));
+}
+
+#[test]
+fn python_v1() {
+    insta::assert_snapshot!(snapshot("python-pyproject-app", TargetSpack::V1, None));
+}
+
+#[test]
+fn cmake_nested_conditions_v023() {
+    insta::assert_snapshot!(snapshot(
+        "cmake-nested-conditions",
+        TargetSpack::V0_23,
+        None
+    ));
+}
