@@ -5,6 +5,7 @@
 //! score generated recipes against human ones. Nothing here runs a process
 //! or calls a model (embeddings come through `packsmith_core::embed`).
 
+pub mod base_classes;
 pub mod brief;
 pub mod check;
 pub mod draft;

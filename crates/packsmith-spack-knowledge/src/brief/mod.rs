@@ -11,6 +11,7 @@ pub use conditions::{ConditionMap, When};
 pub use names::{class_name, package_name, variant_name};
 pub use render::{render_brief, render_raw_facts};
 
+use crate::base_classes::class_for_kind;
 use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
@@ -212,19 +213,9 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
         defines: Vec::new(),
         notes: Vec::new(),
     };
-    brief.base_classes.push(
-        match facts.primary_build_system {
-            Some(BuildSystemKind::Cmake) => "CMakePackage",
-            Some(BuildSystemKind::Autotools) => "AutotoolsPackage",
-            Some(BuildSystemKind::Meson) => "MesonPackage",
-            Some(BuildSystemKind::Python) => "PythonPackage",
-            Some(BuildSystemKind::Makefile) => "MakefilePackage",
-            Some(BuildSystemKind::Cargo) => "CargoPackage",
-            Some(BuildSystemKind::Go) => "GoPackage",
-            _ => "Package",
-        }
-        .to_string(),
-    );
+    brief
+        .base_classes
+        .push(class_for_kind(facts.primary_build_system).to_string());
     let uses = |f: FeatureKind| facts.features.iter().any(|h| h.feature == f);
     if uses(FeatureKind::Cuda) {
         brief.base_classes.push("CudaPackage".into());

@@ -1,7 +1,7 @@
 //! A recipe needs at least one version and a place to fetch it from.
 
-use super::imports::builtin_module;
 use super::{Code, Diagnostic, Input};
+use crate::base_classes::builtin_module;
 
 /// Class attributes through which build systems derive a download URL.
 const SOURCE_ATTRIBUTES: &[&str] = &[

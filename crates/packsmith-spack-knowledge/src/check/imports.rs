@@ -3,55 +3,8 @@
 //! `spack_repo.builtin.build_systems.<module>`.
 
 use super::{Code, Diagnostic, Input};
+use crate::base_classes::builtin_module;
 use crate::target::TargetSpack;
-
-/// Builtin base classes and their 1.x module.
-const BUILTIN_CLASSES: &[(&str, &str)] = &[
-    ("AspellDictPackage", "aspell_dict"),
-    ("AutotoolsPackage", "autotools"),
-    ("BundlePackage", "bundle"),
-    ("CMakePackage", "cmake"),
-    ("CachedCMakePackage", "cached_cmake"),
-    ("CargoPackage", "cargo"),
-    ("CompilerPackage", "compiler"),
-    ("CudaPackage", "cuda"),
-    ("GNUMirrorPackage", "gnu"),
-    ("GoPackage", "go"),
-    ("IntelOneApiLibraryPackage", "oneapi"),
-    ("IntelOneApiLibraryPackageWithSdk", "oneapi"),
-    ("IntelOneApiPackage", "oneapi"),
-    ("IntelOneApiStaticLibraryList", "oneapi"),
-    ("IntelPackage", "intel"),
-    ("LuaPackage", "lua"),
-    ("MSBuildPackage", "msbuild"),
-    ("MakefilePackage", "makefile"),
-    ("MavenPackage", "maven"),
-    ("MesonPackage", "meson"),
-    ("NMakePackage", "nmake"),
-    ("OctavePackage", "octave"),
-    ("Package", "generic"),
-    ("PerlPackage", "perl"),
-    ("PythonExtension", "python"),
-    ("PythonPackage", "python"),
-    ("QMakePackage", "qmake"),
-    ("RPackage", "r"),
-    ("ROCmPackage", "rocm"),
-    ("RacketPackage", "racket"),
-    ("RubyPackage", "ruby"),
-    ("SConsPackage", "scons"),
-    ("SIPPackage", "sip"),
-    ("SourceforgePackage", "sourceforge"),
-    ("SourcewarePackage", "sourceware"),
-    ("WafPackage", "waf"),
-    ("XorgPackage", "xorg"),
-];
-
-pub fn builtin_module(class: &str) -> Option<&'static str> {
-    BUILTIN_CLASSES
-        .iter()
-        .find(|(c, _)| *c == class)
-        .map(|(_, m)| *m)
-}
 
 /// Star imports that bring Spack 0.x's build systems.
 fn is_spack_star(module: &str) -> bool {

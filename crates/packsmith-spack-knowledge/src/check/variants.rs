@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use super::imports::builtin_module;
 use super::specs::parse_at;
 use super::walk::StrLit;
 use super::{Code, Diagnostic, Input};
+use crate::base_classes::builtin_module;
 use crate::recipe::{DefineHow, Value, VariantValues};
 use crate::spec::Spec;
 

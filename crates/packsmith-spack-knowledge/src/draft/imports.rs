@@ -1,24 +1,7 @@
 //! The import block for each Spack generation.
 
+use crate::base_classes::builtin_module;
 use crate::target::TargetSpack;
-
-/// The `spack_repo.builtin.build_systems` module that defines a base class
-/// in Spack 1.x.
-fn v1_module(base: &str) -> Option<&'static str> {
-    Some(match base {
-        "AutotoolsPackage" => "autotools",
-        "CargoPackage" => "cargo",
-        "CMakePackage" => "cmake",
-        "CudaPackage" => "cuda",
-        "GoPackage" => "go",
-        "MakefilePackage" => "makefile",
-        "MesonPackage" => "meson",
-        "Package" => "generic",
-        "PythonPackage" => "python",
-        "ROCmPackage" => "rocm",
-        _ => return None,
-    })
-}
 
 /// The import lines (without a trailing blank line).
 pub fn render_imports(target: TargetSpack, base_classes: &[String]) -> Vec<String> {
@@ -27,7 +10,7 @@ pub fn render_imports(target: TargetSpack, base_classes: &[String]) -> Vec<Strin
         TargetSpack::V1 => {
             let mut lines: Vec<String> = base_classes
                 .iter()
-                .map(|base| match v1_module(base) {
+                .map(|base| match builtin_module(base) {
                     Some(module) => {
                         format!("from spack_repo.builtin.build_systems.{module} import {base}")
                     }

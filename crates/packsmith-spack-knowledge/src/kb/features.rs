@@ -3,38 +3,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::base_classes::{class_for_kind, implied_build_system};
 use crate::recipe::Recipe;
-
-/// Base class → value of Spack's `build_system` variant it implies.
-const BASE_BUILD_SYSTEMS: &[(&str, &str)] = &[
-    ("AspellDictPackage", "autotools"),
-    ("AutotoolsPackage", "autotools"),
-    ("BundlePackage", "bundle"),
-    ("CMakePackage", "cmake"),
-    ("CachedCMakePackage", "cmake"),
-    ("CargoPackage", "cargo"),
-    ("GNUMirrorPackage", "autotools"),
-    ("GoPackage", "go"),
-    ("IntelOneApiLibraryPackage", "generic"),
-    ("IntelOneApiPackage", "generic"),
-    ("LuaPackage", "lua"),
-    ("MSBuildPackage", "msbuild"),
-    ("MakefilePackage", "makefile"),
-    ("MavenPackage", "maven"),
-    ("MesonPackage", "meson"),
-    ("NMakePackage", "nmake"),
-    ("OctavePackage", "octave"),
-    ("Package", "generic"),
-    ("PerlPackage", "perl"),
-    ("PythonPackage", "python_pip"),
-    ("QMakePackage", "qmake"),
-    ("RPackage", "r"),
-    ("RacketPackage", "racket"),
-    ("RubyPackage", "ruby"),
-    ("SConsPackage", "scons"),
-    ("SIPPackage", "sip"),
-    ("WafPackage", "waf"),
-];
 
 /// The last component of a possibly dotted base (`cmake.CMakePackage`).
 pub fn base_short(base: &str) -> &str {
@@ -52,9 +22,9 @@ pub fn build_systems(recipe: &Recipe) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for base in &recipe.bases {
         let short = base_short(base);
-        if let Some((_, system)) = BASE_BUILD_SYSTEMS.iter().find(|(b, _)| *b == short) {
+        if let Some(system) = implied_build_system(short) {
             if !out.iter().any(|s| s == system) {
-                out.push((*system).to_string());
+                out.push(system.to_string());
             }
         }
     }
@@ -63,17 +33,9 @@ pub fn build_systems(recipe: &Recipe) -> Vec<String> {
 
 /// The `build_system` value for an `analyze` build-system kind.
 pub fn build_system_for_kind(kind: packsmith_core::BuildSystemKind) -> &'static str {
-    use packsmith_core::BuildSystemKind as K;
-    match kind {
-        K::Cmake => "cmake",
-        K::Meson => "meson",
-        K::Autotools => "autotools",
-        K::Makefile => "makefile",
-        K::Python => "python_pip",
-        K::Cargo => "cargo",
-        K::Go => "go",
-        K::Npm => "generic",
-    }
+    implied_build_system(class_for_kind(Some(kind)))
+        // `class_for_kind` only names classes that imply one (a unit test holds it).
+        .unwrap_or("generic")
 }
 
 /// The retrieval sets of one recipe.
