@@ -1,7 +1,5 @@
 //! Snapshot tests for the Autotools, Meson, Python, Cargo, Go and npm readers.
 
-mod common;
-
 fixture_snapshots!(
     autotools_with_enable,
     meson_choices,

@@ -1,8 +1,6 @@
 //! Snapshot tests of the CMake reader over small fixture repositories, plus
 //! an ignored helper that prints the CMake facts of any checkout:
-//! `CMAKE_DUMP=/path/to/repo cargo test -p packsmith-analyze --test cmake_fixtures -- --ignored --nocapture`
-
-mod common;
+//! `CMAKE_DUMP=/path/to/repo cargo test -p packsmith-analyze --test all cmake_fixtures::dump_cmake_facts -- --ignored --nocapture`
 
 fixture_snapshots!(
     cmake_nested_conditions,

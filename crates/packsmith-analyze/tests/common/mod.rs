@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Shared by the fixture snapshot tests: analyse `tests/fixtures/<name>` and
 //! snapshot the full `RepoFacts` JSON.
 
@@ -27,7 +26,7 @@ pub fn analyze_fixture(name: &str) -> RepoFacts {
 
 /// One snapshot test per fixture: `fixture_snapshots!(cmake_nested, …)`
 /// analyses `tests/fixtures/<name with - for _>` and compares the JSON with
-/// `tests/snapshots/<file>__<name>.snap`.
+/// `tests/snapshots/all__<module>__<name>.snap`.
 #[macro_export]
 macro_rules! fixture_snapshots {
     ($($name:ident),* $(,)?) => {
@@ -35,7 +34,7 @@ macro_rules! fixture_snapshots {
             #[test]
             fn $name() {
                 let fixture = stringify!($name).replace('_', "-");
-                let facts = common::analyze_fixture(&fixture);
+                let facts = $crate::common::analyze_fixture(&fixture);
                 insta::assert_json_snapshot!(stringify!($name), facts);
             }
         )*
