@@ -185,13 +185,28 @@ fn parse_bool(value: Option<&str>) -> Option<bool> {
 /// Builds the brief for `target` from the facts, confirming names against
 /// `kb` (pass `&NoKnowledge` when no knowledge base is indexed).
 pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) -> SpackBrief {
+    let mut brief = metadata(facts, target);
+    base_classes(facts, &mut brief);
+    let cond_map = cmake_variants(facts, &mut brief);
+    cmake_dependencies(facts, kb, &cond_map, &mut brief);
+    autotools_dependencies(facts, kb, &cond_map, &mut brief);
+    meson_dependencies(facts, kb, &cond_map, &mut brief);
+    python_dependencies(facts, kb, &mut brief);
+    languages(facts, &mut brief);
+    downloads(facts, &mut brief);
+    brief
+}
+
+/// A brief with the package's names, metadata and fetch plan, and nothing
+/// else yet.
+fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
     let upstream_name = facts
         .name
         .as_ref()
         .map(|n| n.value.as_str())
         .unwrap_or("unnamed");
     let package = package_name(upstream_name);
-    let mut brief = SpackBrief {
+    SpackBrief {
         target,
         class_name: class_name(&package),
         package,
@@ -212,7 +227,11 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
         cmake_constraint: None,
         defines: Vec::new(),
         notes: Vec::new(),
-    };
+    }
+}
+
+/// The build system's class, then the GPU mixins the sources use.
+fn base_classes(facts: &RepoFacts, brief: &mut SpackBrief) {
     brief
         .base_classes
         .push(class_for_kind(facts.primary_build_system).to_string());
@@ -223,8 +242,16 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
     if uses(FeatureKind::Hip) {
         brief.base_classes.push("ROCmPackage".into());
     }
+}
 
-    let cond_map = cmake_variants(facts, &mut brief);
+/// The CMake minimum as a `cmake@X:` constraint, then what `find_package`
+/// and `pkg_check_modules` ask for.
+fn cmake_dependencies(
+    facts: &RepoFacts,
+    kb: &dyn SpackNames,
+    cond_map: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
     if let Some(cmake) = &facts.cmake {
         if let Some(min) = &cmake.minimum_required {
             let v = min.value.split("...").next().unwrap_or(&min.value).trim();
@@ -235,9 +262,9 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
         for fp in &cmake.find_packages {
             let version = fp.version.as_deref();
             add_dependency(
-                &mut brief,
+                brief,
                 kb,
-                &cond_map,
+                cond_map,
                 Found {
                     name: &fp.name,
                     source: NameSource::Cmake,
@@ -251,9 +278,9 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
         for pc in &cmake.pkg_config {
             for module in &pc.modules {
                 add_dependency(
-                    &mut brief,
+                    brief,
                     kb,
-                    &cond_map,
+                    cond_map,
                     Found {
                         name: module,
                         source: NameSource::Pkgconfig,
@@ -280,13 +307,22 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
             );
         }
     }
+}
+
+/// What `PKG_CHECK_MODULES` and the `AC_CHECK_LIB` family ask for.
+fn autotools_dependencies(
+    facts: &RepoFacts,
+    kb: &dyn SpackNames,
+    cond_map: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
     if let Some(auto) = &facts.autotools {
         for pc in &auto.pkg_checks {
             for module in &pc.modules {
                 add_dependency(
-                    &mut brief,
+                    brief,
                     kb,
-                    &cond_map,
+                    cond_map,
                     Found {
                         name: module,
                         source: NameSource::Pkgconfig,
@@ -301,9 +337,9 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
         for check in auto.checks.iter().filter(|c| c.macro_name.contains("LIB")) {
             for lib in &check.names {
                 add_dependency(
-                    &mut brief,
+                    brief,
                     kb,
-                    &cond_map,
+                    cond_map,
                     Found {
                         name: lib,
                         source: NameSource::Library,
@@ -316,13 +352,22 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
             }
         }
     }
+}
+
+/// What Meson's `dependency()` calls ask for.
+fn meson_dependencies(
+    facts: &RepoFacts,
+    kb: &dyn SpackNames,
+    cond_map: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
     if let Some(meson) = &facts.meson {
         for d in &meson.dependencies {
             let required = d.required.trim() == "true";
             add_dependency(
-                &mut brief,
+                brief,
                 kb,
-                &cond_map,
+                cond_map,
                 Found {
                     name: &d.name,
                     source: NameSource::Pkgconfig,
@@ -334,20 +379,21 @@ pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) 
             );
         }
     }
+}
+
+/// A Python project's build requirements and unconditional runtime
+/// dependencies (those with an environment marker are left out).
+fn python_dependencies(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut SpackBrief) {
     if let Some(py) = &facts.python {
         if facts.primary_build_system == Some(BuildSystemKind::Python) {
             for r in &py.build_requires {
-                add_python(&mut brief, kb, r, &["build"]);
+                add_python(brief, kb, r, &["build"]);
             }
             for r in py.dependencies.iter().filter(|r| r.marker.is_none()) {
-                add_python(&mut brief, kb, r, &["build", "run"]);
+                add_python(brief, kb, r, &["build", "run"]);
             }
         }
     }
-
-    languages(facts, &mut brief);
-    downloads(facts, &mut brief);
-    brief
 }
 
 fn fetch_plan(facts: &RepoFacts) -> FetchPlan {
