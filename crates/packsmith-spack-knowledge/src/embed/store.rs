@@ -261,34 +261,7 @@ pub fn embed_kb(
         packages.retain(|name, _| keep.contains(name));
     }
 
-    // What is stored for this model: key → (text hash, file hash, dims).
-    let mut stored: HashMap<Key, (String, String, usize)> = HashMap::new();
-    {
-        let mut stmt = conn
-            .prepare("SELECT package, kind, label, text_hash, file_hash, dims FROM embeddings WHERE model = ?1")
-            .map_err(&e)?;
-        let rows = stmt
-            .query_map([&model], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, i64>(5)?,
-                ))
-            })
-            .map_err(&e)?;
-        for row in rows {
-            let (package, kind, label, text_hash, file_hash, dims) = row.map_err(&e)?;
-            if let Some(kind) = ChunkKind::parse(&kind) {
-                stored.insert(
-                    (package, kind, label),
-                    (text_hash, file_hash, dims as usize),
-                );
-            }
-        }
-    }
+    let stored = stored_rows(&conn, path, &model)?;
     let mut dims: Option<usize> = stored.values().next().map(|s| s.2);
 
     // The chunks in scope, and which of them need a vector.
@@ -337,22 +310,7 @@ pub fn embed_kb(
         })
         .collect();
 
-    let tx = conn.transaction().map_err(&e)?;
-    for (package, kind, label) in &stale {
-        tx.execute(
-            "DELETE FROM embeddings WHERE model = ?1 AND package = ?2 AND kind = ?3 AND label = ?4",
-            params![model, package, kind.as_str(), label],
-        )
-        .map_err(&e)?;
-    }
-    for ((package, kind, label), file_hash) in &refresh {
-        tx.execute(
-            "UPDATE embeddings SET file_hash = ?5 WHERE model = ?1 AND package = ?2 AND kind = ?3 AND label = ?4",
-            params![model, package, kind.as_str(), label, file_hash],
-        )
-        .map_err(&e)?;
-    }
-    tx.commit().map_err(&e)?;
+    drop_and_refresh(&mut conn, path, &model, &stale, &refresh)?;
 
     let total = todo.len();
     let mut done = 0;
@@ -429,4 +387,68 @@ pub fn embed_kb(
         embed_ms: embed_time.as_secs_f64() * 1e3,
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
     })
+}
+
+/// What is stored for `model`: key → (text hash, file hash, dims).
+fn stored_rows(
+    conn: &Connection,
+    path: &Path,
+    model: &str,
+) -> Result<HashMap<Key, (String, String, usize)>, EmbedError> {
+    let e = sql(path);
+    let mut stored: HashMap<Key, (String, String, usize)> = HashMap::new();
+    let mut stmt = conn
+        .prepare("SELECT package, kind, label, text_hash, file_hash, dims FROM embeddings WHERE model = ?1")
+        .map_err(&e)?;
+    let rows = stmt
+        .query_map([model], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, i64>(5)?,
+            ))
+        })
+        .map_err(&e)?;
+    for row in rows {
+        let (package, kind, label, text_hash, file_hash, dims) = row.map_err(&e)?;
+        if let Some(kind) = ChunkKind::parse(&kind) {
+            stored.insert(
+                (package, kind, label),
+                (text_hash, file_hash, dims as usize),
+            );
+        }
+    }
+    Ok(stored)
+}
+
+/// Deletes the stale rows and moves unchanged chunks to their recipe's new
+/// file hash, in one transaction.
+fn drop_and_refresh(
+    conn: &mut Connection,
+    path: &Path,
+    model: &str,
+    stale: &[&Key],
+    refresh: &[(Key, String)],
+) -> Result<(), EmbedError> {
+    let e = sql(path);
+    let tx = conn.transaction().map_err(&e)?;
+    for (package, kind, label) in stale {
+        tx.execute(
+            "DELETE FROM embeddings WHERE model = ?1 AND package = ?2 AND kind = ?3 AND label = ?4",
+            params![model, package, kind.as_str(), label],
+        )
+        .map_err(&e)?;
+    }
+    for ((package, kind, label), file_hash) in refresh {
+        tx.execute(
+            "UPDATE embeddings SET file_hash = ?5 WHERE model = ?1 AND package = ?2 AND kind = ?3 AND label = ?4",
+            params![model, package, kind.as_str(), label, file_hash],
+        )
+        .map_err(&e)?;
+    }
+    tx.commit().map_err(&e)?;
+    Ok(())
 }
