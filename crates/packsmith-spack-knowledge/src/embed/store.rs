@@ -313,19 +313,53 @@ pub fn embed_kb(
     drop_and_refresh(&mut conn, path, &model, &stale, &refresh)?;
 
     let total = todo.len();
+    let embed_time = embed_and_store(
+        &mut conn, path, embedder, &todo, opts.batch, &mut dims, progress,
+    )?;
+    Ok(EmbedReport {
+        db: path.to_path_buf(),
+        model,
+        dims: dims.unwrap_or(0),
+        packages: packages.len(),
+        chunked_packages: chunked.len(),
+        chunks: current.len(),
+        embedded: total,
+        unchanged: current.len() - total,
+        removed: stale.len(),
+        chunks_by_kind: by_kind,
+        embed_ms: embed_time.as_secs_f64() * 1e3,
+        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// Embeds the chunks in batches of `batch` and stores each batch's vectors
+/// (normalized) in its own transaction, so an interrupted run keeps what it
+/// finished; returns the time spent in the model.
+fn embed_and_store(
+    conn: &mut Connection,
+    path: &Path,
+    embedder: &dyn Embedder,
+    todo: &[(Chunk, String, String)],
+    batch: usize,
+    dims: &mut Option<usize>,
+    progress: &mut dyn FnMut(&EmbedProgress),
+) -> Result<Duration, EmbedError> {
+    let e = sql(path);
+    let model = embedder.model_id();
+    let total = todo.len();
     let mut done = 0;
     let mut embed_time = Duration::ZERO;
-    for batch in todo.chunks(opts.batch.max(1)) {
+    for batch in todo.chunks(batch.max(1)) {
         let texts: Vec<String> = batch.iter().map(|(c, _, _)| c.text.clone()).collect();
         let t = Instant::now();
         let vectors = embedder.embed(&texts).map_err(|source| EmbedError::Model {
-            model: model.clone(),
+            model: model.to_string(),
             source,
         })?;
         embed_time += t.elapsed();
         if vectors.len() != texts.len() {
             return Err(EmbedError::Shape {
-                model: model.clone(),
+                model: model.to_string(),
                 why: format!("{} vectors for {} texts", vectors.len(), texts.len()),
             });
         }
@@ -340,7 +374,7 @@ pub fn embed_kb(
                 let expected = *dims.get_or_insert(v.len());
                 if v.len() != expected || v.is_empty() {
                     return Err(EmbedError::Shape {
-                        model: model.clone(),
+                        model: model.to_string(),
                         why: format!(
                             "a vector of {} dimensions where the others have {expected}",
                             v.len()
@@ -373,20 +407,7 @@ pub fn embed_kb(
                 .unwrap_or_default(),
         });
     }
-    Ok(EmbedReport {
-        db: path.to_path_buf(),
-        model,
-        dims: dims.unwrap_or(0),
-        packages: packages.len(),
-        chunked_packages: chunked.len(),
-        chunks: current.len(),
-        embedded: total,
-        unchanged: current.len() - total,
-        removed: stale.len(),
-        chunks_by_kind: by_kind,
-        embed_ms: embed_time.as_secs_f64() * 1e3,
-        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
-    })
+    Ok(embed_time)
 }
 
 /// What is stored for `model`: key → (text hash, file hash, dims).
