@@ -49,6 +49,9 @@ fn without_spack_it_refuses_and_points_to_doctor_and_the_guide() {
         err.contains("packsmith doctor") && err.contains("docs/offline-spack.md"),
         "{err}"
     );
+    // One hint, in the user's terms (no internal type name).
+    assert_eq!(err.matches("hint:").count(), 1, "{err}");
+    assert!(!err.contains("SpackSetup"), "{err}");
     // Nothing was left behind for a run that could not start.
     assert!(std::fs::read_dir(out.path()).unwrap().next().is_none());
 }

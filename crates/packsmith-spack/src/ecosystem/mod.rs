@@ -304,9 +304,9 @@ impl Ecosystem for SpackEcosystem {
             &recipe.text,
             v.mirror.as_deref(),
         )
-        .map_err(|e| EcosystemError::new(e.to_string()))?;
+        .map_err(|e| EcosystemError::new(e.with_hint()))?;
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
-            .map_err(|e| EcosystemError::new(e.to_string()))?;
+            .map_err(|e| EcosystemError::new(e.with_hint()))?;
         stages::to_loop_outcome(&outcome)
     }
 

@@ -18,7 +18,7 @@ mod source;
 mod stages;
 mod variant_check;
 
-pub use error::ValidateError;
+pub use error::{ValidateError, NO_SPACK_HINT};
 pub use overlay::{prepare_attempt, Attempt};
 pub use pids::PidsCgroup;
 pub use sandbox::{Sandbox, SandboxPolicy};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use packsmith_spack::validate::{Sandbox, SandboxPolicy, SpackSetup, ValidateError};
+use packsmith_spack::validate::{Sandbox, SandboxPolicy, SpackSetup, ValidateError, NO_SPACK_HINT};
 use packsmith_spack_knowledge::kb::{kb_dir, KnowledgeBase};
 use packsmith_spack_knowledge::target::TargetSpack;
 
@@ -11,12 +11,11 @@ use crate::cli::SpackArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 
-const NO_SPACK_HINT: &str =
-    "install Spack (docs/offline-spack.md shows an offline setup), then pass \
-     --spack /path/to/env.sh or put `spack` on PATH; `packsmith doctor` shows what is missing";
-
+/// One hint: the error's own (for a missing Spack, how to install and pass
+/// one), else the general one.
 fn spack_error(e: ValidateError) -> CliError {
-    CliError::new(Exit::Environment, format!("cannot use Spack: {e}")).hint(NO_SPACK_HINT)
+    let hint = e.hint().unwrap_or_else(|| NO_SPACK_HINT.to_string());
+    CliError::new(Exit::Environment, format!("cannot use Spack: {e}")).hint(hint)
 }
 
 /// `--spack` is an env script (`export SPACK_ROOT=…` lines) or a `spack`

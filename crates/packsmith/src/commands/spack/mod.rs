@@ -106,8 +106,15 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     let run_dir = prepare_run_dir(&args.out, &brief.package, args.replace)?;
     let mut setup = setup;
     setup.scratch = run_dir.clone();
-    let src = pack_local_source(&root, &brief.package, &version, &run_dir.join("mirror"))
-        .map_err(|e| CliError::new(Exit::Environment, format!("cannot pack the source: {e}")))?;
+    let src = pack_local_source(&root, &brief.package, &version, &run_dir.join("mirror")).map_err(
+        |e| {
+            let error = CliError::new(Exit::Environment, format!("cannot pack the source: {e}"));
+            match e.hint() {
+                Some(hint) => error.hint(hint),
+                None => error,
+            }
+        },
+    )?;
     brief.fetch.url = Some(src.url.clone());
     brief.fetch.sha256 = Some(src.sha256.clone());
     // A local tarball replaces any git source in the draft.

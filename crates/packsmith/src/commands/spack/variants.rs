@@ -40,7 +40,7 @@ pub fn check(
     );
     let attempt = match prepared {
         Ok(a) => a,
-        Err(e) => return serde_json::json!({"error": e.to_string()}),
+        Err(e) => return serde_json::json!({"error": e.with_hint()}),
     };
     let recipe = parse_recipe(recipe_text, "package.py");
     let options = VariantCheckOptions {
@@ -78,8 +78,8 @@ pub fn check(
                 .unwrap_or_else(|e| serde_json::json!({"error": e.to_string()}))
         }
         Err(e) => {
-            let _ = writeln!(err, "  the variant check could not run: {e}");
-            serde_json::json!({"error": e.to_string()})
+            let _ = writeln!(err, "  the variant check could not run: {}", e.with_hint());
+            serde_json::json!({"error": e.with_hint()})
         }
     }
 }
