@@ -231,6 +231,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     note(&render_summary(&report, &run_dir));
     Ok(match report.status {
         RunStatus::Succeeded => Exit::Success,
+        RunStatus::Interrupted => Exit::Interrupted,
         _ => Exit::Failure,
     })
 }
