@@ -134,6 +134,19 @@ pub fn cancel_flag() -> Arc<AtomicBool> {
         .clone()
 }
 
+/// Ctrl-C (or SIGTERM) sets [`cancel_flag`], so running commands' process
+/// groups are killed and callers stop at their next step; a second one
+/// exits at once with 130. Every command that runs builds or downloads
+/// installs this one handler, so the runner always sees the flag.
+pub fn install_cancel() -> Arc<AtomicBool> {
+    let flag = cancel_flag();
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone());
+        let _ = signal_hook::flag::register(signal, flag.clone());
+    }
+    flag
+}
+
 /// Sets [`cancel_flag`].
 pub fn cancel_all() {
     cancel_flag().store(true, Ordering::SeqCst);

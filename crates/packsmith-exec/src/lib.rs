@@ -7,4 +7,4 @@ mod atomic;
 mod command;
 
 pub use atomic::{atomic_write, AtomicWriteError};
-pub use command::{cancel_all, cancel_flag, run, CommandSpec, ExecError, Output};
+pub use command::{cancel_all, cancel_flag, install_cancel, run, CommandSpec, ExecError, Output};

@@ -12,6 +12,8 @@ pub enum Exit {
     BadInput = 2,
     /// Something outside the input failed (a tool, the network, the disk).
     Environment = 3,
+    /// Stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+    Interrupted = 130,
 }
 
 impl From<Exit> for ExitCode {

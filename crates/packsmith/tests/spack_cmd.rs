@@ -157,3 +157,79 @@ fn the_example_installs_from_the_draft_without_a_model() {
     assert_eq!(again.status.code(), Some(2));
     assert!(stderr(&again).contains("already holds a run"));
 }
+
+/// A stand-in `spack` whose `install` runs until killed and records its pid
+/// (`STANDIN` is replaced by the test's temp dir: the runner passes only
+/// allowlisted variables).
+const STAND_IN_SPACK: &str = r#"#!/bin/sh
+case "$*" in
+  *--version*) echo 1.0.0; exit 0;;
+  *PACKSMITH-PATHS*) echo "PACKSMITH-PATHS {\"install_root\": \"$STANDIN/inst\", \"build_stage\": [\"$STANDIN/stage\"], \"test_stage\": null, \"source_cache\": null, \"misc_cache\": null}"; exit 0;;
+  *install*) echo $$ > "$STANDIN/install.pid"; exec sleep 300;;
+esac
+exit 0
+"#;
+
+#[test]
+fn ctrl_c_during_install_kills_the_build_and_exits_130() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let spack = bin.join("spack");
+    std::fs::write(
+        &spack,
+        STAND_IN_SPACK.replace("$STANDIN", &tmp.path().display().to_string()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&spack, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = tmp.path().join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .args(["spack", &example(), "--no-sandbox", "--no-audit", "--out"])
+        .arg(&out)
+        .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+        .env_remove("PACKSMITH_MODEL")
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid_file = tmp.path().join("install.pid");
+    let started = std::time::Instant::now();
+    while !pid_file.exists() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the stand-in install never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let build_pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let interrupted = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if interrupted.elapsed().as_secs() > 10 {
+            let _ = child.kill();
+            panic!("packsmith still running 10 s after SIGINT");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        !Path::new(&format!("/proc/{build_pid}")).exists(),
+        "the build (pid {build_pid}) outlived packsmith"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("heatsim/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["status"], "interrupted");
+}

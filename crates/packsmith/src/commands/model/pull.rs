@@ -175,14 +175,9 @@ fn parse_sha256(text: &str) -> Result<String, CliError> {
 }
 
 /// Ctrl-C (or SIGTERM) sets the flag, so the download stops and removes
-/// its partial file; a second Ctrl-C quits at once.
+/// its partial file: see [`packsmith_exec::install_cancel`].
 fn cancel_on_signals() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone());
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
-    flag
+    packsmith_exec::install_cancel()
 }
 
 fn failure(plan: &Plan, error: DownloadError) -> CliError {

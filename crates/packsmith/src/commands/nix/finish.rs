@@ -159,6 +159,8 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
     );
     Ok(if succeeded {
         Exit::Success
+    } else if f.report.status == RunStatus::Interrupted {
+        Exit::Interrupted
     } else if environment.is_some() {
         // Nix or nixpkgs could not be used: not the recipe's fault.
         Exit::Environment

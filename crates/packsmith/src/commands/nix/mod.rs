@@ -10,8 +10,6 @@ mod finish;
 mod inputs;
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use packsmith_agent::{Agent, AgentOptions, CancelToken, Task};
 use packsmith_llm::ModelSpec;
@@ -152,12 +150,8 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     })
 }
 
-/// Ctrl-C (or SIGTERM) sets the loop's cancel flag; a second one exits.
+/// Ctrl-C (or SIGTERM) cancels the run through the runner's flag, so the
+/// build's process group is killed: see [`packsmith_exec::install_cancel`].
 fn cancel_on_ctrl_c() -> CancelToken {
-    let flag = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone());
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
-    CancelToken::from_flag(flag)
+    CancelToken::from_flag(packsmith_exec::install_cancel())
 }

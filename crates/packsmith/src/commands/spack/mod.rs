@@ -22,16 +22,9 @@ use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
 
-/// Ctrl-C (or SIGTERM) sets the cancel flag: running commands are killed,
-/// the loop stops at its next step and writes a consistent report. A
-/// second Ctrl-C exits at once.
+/// Ctrl-C (or SIGTERM) cancels the run: see [`packsmith_exec::install_cancel`].
 fn cancel_on_signals() -> CancelToken {
-    let flag = packsmith_exec::cancel_flag();
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone());
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
-    CancelToken::from_flag(flag)
+    CancelToken::from_flag(packsmith_exec::install_cancel())
 }
 
 /// The run directory, emptied when `--replace` and refused when it holds
@@ -245,6 +238,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     note(&render_summary(&report, &run_dir));
     Ok(match report.status {
         RunStatus::Succeeded => Exit::Success,
+        RunStatus::Interrupted => Exit::Interrupted,
         _ => Exit::Failure,
     })
 }
