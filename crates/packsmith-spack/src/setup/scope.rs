@@ -1,0 +1,87 @@
+//! The text of the set-up's config scope and of its `env.sh`.
+
+use std::path::Path;
+
+use super::OwnExternal;
+
+/// The static files of the scope: (file name, YAML text). `mirrors::`
+/// (two colons) replaces the public mirrors with the local one.
+pub fn scope_files(prefix: &Path, jobs: usize, no_bootstrap: bool) -> Vec<(&'static str, String)> {
+    let p = prefix.display();
+    let mut files = vec![
+        (
+            "config.yaml",
+            format!(
+                "config:\n  install_tree:\n    root: {p}/opt\n  build_stage:\n  - {p}/stage\n  \
+                 source_cache: {p}/source-cache\n  misc_cache: {p}/misc-cache\n  build_jobs: {jobs}\n"
+            ),
+        ),
+        (
+            "mirrors.yaml",
+            format!("mirrors::\n  packsmith-local:\n    url: file://{p}/mirror\n"),
+        ),
+        (
+            "packages.yaml",
+            "packages:\n  all:\n    target: [x86_64]\n".to_string(),
+        ),
+    ];
+    if no_bootstrap {
+        // clingo comes from the venv; bootstrapping would try the network.
+        files.push(("bootstrap.yaml", "bootstrap:\n  enable: false\n".into()));
+    }
+    files
+}
+
+/// The names directly under `packages:` in a packages.yaml.
+pub fn top_level_packages(yaml: &str) -> Vec<String> {
+    yaml.lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && l.trim_end().ends_with(':'))
+        .map(|l| l.trim().trim_end_matches(':').to_string())
+        .filter(|n| n != "all")
+        .collect()
+}
+
+/// Adds packsmith's own detections that Spack did not find itself, not
+/// buildable so Spack never tries to download them.
+pub fn append_own_externals(
+    scope: &Path,
+    own: &[OwnExternal],
+    spack_found: &[String],
+) -> std::io::Result<()> {
+    let path = scope.join("packages.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap_or_else(|_| "packages:\n".into());
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for ext in own.iter().filter(|e| !spack_found.contains(&e.package)) {
+        text.push_str(&external_entry(ext));
+    }
+    std::fs::write(path, text)
+}
+
+fn external_entry(ext: &OwnExternal) -> String {
+    format!(
+        "  {}:\n    buildable: false\n    externals:\n    - spec: {}\n      prefix: {}\n",
+        ext.package,
+        ext.spec(),
+        ext.prefix
+    )
+}
+
+/// `env.sh`: the `export` lines `packsmith spack --spack` and a shell read.
+pub fn env_script(root: &Path, prefix: &Path, spack_python: Option<&Path>) -> String {
+    let mut s = format!(
+        "# Written by `packsmith setup spack`; rerun it to refresh.\n\
+         export SPACK_ROOT={}\n\
+         export SPACK_USER_CONFIG_PATH={}/scope\n\
+         export SPACK_USER_CACHE_PATH={}/cache\n",
+        root.display(),
+        prefix.display(),
+        prefix.display()
+    );
+    if let Some(py) = spack_python {
+        s.push_str(&format!("export SPACK_PYTHON={}\n", py.display()));
+    }
+    s.push_str("export PATH=\"$SPACK_ROOT/bin:$PATH\"\n");
+    s
+}
