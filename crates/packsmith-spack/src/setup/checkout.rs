@@ -75,3 +75,42 @@ fn major_minor(version: &str) -> (u32, u32) {
     let minor = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
     (major, minor)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_version_assignment() {
+        let text = "#: PEP440 canonical\n__version__ = \"0.23.1\"\nspack_version_info = (0, 23)\n";
+        assert_eq!(parse_version(text).as_deref(), Some("0.23.1"));
+        assert_eq!(parse_version("spack_version_info = (1,)\n"), None);
+    }
+
+    #[test]
+    fn a_plain_directory_is_not_a_checkout_and_old_spack_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = inspect_checkout(dir.path()).unwrap_err();
+        assert!(matches!(err, SetupError::NotACheckout(_)), "{err}");
+        assert!(err.to_string().contains("--from"), "{err}");
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::create_dir_all(dir.path().join("lib/spack/spack")).unwrap();
+        std::fs::write(dir.path().join("bin/spack"), "").unwrap();
+        std::fs::write(
+            dir.path().join("lib/spack/spack/__init__.py"),
+            "spack_version = \"0.19.2\"\n",
+        )
+        .unwrap();
+        let err = inspect_checkout(dir.path()).unwrap_err();
+        assert!(matches!(err, SetupError::TooOld { .. }), "{err}");
+        std::fs::write(
+            dir.path().join("lib/spack/spack/__init__.py"),
+            "__version__ = \"1.0.2\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            inspect_checkout(dir.path()).unwrap().generation,
+            Generation::V1
+        );
+    }
+}

@@ -137,3 +137,19 @@ pub(crate) fn boost_version(header: &str) -> Option<String> {
         number % 100
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_cleaned_for_spack() {
+        assert_eq!(clean_version("1.2.13-dfsg"), "1.2.13");
+        assert_eq!(clean_version("3.0.13"), "3.0.13");
+        assert_eq!(
+            boost_version("#define BOOST_VERSION 108300\n").as_deref(),
+            Some("1.83.0")
+        );
+        assert_eq!(boost_version("nothing"), None);
+    }
+}

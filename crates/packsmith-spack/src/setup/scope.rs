@@ -85,3 +85,48 @@ pub fn env_script(root: &Path, prefix: &Path, spack_python: Option<&Path>) -> St
     s.push_str("export PATH=\"$SPACK_ROOT/bin:$PATH\"\n");
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_externals_are_added_only_where_spack_found_none() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("packages.yaml"),
+            "packages:\n  all:\n    target: [x86_64]\n  cmake:\n    externals:\n    - spec: cmake@3.25.1\n      prefix: /usr\n    buildable: false\n",
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(dir.path().join("packages.yaml")).unwrap();
+        let found = top_level_packages(&text);
+        assert_eq!(found, vec!["cmake".to_string()]);
+        let own = |p: &str| OwnExternal {
+            package: p.into(),
+            version: "1.0".into(),
+            variants: String::new(),
+            prefix: "/usr".into(),
+        };
+        append_own_externals(dir.path(), &[own("cmake"), own("zlib")], &found).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("packages.yaml")).unwrap();
+        assert_eq!(top_level_packages(&text), vec!["cmake", "zlib"]);
+        assert!(
+            text.contains("  zlib:\n    buildable: false\n    externals:\n    - spec: zlib@1.0\n")
+        );
+    }
+
+    #[test]
+    fn the_mirror_replaces_public_ones_and_env_names_the_scope() {
+        let files = scope_files(Path::new("/p"), 4, true);
+        let mirrors = &files.iter().find(|(n, _)| *n == "mirrors.yaml").unwrap().1;
+        assert!(mirrors.starts_with("mirrors::\n"), "{mirrors}");
+        assert!(files.iter().any(|(n, _)| *n == "bootstrap.yaml"));
+        let env = env_script(
+            Path::new("/s"),
+            Path::new("/p"),
+            Some(Path::new("/p/venv/bin/python3")),
+        );
+        assert!(env.contains("export SPACK_USER_CONFIG_PATH=/p/scope\n"));
+        assert!(env.contains("export SPACK_PYTHON=/p/venv/bin/python3\n"));
+    }
+}
