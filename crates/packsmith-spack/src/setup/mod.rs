@@ -52,6 +52,7 @@ pub struct SetupReport {
     pub checkout: Checkout,
     pub env_file: PathBuf,
     pub spack_python: Option<PathBuf>,
+    /// What packsmith's detection added (not already found by Spack).
     pub own_externals: Vec<OwnExternal>,
     pub spack_externals: Vec<String>,
 }
@@ -87,7 +88,11 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
             return Err(e);
         }
     };
-    let own = detect_own_externals();
+    // Spack's own detection wins; packsmith adds only what it missed.
+    let own: Vec<OwnExternal> = detect_own_externals()
+        .into_iter()
+        .filter(|e| !spack_externals.contains(&e.package))
+        .collect();
     scope::append_own_externals(&tmp, &own, &spack_externals).map_err(write_err(&tmp))?;
     swap_into_place(&tmp, &scope_dir)?;
 
