@@ -22,7 +22,12 @@ pub fn scope_files(prefix: &Path, jobs: usize, no_bootstrap: bool) -> Vec<(&'sta
         ),
         (
             "packages.yaml",
-            "packages:\n  all:\n    target: [x86_64]\n".to_string(),
+            // Provider preferences for the virtuals host libraries give;
+            // without zlib-api's, Spack picks zlib-ng and must download it.
+            "packages:\n  all:\n    target: [x86_64]\n    providers:\n      zlib-api: [zlib]\n      \
+             blas: [openblas]\n      lapack: [openblas]\n      mpi: [openmpi, mpich]\n  \
+             zlib-ng:\n    buildable: false\n"
+                .to_string(),
         ),
     ];
     if no_bootstrap {
