@@ -2,6 +2,7 @@
 //! (`packsmith_spack::setup`): where the checkout comes from, where the
 //! set-up goes, and what to tell the user.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use packsmith_spack::setup::{setup_spack, SetupError, SetupOptions};
@@ -53,28 +54,34 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         prefix: prefix.clone(),
     })
     .map_err(setup_error)?;
-    println!(
+    // Stdout closed (a pipe) is no reason to fail a finished set-up.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
         "Spack {} ({:?}) at {}",
         report.checkout.version,
         report.checkout.generation,
         report.checkout.root.display()
     );
-    match &report.spack_python {
-        Some(py) => println!("concretizer: clingo in {}", py.display()),
-        None => println!("concretizer: clingo from the system Python"),
-    }
-    println!(
+    let _ = match &report.spack_python {
+        Some(py) => writeln!(out, "concretizer: clingo in {}", py.display()),
+        None => writeln!(out, "concretizer: clingo from the system Python"),
+    };
+    let _ = writeln!(
+        out,
         "externals found by Spack ({}): {}",
         report.spack_externals.len(),
         report.spack_externals.join(" ")
     );
     let own: Vec<String> = report.own_externals.iter().map(|e| e.spec()).collect();
-    println!(
+    let _ = writeln!(
+        out,
         "externals found by packsmith ({}): {}",
         own.len(),
         own.join(" ")
     );
-    println!(
+    let _ = writeln!(
+        out,
         "env file: {} ({:.1}s); `packsmith spack` uses it by default",
         report.env_file.display(),
         started.elapsed().as_secs_f64()
