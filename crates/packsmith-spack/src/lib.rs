@@ -7,4 +7,5 @@
 
 pub mod diagnose;
 pub mod ecosystem;
+pub mod setup;
 pub mod validate;

@@ -1,7 +1,7 @@
 //! The Spack backend of the agent loop: prompts, static check and output
 //! cleaning without Spack; the whole loop with a scripted model against
 //! the real Spack (skipped with a loud SKIPPED line without one; set
-//! PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh, see docs/offline-spack.md).
+//! PACKSMITH_TEST_SPACK=/path/to/spack-checkout, set up by `packsmith setup spack`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
@@ -168,16 +168,14 @@ fn static_check_and_output_cleaning() {
 }
 
 fn spack_setup(run: &Path) -> Option<SpackSetup> {
-    let setup = match std::env::var_os("PACKSMITH_TEST_SPACK_ENV") {
-        Some(script) => SpackSetup::from_env_script(Path::new(&script), run),
-        None => SpackSetup::from_path(run),
-    };
+    let setup = crate::spack_real::test_spack_env()
+        .and_then(|env| SpackSetup::from_env_script(&env, run).map_err(|e| e.to_string()));
     match setup {
         Ok(s) => Some(s),
         Err(e) => {
             eprintln!(
-                "SKIPPED: scripted_model_repairs_until_spack_installs: spack not found ({e}); \
-                 set PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh"
+                "SKIPPED: scripted_model_repairs_until_spack_installs: no Spack ({e}); \
+                 set PACKSMITH_TEST_SPACK=/path/to/spack-checkout"
             );
             None
         }

@@ -1,6 +1,6 @@
 //! Real Spack, real bubblewrap. Skipped (with a loud SKIPPED line) unless
-//! `PACKSMITH_TEST_SPACK_ENV` names an env script for Spack (see
-//! docs/offline-spack.md) or `spack` is on PATH. Slow: minutes.
+//! `PACKSMITH_TEST_SPACK` names a Spack checkout, which the tests set up
+//! with `packsmith_spack::setup` (so the set-up is tested too). Slow: minutes.
 //!
 //! `PACKSMITH_CAPTURE_LOGS=1` rewrites `tests/spack-logs/` from these runs
 //! (machine paths replaced by placeholders).
@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use packsmith_spack::diagnose::{classify, diagnose_outcome, FailureClass};
+use packsmith_spack::setup::{setup_spack, SetupOptions};
 use packsmith_spack::validate::{
     check_variants, pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy,
     SpackPaths, SpackSetup, Stage, StageOptions, StageOutcome, VariantCheckOptions,
@@ -31,17 +32,33 @@ struct Env {
     run: tempfile::TempDir,
 }
 
+/// The env file of a Spack set up by `setup_spack` from the checkout in
+/// `PACKSMITH_TEST_SPACK`, made once per test run (a rerun is cheap).
+pub(crate) fn test_spack_env() -> Result<PathBuf, String> {
+    static ENV: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    ENV.get_or_init(|| {
+        let checkout =
+            std::env::var_os("PACKSMITH_TEST_SPACK").ok_or("PACKSMITH_TEST_SPACK is not set")?;
+        let prefix = std::env::temp_dir().join("packsmith-test-spack");
+        let report = setup_spack(&SetupOptions {
+            from: PathBuf::from(checkout),
+            prefix,
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(report.env_file)
+    })
+    .clone()
+}
+
 fn spack_or_skip(test: &str) -> Option<Env> {
     let run = tempfile::tempdir().unwrap();
-    let setup = match std::env::var_os("PACKSMITH_TEST_SPACK_ENV") {
-        Some(script) => SpackSetup::from_env_script(Path::new(&script), run.path()),
-        None => SpackSetup::from_path(run.path()),
-    };
+    let setup = test_spack_env()
+        .and_then(|env| SpackSetup::from_env_script(&env, run.path()).map_err(|e| e.to_string()));
     let setup = match setup {
         Ok(s) => s,
         Err(e) => {
             eprintln!(
-                "SKIPPED: spack not found for {test} ({e}); set PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh"
+                "SKIPPED: no Spack for {test} ({e}); set PACKSMITH_TEST_SPACK=/path/to/spack-checkout"
             );
             return None;
         }

@@ -40,6 +40,9 @@ pub enum Command {
     /// Package a project for Nix: a nixpkgs-style package.nix, evaluated
     /// and built against a pinned nixpkgs and repaired from Nix's logs.
     Nix(NixArgs),
+    /// Set a tool up for packsmith: `setup spack` makes an isolated,
+    /// ready Spack (concretizer, compilers, externals) used by default.
+    Setup(crate::commands::setup::SetupArgs),
 }
 
 #[derive(Debug, clap::Args)]

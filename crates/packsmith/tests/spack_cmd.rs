@@ -3,6 +3,8 @@
 //! with bad input, and (where Spack is installed) the bundled example
 //! installed from the deterministic draft with no model.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -95,16 +97,7 @@ fn a_missing_spack_script_and_bad_refs_are_bad_input() {
 }
 
 fn spack_env() -> Option<PathBuf> {
-    match std::env::var_os("PACKSMITH_TEST_SPACK_ENV") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!(
-                "SKIPPED: the_example_installs_from_the_draft_without_a_model: set \
-                 PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh (docs/offline-spack.md)"
-            );
-            None
-        }
-    }
+    common::test_spack_env("the_example_installs_from_the_draft_without_a_model")
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `packsmith spack` end to end with a real model in the embedded llama.cpp
 //! (feature `local`; SmolLM2-135M unless PACKSMITH_E2E_MODEL names another
-//! GGUF) and real Spack (PACKSMITH_TEST_SPACK_ENV, docs/offline-spack.md),
+//! GGUF) and real Spack (PACKSMITH_TEST_SPACK=<checkout>, set up by `packsmith setup spack`),
 //! on a fixture CMake project whose deterministic draft cannot install: its
 //! configure step stops unless `-DGREETING=` is given. The model is called
 //! with the CMake error; a small model may not fix it, so the test checks
@@ -50,10 +50,7 @@ fn a_real_model_repairs_with_real_spack() {
     let Some(model) = common::e2e_model(name) else {
         return;
     };
-    let Some(env) = std::env::var_os("PACKSMITH_TEST_SPACK_ENV") else {
-        eprintln!(
-            "SKIPPED: {name}: set PACKSMITH_TEST_SPACK_ENV=/path/to/env.sh (docs/offline-spack.md)"
-        );
+    let Some(env) = common::test_spack_env(name) else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

@@ -11,6 +11,7 @@ mod nix;
 mod optional_model;
 mod score;
 mod serve;
+pub mod setup;
 mod spack;
 
 use crate::cli::{Cli, Command};
@@ -28,5 +29,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Spack(args) => spack::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Nix(args) => nix::run(&args),
+        Command::Setup(args) => setup::run(&args),
     }
 }

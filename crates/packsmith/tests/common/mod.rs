@@ -37,3 +37,36 @@ pub fn e2e_model(test: &str) -> Option<PathBuf> {
     }
     Some(model)
 }
+
+/// The env file of a Spack made by `packsmith setup spack` from the
+/// checkout in `PACKSMITH_TEST_SPACK` (set up once per test binary; a
+/// rerun refreshes it cheaply), or a loud SKIPPED line.
+pub fn test_spack_env(test: &str) -> Option<PathBuf> {
+    static ENV: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let made = ENV.get_or_init(|| {
+        let checkout =
+            std::env::var_os("PACKSMITH_TEST_SPACK").ok_or("PACKSMITH_TEST_SPACK is not set")?;
+        let prefix = std::env::temp_dir().join("packsmith-test-spack");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_packsmith"))
+            .args(["setup", "spack", "--from"])
+            .arg(&checkout)
+            .arg("--prefix")
+            .arg(&prefix)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!(
+                "packsmith setup spack failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(prefix.join("env.sh"))
+    });
+    match made {
+        Ok(env) => Some(env.clone()),
+        Err(e) => {
+            eprintln!("SKIPPED: {test}: {e}; set PACKSMITH_TEST_SPACK=/path/to/spack-checkout");
+            None
+        }
+    }
+}

@@ -22,7 +22,11 @@ fn spack_error(e: ValidateError) -> CliError {
 /// executable; without it, `spack` on PATH.
 pub fn locate_spack(args: &SpackArgs, scratch: &Path) -> Result<SpackSetup, CliError> {
     let setup = match &args.spack {
-        None => SpackSetup::from_path(scratch),
+        // A set-up made by `packsmith setup spack` comes before PATH.
+        None => match crate::commands::setup::default_env_file() {
+            Some(env) => SpackSetup::from_env_script(&env, scratch),
+            None => SpackSetup::from_path(scratch),
+        },
         Some(path) => {
             let text = std::fs::read(path).map_err(|e| {
                 CliError::new(

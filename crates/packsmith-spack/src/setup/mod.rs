@@ -1,0 +1,171 @@
+//! `packsmith setup spack`: one call from a Spack checkout to a Spack that
+//! packsmith can use at once, isolated from the user's own configuration
+//! (its own config scope, caches, concretizer and externals).
+
+mod checkout;
+mod concretizer;
+mod externals;
+mod scope;
+
+use std::path::{Path, PathBuf};
+
+pub use checkout::{inspect_checkout, Checkout, Generation};
+pub use externals::{detect_own_externals, OwnExternal};
+pub use scope::{env_script, scope_files};
+
+/// What went wrong setting Spack up; every message names the input and
+/// says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{0} is not a Spack checkout (no bin/spack and lib/spack/spack/__init__.py); pass --from a Spack git checkout")]
+    NotACheckout(PathBuf),
+    #[error("Spack {found} in {path} is too old: packsmith needs 0.21 or newer; check out a newer release")]
+    TooOld { path: PathBuf, found: String },
+    #[error(
+        "no Python 3 found (tried {0}); install python3 (apt-get install python3 python3-venv)"
+    )]
+    NoPython(String),
+    #[error("could not get clingo for Spack's concretizer: {0}; with no network, install a clingo wheel with pip into {1} by hand")]
+    NoClingo(String, PathBuf),
+    #[error("cannot write the set-up into {path}: {source}; pass a writable --prefix")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("`spack {args}` failed: {detail}")]
+    Spack { args: String, detail: String },
+}
+
+/// What to set up and where.
+#[derive(Debug, Clone)]
+pub struct SetupOptions {
+    /// The Spack checkout.
+    pub from: PathBuf,
+    /// Directory holding the scope, caches, venv and env.sh.
+    pub prefix: PathBuf,
+}
+
+/// What the set-up made.
+#[derive(Debug, Clone)]
+pub struct SetupReport {
+    pub checkout: Checkout,
+    pub env_file: PathBuf,
+    pub spack_python: Option<PathBuf>,
+    /// What packsmith's detection added (not already found by Spack).
+    pub own_externals: Vec<OwnExternal>,
+    pub spack_externals: Vec<String>,
+}
+
+fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> SetupError + '_ {
+    move |source| SetupError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Sets Spack up under `opts.prefix`. The scope is built in a temporary
+/// directory and renamed into place, so an interrupted run leaves the
+/// previous set-up working; a rerun refreshes compilers and externals.
+pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
+    let checkout = inspect_checkout(&opts.from)?;
+    std::fs::create_dir_all(&opts.prefix).map_err(write_err(&opts.prefix))?;
+    let prefix = opts
+        .prefix
+        .canonicalize()
+        .map_err(write_err(&opts.prefix))?;
+    let spack_python = concretizer::ensure_clingo(&prefix)?;
+
+    let scope_dir = prefix.join("scope");
+    let tmp = prefix.join(format!(".scope.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(write_err(&tmp))?;
+    let result = build_scope(&checkout, &prefix, &tmp, spack_python.as_deref());
+    let spack_externals = match result {
+        Ok(found) => found,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+    // Spack's own detection wins; packsmith adds only what it missed.
+    let own: Vec<OwnExternal> = detect_own_externals()
+        .into_iter()
+        .filter(|e| !spack_externals.contains(&e.package))
+        .collect();
+    scope::append_own_externals(&tmp, &own, &spack_externals).map_err(write_err(&tmp))?;
+    swap_into_place(&tmp, &scope_dir)?;
+
+    let env_file = prefix.join("env.sh");
+    let script = env_script(&checkout.root, &prefix, spack_python.as_deref());
+    packsmith_exec::atomic_write(&env_file, script.as_bytes()).map_err(|e| SetupError::Write {
+        path: env_file.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    Ok(SetupReport {
+        checkout,
+        env_file,
+        spack_python,
+        own_externals: own,
+        spack_externals,
+    })
+}
+
+/// Writes the static files, then lets Spack find compilers and externals
+/// into the temporary scope. Returns the packages Spack itself found.
+fn build_scope(
+    checkout: &Checkout,
+    prefix: &Path,
+    tmp: &Path,
+    spack_python: Option<&Path>,
+) -> Result<Vec<String>, SetupError> {
+    let jobs = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    for (name, text) in scope_files(prefix, jobs, spack_python.is_some()) {
+        let path = tmp.join(name);
+        std::fs::write(&path, text).map_err(write_err(&path))?;
+    }
+    std::fs::create_dir_all(prefix.join("mirror")).map_err(write_err(prefix))?;
+    let run = |args: &[&str]| -> Result<String, SetupError> {
+        let mut cmd = std::process::Command::new(checkout.root.join("bin/spack"));
+        cmd.args(args)
+            .env("SPACK_ROOT", &checkout.root)
+            .env("SPACK_USER_CONFIG_PATH", tmp)
+            .env("SPACK_USER_CACHE_PATH", prefix.join("cache"))
+            .env_remove("SPACK_DISABLE_LOCAL_CONFIG");
+        if let Some(py) = spack_python {
+            cmd.env("SPACK_PYTHON", py);
+        }
+        let out = cmd.output().map_err(|e| SetupError::Spack {
+            args: args.join(" "),
+            detail: e.to_string(),
+        })?;
+        if !out.status.success() {
+            return Err(SetupError::Spack {
+                args: args.join(" "),
+                detail: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    run(&["compiler", "find", "--scope", "user"])?;
+    let mut args = vec!["external", "find", "--not-buildable", "--scope", "user"];
+    args.extend(externals::SPACK_DETECTABLE);
+    run(&args)?;
+    let text = std::fs::read_to_string(tmp.join("packages.yaml")).unwrap_or_default();
+    Ok(scope::top_level_packages(&text))
+}
+
+/// Replaces `dest` by `tmp` with two renames; the old scope is removed
+/// only once the new one is in place.
+fn swap_into_place(tmp: &Path, dest: &Path) -> Result<(), SetupError> {
+    let old = dest.with_extension("old");
+    let _ = std::fs::remove_dir_all(&old);
+    if dest.exists() {
+        std::fs::rename(dest, &old).map_err(write_err(dest))?;
+    }
+    std::fs::rename(tmp, dest).map_err(write_err(dest))?;
+    let _ = std::fs::remove_dir_all(&old);
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! `packsmith setup spack`: a thin front for the Spack backend's set-up
+//! (`packsmith_spack::setup`): where the checkout comes from, where the
+//! set-up goes, and what to tell the user.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use packsmith_spack::setup::{setup_spack, SetupError, SetupOptions};
+
+use crate::env_vars::cache_dir;
+use crate::exit::{CliError, Exit};
+
+#[derive(Debug, clap::Args)]
+pub struct SetupArgs {
+    #[command(subcommand)]
+    pub what: SetupWhat,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SetupWhat {
+    /// Make a Spack packsmith can use at once: its own config scope,
+    /// clingo, compilers and the host's libraries as externals; `packsmith
+    /// spack` then uses it with no --spack flag.
+    Spack(SetupSpackArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SetupSpackArgs {
+    /// A Spack checkout or a git URL to clone (default: `spack` on PATH).
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Where the set-up goes (default: the packsmith cache's `spack/`).
+    #[arg(long)]
+    pub prefix: Option<PathBuf>,
+}
+
+/// The set-up's directory under the packsmith cache.
+pub fn default_prefix() -> PathBuf {
+    cache_dir().join("spack")
+}
+
+/// The env file of a finished set-up, if there is one.
+pub fn default_env_file() -> Option<PathBuf> {
+    Some(default_prefix().join("env.sh")).filter(|p| p.is_file())
+}
+
+pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
+    let SetupWhat::Spack(args) = &args.what;
+    let prefix = args.prefix.clone().unwrap_or_else(default_prefix);
+    let from = resolve_from(args.from.as_deref(), &prefix)?;
+    let started = std::time::Instant::now();
+    let report = setup_spack(&SetupOptions {
+        from,
+        prefix: prefix.clone(),
+    })
+    .map_err(setup_error)?;
+    // Stdout closed (a pipe) is no reason to fail a finished set-up.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "Spack {} ({:?}) at {}",
+        report.checkout.version,
+        report.checkout.generation,
+        report.checkout.root.display()
+    );
+    let _ = match &report.spack_python {
+        Some(py) => writeln!(out, "concretizer: clingo in {}", py.display()),
+        None => writeln!(out, "concretizer: clingo from the system Python"),
+    };
+    let _ = writeln!(
+        out,
+        "externals found by Spack ({}): {}",
+        report.spack_externals.len(),
+        report.spack_externals.join(" ")
+    );
+    let own: Vec<String> = report.own_externals.iter().map(|e| e.spec()).collect();
+    let _ = writeln!(
+        out,
+        "externals found by packsmith ({}): {}",
+        own.len(),
+        own.join(" ")
+    );
+    let _ = writeln!(
+        out,
+        "env file: {} ({:.1}s); `packsmith spack` uses it by default",
+        report.env_file.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(Exit::Success)
+}
+
+/// A directory is a checkout; a URL is cloned into the prefix; nothing
+/// means the `spack` on PATH.
+fn resolve_from(from: Option<&str>, prefix: &Path) -> Result<PathBuf, CliError> {
+    match from {
+        Some(f) if Path::new(f).is_dir() => Ok(PathBuf::from(f)),
+        Some(url) if url.contains("://") || url.ends_with(".git") => clone(url, prefix),
+        Some(other) => Err(CliError::new(
+            Exit::BadInput,
+            format!("--from {other} is neither a directory nor a git URL"),
+        )
+        .hint(
+            "pass a Spack checkout directory or a git URL such as https://github.com/spack/spack",
+        )),
+        None => spack_on_path().ok_or_else(|| {
+            CliError::new(Exit::BadInput, "no --from given and no `spack` on PATH")
+                .hint("pass --from a Spack checkout or git URL")
+        }),
+    }
+}
+
+fn spack_on_path() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("spack"))
+        .find(|p| p.is_file())
+        .and_then(|bin| bin.canonicalize().ok())
+        .and_then(|bin| bin.parent()?.parent().map(Path::to_path_buf))
+}
+
+/// Clones into `prefix/spack-src` (kept on reruns: a clone is not redone).
+fn clone(url: &str, prefix: &Path) -> Result<PathBuf, CliError> {
+    let dest = prefix.join("spack-src");
+    if dest.join("bin/spack").is_file() {
+        return Ok(dest);
+    }
+    let tmp = prefix.join(".spack-src.tmp");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(prefix).map_err(|e| {
+        CliError::new(
+            Exit::Environment,
+            format!("cannot create {}: {e}", prefix.display()),
+        )
+        .hint("pass a writable --prefix")
+    })?;
+    let status = std::process::Command::new("git")
+        .args(["clone", "--quiet", "--depth", "1", url])
+        .arg(&tmp)
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(
+            CliError::new(Exit::Environment, format!("git clone {url} failed"))
+                .hint("check the URL and the network, or pass --from a local Spack checkout"),
+        );
+    }
+    std::fs::rename(&tmp, &dest).map_err(|e| {
+        CliError::new(
+            Exit::Environment,
+            format!("cannot move the clone to {}: {e}", dest.display()),
+        )
+        .hint("pass a writable --prefix")
+    })?;
+    Ok(dest)
+}
+
+fn setup_error(e: SetupError) -> CliError {
+    let code = match e {
+        SetupError::NotACheckout(_) | SetupError::TooOld { .. } => Exit::BadInput,
+        _ => Exit::Environment,
+    };
+    CliError::new(code, format!("setup spack: {e}"))
+        .hint("fix the cause above and rerun; the previous set-up, if any, is untouched")
+}
