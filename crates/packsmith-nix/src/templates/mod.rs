@@ -6,6 +6,7 @@
 //! unknown rather than a silent guess.
 
 mod go;
+mod inputs;
 mod license;
 mod npm;
 mod python;
@@ -16,6 +17,7 @@ use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
 use crate::fetch::{quote, FetcherCall, FetcherFn};
+pub use inputs::{cmake_inputs, CmakeInputs};
 pub use license::nixpkgs_license;
 
 /// The builder a template starts from.
@@ -184,6 +186,10 @@ pub struct TemplateInput {
     /// buildPythonPackage gained fixed-point arguments only in late 2025
     /// (nixpkgs PR 271387), after many pinned nixpkgs (NixBench's) were cut.
     pub python_final_attrs: bool,
+    /// CMake: inputs and flags read from `find_package`/`pkg_check_modules`
+    /// and `option()` (empty for other builders).
+    #[serde(default)]
+    pub cmake: CmakeInputs,
 }
 
 impl TemplateInput {
@@ -228,6 +234,7 @@ impl TemplateInput {
                 .map(|g| g.binaries.clone())
                 .unwrap_or_default(),
             python_final_attrs: false,
+            cmake: facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
         }
     }
 }
