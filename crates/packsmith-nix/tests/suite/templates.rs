@@ -326,3 +326,33 @@ fn every_template_and_the_wrapper_parse_with_nix() {
     }
     assert_eq!(n, cases().len());
 }
+
+/// The acceptance case: examples/heatsim, analysed for real, gets
+/// zlib (required), OpenMP (its option is ON) with the flag keeping it on,
+/// and not MPI/HDF5/CUDA (their options are OFF).
+#[test]
+fn heatsim_draft_declares_zlib_and_the_option_flags() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/heatsim");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        SourceInfo {
+            kind: "path".into(),
+            given: "examples/heatsim".into(),
+        },
+    )
+    .expect("examples/heatsim analyses");
+    assert_eq!(choose_template(&facts), Some(Builder::Cmake));
+    let input = TemplateInput::from_facts(&facts, "heatsim", "2.1.0", github_src("2.1.0"));
+    let text = render(Builder::Cmake, &input);
+    assert!(
+        text.contains("buildInputs = [ zlib llvmPackages.openmp ];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(lib.cmakeBool \"HEATSIM_ENABLE_OPENMP\" true)"),
+        "{text}"
+    );
+    for absent in ["mpi", "hdf5", "cuda"] {
+        assert!(!text.contains(absent), "{absent} declared:\n{text}");
+    }
+}
