@@ -371,9 +371,44 @@ fn first_sentence(d: &str) -> &str {
     let d = d.trim();
     let end = d.find(". ").map_or(d.len(), |i| i);
     let s = d[..end].trim_end_matches('.');
-    if s.len() > 120 {
-        s.get(..120).unwrap_or(s)
-    } else {
-        s
+    if s.len() <= 120 {
+        return s;
+    }
+    // Too long: end at the last whole clause (or else word) within 120
+    // bytes, never in the middle of a word or after a dangling comma.
+    let mut cut = 120;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &s[..cut];
+    let at = head
+        .rfind([',', ';', ':', '('])
+        .filter(|&i| i >= 40)
+        .or_else(|| head.rfind(' '))
+        .unwrap_or(cut);
+    head[..at].trim_end_matches([' ', ',', ';', ':', '(', '-'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn long_descriptions_end_on_a_whole_clause() {
+        let d = "A 2-D heat-equation solver for structured grids with MPI domain decomposition, OpenMP threads, CUDA offload and HDF5 checkpoints";
+        let s = first_sentence(d);
+        assert!(s.len() <= 120, "{s}");
+        assert_eq!(
+            s,
+            "A 2-D heat-equation solver for structured grids with MPI domain decomposition, OpenMP threads"
+        );
+        let words = "word ".repeat(40);
+        let s = first_sentence(&words);
+        assert!(s.len() <= 120 && s.ends_with("word"), "{s}");
+    }
+
+    #[test]
+    fn short_descriptions_keep_their_first_sentence() {
+        assert_eq!(first_sentence("Does one thing. More."), "Does one thing");
     }
 }
