@@ -134,7 +134,7 @@ pub fn prepare_draft(
             go_vendored: false,
             go_binaries: Vec::new(),
             python_final_attrs: false,
-            cmake: Default::default(),
+            derived: Default::default(),
         },
     };
     Ok(PreparedDraft {

@@ -1,9 +1,9 @@
 //! Build inputs and `cmakeFlags` for the stdenv templates, from the CMake
-//! facts: which upstream packages the build requires, mapped to nixpkgs
+//! and Meson facts: which upstream packages the build requires, mapped to nixpkgs
 //! attributes, split between build tools (`nativeBuildInputs`) and
 //! libraries (`buildInputs`).
 
-use packsmith_core::facts::CmakeFacts;
+use packsmith_core::facts::{CmakeFacts, MesonFacts};
 use serde::{Deserialize, Serialize};
 
 /// Where a nixpkgs attribute goes in the derivation.
@@ -74,9 +74,9 @@ pub(crate) fn nixpkgs_attr(upstream: &str) -> Option<(&'static str, Side)> {
         .map(|(_, attr, side)| (*attr, *side))
 }
 
-/// What the CMake facts ask of the derivation.
+/// What the build-system facts ask of the derivation.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CmakeInputs {
+pub struct DerivedInputs {
     pub native: Vec<String>,
     pub build: Vec<String>,
     /// `cmakeFlags` elements, as Nix expressions.
@@ -103,8 +103,8 @@ fn is_on(value: Option<&str>) -> bool {
 
 /// Required dependencies always; those under `if(OPTION)` only when the
 /// option is on by default, and then with the flag that keeps it on.
-pub fn cmake_inputs(cmake: &CmakeFacts) -> CmakeInputs {
-    let mut out = CmakeInputs::default();
+pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
+    let mut out = DerivedInputs::default();
     let default_of = |name: &str| {
         cmake
             .options
@@ -164,6 +164,27 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> CmakeInputs {
     if let Some(shared) = &cmake.build_shared_libs {
         if !is_on(Some(&shared.value)) {
             push_flag(&mut out.flags, "BUILD_SHARED_LIBS", true);
+        }
+    }
+    out
+}
+
+/// Meson: `dependency()` calls that are required outright and not under
+/// an `if` (no flags yet: Meson options keep upstream's defaults).
+pub fn meson_inputs(meson: &MesonFacts) -> DerivedInputs {
+    let mut out = DerivedInputs::default();
+    for dep in &meson.dependencies {
+        if dep.required.trim() != "true" || !dep.conditions.is_empty() {
+            continue;
+        }
+        if let Some((attr, side)) = nixpkgs_attr(&dep.name) {
+            let list = match side {
+                Side::Native => &mut out.native,
+                Side::Build => &mut out.build,
+            };
+            if !list.iter().any(|a| a == attr) {
+                list.push(attr.to_string());
+            }
         }
     }
     out

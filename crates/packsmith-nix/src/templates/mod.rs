@@ -17,7 +17,7 @@ use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
 use crate::fetch::{quote, FetcherCall, FetcherFn};
-pub use inputs::{cmake_inputs, CmakeInputs};
+pub use inputs::{cmake_inputs, meson_inputs, DerivedInputs};
 pub use license::nixpkgs_license;
 
 /// The builder a template starts from.
@@ -186,10 +186,10 @@ pub struct TemplateInput {
     /// buildPythonPackage gained fixed-point arguments only in late 2025
     /// (nixpkgs PR 271387), after many pinned nixpkgs (NixBench's) were cut.
     pub python_final_attrs: bool,
-    /// CMake: inputs and flags read from `find_package`/`pkg_check_modules`
-    /// and `option()` (empty for other builders).
+    /// Inputs and flags read from the build system's dependency calls and
+    /// options (CMake, Meson; empty for other builders).
     #[serde(default)]
-    pub cmake: CmakeInputs,
+    pub derived: DerivedInputs,
 }
 
 impl TemplateInput {
@@ -234,7 +234,12 @@ impl TemplateInput {
                 .map(|g| g.binaries.clone())
                 .unwrap_or_default(),
             python_final_attrs: false,
-            cmake: facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
+            derived: match facts.primary_build_system {
+                Some(BuildSystemKind::Meson) => {
+                    facts.meson.as_ref().map(meson_inputs).unwrap_or_default()
+                }
+                _ => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
+            },
         }
     }
 }

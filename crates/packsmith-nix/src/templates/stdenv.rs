@@ -9,7 +9,7 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
     d.header(input);
     match builder {
         Builder::Cmake => {
-            let cm = &input.cmake;
+            let cm = &input.derived;
             let mut native = vec!["cmake"];
             native.extend(cm.native.iter().map(String::as_str));
             d.list("nativeBuildInputs", &native);
@@ -26,6 +26,10 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
         }
         Builder::Meson => {
             d.list("nativeBuildInputs", &["meson", "ninja", "pkg-config"]);
+            let build: Vec<&str> = input.derived.build.iter().map(String::as_str).collect();
+            if !build.is_empty() {
+                d.list("buildInputs", &build);
+            }
         }
         Builder::Autotools { autoreconf: true } => {
             // No generated configure script ships: regenerate it.

@@ -356,3 +356,39 @@ fn heatsim_draft_declares_zlib_and_the_option_flags() {
         assert!(!text.contains(absent), "{absent} declared:\n{text}");
     }
 }
+
+fn meson_dependency(name: &str, required: &str, conditions: &[&str]) -> MesonDependency {
+    MesonDependency {
+        name: name.into(),
+        version: None,
+        required: required.into(),
+        fallback: None,
+        conditions: conditions.iter().map(|c| c.to_string()).collect(),
+        evidence: Evidence::file("meson.build"),
+    }
+}
+
+#[test]
+fn meson_draft_declares_required_unconditional_dependencies() {
+    let mut f = facts(BuildSystemKind::Meson);
+    f.meson = Some(MesonFacts {
+        dependencies: vec![
+            meson_dependency("glib-2.0", "true", &[]),
+            meson_dependency("zlib", "true", &[]),
+            meson_dependency("libcurl", "get_option('curl')", &[]),
+            meson_dependency("openssl", "true", &["get_option('tls')"]),
+        ],
+        ..MesonFacts::default()
+    });
+    let text = render_case("meson_with_dependencies", &f, Builder::Meson);
+    assert!(text.contains("buildInputs = [ glib zlib ];"), "{text}");
+    assert!(
+        !text.contains("curl") && !text.contains("openssl"),
+        "{text}"
+    );
+    if nix_available("meson_draft_declares_required_unconditional_dependencies") {
+        NixParser::default()
+            .check(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+}
