@@ -322,7 +322,10 @@ impl Draft {
     pub(crate) fn meta(&mut self, input: &TemplateInput) -> &mut Self {
         let mut m = vec!["meta = {".to_string()];
         m.push(match &input.description {
-            Some(d) => format!("  description = {};", quote(first_sentence(d))),
+            Some(d) => format!(
+                "  description = {};",
+                quote(&without_leading_article(first_sentence(d)))
+            ),
             None => "  description = \"FIXME: one line saying what this is\";".to_string(),
         });
         if let Some(h) = &input.homepage {
@@ -371,6 +374,20 @@ impl Draft {
     }
 }
 
+/// nixpkgs descriptions start without an article: "Tool that …", not
+/// "A tool that …"; the next word is capitalised.
+fn without_leading_article(d: &str) -> String {
+    for article in ["A ", "An ", "The "] {
+        if let Some(rest) = d.strip_prefix(article) {
+            let mut chars = rest.chars();
+            if let Some(first) = chars.next() {
+                return first.to_uppercase().chain(chars).collect();
+            }
+        }
+    }
+    d.to_string()
+}
+
 /// nixpkgs wants a short description without a trailing period.
 fn first_sentence(d: &str) -> &str {
     let d = d.trim();
@@ -396,7 +413,14 @@ fn first_sentence(d: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::first_sentence;
+    use super::{first_sentence, without_leading_article};
+
+    #[test]
+    fn leading_articles_are_dropped() {
+        assert_eq!(without_leading_article("A demo tool"), "Demo tool");
+        assert_eq!(without_leading_article("An editor"), "Editor");
+        assert_eq!(without_leading_article("Another tool"), "Another tool");
+    }
 
     #[test]
     fn long_descriptions_end_on_a_whole_clause() {
