@@ -134,6 +134,7 @@ pub fn prepare_draft(
             go_vendored: false,
             go_binaries: Vec::new(),
             python_final_attrs: false,
+            derived: Default::default(),
         },
     };
     Ok(PreparedDraft {

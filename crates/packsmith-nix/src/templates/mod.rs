@@ -6,6 +6,7 @@
 //! unknown rather than a silent guess.
 
 mod go;
+mod inputs;
 mod license;
 mod npm;
 mod python;
@@ -16,6 +17,7 @@ use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
 use crate::fetch::{quote, FetcherCall, FetcherFn};
+pub use inputs::{cmake_inputs, meson_inputs, DerivedInputs};
 pub use license::nixpkgs_license;
 
 /// The builder a template starts from.
@@ -184,6 +186,10 @@ pub struct TemplateInput {
     /// buildPythonPackage gained fixed-point arguments only in late 2025
     /// (nixpkgs PR 271387), after many pinned nixpkgs (NixBench's) were cut.
     pub python_final_attrs: bool,
+    /// Inputs and flags read from the build system's dependency calls and
+    /// options (CMake, Meson; empty for other builders).
+    #[serde(default)]
+    pub derived: DerivedInputs,
 }
 
 impl TemplateInput {
@@ -228,6 +234,12 @@ impl TemplateInput {
                 .map(|g| g.binaries.clone())
                 .unwrap_or_default(),
             python_final_attrs: false,
+            derived: match facts.primary_build_system {
+                Some(BuildSystemKind::Meson) => {
+                    facts.meson.as_ref().map(meson_inputs).unwrap_or_default()
+                }
+                _ => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
+            },
         }
     }
 }
@@ -310,7 +322,10 @@ impl Draft {
     pub(crate) fn meta(&mut self, input: &TemplateInput) -> &mut Self {
         let mut m = vec!["meta = {".to_string()];
         m.push(match &input.description {
-            Some(d) => format!("  description = {};", quote(first_sentence(d))),
+            Some(d) => format!(
+                "  description = {};",
+                quote(&without_leading_article(first_sentence(d)))
+            ),
             None => "  description = \"FIXME: one line saying what this is\";".to_string(),
         });
         if let Some(h) = &input.homepage {
@@ -359,14 +374,70 @@ impl Draft {
     }
 }
 
+/// nixpkgs descriptions start without an article: "Tool that …", not
+/// "A tool that …"; the next word is capitalised.
+fn without_leading_article(d: &str) -> String {
+    for article in ["A ", "An ", "The "] {
+        if let Some(rest) = d.strip_prefix(article) {
+            let mut chars = rest.chars();
+            if let Some(first) = chars.next() {
+                return first.to_uppercase().chain(chars).collect();
+            }
+        }
+    }
+    d.to_string()
+}
+
 /// nixpkgs wants a short description without a trailing period.
 fn first_sentence(d: &str) -> &str {
     let d = d.trim();
     let end = d.find(". ").map_or(d.len(), |i| i);
     let s = d[..end].trim_end_matches('.');
-    if s.len() > 120 {
-        s.get(..120).unwrap_or(s)
-    } else {
-        s
+    if s.len() <= 120 {
+        return s;
+    }
+    // Too long: end at the last whole clause (or else word) within 120
+    // bytes, never in the middle of a word or after a dangling comma.
+    let mut cut = 120;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &s[..cut];
+    let at = head
+        .rfind([',', ';', ':', '('])
+        .filter(|&i| i >= 40)
+        .or_else(|| head.rfind(' '))
+        .unwrap_or(cut);
+    head[..at].trim_end_matches([' ', ',', ';', ':', '(', '-'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_sentence, without_leading_article};
+
+    #[test]
+    fn leading_articles_are_dropped() {
+        assert_eq!(without_leading_article("A demo tool"), "Demo tool");
+        assert_eq!(without_leading_article("An editor"), "Editor");
+        assert_eq!(without_leading_article("Another tool"), "Another tool");
+    }
+
+    #[test]
+    fn long_descriptions_end_on_a_whole_clause() {
+        let d = "A 2-D heat-equation solver for structured grids with MPI domain decomposition, OpenMP threads, CUDA offload and HDF5 checkpoints";
+        let s = first_sentence(d);
+        assert!(s.len() <= 120, "{s}");
+        assert_eq!(
+            s,
+            "A 2-D heat-equation solver for structured grids with MPI domain decomposition, OpenMP threads"
+        );
+        let words = "word ".repeat(40);
+        let s = first_sentence(&words);
+        assert!(s.len() <= 120 && s.ends_with("word"), "{s}");
+    }
+
+    #[test]
+    fn short_descriptions_keep_their_first_sentence() {
+        assert_eq!(first_sentence("Does one thing. More."), "Does one thing");
     }
 }

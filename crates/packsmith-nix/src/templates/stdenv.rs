@@ -9,10 +9,27 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
     d.header(input);
     match builder {
         Builder::Cmake => {
-            d.list("nativeBuildInputs", &["cmake"]);
+            let cm = &input.derived;
+            let mut native = vec!["cmake"];
+            native.extend(cm.native.iter().map(String::as_str));
+            d.list("nativeBuildInputs", &native);
+            if !cm.build.is_empty() {
+                let build: Vec<&str> = cm.build.iter().map(String::as_str).collect();
+                d.list("buildInputs", &build);
+            }
+            if !cm.flags.is_empty() {
+                let mut lines = vec!["cmakeFlags = [".to_string()];
+                lines.extend(cm.flags.iter().map(|f| format!("  {f}")));
+                lines.push("];".to_string());
+                d.block(lines);
+            }
         }
         Builder::Meson => {
             d.list("nativeBuildInputs", &["meson", "ninja", "pkg-config"]);
+            let build: Vec<&str> = input.derived.build.iter().map(String::as_str).collect();
+            if !build.is_empty() {
+                d.list("buildInputs", &build);
+            }
         }
         Builder::Autotools { autoreconf: true } => {
             // No generated configure script ships: regenerate it.

@@ -58,10 +58,67 @@ fn github_src(version: &str) -> packsmith_nix::FetcherCall {
     .unwrap()
 }
 
+fn find_package(name: &str, required: bool, conditions: &[&str]) -> CmakeFindPackage {
+    CmakeFindPackage {
+        name: name.into(),
+        version: None,
+        exact: false,
+        required,
+        quiet: false,
+        config_mode: false,
+        components: Vec::new(),
+        optional_components: Vec::new(),
+        conditions: conditions.iter().map(|c| c.to_string()).collect(),
+        evidence: Evidence::file("CMakeLists.txt"),
+    }
+}
+
+fn option(name: &str, default: &str) -> CmakeOption {
+    CmakeOption {
+        name: name.into(),
+        help: String::new(),
+        default: Some(default.into()),
+        kind: CmakeOptionKind::Option,
+        depends: None,
+        force: None,
+        conditions: Vec::new(),
+        evidence: Evidence::file("CMakeLists.txt"),
+    }
+}
+
+/// heatsim's shape: ZLIB required, OpenMP behind an option that is ON,
+/// MPI behind one that is OFF, tests ON upstream, shared libraries OFF.
+fn cmake_with_dependencies() -> RepoFacts {
+    let mut f = facts(BuildSystemKind::Cmake);
+    f.cmake = Some(CmakeFacts {
+        find_packages: vec![
+            find_package("ZLIB", true, &[]),
+            find_package("OpenMP", true, &["DEMO_ENABLE_OPENMP"]),
+            find_package("MPI", true, &["DEMO_ENABLE_MPI"]),
+            find_package("Doxygen", false, &[]),
+            find_package("PkgConfig", true, &[]),
+            find_package("NoSuchUpstream", true, &[]),
+        ],
+        options: vec![
+            option("DEMO_ENABLE_OPENMP", "ON"),
+            option("DEMO_ENABLE_MPI", "OFF"),
+            option("DEMO_BUILD_TESTS", "ON"),
+        ],
+        build_shared_libs: Some(Sourced::new("OFF".into(), Evidence::file("CMakeLists.txt"))),
+        ..CmakeFacts::default()
+    });
+    f
+}
+
 /// (snapshot name, facts, expected builder).
 fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
     let mut out = Vec::new();
     out.push(("cmake", facts(BuildSystemKind::Cmake), Builder::Cmake));
+    out.push((
+        "cmake_with_dependencies",
+        cmake_with_dependencies(),
+        Builder::Cmake,
+    ));
     out.push(("meson", facts(BuildSystemKind::Meson), Builder::Meson));
     let mut at = facts(BuildSystemKind::Autotools);
     at.autotools = Some(AutotoolsFacts::default());
@@ -191,6 +248,43 @@ fn every_template_renders_as_snapshotted() {
 }
 
 #[test]
+fn cmake_draft_declares_required_and_default_on_dependencies_with_flags() {
+    let text = render_case(
+        "cmake_with_dependencies",
+        &cmake_with_dependencies(),
+        Builder::Cmake,
+    );
+    // Doxygen is optional with no option to turn it on: left out.
+    assert!(
+        text.contains("nativeBuildInputs = [ cmake pkg-config ];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("buildInputs = [ zlib llvmPackages.openmp ];"),
+        "{text}"
+    );
+    // MPI sits behind an option that is off by default: not declared.
+    assert!(!text.contains("mpi"), "{text}");
+    assert!(
+        text.contains("(lib.cmakeBool \"DEMO_ENABLE_OPENMP\" true)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(lib.cmakeBool \"DEMO_BUILD_TESTS\" false)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(lib.cmakeBool \"BUILD_SHARED_LIBS\" true)"),
+        "{text}"
+    );
+    // Each attribute root is a function input.
+    assert!(
+        text.contains("  zlib,\n") && text.contains("  llvmPackages,\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn every_template_and_the_wrapper_parse_with_nix() {
     if !nix_available("every_template_and_the_wrapper_parse_with_nix") {
         return;
@@ -231,4 +325,70 @@ fn every_template_and_the_wrapper_parse_with_nix() {
         }
     }
     assert_eq!(n, cases().len());
+}
+
+/// The acceptance case: examples/heatsim, analysed for real, gets
+/// zlib (required), OpenMP (its option is ON) with the flag keeping it on,
+/// and not MPI/HDF5/CUDA (their options are OFF).
+#[test]
+fn heatsim_draft_declares_zlib_and_the_option_flags() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/heatsim");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        SourceInfo {
+            kind: "path".into(),
+            given: "examples/heatsim".into(),
+        },
+    )
+    .expect("examples/heatsim analyses");
+    assert_eq!(choose_template(&facts), Some(Builder::Cmake));
+    let input = TemplateInput::from_facts(&facts, "heatsim", "2.1.0", github_src("2.1.0"));
+    let text = render(Builder::Cmake, &input);
+    assert!(
+        text.contains("buildInputs = [ zlib llvmPackages.openmp ];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(lib.cmakeBool \"HEATSIM_ENABLE_OPENMP\" true)"),
+        "{text}"
+    );
+    for absent in ["mpi", "hdf5", "cuda"] {
+        assert!(!text.contains(absent), "{absent} declared:\n{text}");
+    }
+}
+
+fn meson_dependency(name: &str, required: &str, conditions: &[&str]) -> MesonDependency {
+    MesonDependency {
+        name: name.into(),
+        version: None,
+        required: required.into(),
+        fallback: None,
+        conditions: conditions.iter().map(|c| c.to_string()).collect(),
+        evidence: Evidence::file("meson.build"),
+    }
+}
+
+#[test]
+fn meson_draft_declares_required_unconditional_dependencies() {
+    let mut f = facts(BuildSystemKind::Meson);
+    f.meson = Some(MesonFacts {
+        dependencies: vec![
+            meson_dependency("glib-2.0", "true", &[]),
+            meson_dependency("zlib", "true", &[]),
+            meson_dependency("libcurl", "get_option('curl')", &[]),
+            meson_dependency("openssl", "true", &["get_option('tls')"]),
+        ],
+        ..MesonFacts::default()
+    });
+    let text = render_case("meson_with_dependencies", &f, Builder::Meson);
+    assert!(text.contains("buildInputs = [ glib zlib ];"), "{text}");
+    assert!(
+        !text.contains("curl") && !text.contains("openssl"),
+        "{text}"
+    );
+    if nix_available("meson_draft_declares_required_unconditional_dependencies") {
+        NixParser::default()
+            .check(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
 }
