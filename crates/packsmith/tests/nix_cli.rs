@@ -431,3 +431,90 @@ fn static_repairs_zero_gives_a_recipe_that_does_not_parse_up_at_once() {
     assert_eq!(report["attempts"][1]["stage_reached"], "static_check");
     assert_eq!(requests.len(), 2, "the summary and the draft only");
 }
+
+/// Stand-ins first on PATH: `nix-instantiate` passes `--parse` to the real
+/// one and prints a derivation path otherwise; `nix-build` records its pid
+/// and sleeps. `$STANDIN` is replaced by the test's temp dir, because the
+/// runner passes the stand-ins no environment of the test's own.
+const STAND_IN_NIX_INSTANTIATE: &str = "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = \"--parse\" ] && exec /usr/bin/nix-instantiate \"$@\"; done\necho /nix/store/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-hello-1.0.drv\n";
+const STAND_IN_NIX_BUILD: &str = "#!/bin/sh\necho $$ > $STANDIN/build.pid\nexec sleep 300\n";
+
+/// Ctrl-C while `nix-build` runs: packsmith kills the build's process
+/// group, exits 130 within seconds and leaves a report that says the run
+/// was interrupted (issue 19: the nix command once registered a cancel
+/// flag the runner never saw, so the build outlived it).
+#[test]
+fn ctrl_c_during_the_build_kills_it_and_exits_130() {
+    use std::os::unix::fs::PermissionsExt;
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let standin = tmp.path().display().to_string();
+    for (name, body) in [
+        ("nix-instantiate", STAND_IN_NIX_INSTANTIATE),
+        ("nix-build", STAND_IN_NIX_BUILD),
+    ] {
+        let path = bin.join(name);
+        std::fs::write(&path, body.replace("$STANDIN", &standin)).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let fake_nixpkgs =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../packsmith-nix/tests/fake-nixpkgs");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .arg("nix")
+        .arg(&p)
+        .arg("--nixpkgs")
+        .arg(&fake_nixpkgs)
+        .arg("--out")
+        .arg(&out)
+        .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+        .env_remove("PACKSMITH_MODEL")
+        .env("NIX_PATH", "")
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid_file = tmp.path().join("build.pid");
+    let started = std::time::Instant::now();
+    while !pid_file.exists() {
+        if started.elapsed().as_secs() > 60 {
+            let _ = child.kill();
+            panic!("the stand-in nix-build never started");
+        }
+        thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let build_pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let interrupted = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if interrupted.elapsed().as_secs() > 10 {
+            let _ = child.kill();
+            panic!("packsmith nix still running 10 s after SIGINT");
+        }
+        thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        !Path::new(&format!("/proc/{build_pid}")).exists(),
+        "the build (pid {build_pid}) outlived packsmith"
+    );
+    let report = read_json(&out.join("hello/report.json"));
+    assert_eq!(report["status"], "interrupted", "{report}");
+    assert!(out.join("hello/nix-result.json").exists());
+}
