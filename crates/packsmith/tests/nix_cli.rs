@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
+mod common;
+
 fn packsmith(args: &[&str], cache: &Path, envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_packsmith"));
     cmd.args(args)
@@ -481,34 +483,7 @@ fn ctrl_c_during_the_build_kills_it_and_exits_130() {
         .spawn()
         .unwrap();
     let pid_file = tmp.path().join("build.pid");
-    let started = std::time::Instant::now();
-    while !pid_file.exists() {
-        if started.elapsed().as_secs() > 60 {
-            let _ = child.kill();
-            panic!("the stand-in nix-build never started");
-        }
-        thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let build_pid = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .to_string();
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let interrupted = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if interrupted.elapsed().as_secs() > 10 {
-            let _ = child.kill();
-            panic!("packsmith nix still running 10 s after SIGINT");
-        }
-        thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let (status, build_pid) = common::interrupt_once_started(&mut child, &pid_file);
     assert_eq!(status.code(), Some(130));
     assert!(
         !Path::new(&format!("/proc/{build_pid}")).exists(),

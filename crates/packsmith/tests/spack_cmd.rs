@@ -188,34 +188,7 @@ fn ctrl_c_during_install_kills_the_build_and_exits_130() {
         .spawn()
         .unwrap();
     let pid_file = tmp.path().join("install.pid");
-    let started = std::time::Instant::now();
-    while !pid_file.exists() {
-        assert!(
-            started.elapsed().as_secs() < 60,
-            "the stand-in install never started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let build_pid = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .to_string();
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let interrupted = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if interrupted.elapsed().as_secs() > 10 {
-            let _ = child.kill();
-            panic!("packsmith still running 10 s after SIGINT");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let (status, build_pid) = common::interrupt_once_started(&mut child, &pid_file);
     assert_eq!(status.code(), Some(130));
     assert!(
         !Path::new(&format!("/proc/{build_pid}")).exists(),

@@ -70,3 +70,42 @@ pub fn test_spack_env(test: &str) -> Option<PathBuf> {
         }
     }
 }
+
+/// Waits until the stand-in build has written its pid to `pid_file`, sends
+/// SIGINT to `child` (packsmith) and waits at most 10 s for it to exit.
+/// Returns its exit status and the stand-in's pid, for the Ctrl-C tests.
+pub fn interrupt_once_started(
+    child: &mut std::process::Child,
+    pid_file: &std::path::Path,
+) -> (std::process::ExitStatus, String) {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    while !pid_file.exists() {
+        if started.elapsed().as_secs() > 60 {
+            let _ = child.kill();
+            panic!("the stand-in build never started");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let build_pid = std::fs::read_to_string(pid_file)
+        .expect("read the stand-in's pid")
+        .trim()
+        .to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let interrupted = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait for packsmith") {
+            break s;
+        }
+        if interrupted.elapsed().as_secs() > 10 {
+            let _ = child.kill();
+            panic!("packsmith still running 10 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    (status, build_pid)
+}
