@@ -2,6 +2,7 @@
 //! the HEAD commit, the remote, and the archive URL a recipe should fetch.
 
 use crate::git;
+use packsmith_core::forge::ForgeRepo;
 use packsmith_core::{TagVersion, VersionFacts};
 use std::cmp::Ordering;
 use std::path::Path;
@@ -188,44 +189,21 @@ pub fn compare_versions(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// `owner/repo` of a GitHub or GitLab remote, with its host.
-pub fn hosted_repo(remote: &str) -> Option<(&'static str, String)> {
-    let trimmed = remote.trim().trim_end_matches('/').trim_end_matches(".git");
-    for (host, name) in [("github.com", "github"), ("gitlab.com", "gitlab")] {
-        for prefix in [
-            format!("https://{host}/"),
-            format!("http://{host}/"),
-            format!("git@{host}:"),
-            format!("ssh://git@{host}/"),
-            format!("git://{host}/"),
-        ] {
-            if let Some(path) = trimmed.strip_prefix(&prefix) {
-                if path.split('/').filter(|p| !p.is_empty()).count() >= 2 {
-                    return Some((name, path.to_string()));
-                }
-            }
-        }
-    }
-    None
+/// The forge repository of `remote`, when it is on github.com or gitlab.com.
+/// Self-hosted forges are left out: their archive URLs would change the
+/// briefs written today (issue 13's publishable URLs will decide them).
+fn main_forge_repo(remote: &str) -> Option<ForgeRepo> {
+    ForgeRepo::parse_remote(remote).filter(|r| r.forge.is_main_instance())
 }
 
 /// The release-archive URL for `tag` on GitHub or GitLab.
 pub fn archive_url(remote: &str, tag: &str) -> Option<String> {
-    let (host, path) = hosted_repo(remote)?;
-    let repo = path.rsplit('/').next().unwrap_or(&path);
-    Some(match host {
-        "github" => format!("https://github.com/{path}/archive/refs/tags/{tag}.tar.gz"),
-        _ => format!("https://gitlab.com/{path}/-/archive/{tag}/{repo}-{tag}.tar.gz"),
-    })
+    main_forge_repo(remote).map(|r| r.tag_archive_url(tag))
 }
 
 /// The web page of a GitHub or GitLab remote.
 pub fn web_url(remote: &str) -> Option<String> {
-    let (host, path) = hosted_repo(remote)?;
-    Some(match host {
-        "github" => format!("https://github.com/{path}"),
-        _ => format!("https://gitlab.com/{path}"),
-    })
+    main_forge_repo(remote).map(|r| r.web_url())
 }
 
 #[cfg(test)]
@@ -280,5 +258,14 @@ mod tests {
             Some("https://gitlab.com/group/proj/-/archive/v2/proj-v2.tar.gz")
         );
         assert_eq!(archive_url("/local/mirror", "v1"), None);
+        // Self-hosted forges get no archive URL (yet): see `main_forge_repo`.
+        assert_eq!(
+            archive_url("https://gitlab.kitware.com/vtk/fides.git", "v1"),
+            None
+        );
+        assert_eq!(
+            archive_url("https://codeberg.org/ziglang/zig.git", "0.1"),
+            None
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! Plain serde data shared by every packsmith crate.
 //!
 //! Nothing here does I/O: these are the facts and records that flow between
-//! analysis, recipe generation, validation and reporting.
+//! analysis, recipe generation, validation and reporting, and the tables
+//! every layer reads the same way (git forges' URL layouts).
 
 pub mod facts;
 
@@ -10,3 +11,5 @@ pub use facts::*;
 pub mod chat;
 
 pub mod embed;
+
+pub mod forge;

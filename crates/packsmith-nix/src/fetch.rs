@@ -10,20 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::hash::FAKE_HASH_EXPR;
 
-/// A git forge nixpkgs has a dedicated fetcher for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Forge {
-    GitHub,
-    /// gitlab.com or a self-hosted GitLab (`domain` is then rendered).
-    GitLab {
-        host: String,
-    },
-    /// Codeberg, gitea.com or another Gitea/Forgejo host.
-    Gitea {
-        host: String,
-    },
-}
+/// A git forge nixpkgs has a dedicated fetcher for (the one table of forge
+/// hosts and URL layouts is `packsmith_core::forge`).
+pub use packsmith_core::forge::Forge;
+use packsmith_core::forge::ForgeRepo;
 
 /// Where the source comes from, parsed from what the user gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,43 +157,14 @@ pub fn parse_source(input: &str) -> Result<SourceSpec, FetchError> {
         }
         _ => {}
     }
-    let forge = if host == "github.com" {
-        Some(Forge::GitHub)
-    } else if host == "gitlab.com"
-        || host.starts_with("gitlab.")
-        || matches!(
-            host.as_str(),
-            "framagit.org" | "invent.kde.org" | "salsa.debian.org" | "gitlab.gnome.org"
-        )
-    {
-        Some(Forge::GitLab { host: host.clone() })
-    } else if matches!(
-        host.as_str(),
-        "codeberg.org" | "gitea.com" | "git.lix.systems" | "notabug.org"
-    ) {
-        Some(Forge::Gitea { host: host.clone() })
-    } else {
-        None
-    };
-    if let Some(forge) = forge {
-        // GitLab puts `/-/` before tree/blob/tags pages; subgroups come before it.
-        let repo_path: Vec<&str> = match forge {
-            Forge::GitLab { .. } => segs.iter().take_while(|s| **s != "-").copied().collect(),
-            _ => segs.iter().take(2).copied().collect(),
-        };
-        if repo_path.len() >= 2 {
-            let (repo, owner) = repo_path
-                .split_last()
-                .map_or(("", &[][..]), |(r, o)| (*r, o));
-            return Ok(SourceSpec::Forge {
-                forge,
-                owner: owner.join("/"),
-                repo: repo.trim_end_matches(".git").to_string(),
-            });
-        }
-        return Err(unsupported(
-            "give the repository URL, https://HOST/OWNER/REPO",
-        ));
+    if let Some(forge) = Forge::from_host(&host) {
+        return ForgeRepo::from_path(forge, path)
+            .map(|r| SourceSpec::Forge {
+                forge: r.forge,
+                owner: r.owner,
+                repo: r.repo,
+            })
+            .ok_or_else(|| unsupported("give the repository URL, https://HOST/OWNER/REPO"));
     }
     if path.ends_with(".git") {
         return Ok(SourceSpec::Git {
@@ -414,10 +375,8 @@ pub fn fetcher_for(
                 Forge::Gitea { .. } => (FetcherFn::FetchFromGitea, "fetchFromGitea"),
             };
             let mut args = Vec::new();
-            match forge {
-                Forge::GitLab { host } if host != "gitlab.com" => args.push(s("domain", host)),
-                Forge::Gitea { host } => args.push(s("domain", host)),
-                _ => {}
+            if let Some(domain) = forge.domain() {
+                args.push(s("domain", domain));
             }
             args.push(s("owner", owner));
             args.push(s("repo", repo));

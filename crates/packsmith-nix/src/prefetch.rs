@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use packsmith_exec::CommandSpec;
 
-use crate::fetch::{Forge, Revision, SourceSpec};
+use packsmith_core::forge::ForgeRepo;
+
+use crate::fetch::{Revision, SourceSpec};
 use crate::hash::{HashAlgo, NixHash};
 use crate::runner::NixConfig;
 
@@ -39,26 +41,15 @@ pub fn plan(
     let unpacked = |url: String| Some(PrefetchPlan { url, unpack: true });
     match source {
         SourceSpec::Forge { forge, owner, repo } => {
-            let rev = rev?;
-            let r = match rev {
-                Revision::Tag(t) => format!("refs/tags/{t}"),
-                Revision::Rev(r) => r.clone(),
+            let repo = ForgeRepo {
+                forge: forge.clone(),
+                owner: owner.clone(),
+                repo: repo.clone(),
             };
-            match forge {
-                Forge::GitHub => unpacked(format!(
-                    "https://github.com/{owner}/{repo}/archive/{r}.tar.gz"
-                )),
-                Forge::GitLab { host } => {
-                    let r = rev.as_str();
-                    unpacked(format!(
-                        "https://{host}/{owner}/{repo}/-/archive/{r}/{repo}-{r}.tar.gz"
-                    ))
-                }
-                Forge::Gitea { host } => unpacked(format!(
-                    "https://{host}/{owner}/{repo}/archive/{}.tar.gz",
-                    rev.as_str()
-                )),
-            }
+            unpacked(match rev? {
+                Revision::Tag(t) => repo.tag_archive_url(t),
+                Revision::Rev(r) => repo.commit_archive_url(r),
+            })
         }
         SourceSpec::Pypi { pname } => {
             let v = version?;
