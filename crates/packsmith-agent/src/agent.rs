@@ -208,7 +208,7 @@ impl<'a> Run<'a> {
                 self.emit(AgentEvent::Note {
                     message: format!("no deterministic first draft: {e}; the model drafts instead"),
                 })?;
-                draft_failure = Some(Failure::new("first_draft", "no_draft", e.message));
+                draft_failure = Some(Failure::new("first_draft", "no_draft", e.to_string()));
             }
         }
 

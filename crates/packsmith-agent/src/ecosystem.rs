@@ -237,18 +237,44 @@ impl AttemptDir {
 }
 
 /// A backend failure the model cannot fix: a sandbox that cannot be set
-/// up, a missing package manager, our own bug. It stops the run.
+/// up, a missing package manager, our own bug. It stops the run. Its text
+/// is the message and, on a line of its own, the hint, so the run report
+/// keeps both.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[error("{message}")]
+#[error("{}", packsmith_core::hint::join_hint(message, hint.as_deref()))]
 pub struct EcosystemError {
     pub message: String,
+    /// What the user can do about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 impl EcosystemError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            hint: None,
         }
+    }
+
+    pub fn with_hint(mut self, hint: Option<impl Into<String>>) -> Self {
+        self.hint = hint.map(Into::into);
+        self
+    }
+}
+
+impl packsmith_core::Hint for EcosystemError {
+    fn hint(&self) -> Option<std::borrow::Cow<'_, str>> {
+        self.hint.as_deref().map(Into::into)
+    }
+
+    fn message(&self) -> String {
+        self.message.clone()
+    }
+
+    /// The backend's environment failed, not the user's input.
+    fn is_bad_input(&self) -> bool {
+        false
     }
 }
 

@@ -1,5 +1,7 @@
 //! Errors that stop an analysis (bad content never does: it becomes a warning).
 
+use packsmith_core::Hint;
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
@@ -14,10 +16,9 @@ pub enum AnalyzeError {
     Clone { url: String, reason: String },
 }
 
-impl AnalyzeError {
-    /// What the user can do about it.
-    pub fn hint(&self) -> &'static str {
-        match self {
+impl Hint for AnalyzeError {
+    fn hint(&self) -> Option<Cow<'_, str>> {
+        Some(Cow::Borrowed(match self {
             Self::NotFound { .. } => "check the path, or pass a git URL (https://…, git@…, file://…)",
             Self::NotADirectory { .. } => "pass the repository's top-level directory",
             Self::NoProject { .. } => {
@@ -26,6 +27,11 @@ impl AnalyzeError {
             Self::Clone { .. } => {
                 "check the URL and your network; or clone it yourself and pass the local path"
             }
-        }
+        }))
+    }
+
+    /// A failed clone is the network's or the server's fault, not the input's.
+    fn is_bad_input(&self) -> bool {
+        !matches!(self, Self::Clone { .. })
     }
 }

@@ -15,11 +15,6 @@ impl EmbeddingError {
             message: message.into(),
         }
     }
-
-    /// The `hint:` line of the provider's message, if it has one.
-    pub fn hint(&self) -> Option<&str> {
-        self.message.split_once("\nhint: ").map(|(_, h)| h)
-    }
 }
 
 impl std::fmt::Display for EmbeddingError {
@@ -29,6 +24,13 @@ impl std::fmt::Display for EmbeddingError {
 }
 
 impl std::error::Error for EmbeddingError {}
+
+/// The hint is the `hint:` line of the provider's message, if it has one.
+impl crate::Hint for EmbeddingError {
+    fn is_bad_input(&self) -> bool {
+        false
+    }
+}
 
 /// Turns texts into vectors.
 pub trait Embedder: Send + Sync {

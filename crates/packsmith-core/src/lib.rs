@@ -2,7 +2,8 @@
 //!
 //! Nothing here does I/O: these are the facts and records that flow between
 //! analysis, recipe generation, validation and reporting, and the tables
-//! every layer reads the same way (git forges' URL layouts).
+//! every layer reads the same way (git forges' URL layouts), and the `Hint`
+//! trait of every error that has advice for the user.
 
 pub mod facts;
 
@@ -13,3 +14,7 @@ pub mod chat;
 pub mod embed;
 
 pub mod forge;
+
+pub mod hint;
+
+pub use hint::Hint;

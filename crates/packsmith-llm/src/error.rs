@@ -60,6 +60,16 @@ impl LlmError {
     }
 }
 
+/// Provider and configuration messages carry their advice on a `hint:` line
+/// of their own text (see [`packsmith_core::hint::HINT_SEPARATOR`]).
+impl packsmith_core::Hint for LlmError {
+    /// A configuration problem is the user's to fix; the rest is the
+    /// provider's, the network's or the model file's.
+    fn is_bad_input(&self) -> bool {
+        matches!(self, Self::Config(_))
+    }
+}
+
 fn overflow_message(model: &str, prompt_tokens: u64, context: u64) -> String {
     if prompt_tokens == 0 || context == 0 {
         format!("the prompt does not fit {model}'s context window")

@@ -83,6 +83,9 @@ pub enum FetchError {
     },
 }
 
+/// The hint is the `hint:` line of the text.
+impl packsmith_core::Hint for FetchError {}
+
 const ARCHIVE_SUFFIXES: &[&str] = &[
     ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tar.zst", ".tar", ".zip",
 ];

@@ -6,6 +6,7 @@
 //! ```
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+use packsmith_core::Hint;
 use std::time::Instant;
 
 use packsmith_spack_knowledge::kb::KnowledgeBase;
@@ -63,7 +64,7 @@ fn main() {
     let kb = match KnowledgeBase::open(std::path::Path::new(&path)) {
         Ok(kb) => kb,
         Err(e) => {
-            eprintln!("{e}\nhint: {}", e.hint());
+            eprintln!("{e}\nhint: {}", e.hint().unwrap_or_default());
             std::process::exit(2);
         }
     };

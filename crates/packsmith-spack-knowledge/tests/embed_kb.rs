@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use packsmith_core::embed::{Embedder, EmbeddingError};
+use packsmith_core::Hint;
 use packsmith_spack_knowledge::embed::chunks::card_from_recipe;
 use packsmith_spack_knowledge::embed::{
     embed_kb, ChunkScope, EmbedError, EmbedOptions, EmbeddingRetriever, FeatureCard, Pieces,
@@ -261,8 +262,10 @@ fn models_are_kept_apart() {
     assert!(matches!(err, EmbedError::NotEmbedded { .. }), "{err}");
     assert!(err.to_string().contains("test:bow-16"), "{err}");
     assert!(
-        err.hint().contains("packsmith kb embed --model"),
-        "{}",
+        err.hint()
+            .unwrap_or_default()
+            .contains("packsmith kb embed --model"),
+        "{:?}",
         err.hint()
     );
     drop(kb);

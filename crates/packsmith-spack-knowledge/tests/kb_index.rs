@@ -2,6 +2,7 @@
 //! The knowledge base on a small fixture repository: index, incremental
 //! re-index, atomicity, stats/show/search, names, retrieval.
 
+use packsmith_core::Hint;
 use std::path::{Path, PathBuf};
 
 use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, KbError, KnowledgeBase, TagList};
@@ -154,7 +155,10 @@ fn bad_databases_are_reported_not_panicked() {
     .unwrap();
     let err = KnowledgeBase::open(&junk).err().unwrap();
     assert!(matches!(err, KbError::Corrupt { .. }), "{err:?}");
-    assert!(err.hint().contains("packsmith kb index"));
+    assert!(err
+        .hint()
+        .unwrap_or_default()
+        .contains("packsmith kb index"));
     assert!(matches!(
         KnowledgeBase::select(tmp.path(), None),
         Err(KbError::NoneIndexed { .. })

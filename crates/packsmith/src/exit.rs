@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use packsmith_core::Hint;
+
 /// What `packsmith` exits with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
@@ -42,5 +44,27 @@ impl CliError {
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
+    }
+
+    /// A library error as the user sees it: its message, its hint, and
+    /// `code` (where the command knows better than the error which it is).
+    pub fn from_error<E: Hint + ?Sized>(code: Exit, err: &E) -> Self {
+        Self {
+            message: err.message(),
+            hint: err.hint().map(String::from),
+            code,
+        }
+    }
+}
+
+/// Any library error with a hint: bad input exits 2, the environment 3.
+impl<E: Hint> From<E> for CliError {
+    fn from(err: E) -> Self {
+        let code = if err.is_bad_input() {
+            Exit::BadInput
+        } else {
+            Exit::Environment
+        };
+        Self::from_error(code, &err)
     }
 }

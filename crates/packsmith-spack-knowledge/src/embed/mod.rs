@@ -22,6 +22,8 @@ use crate::brief::SpackBrief;
 use crate::kb::{KbError, KnowledgeBase};
 use crate::retrieve::{Retrieval, RetrieveOptions};
 use packsmith_core::embed::{Embedder, EmbeddingError};
+use packsmith_core::Hint;
+use std::borrow::Cow;
 
 pub use card::FeatureCard;
 pub use chunks::{Chunk, ChunkKind};
@@ -51,27 +53,26 @@ pub enum EmbedError {
     ModelMismatch { loaded: String, given: String },
 }
 
-impl EmbedError {
-    /// What the user should do about it.
-    pub fn hint(&self) -> String {
-        match self {
-            Self::Kb(e) => e.hint(),
+impl Hint for EmbedError {
+    fn hint(&self) -> Option<Cow<'_, str>> {
+        Some(match self {
+            Self::Kb(e) => return e.hint(),
             Self::Model { source, .. } => source
                 .hint()
-                .map(str::to_string)
                 .unwrap_or_else(|| "check the embedding model (`packsmith doctor`)".into()),
             Self::NotEmbedded { path, .. } => format!(
                 "run `packsmith kb embed --model <the same embedding model> --kb {}` first",
                 path.display()
-            ),
+            )
+            .into(),
             Self::Shape { .. } => "re-embed with `packsmith kb embed --model …`; if it happens again, the model is not a sentence-embedding model".into(),
             Self::ModelMismatch { .. } => "query with the embedding model the retriever was loaded for".into(),
-        }
+        })
     }
 
     /// True when the input (a KB, a model name) was wrong rather than the
     /// environment.
-    pub fn is_bad_input(&self) -> bool {
+    fn is_bad_input(&self) -> bool {
         match self {
             Self::Kb(e) => e.is_bad_input(),
             Self::Model { .. } => false,

@@ -12,7 +12,10 @@ pub mod layout;
 pub mod query;
 pub mod schema;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+
+use packsmith_core::Hint;
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -52,29 +55,28 @@ pub enum KbError {
     Injected { after: usize },
 }
 
-impl KbError {
-    /// What the user should do about it.
-    pub fn hint(&self) -> String {
-        match self {
-            KbError::NoRepo { .. } => "point at a Spack checkout, a spack-packages checkout, or a directory with repo.yaml and packages/".to_string(),
-            KbError::Io { .. } => "check that the path exists and is readable".to_string(),
+impl Hint for KbError {
+    fn hint(&self) -> Option<Cow<'_, str>> {
+        Some(match self {
+            KbError::NoRepo { .. } => "point at a Spack checkout, a spack-packages checkout, or a directory with repo.yaml and packages/".into(),
+            KbError::Io { .. } => "check that the path exists and is readable".into(),
             KbError::NotFound { .. } | KbError::NoMatch { .. } | KbError::NoneIndexed { .. } => {
-                "run `packsmith kb index <spack-package-repo>` first, or pass --kb with an existing database".to_string()
+                "run `packsmith kb index <spack-package-repo>` first, or pass --kb with an existing database".into()
             }
             KbError::Corrupt { path, .. } => format!(
                 "delete {} and run `packsmith kb index <spack-package-repo>` again",
                 path.display()
-            ),
-            KbError::Sqlite { .. } => "check free disk space and permissions of the cache directory, then re-run `packsmith kb index`".to_string(),
-            KbError::TagList { .. } => "give a JSON-lines file with a \"name\" field per line, or one package name per line".to_string(),
-            KbError::NeedsEmbedder => "use packsmith_spack_knowledge::embed::EmbeddingRetriever for `embedding:N` (the CLI does: `kb similar --strategy embedding --embed-model …`)".to_string(),
-            KbError::Injected { .. } => "this only happens in tests".to_string(),
-        }
+            )
+            .into(),
+            KbError::Sqlite { .. } => "check free disk space and permissions of the cache directory, then re-run `packsmith kb index`".into(),
+            KbError::TagList { .. } => "give a JSON-lines file with a \"name\" field per line, or one package name per line".into(),
+            KbError::NeedsEmbedder => "use packsmith_spack_knowledge::embed::EmbeddingRetriever for `embedding:N` (the CLI does: `kb similar --strategy embedding --embed-model …`)".into(),
+            KbError::Injected { .. } => "this only happens in tests".into(),
+        })
     }
 
-    /// True when the input (a path, a selector, a file) was wrong rather
-    /// than the environment.
-    pub fn is_bad_input(&self) -> bool {
+    /// Only a failing SQLite (disk, permissions) is the environment's fault.
+    fn is_bad_input(&self) -> bool {
         !matches!(self, KbError::Sqlite { .. })
     }
 }

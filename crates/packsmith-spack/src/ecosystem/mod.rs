@@ -3,6 +3,7 @@
 //! sandbox, failure excerpts, and the knowledge-base tools.
 
 mod autofix;
+mod error;
 mod output;
 mod prompts;
 mod references;
@@ -304,9 +305,9 @@ impl Ecosystem for SpackEcosystem {
             &recipe.text,
             v.mirror.as_deref(),
         )
-        .map_err(|e| EcosystemError::new(e.with_hint()))?;
+        .map_err(EcosystemError::from)?;
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
-            .map_err(|e| EcosystemError::new(e.with_hint()))?;
+            .map_err(EcosystemError::from)?;
         stages::to_loop_outcome(&outcome)
     }
 

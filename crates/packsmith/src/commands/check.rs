@@ -10,7 +10,7 @@ use packsmith_spack_knowledge::check::{
 };
 use packsmith_spack_knowledge::kb::{KbError, KnowledgeBase, NameIndex};
 
-use super::kb::{kb_error, spack_version};
+use super::kb::spack_version;
 use crate::cli::CheckArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
@@ -63,7 +63,7 @@ fn names(args: &CheckArgs) -> Result<Option<NameIndex>, CliError> {
         return Ok(None);
     }
     match KnowledgeBase::select(&cache_dir(), args.kb.as_deref()) {
-        Ok(kb) => kb.names().map(Some).map_err(kb_error),
+        Ok(kb) => kb.names().map(Some).map_err(CliError::from),
         // Without --kb, a missing knowledge base only turns the name rule off.
         Err(KbError::NoneIndexed { .. }) if args.kb.is_none() => {
             let _ = writeln!(
@@ -72,7 +72,7 @@ fn names(args: &CheckArgs) -> Result<Option<NameIndex>, CliError> {
             );
             Ok(None)
         }
-        Err(e) => Err(kb_error(e)),
+        Err(e) => Err(CliError::from(e)),
     }
 }
 

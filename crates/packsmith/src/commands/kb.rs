@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use packsmith_core::RepoFacts;
-use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, KbError, KnowledgeBase, TagList};
+use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, KnowledgeBase, TagList};
 use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
 use packsmith_spack_knowledge::target::TargetSpack;
 
@@ -25,18 +25,8 @@ pub fn run(args: &KbArgs) -> Result<Exit, CliError> {
     }
 }
 
-pub fn kb_error(err: KbError) -> CliError {
-    let code = if err.is_bad_input() {
-        Exit::BadInput
-    } else {
-        Exit::Environment
-    };
-    let hint = err.hint();
-    CliError::new(code, err.to_string()).hint(hint)
-}
-
 pub fn open(select: &KbSelect) -> Result<KnowledgeBase, CliError> {
-    KnowledgeBase::select(&cache_dir(), select.kb.as_deref()).map_err(kb_error)
+    KnowledgeBase::select(&cache_dir(), select.kb.as_deref()).map_err(CliError::from)
 }
 
 pub fn spack_version(text: &str) -> Result<TargetSpack, CliError> {
@@ -69,7 +59,7 @@ fn index(a: &KbIndexArgs) -> Result<Exit, CliError> {
         label: a.label.clone(),
         ..IndexOptions::default()
     };
-    let report = index_repo(&a.repo, &cache_dir(), &opts).map_err(kb_error)?;
+    let report = index_repo(&a.repo, &cache_dir(), &opts)?;
     if a.json {
         json(&report)?;
     } else {
@@ -97,7 +87,7 @@ fn index(a: &KbIndexArgs) -> Result<Exit, CliError> {
 
 fn stats(a: &KbSelect) -> Result<Exit, CliError> {
     let kb = open(a)?;
-    let s = kb.stats().map_err(kb_error)?;
+    let s = kb.stats()?;
     if a.json {
         json(&s)?;
         return Ok(Exit::Success);
@@ -127,7 +117,7 @@ fn stats(a: &KbSelect) -> Result<Exit, CliError> {
         list(&s.top_virtuals),
         list(&s.tags),
     ));
-    let embedded = packsmith_spack_knowledge::embed::embedded_models(&kb).map_err(kb_error)?;
+    let embedded = packsmith_spack_knowledge::embed::embedded_models(&kb)?;
     if !embedded.is_empty() {
         let models: Vec<String> = embedded
             .iter()
@@ -140,8 +130,8 @@ fn stats(a: &KbSelect) -> Result<Exit, CliError> {
 
 fn show(a: &KbShowArgs) -> Result<Exit, CliError> {
     let kb = open(&a.select)?;
-    let Some(p) = kb.show(&a.name).map_err(kb_error)? else {
-        let providers = kb.providers(&a.name).map_err(kb_error)?;
+    let Some(p) = kb.show(&a.name)? else {
+        let providers = kb.providers(&a.name)?;
         if !providers.is_empty() {
             if a.select.json {
                 json(&serde_json::json!({"virtual": a.name, "providers": providers}))?;
@@ -155,8 +145,7 @@ fn show(a: &KbShowArgs) -> Result<Exit, CliError> {
             return Ok(Exit::Success);
         }
         let suggestion = kb
-            .names()
-            .map_err(kb_error)?
+            .names()?
             .did_you_mean(&a.name)
             .map(|s| format!("did you mean `{s}`? "))
             .unwrap_or_default();
@@ -247,7 +236,7 @@ fn show(a: &KbShowArgs) -> Result<Exit, CliError> {
 
 fn search(a: &KbSearchArgs) -> Result<Exit, CliError> {
     let kb = open(&a.select)?;
-    let hits = kb.search(&a.text, a.limit).map_err(kb_error)?;
+    let hits = kb.search(&a.text, a.limit)?;
     if a.select.json {
         json(&hits)?;
     } else if hits.is_empty() {
@@ -291,9 +280,9 @@ pub(crate) fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> 
     }
     let (root, info) =
         packsmith_analyze::source::resolve(&path.display().to_string(), &cache_dir())
-            .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+            .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
     packsmith_analyze::analyze_dir(&root, info)
-        .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))
+        .map_err(|e| CliError::from_error(Exit::BadInput, &e))
 }
 
 fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
@@ -309,8 +298,8 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     let facts = load_facts(&a.target)?;
     let kb = open(&a.select)?;
     let load = Instant::now();
-    let names = kb.names().map_err(kb_error)?;
-    let retriever = Retriever::load(&kb).map_err(kb_error)?;
+    let names = kb.names()?;
+    let retriever = Retriever::load(&kb)?;
     let load_ms = load.elapsed().as_secs_f64() * 1e3;
     let target = Target::from_facts(&facts, &names, spack);
     let opts = RetrieveOptions {
@@ -319,7 +308,7 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
         seed: a.seed,
         exclude: a.exclude.clone(),
     };
-    let result = retriever.retrieve(&target, &opts).map_err(kb_error)?;
+    let result = retriever.retrieve(&target, &opts)?;
     if a.select.json {
         json(&result)?;
         return Ok(Exit::Success);

@@ -14,7 +14,7 @@ use packsmith_spack_knowledge::embed::{
 };
 use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Strategy};
 
-use super::kb::{emit, json, kb_error, load_facts, open, render_matches, spack_version};
+use super::kb::{emit, json, load_facts, open, render_matches, spack_version};
 use super::serve::{llm_error, load_config};
 use crate::cli::{KbEmbedArgs, KbSimilarArgs};
 use crate::exit::{CliError, Exit};
@@ -42,19 +42,15 @@ fn embed_error(err: EmbedError, model: &str, kb: &Path) -> CliError {
         }
         return e;
     }
-    let code = if err.is_bad_input() {
-        Exit::BadInput
-    } else {
-        Exit::Environment
-    };
-    let hint = match &err {
-        EmbedError::NotEmbedded { .. } => format!(
-            "run `packsmith kb embed --model {model} --kb {}` first (a few minutes per 1,000 packages on a small CPU)",
-            kb.display()
-        ),
-        other => other.hint(),
-    };
-    CliError::new(code, err.to_string()).hint(hint)
+    let with_model = matches!(err, EmbedError::NotEmbedded { .. }).then(|| format!(
+        "run `packsmith kb embed --model {model} --kb {}` first (a few minutes per 1,000 packages on a small CPU)",
+        kb.display()
+    ));
+    let e = CliError::from(err);
+    match with_model {
+        Some(hint) => e.hint(hint),
+        None => e,
+    }
 }
 
 /// `--chunks none|all|FILE`.
@@ -207,7 +203,7 @@ pub fn similar_by_embedding(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     let spack = spack_version(&a.spack_version)?;
     let facts = load_facts(&a.target)?;
     let kb = open(&a.select)?;
-    let names = kb.names().map_err(kb_error)?;
+    let names = kb.names()?;
     let card = FeatureCard::from_facts(&facts, &names, spack);
     let model = embedder(&a.embed_model)?;
     let load = Instant::now();

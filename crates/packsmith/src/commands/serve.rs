@@ -10,6 +10,8 @@ use std::sync::Arc;
 use packsmith_llm::serve::Server;
 use packsmith_llm::{build_provider, redact, ChatModel, Config, Metered, ModelSpec};
 
+use packsmith_core::Hint;
+
 use crate::cli::ServeArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
@@ -81,17 +83,12 @@ pub(crate) fn load_config() -> Result<Config, CliError> {
     Ok(config)
 }
 
-/// An LLM error's first line as the message and its `hint:` line as the hint.
-pub(crate) fn llm_error(code: Exit, error: &dyn std::fmt::Display) -> CliError {
-    let text = redact(&error.to_string());
-    let (message, hint) = match text.split_once("\nhint: ") {
-        Some((m, h)) => (m.to_string(), Some(h.to_string())),
-        None => (text, None),
-    };
-    let mut e = CliError::new(code, message);
-    if let Some(h) = hint {
-        e = e.hint(h);
-    }
+/// A model-layer error (`LlmError`, `EmbeddingError`) for the user: its
+/// message and hint from the error, credentials redacted from both.
+pub(crate) fn llm_error(code: Exit, error: &dyn Hint) -> CliError {
+    let mut e = CliError::from_error(code, error);
+    e.message = redact(&e.message);
+    e.hint = e.hint.as_deref().map(redact);
     e
 }
 
@@ -109,7 +106,7 @@ mod tests {
     }
 
     #[test]
-    fn hints_are_split_off() {
+    fn the_hint_comes_from_the_error() {
         let e = llm_error(
             Exit::BadInput,
             &packsmith_llm::LlmError::Config("bad\nhint: fix it".into()),

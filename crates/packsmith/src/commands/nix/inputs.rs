@@ -42,11 +42,7 @@ fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
         )
         .hint("give an existing source directory, or a project URL")),
         Ok(spec) => Ok(spec),
-        Err(e) => {
-            let text = e.to_string();
-            let (m, h) = text.split_once("\nhint: ").unwrap_or((&text, ""));
-            Err(CliError::new(Exit::BadInput, m.to_string()).hint(h.to_string()))
-        }
+        Err(e) => Err(CliError::from_error(Exit::BadInput, &e)),
     }
 }
 
@@ -116,7 +112,7 @@ pub fn resolve(
     let (repo_root, facts) = match &spec {
         SourceSpec::Path { path } => {
             let (root, info) = source::resolve(&path.display().to_string(), &cache_dir())
-                .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+                .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
             // A tree without a known build file is still packaged: the
             // model reads it and picks the builder.
             let facts = analyze_dir(&root, info)

@@ -71,8 +71,7 @@ pub fn knowledge_base(
     setup: &SpackSetup,
 ) -> Result<(Option<KnowledgeBase>, Option<String>), CliError> {
     if let Some(sel) = &args.kb {
-        let kb = KnowledgeBase::select(&cache_dir(), Some(sel))
-            .map_err(crate::commands::kb::kb_error)?;
+        let kb = KnowledgeBase::select(&cache_dir(), Some(sel))?;
         return Ok((Some(kb), None));
     }
     let spack_root = setup.env.get("SPACK_ROOT").map(PathBuf::from).or_else(|| {

@@ -52,7 +52,6 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
             "references: none (no knowledge base)".into(),
         ));
     };
-    let kb_err = crate::commands::kb::kb_error;
     let opts = RetrieveOptions {
         strategy: mode.strategy,
         n: mode.n,
@@ -61,21 +60,14 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
     };
     let retrieval = if mode.strategy == Strategy::Embedding {
         let embedder = embedder(input.embed_model)?;
-        retrieve_by_embedding(kb, embedder.as_ref(), input.brief, &opts).map_err(|e| {
-            let code = if e.is_bad_input() {
-                Exit::BadInput
-            } else {
-                Exit::Environment
-            };
-            CliError::new(code, e.to_string()).hint(e.hint())
-        })?
+        retrieve_by_embedding(kb, embedder.as_ref(), input.brief, &opts)?
     } else {
-        let retriever = Retriever::load(kb).map_err(kb_err)?;
+        let retriever = Retriever::load(kb)?;
         let mut target = Target::from_facts(input.facts, input.names, input.brief.target);
         target.name = input.brief.package.clone();
-        retriever.retrieve(&target, &opts).map_err(kb_err)?
+        retriever.retrieve(&target, &opts)?
     };
-    let refs = references_from(kb, &retrieval, REFERENCE_LINES).map_err(kb_err)?;
+    let refs = references_from(kb, &retrieval, REFERENCE_LINES)?;
     let names: Vec<&str> = refs.items.iter().map(|r| r.name.as_str()).collect();
     let line = format!(
         "references ({}): {}",

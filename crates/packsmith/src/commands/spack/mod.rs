@@ -62,9 +62,8 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     let cancel = cancel_on_signals();
     let refs_mode = inputs::parse_refs(&args.refs)?;
     let (root, info) = source::resolve(&args.source, &cache_dir())
-        .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
-    let facts = analyze_dir(&root, info)
-        .map_err(|e| CliError::new(Exit::BadInput, e.to_string()).hint(e.hint()))?;
+        .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+    let facts = analyze_dir(&root, info).map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
 
     // Spack first: without it there is nothing to validate against.
     let probe_scratch = std::env::temp_dir();
