@@ -1,24 +1,22 @@
 //! Runs every reader over a repository and merges their findings into
-//! [`RepoFacts`].
+//! [`RepoFacts`]: check the input, walk and detect, read, then merge name,
+//! versions, licence, homepage and description by precedence.
 
 use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
 use crate::{autotools, cargo, cmake, detect, golang, license, meson, npm, python, readme};
 use crate::{sources, tree, versions};
-use packsmith_core::{Evidence, RepoFacts, SourceInfo, Sourced, FACTS_SCHEMA_VERSION};
+use packsmith_core::{
+    AutotoolsFacts, CargoFacts, CmakeFacts, Evidence, GoFacts, MesonFacts, NpmFacts, PythonFacts,
+    RepoFacts, SourceInfo, Sourced, VersionFacts, FACTS_SCHEMA_VERSION,
+};
 use std::path::Path;
 
 /// Analyses the repository checked out at `root`. The tree is only read.
 pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, AnalyzeError> {
-    let meta = std::fs::metadata(root).map_err(|_| AnalyzeError::NotFound {
-        path: root.to_path_buf(),
-    })?;
-    if !meta.is_dir() {
-        return Err(AnalyzeError::NotADirectory {
-            path: root.to_path_buf(),
-        });
-    }
+    require_directory(root)?;
+    // git runs on its own thread while the tree is walked.
     let git_probe = versions::probe_git(root);
     let mut walk_warnings = Vec::new();
     let view = RepoView::walk(root, &mut walk_warnings);
@@ -31,32 +29,163 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let mut ctx = Ctx::new(&view);
     ctx.warnings.append(&mut walk_warnings);
 
-    let cmake = cmake::analyze(&mut ctx);
-    let autotools = autotools::analyze(&mut ctx);
-    let meson = meson::analyze(&mut ctx);
-    let python = python::analyze(&mut ctx);
-    let cargo = cargo::analyze(&mut ctx);
-    let go = golang::analyze(&mut ctx);
-    let npm = npm::analyze(&mut ctx);
-    sources::scan_sources(&mut ctx);
-    sources::scan_submodules(&mut ctx);
-
+    let readers = Readers::run(&mut ctx);
     let primary = detect::choose_primary(
         &mut build_systems,
-        python.as_ref().and_then(|p| p.build_backend.as_deref()),
-        cmake.as_ref().map_or(0, |c| c.files.len()),
+        readers
+            .python
+            .as_ref()
+            .and_then(|p| p.build_backend.as_deref()),
+        readers.cmake.as_ref().map_or(0, |c| c.files.len()),
     );
+    let name = readers
+        .declared_name()
+        .or_else(|| directory_name(root, &source));
+    let probe = git_probe.join().unwrap_or_default();
+    let mut versions = git_versions(probe, name.as_ref(), &source);
+    versions.declared = readers.declared_version();
+    let license = license::detect(&mut ctx, readers.license_metadata());
+    let homepage = readers.homepage(versions.remote.as_deref());
+    let description = readme::description(&mut ctx).or_else(|| readers.description());
 
-    // A value still holding `${VAR}` was computed by the build; it is not a
-    // declared value a recipe can use.
-    let declared = |pick: &dyn Fn() -> Vec<Option<Sourced<String>>>| {
-        pick()
-            .into_iter()
-            .flatten()
-            .find(|s| !s.value.trim().is_empty() && !s.value.contains("${"))
+    let tree = tree::render(&view, tree::DEFAULT_BUDGET);
+    let mut languages = ctx.languages;
+    dedup_in_place(&mut languages);
+    let mut features = ctx.features;
+    dedup_in_place(&mut features);
+    let mut downloads = ctx.downloads;
+    dedup_in_place(&mut downloads);
+
+    let Readers {
+        cmake,
+        autotools,
+        meson,
+        python,
+        cargo,
+        go,
+        npm,
+    } = readers;
+    Ok(RepoFacts {
+        schema_version: FACTS_SCHEMA_VERSION,
+        source,
+        name,
+        build_systems,
+        primary_build_system: primary,
+        cmake,
+        autotools,
+        meson,
+        python,
+        cargo,
+        go,
+        npm,
+        languages,
+        features,
+        downloads,
+        versions,
+        license,
+        homepage,
+        description,
+        tree,
+        warnings: ctx.warnings,
+    })
+}
+
+/// The input must be an existing directory.
+fn require_directory(root: &Path) -> Result<(), AnalyzeError> {
+    let meta = std::fs::metadata(root).map_err(|_| AnalyzeError::NotFound {
+        path: root.to_path_buf(),
+    })?;
+    if !meta.is_dir() {
+        return Err(AnalyzeError::NotADirectory {
+            path: root.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// The name when no build file declares one: the directory's, or for a
+/// cloned URL the repository's (the clone's directory is a cache key).
+fn directory_name(root: &Path, source: &SourceInfo) -> Option<Sourced<String>> {
+    let dir = root
+        .canonicalize()
+        .ok()?
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    let dir = if source.kind == "git" {
+        url_name(&source.given).unwrap_or(dir)
+    } else {
+        dir
     };
-    let name = declared(&|| {
-        vec![
+    Some(Sourced::new(dir, Evidence::file(".")))
+}
+
+/// Versions from git tags; for a URL cloned without a remote of its own,
+/// the URL the user gave is the remote.
+fn git_versions(
+    probe: versions::GitProbe,
+    name: Option<&Sourced<String>>,
+    source: &SourceInfo,
+) -> VersionFacts {
+    let mut versions = versions::from_git(probe, name.map(|n| n.value.as_str()));
+    if versions.remote.is_none() && source.kind == "git" {
+        versions.remote = Some(source.given.clone());
+        if let Some(tag) = &versions.latest_tag {
+            versions.archive_url = versions::archive_url(&source.given, &tag.tag);
+        }
+    }
+    versions
+}
+
+/// The first candidate that is a declared value a recipe can use: not
+/// empty, and not still holding a `${VAR}` the build computes.
+fn first_declared(candidates: Vec<Option<Sourced<String>>>) -> Option<Sourced<String>> {
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|s| !s.value.trim().is_empty() && !s.value.contains("${"))
+}
+
+/// What each build system's reader found; the candidates for each merged
+/// fact are listed in order of precedence.
+struct Readers {
+    cmake: Option<CmakeFacts>,
+    autotools: Option<AutotoolsFacts>,
+    meson: Option<MesonFacts>,
+    python: Option<PythonFacts>,
+    cargo: Option<CargoFacts>,
+    go: Option<GoFacts>,
+    npm: Option<NpmFacts>,
+}
+
+impl Readers {
+    /// Runs every reader, then the source-language and submodule scans.
+    fn run(ctx: &mut Ctx<'_>) -> Readers {
+        let readers = Readers {
+            cmake: cmake::analyze(ctx),
+            autotools: autotools::analyze(ctx),
+            meson: meson::analyze(ctx),
+            python: python::analyze(ctx),
+            cargo: cargo::analyze(ctx),
+            go: golang::analyze(ctx),
+            npm: npm::analyze(ctx),
+        };
+        sources::scan_sources(ctx);
+        sources::scan_submodules(ctx);
+        readers
+    }
+
+    fn declared_name(&self) -> Option<Sourced<String>> {
+        let Readers {
+            cmake,
+            autotools,
+            meson,
+            python,
+            cargo,
+            go,
+            npm,
+        } = self;
+        first_declared(vec![
             cmake
                 .as_ref()
                 .and_then(|c| c.project.as_ref())
@@ -83,33 +212,20 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
                     .unwrap_or_else(|| Evidence::file(g.file.clone()));
                 Some(Sourced::new(last, evidence))
             }),
-        ]
-    })
-    .or_else(|| {
-        let dir = root
-            .canonicalize()
-            .ok()?
-            .file_name()?
-            .to_string_lossy()
-            .into_owned();
-        let dir = if source.kind == "git" {
-            url_name(&source.given).unwrap_or(dir)
-        } else {
-            dir
-        };
-        Some(Sourced::new(dir, Evidence::file(".")))
-    });
-
-    let probe = git_probe.join().unwrap_or_default();
-    let mut versions = versions::from_git(probe, name.as_ref().map(|n| n.value.as_str()));
-    if versions.remote.is_none() && source.kind == "git" {
-        versions.remote = Some(source.given.clone());
-        if let Some(tag) = &versions.latest_tag {
-            versions.archive_url = versions::archive_url(&source.given, &tag.tag);
-        }
+        ])
     }
-    versions.declared = declared(&|| {
-        vec![
+
+    fn declared_version(&self) -> Option<Sourced<String>> {
+        let Readers {
+            cmake,
+            autotools,
+            meson,
+            python,
+            cargo,
+            npm,
+            ..
+        } = self;
+        first_declared(vec![
             cmake
                 .as_ref()
                 .and_then(|c| c.project.as_ref())
@@ -132,29 +248,47 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
                 .and_then(|c| sourced_file(&c.version, c.files.first())),
             npm.as_ref()
                 .and_then(|n| sourced_file(&n.version, Some(&n.file))),
+        ])
+    }
+
+    /// The licence a metadata file declares, with that file.
+    fn license_metadata(&self) -> Option<(String, String)> {
+        let Readers {
+            meson,
+            python,
+            cargo,
+            npm,
+            ..
+        } = self;
+        [
+            meson
+                .as_ref()
+                .and_then(|m| Some((m.license.clone()?, m.files.first()?.clone()))),
+            python
+                .as_ref()
+                .and_then(|p| Some((p.license.clone()?, p.files.first()?.clone()))),
+            cargo
+                .as_ref()
+                .and_then(|c| Some((c.license.clone()?, c.files.first()?.clone()))),
+            npm.as_ref()
+                .and_then(|n| Some((n.license.clone()?, n.file.clone()))),
         ]
-    });
+        .into_iter()
+        .flatten()
+        .next()
+    }
 
-    let license_metadata = [
-        meson
-            .as_ref()
-            .and_then(|m| Some((m.license.clone()?, m.files.first()?.clone()))),
-        python
-            .as_ref()
-            .and_then(|p| Some((p.license.clone()?, p.files.first()?.clone()))),
-        cargo
-            .as_ref()
-            .and_then(|c| Some((c.license.clone()?, c.files.first()?.clone()))),
-        npm.as_ref()
-            .and_then(|n| Some((n.license.clone()?, n.file.clone()))),
-    ]
-    .into_iter()
-    .flatten()
-    .next();
-    let license = license::detect(&mut ctx, license_metadata);
-
-    let homepage = declared(&|| {
-        vec![
+    /// A declared homepage, else the git remote's web page.
+    fn homepage(&self, remote: Option<&str>) -> Option<Sourced<String>> {
+        let Readers {
+            cmake,
+            autotools,
+            python,
+            cargo,
+            npm,
+            ..
+        } = self;
+        first_declared(vec![
             cmake
                 .as_ref()
                 .and_then(|c| c.project.as_ref())
@@ -174,68 +308,40 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
             autotools
                 .as_ref()
                 .and_then(|a| sourced(&a.url, a.init_evidence.as_ref())),
-            versions
-                .remote
-                .as_deref()
+            remote
                 .and_then(versions::web_url)
                 .map(|u| Sourced::new(u, Evidence::file(".git/config"))),
-        ]
-    });
+        ])
+    }
 
-    let description = readme::description(&mut ctx).or_else(|| {
-        declared(&|| {
-            vec![
-                cmake
-                    .as_ref()
-                    .and_then(|c| c.project.as_ref())
-                    .and_then(|p| {
-                        p.description
-                            .clone()
-                            .map(|d| Sourced::new(d, p.evidence.clone()))
-                    }),
-                python
-                    .as_ref()
-                    .and_then(|p| sourced_file(&p.description, p.files.first())),
-                cargo
-                    .as_ref()
-                    .and_then(|c| sourced_file(&c.description, c.files.first())),
-                npm.as_ref()
-                    .and_then(|n| sourced_file(&n.description, Some(&n.file))),
-            ]
-        })
-    });
-
-    let tree = tree::render(&view, tree::DEFAULT_BUDGET);
-    let mut languages = ctx.languages;
-    dedup_in_place(&mut languages);
-    let mut features = ctx.features;
-    dedup_in_place(&mut features);
-    let mut downloads = ctx.downloads;
-    dedup_in_place(&mut downloads);
-
-    Ok(RepoFacts {
-        schema_version: FACTS_SCHEMA_VERSION,
-        source,
-        name,
-        build_systems,
-        primary_build_system: primary,
-        cmake,
-        autotools,
-        meson,
-        python,
-        cargo,
-        go,
-        npm,
-        languages,
-        features,
-        downloads,
-        versions,
-        license,
-        homepage,
-        description,
-        tree,
-        warnings: ctx.warnings,
-    })
+    /// A declared description (used when the README has no prose paragraph).
+    fn description(&self) -> Option<Sourced<String>> {
+        let Readers {
+            cmake,
+            python,
+            cargo,
+            npm,
+            ..
+        } = self;
+        first_declared(vec![
+            cmake
+                .as_ref()
+                .and_then(|c| c.project.as_ref())
+                .and_then(|p| {
+                    p.description
+                        .clone()
+                        .map(|d| Sourced::new(d, p.evidence.clone()))
+                }),
+            python
+                .as_ref()
+                .and_then(|p| sourced_file(&p.description, p.files.first())),
+            cargo
+                .as_ref()
+                .and_then(|c| sourced_file(&c.description, c.files.first())),
+            npm.as_ref()
+                .and_then(|n| sourced_file(&n.description, Some(&n.file))),
+        ])
+    }
 }
 
 fn sourced(value: &Option<String>, evidence: Option<&Evidence>) -> Option<Sourced<String>> {
