@@ -60,6 +60,9 @@ pub enum RecipeError {
     NotUtf8 { path: String, offset: usize },
 }
 
+/// The hint is the `hint:` line of the text.
+impl packsmith_core::Hint for RecipeError {}
+
 /// Which Spack generation a recipe was written for, judged from its imports.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -12,13 +12,7 @@ use crate::cli::ScoreArgs;
 use crate::exit::{CliError, Exit};
 
 fn load(path: &Path) -> Result<Recipe, CliError> {
-    let recipe = read_recipe(path).map_err(|e| {
-        let text = e.to_string();
-        let (message, hint) = text
-            .split_once("\nhint: ")
-            .unwrap_or((&text, "pass a package.py file"));
-        CliError::new(Exit::BadInput, message).hint(hint)
-    })?;
+    let recipe = read_recipe(path)?;
     if !recipe.is_spack_recipe() {
         return Err(CliError::new(
             Exit::BadInput,
