@@ -8,8 +8,8 @@ use crate::view::RepoView;
 use crate::{autotools, cargo, cmake, detect, golang, license, meson, npm, python, readme};
 use crate::{sources, tree, versions};
 use packsmith_core::{
-    AutotoolsFacts, CargoFacts, CmakeFacts, Evidence, GoFacts, MesonFacts, NpmFacts, PythonFacts,
-    RepoFacts, SourceInfo, Sourced, VersionFacts, FACTS_SCHEMA_VERSION,
+    AutotoolsFacts, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts, MesonFacts, NpmFacts,
+    PythonFacts, RepoFacts, SourceInfo, Sourced, VersionFacts, FACTS_SCHEMA_VERSION,
 };
 use std::path::Path;
 
@@ -56,28 +56,19 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let mut downloads = ctx.downloads;
     dedup_in_place(&mut downloads);
 
-    let Readers {
-        cmake,
-        autotools,
-        meson,
-        python,
-        cargo,
-        go,
-        npm,
-    } = readers;
     Ok(RepoFacts {
         schema_version: FACTS_SCHEMA_VERSION,
         source,
         name,
         build_systems,
         primary_build_system: primary,
-        cmake,
-        autotools,
-        meson,
-        python,
-        cargo,
-        go,
-        npm,
+        cmake: readers.cmake,
+        autotools: readers.autotools,
+        meson: readers.meson,
+        python: readers.python,
+        cargo: readers.cargo,
+        go: readers.go,
+        npm: readers.npm,
         languages,
         features,
         downloads,
@@ -176,15 +167,9 @@ impl Readers {
     }
 
     fn declared_name(&self) -> Option<Sourced<String>> {
-        let Readers {
-            cmake,
-            autotools,
-            meson,
-            python,
-            cargo,
-            go,
-            npm,
-        } = self;
+        let (cmake, autotools, meson, python) =
+            (&self.cmake, &self.autotools, &self.meson, &self.python);
+        let (cargo, go, npm) = (&self.cargo, &self.go, &self.npm);
         first_declared(vec![
             cmake
                 .as_ref()
@@ -280,67 +265,59 @@ impl Readers {
 
     /// A declared homepage, else the git remote's web page.
     fn homepage(&self, remote: Option<&str>) -> Option<Sourced<String>> {
-        let Readers {
-            cmake,
-            autotools,
-            python,
-            cargo,
-            npm,
-            ..
-        } = self;
-        first_declared(vec![
-            cmake
-                .as_ref()
-                .and_then(|c| c.project.as_ref())
-                .and_then(|p| {
-                    p.homepage_url
-                        .clone()
-                        .map(|u| Sourced::new(u, p.evidence.clone()))
-                }),
-            python
-                .as_ref()
-                .and_then(|p| sourced_file(&p.homepage, p.files.first())),
-            cargo
-                .as_ref()
-                .and_then(|c| sourced_file(&c.homepage, c.files.first())),
-            npm.as_ref()
-                .and_then(|n| sourced_file(&n.homepage, Some(&n.file))),
-            autotools
+        let mut candidates = self.metadata_field(
+            |p| &p.homepage_url,
+            |p| &p.homepage,
+            |c| &c.homepage,
+            |n| &n.homepage,
+        );
+        candidates.push(
+            self.autotools
                 .as_ref()
                 .and_then(|a| sourced(&a.url, a.init_evidence.as_ref())),
+        );
+        candidates.push(
             remote
                 .and_then(versions::web_url)
                 .map(|u| Sourced::new(u, Evidence::file(".git/config"))),
-        ])
+        );
+        first_declared(candidates)
     }
 
     /// A declared description (used when the README has no prose paragraph).
     fn description(&self) -> Option<Sourced<String>> {
-        let Readers {
-            cmake,
-            python,
-            cargo,
-            npm,
-            ..
-        } = self;
-        first_declared(vec![
-            cmake
+        first_declared(self.metadata_field(
+            |p| &p.description,
+            |p| &p.description,
+            |c| &c.description,
+            |n| &n.description,
+        ))
+    }
+
+    /// One metadata field as CMake's `project()`, the Python metadata,
+    /// Cargo.toml and package.json declare it, in that order.
+    fn metadata_field(
+        &self,
+        cmake: impl Fn(&CmakeProject) -> &Option<String>,
+        python: impl Fn(&PythonFacts) -> &Option<String>,
+        cargo: impl Fn(&CargoFacts) -> &Option<String>,
+        npm: impl Fn(&NpmFacts) -> &Option<String>,
+    ) -> Vec<Option<Sourced<String>>> {
+        vec![
+            self.cmake
                 .as_ref()
                 .and_then(|c| c.project.as_ref())
-                .and_then(|p| {
-                    p.description
-                        .clone()
-                        .map(|d| Sourced::new(d, p.evidence.clone()))
-                }),
-            python
+                .and_then(|p| sourced(cmake(p), Some(&p.evidence))),
+            self.python
                 .as_ref()
-                .and_then(|p| sourced_file(&p.description, p.files.first())),
-            cargo
+                .and_then(|p| sourced_file(python(p), p.files.first())),
+            self.cargo
                 .as_ref()
-                .and_then(|c| sourced_file(&c.description, c.files.first())),
-            npm.as_ref()
-                .and_then(|n| sourced_file(&n.description, Some(&n.file))),
-        ])
+                .and_then(|c| sourced_file(cargo(c), c.files.first())),
+            self.npm
+                .as_ref()
+                .and_then(|n| sourced_file(npm(n), Some(&n.file))),
+        ]
     }
 }
 
