@@ -58,7 +58,8 @@ pub struct NixArgs {
     /// hashes are checked).
     #[arg(long)]
     pub nixpkgs: Option<String>,
-    /// provider:name (default: PACKSMITH_MODEL or packsmith.toml).
+    /// provider:name, or `none` for the draft alone (default:
+    /// PACKSMITH_MODEL or packsmith.toml).
     #[arg(long)]
     pub model: Option<String>,
     /// Attempts, the deterministic draft included.
@@ -328,7 +329,8 @@ pub struct SpackArgs {
     #[arg(long)]
     pub version: Option<String>,
     /// provider:name, e.g. local:qwen2.5-coder-1.5b (default: PACKSMITH_MODEL
-    /// or packsmith.toml). Without one, only the deterministic draft is tried.
+    /// or packsmith.toml). Without one, or with `none`, only the
+    /// deterministic draft is tried.
     #[arg(long)]
     pub model: Option<String>,
     /// Reference recipes: none | random | random-build-system | similar:N | embedding:N.

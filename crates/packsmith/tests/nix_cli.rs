@@ -212,6 +212,38 @@ fn without_a_model_the_draft_is_still_checked() {
     assert_eq!(report["model_calls"], 0, "{report}");
 }
 
+/// `--model none` means the draft alone, as for `packsmith spack`, and
+/// overrides a model named by PACKSMITH_MODEL.
+#[test]
+fn model_none_runs_the_draft_alone() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--model",
+            "none",
+        ],
+        tmp.path(),
+        &[(
+            "PACKSMITH_MODEL",
+            "openai-compat:never-called@http://127.0.0.1:9/v1",
+        )],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("note: no model"), "{stderr}");
+    let report: serde_json::Value = read_json(&out.join("hello/report.json"));
+    assert_eq!(report["model_calls"], 0, "{report}");
+}
+
 /// A tree with no build file the analysis knows: the draft falls back to
 /// the generic builder, the project question lists the templates, and the
 /// model's pick is the draft that is checked.
