@@ -293,9 +293,10 @@ pub struct CheckArgs {
     /// Check without a knowledge base (dependency names are not checked).
     #[arg(long, conflicts_with = "kb")]
     pub no_kb: bool,
-    /// Spack generation: 0.23 or 1.
-    #[arg(long, default_value = "1")]
-    pub spack_version: String,
+    /// Spack generation: 0.23 or 1 (default: what each recipe's repository
+    /// (repo.yaml) or imports say, else 1).
+    #[arg(long)]
+    pub spack_version: Option<String>,
     /// The package name the class must match (default: the directory of package.py).
     #[arg(long)]
     pub name: Option<String>,
@@ -312,9 +313,10 @@ pub struct ScoreArgs {
     pub reference: std::path::PathBuf,
     #[arg(long)]
     pub json: bool,
-    /// Which release's base classes remove inherited dependencies (0.23 or 1).
-    #[arg(long, default_value = "1")]
-    pub spack_version: String,
+    /// Which release's base classes remove inherited dependencies (0.23 or
+    /// 1; default: what the reference's repository or imports say, else 1).
+    #[arg(long)]
+    pub spack_version: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
