@@ -48,7 +48,8 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct NixArgs {
     /// A project URL (GitHub, GitLab, Codeberg/Gitea, any git URL, a
-    /// release archive), `pypi:NAME`, `crate:NAME`, or a local directory.
+    /// release archive), `pypi:NAME`, `crate:NAME`, a local directory, or a
+    /// local release archive (a path or `file://` URL).
     pub source: String,
     /// Tag or commit to package (default: the latest tag, else HEAD).
     #[arg(long)]

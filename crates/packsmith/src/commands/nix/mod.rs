@@ -6,6 +6,7 @@
 //! (finish.rs). Ctrl-C stops the loop at the next step; a second Ctrl-C
 //! exits at once.
 
+mod archive;
 mod finish;
 mod inputs;
 
