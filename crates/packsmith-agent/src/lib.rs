@@ -15,6 +15,7 @@ pub mod clean;
 pub mod ecosystem;
 mod error;
 pub mod events;
+mod extras_markdown;
 pub mod history;
 mod options;
 mod refine;

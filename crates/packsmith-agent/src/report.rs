@@ -184,8 +184,7 @@ impl RunReport {
             ));
         }
         for (name, value) in &self.extras {
-            let text = serde_json::to_string_pretty(value).unwrap_or_default();
-            s.push_str(&format!("\n## {name}\n\n```json\n{text}\n```\n"));
+            s.push_str(&crate::extras_markdown::section(name, value));
         }
         s
     }

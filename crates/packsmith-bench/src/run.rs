@@ -12,7 +12,7 @@ use crate::pair::run_pair;
 use crate::plan::{Pair, Plan};
 use crate::slurm;
 use crate::sources::SourceMap;
-use crate::task::{read_tasks, TaskFilter};
+use crate::task::TaskFilter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Executor {
@@ -70,7 +70,7 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
         Some(p) => SourceMap::read(p)?,
         None => SourceMap::default(),
     };
-    let mut tasks = o.filter.apply(read_tasks(&o.tasks)?)?;
+    let mut tasks = o.filter.read(&o.tasks)?;
     if o.only_with_source {
         tasks.retain(|t| map.has_source(t));
     }

@@ -146,41 +146,113 @@ impl Task {
     }
 }
 
-/// Reads a task set. Errors name the file and line.
+/// A line of a task file that is not a task: its number and what is wrong,
+/// naming the field where one is at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidLine {
+    pub line: usize,
+    pub problem: String,
+}
+
+/// A task file read line by line: the valid tasks and every invalid line,
+/// so that all problems are reported at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskFile {
+    /// Names the file in messages.
+    pub origin: String,
+    pub tasks: Vec<Task>,
+    pub invalid: Vec<InvalidLine>,
+}
+
+impl TaskFile {
+    /// Reads a task file; only an unreadable file is an error here.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            BenchError::bad_input(format!("could not read task file {}: {e}", path.display()))
+                .hint("pass a JSON Lines task file, e.g. shared/bench/spack-e4s-dev.jsonl")
+        })?;
+        Ok(Self::parse(&text, &path.display().to_string()))
+    }
+
+    /// Parses JSON Lines text; `origin` names the input in messages. A
+    /// repeated id is an invalid line (the first one stays).
+    pub fn parse(text: &str, origin: &str) -> Self {
+        let mut file = Self {
+            origin: origin.to_string(),
+            tasks: Vec::new(),
+            invalid: Vec::new(),
+        };
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, line) in text.lines().enumerate() {
+            let lineno = i + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let problem = match parse_line(line) {
+                Err(problem) => problem,
+                Ok(task) => match seen.get(task.id()) {
+                    Some(first) => {
+                        format!("duplicate task id `{}` (first on line {first})", task.id())
+                    }
+                    None => {
+                        seen.insert(task.id().to_string(), lineno);
+                        file.tasks.push(task);
+                        continue;
+                    }
+                },
+            };
+            file.invalid.push(InvalidLine {
+                line: lineno,
+                problem,
+            });
+        }
+        file
+    }
+
+    /// `origin:line: problem`, one line each.
+    pub fn invalid_report(&self) -> Vec<String> {
+        self.invalid
+            .iter()
+            .map(|bad| format!("{}:{}: {}", self.origin, bad.line, bad.problem))
+            .collect()
+    }
+
+    /// The valid tasks; invalid lines are an error naming every one of
+    /// them, unless `skip_invalid` lets the valid rest run.
+    pub fn into_tasks(self, skip_invalid: bool) -> Result<Vec<Task>> {
+        if !self.invalid.is_empty() && !skip_invalid {
+            // One line per problem, each naming file and line.
+            return Err(
+                BenchError::bad_input(self.invalid_report().join("\n")).hint(format!(
+                    "each line must be one Spack task (with spack_dir) or one NixBench task (with \
+                 attr_path), see shared/bench/README.md; fix the lines, or pass --skip-invalid to \
+                 run the {} valid task{}",
+                    self.tasks.len(),
+                    if self.tasks.len() == 1 { "" } else { "s" }
+                )),
+            );
+        }
+        if self.tasks.is_empty() {
+            let why = if self.invalid.is_empty() {
+                "the file is empty"
+            } else {
+                "every line is invalid; fix them"
+            };
+            return Err(BenchError::bad_input(format!("{}: no tasks", self.origin)).hint(why));
+        }
+        Ok(self.tasks)
+    }
+}
+
+/// Reads a task set; any invalid line is an error that names the file and
+/// every invalid line.
 pub fn read_tasks(path: &Path) -> Result<Vec<Task>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        BenchError::bad_input(format!("could not read task file {}: {e}", path.display()))
-            .hint("pass a JSON Lines task file, e.g. shared/bench/spack-e4s-dev.jsonl")
-    })?;
-    parse_tasks(&text, &path.display().to_string())
+    TaskFile::read(path)?.into_tasks(false)
 }
 
 /// Parses JSON Lines text; `origin` names the input in errors.
 pub fn parse_tasks(text: &str, origin: &str) -> Result<Vec<Task>> {
-    let mut tasks = Vec::new();
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let lineno = i + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let task = parse_line(line).map_err(|e| {
-            BenchError::bad_input(format!("{origin}:{lineno}: {e}"))
-                .hint("each line must be one Spack task (with spack_dir) or one NixBench task (with attr_path); see shared/bench/README.md")
-        })?;
-        if let Some(first) = seen.insert(task.id().to_string(), lineno) {
-            return Err(BenchError::bad_input(format!(
-                "{origin}:{lineno}: duplicate task id `{}` (first on line {first})",
-                task.id()
-            ))
-            .hint("task ids (Spack `name`, Nix `package_name`) must be unique; remove one line"));
-        }
-        tasks.push(task);
-    }
-    if tasks.is_empty() {
-        return Err(BenchError::bad_input(format!("{origin}: no tasks")).hint("the file is empty"));
-    }
-    Ok(tasks)
+    TaskFile::parse(text, origin).into_tasks(false)
 }
 
 fn parse_line(line: &str) -> std::result::Result<Task, String> {
@@ -188,16 +260,29 @@ fn parse_line(line: &str) -> std::result::Result<Task, String> {
         serde_json::from_str(line).map_err(|e| format!("not valid JSON: {e}"))?;
     let obj = value.as_object().ok_or("a task must be a JSON object")?;
     if obj.contains_key("spack_dir") {
-        serde_json::from_value(value)
-            .map(Task::Spack)
-            .map_err(|e| format!("Spack task: {e}"))
+        typed(value, "Spack task").map(Task::Spack)
     } else if obj.contains_key("attr_path") {
-        serde_json::from_value(value)
-            .map(Task::Nix)
-            .map_err(|e| format!("Nix task: {e}"))
+        typed(value, "Nix task").map(Task::Nix)
     } else {
         Err("neither a Spack task (no `spack_dir`) nor a Nix task (no `attr_path`)".into())
     }
+}
+
+/// Deserializes one task, naming the field at fault (`field \`version\`:
+/// invalid type: null, expected a string`).
+fn typed<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    kind: &str,
+) -> std::result::Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            format!("{kind}: {inner}")
+        } else {
+            format!("{kind}: field `{path}`: {inner}")
+        }
+    })
 }
 
 /// Which tasks of a set to run.
@@ -209,9 +294,16 @@ pub struct TaskFilter {
     pub ids: Vec<String>,
     /// Keep the first N after the other filters.
     pub limit: Option<usize>,
+    /// Run the valid tasks of a file that has invalid lines.
+    pub skip_invalid: bool,
 }
 
 impl TaskFilter {
+    /// Reads a task file and keeps what the filter selects.
+    pub fn read(&self, path: &Path) -> Result<Vec<Task>> {
+        self.apply(TaskFile::read(path)?.into_tasks(self.skip_invalid)?)
+    }
+
     pub fn apply(&self, tasks: Vec<Task>) -> Result<Vec<Task>> {
         let known: BTreeSet<&str> = tasks.iter().map(Task::id).collect();
         if let Some(bad) = self.ids.iter().find(|id| !known.contains(id.as_str())) {
@@ -303,5 +395,52 @@ mod tests {
             ..Default::default()
         };
         assert!(f.apply(tasks).unwrap_err().message.contains("nope"));
+    }
+
+    /// A package with no release: every invalid line is named at once with
+    /// its field, and --skip-invalid runs the valid rest.
+    #[test]
+    fn every_invalid_line_is_reported_with_its_field_and_can_be_skipped() {
+        let no_release = SPACK
+            .replace("alpha", "delta")
+            .replace("\"version\": \"1.0\"", "\"version\": null");
+        let bad_nix = NIX.replace("\"pname\": \"beta\"", "\"pname\": 7");
+        let text = format!("{SPACK}\n{no_release}\n{bad_nix}\nnot json\n");
+        let err = parse_tasks(&text, "t.jsonl").unwrap_err();
+        let lines: Vec<&str> = err.message.lines().collect();
+        assert_eq!(lines.len(), 3, "{}", err.message);
+        assert!(
+            lines[0].starts_with("t.jsonl:2: Spack task: field `version`: invalid type: null"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].starts_with("t.jsonl:3: Nix task: field `pname`"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].starts_with("t.jsonl:4: not valid JSON"),
+            "{}",
+            lines[2]
+        );
+        let hint = err.hint.as_deref().unwrap_or_default();
+        assert!(
+            hint.contains("--skip-invalid to run the 1 valid task"),
+            "{hint}"
+        );
+
+        let file = TaskFile::parse(&text, "t.jsonl");
+        assert_eq!(file.invalid.len(), 3);
+        let kept = file.into_tasks(true).unwrap();
+        assert_eq!(kept.iter().map(Task::id).collect::<Vec<_>>(), ["alpha"]);
+    }
+
+    #[test]
+    fn a_file_of_only_invalid_lines_has_no_tasks_even_when_skipping() {
+        let err = TaskFile::parse("not json\n", "t.jsonl")
+            .into_tasks(true)
+            .unwrap_err();
+        assert!(err.message.contains("no tasks"), "{}", err.message);
     }
 }

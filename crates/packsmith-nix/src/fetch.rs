@@ -90,6 +90,12 @@ const ARCHIVE_SUFFIXES: &[&str] = &[
     ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tar.zst", ".tar", ".zip",
 ];
 
+/// A file or URL path without its release-archive suffix (`.tar.gz`,
+/// `.zip`, …); `None` when it names no archive.
+pub fn strip_archive_suffix(path: &str) -> Option<&str> {
+    ARCHIVE_SUFFIXES.iter().find_map(|s| path.strip_suffix(s))
+}
+
 /// Parses a URL, `pypi:NAME`, `crate:NAME` or a local path.
 pub fn parse_source(input: &str) -> Result<SourceSpec, FetchError> {
     let input = input.trim();
@@ -136,7 +142,7 @@ pub fn parse_source(input: &str) -> Result<SourceSpec, FetchError> {
     let path = path.split(['?', '#']).next().unwrap_or("");
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
 
-    if ARCHIVE_SUFFIXES.iter().any(|s| path.ends_with(s)) {
+    if strip_archive_suffix(path).is_some() {
         return Ok(SourceSpec::Url {
             url: input.to_string(),
         });

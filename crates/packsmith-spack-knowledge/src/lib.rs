@@ -10,6 +10,7 @@ pub mod brief;
 pub mod check;
 pub mod draft;
 pub mod embed;
+pub mod generation;
 pub mod kb;
 pub mod mapping;
 pub mod recipe;

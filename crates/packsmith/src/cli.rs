@@ -48,7 +48,8 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct NixArgs {
     /// A project URL (GitHub, GitLab, Codeberg/Gitea, any git URL, a
-    /// release archive), `pypi:NAME`, `crate:NAME`, or a local directory.
+    /// release archive), `pypi:NAME`, `crate:NAME`, a local directory, or a
+    /// local release archive (a path or `file://` URL).
     pub source: String,
     /// Tag or commit to package (default: the latest tag, else HEAD).
     #[arg(long)]
@@ -58,7 +59,8 @@ pub struct NixArgs {
     /// hashes are checked).
     #[arg(long)]
     pub nixpkgs: Option<String>,
-    /// provider:name (default: PACKSMITH_MODEL or packsmith.toml).
+    /// provider:name, or `none` for the draft alone (default:
+    /// PACKSMITH_MODEL or packsmith.toml).
     #[arg(long)]
     pub model: Option<String>,
     /// Attempts, the deterministic draft included.
@@ -292,9 +294,10 @@ pub struct CheckArgs {
     /// Check without a knowledge base (dependency names are not checked).
     #[arg(long, conflicts_with = "kb")]
     pub no_kb: bool,
-    /// Spack generation: 0.23 or 1.
-    #[arg(long, default_value = "1")]
-    pub spack_version: String,
+    /// Spack generation: 0.23 or 1 (default: what each recipe's repository
+    /// (repo.yaml) or imports say, else 1).
+    #[arg(long)]
+    pub spack_version: Option<String>,
     /// The package name the class must match (default: the directory of package.py).
     #[arg(long)]
     pub name: Option<String>,
@@ -311,9 +314,10 @@ pub struct ScoreArgs {
     pub reference: std::path::PathBuf,
     #[arg(long)]
     pub json: bool,
-    /// Which release's base classes remove inherited dependencies (0.23 or 1).
-    #[arg(long, default_value = "1")]
-    pub spack_version: String,
+    /// Which release's base classes remove inherited dependencies (0.23 or
+    /// 1; default: what the reference's repository or imports say, else 1).
+    #[arg(long)]
+    pub spack_version: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -328,7 +332,8 @@ pub struct SpackArgs {
     #[arg(long)]
     pub version: Option<String>,
     /// provider:name, e.g. local:qwen2.5-coder-1.5b (default: PACKSMITH_MODEL
-    /// or packsmith.toml). Without one, only the deterministic draft is tried.
+    /// or packsmith.toml). Without one, or with `none`, only the
+    /// deterministic draft is tried.
     #[arg(long)]
     pub model: Option<String>,
     /// Reference recipes: none | random | random-build-system | similar:N | embedding:N.

@@ -446,3 +446,44 @@ fn bad_input_is_refused_before_anything_runs() {
     );
     assert!(!tmp.path().join("o2").exists());
 }
+
+/// A task with no release (`"version": null`): `bench run` names the line
+/// and the field and runs nothing; with --skip-invalid the valid rest runs
+/// and the skipped line is printed.
+#[test]
+fn an_invalid_task_line_is_named_and_can_be_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    setup(tmp.path(), &["ok-1", "ok-2"]);
+    let tasks = tmp.path().join("tasks.jsonl");
+    let text_before = std::fs::read_to_string(&tasks).unwrap();
+    let unreleased = text_before
+        .lines()
+        .nth(1)
+        .unwrap()
+        .replace("\"1.0\"", "null");
+    let first = text_before.lines().next().unwrap();
+    std::fs::write(&tasks, format!("{first}\n{unreleased}\n")).unwrap();
+
+    let o = bench(&strs(&run_args(d, &["--dry-run"])), &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("tasks.jsonl:2: Spack task: field `version`: invalid type: null"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("--skip-invalid"), "{}", text(&o));
+
+    let o = bench(&strs(&run_args(d, &["--dry-run", "--skip-invalid"])), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("warning: skipping invalid task"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("1 tasks × 1 configurations (packsmith) = 1 pairs"),
+        "{}",
+        text(&o)
+    );
+}

@@ -212,6 +212,108 @@ fn without_a_model_the_draft_is_still_checked() {
     assert_eq!(report["model_calls"], 0, "{report}");
 }
 
+/// `--model none` means the draft alone, as for `packsmith spack`, and
+/// overrides a model named by PACKSMITH_MODEL.
+#[test]
+fn model_none_runs_the_draft_alone() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--model",
+            "none",
+        ],
+        tmp.path(),
+        &[(
+            "PACKSMITH_MODEL",
+            "openai-compat:never-called@http://127.0.0.1:9/v1",
+        )],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("note: no model"), "{stderr}");
+    let report: serde_json::Value = read_json(&out.join("hello/report.json"));
+    assert_eq!(report["model_calls"], 0, "{report}");
+}
+
+/// A release archive on this machine, as a path and as a file:// URL: the
+/// recipe fetches it by URL with a real hash, the version comes from its
+/// name, and the unpacked tree is analysed (the Makefile's builder).
+#[test]
+fn a_local_release_archive_is_packaged() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = project(tmp.path());
+    std::fs::rename(&tree, tmp.path().join("hello-1.2")).unwrap();
+    let archive = tmp.path().join("hello-1.2.tar.gz");
+    let tar = Command::new("tar")
+        .arg("-czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(tmp.path())
+        .arg("hello-1.2")
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let url = format!("file://{}", archive.display());
+    for (i, given) in [archive.display().to_string(), url].iter().enumerate() {
+        let out = tmp.path().join(format!("runs-{i}"));
+        let o = packsmith(
+            &[
+                "nix",
+                given,
+                "--out",
+                out.to_str().unwrap(),
+                "--model",
+                "none",
+            ],
+            tmp.path(),
+            &[],
+        );
+        let stderr = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{given}: {stderr}");
+        assert!(!stderr.contains("not analysed"), "{stderr}");
+        let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
+        assert!(recipe.contains("fetchurl"), "{recipe}");
+        assert!(
+            recipe.contains("hello-${finalAttrs.version}.tar.gz"),
+            "{recipe}"
+        );
+        assert!(recipe.contains("version = \"1.2\""), "{recipe}");
+        assert!(!recipe.contains("lib.fakeHash"), "{recipe}");
+        let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
+        assert_eq!(result["parse"]["state"], "passed", "{result}");
+    }
+    // A file that is no archive is named as such.
+    let o = packsmith(
+        &["nix", tree_file(tmp.path()).to_str().unwrap()],
+        tmp.path(),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("neither a source directory nor a release archive"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+fn tree_file(dir: &Path) -> PathBuf {
+    let f = dir.join("notes.txt");
+    std::fs::write(&f, "not a project").unwrap();
+    f
+}
+
 /// A tree with no build file the analysis knows: the draft falls back to
 /// the generic builder, the project question lists the templates, and the
 /// model's pick is the draft that is checked.

@@ -275,3 +275,38 @@ fn score_reproduces_fxdiv() {
         stdout(&o)
     );
 }
+
+/// Without --spack-version, a recipe written for Spack 0.23 (its
+/// build-system class from the star import) is checked as 0.23, not as
+/// 1.x with a `PS101 missing-import`; the flag still overrides.
+#[test]
+fn check_infers_the_spack_generation_unless_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = dir.path().join("package.py");
+    std::fs::write(
+        &recipe,
+        "from spack.package import *\n\n\nclass Demo(CMakePackage):\n    \"\"\"A demo.\"\"\"\n\n    homepage = \"https://example.org\"\n    url = \"https://example.org/demo-1.0.tar.gz\"\n\n    version(\"1.0\", sha256=\"0000000000000000000000000000000000000000000000000000000000000000\")\n",
+    )
+    .unwrap();
+    let path = recipe.to_str().unwrap();
+    let o = packsmith(dir.path(), &["check", path, "--no-kb", "--name", "demo"]);
+    assert!(!stdout(&o).contains("PS101"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("checked as Spack 0.23, from its build-system class"),
+        "{}",
+        stderr(&o)
+    );
+    let o = packsmith(
+        dir.path(),
+        &[
+            "check",
+            path,
+            "--no-kb",
+            "--name",
+            "demo",
+            "--spack-version",
+            "1",
+        ],
+    );
+    assert!(stdout(&o).contains("PS101"), "{}", stdout(&o));
+}

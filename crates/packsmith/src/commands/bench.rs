@@ -2,15 +2,16 @@
 //! report. The work is in `packsmith-bench`; this file is flags and output.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 use packsmith_bench::run::{Executor, RunOptions, RunSummary};
-use packsmith_bench::task::{read_tasks, TaskFilter};
+use packsmith_bench::task::{TaskFile, TaskFilter};
 use packsmith_bench::{BenchError, ErrorKind};
 
 use crate::env_vars::PACKSMITH_BENCH_BIN;
 use crate::exit::{CliError, Exit};
+use crate::progress::note;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
@@ -50,6 +51,10 @@ pub struct Select {
     /// The first N tasks after the other filters.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Run the valid tasks of a task file that has invalid lines (each
+    /// skipped line is printed); without it, invalid lines stop the command.
+    #[arg(long)]
+    pub skip_invalid: bool,
 }
 
 impl Select {
@@ -62,6 +67,19 @@ impl Select {
             flags,
             ids: self.task_ids.clone(),
             limit: self.limit,
+            skip_invalid: self.skip_invalid,
+        }
+    }
+
+    /// With --skip-invalid, says which lines of the task file are left out.
+    fn warn_skipped(&self, tasks: &Path) {
+        if !self.skip_invalid {
+            return;
+        }
+        if let Ok(file) = TaskFile::read(tasks) {
+            for line in file.invalid_report() {
+                note(&format!("warning: skipping invalid task {line}"));
+            }
         }
     }
 }
@@ -220,11 +238,8 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
 }
 
 fn fetch(a: &FetchArgs) -> Result<Exit, CliError> {
-    let tasks = a
-        .select
-        .filter()
-        .apply(read_tasks(&a.tasks).map_err(cli_error)?)
-        .map_err(cli_error)?;
+    a.select.warn_skipped(&a.tasks);
+    let tasks = a.select.filter().read(&a.tasks).map_err(cli_error)?;
     let s = packsmith_bench::fetch::fetch(&tasks, &a.into).map_err(cli_error)?;
     say(&format!(
         "fetched {}, already there {}, failed {}; source map: {}",
@@ -248,6 +263,7 @@ fn fetch(a: &FetchArgs) -> Result<Exit, CliError> {
 }
 
 fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
+    a.select.warn_skipped(&a.tasks);
     let self_exe = std::env::current_exe().map_err(|e| {
         CliError::new(
             Exit::Environment,

@@ -8,7 +8,10 @@ use std::time::{Duration, Instant};
 use packsmith_spack_knowledge::check::{
     check_source, package_name_for, CheckOptions, Diagnostic, Severity,
 };
+use packsmith_spack_knowledge::generation::infer_generation;
 use packsmith_spack_knowledge::kb::{KbError, KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::target::TargetSpack;
 
 use super::kb::spack_version;
 use crate::cli::CheckArgs;
@@ -96,8 +99,38 @@ fn read_text(path: &Path) -> Result<String, CliError> {
     })
 }
 
+/// The generation a recipe is checked for: `--spack-version`, else what its
+/// repository or imports say, else Spack 1.x. Counts the inferred ones.
+fn generation_for(
+    chosen: Option<TargetSpack>,
+    file: &Path,
+    text: &str,
+    inferred: &mut BTreeMap<(&'static str, &'static str), usize>,
+) -> TargetSpack {
+    if let Some(target) = chosen {
+        return target;
+    }
+    let recipe = parse_recipe(text, &file.display().to_string());
+    match infer_generation(file, &recipe) {
+        Some(found) => {
+            let label = match found.target {
+                TargetSpack::V0_23 => "0.23",
+                TargetSpack::V1 => "1.x",
+            };
+            *inferred.entry((label, found.from)).or_default() += 1;
+            found.target
+        }
+        None => TargetSpack::V1,
+    }
+}
+
 pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
-    let spack = spack_version(&args.spack_version)?;
+    let chosen = args
+        .spack_version
+        .as_deref()
+        .map(spack_version)
+        .transpose()?;
+    let mut inferred = BTreeMap::new();
     let files = recipe_files(&args.paths)?;
     let names = names(args)?;
     let mut reports: Vec<(String, Vec<Diagnostic>)> = Vec::new();
@@ -117,7 +150,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         };
         let package = args.name.clone().or_else(|| package_name_for(file));
         let opts = CheckOptions {
-            spack,
+            spack: generation_for(chosen, file, &text, &mut inferred),
             names: names.as_ref(),
             package: package.as_deref(),
         };
@@ -144,6 +177,14 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         .filter(|((s, _), _)| *s == Severity::Warning)
         .map(|(_, n)| n)
         .sum();
+    // Say which recipes were checked as 0.23 without being told, so a
+    // surprising PS101 (or its absence) can be traced and overridden.
+    for ((label, from), n) in &inferred {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "note: {n} recipe(s) checked as Spack {label}, from {from}; --spack-version overrides"
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.json && !args.summary {
         let value: Vec<serde_json::Value> = reports

@@ -24,16 +24,55 @@ impl ChatModel for NoModel {
     }
 }
 
+/// The word that asks for the draft alone (`--model none`), the same in
+/// every command that can run without a model.
+const NO_MODEL_WORD: &str = "none";
+
+/// The model a `--model` text names, or `None` for `none`.
+fn requested_spec(text: &str) -> Result<Option<ModelSpec>, CliError> {
+    if text.trim().eq_ignore_ascii_case(NO_MODEL_WORD) {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|e| llm_error(Exit::BadInput, &e))
+}
+
+/// Checks a `--model` text before the slow steps, so a bad one fails at once.
+pub fn check_model_flag(flag: Option<&str>) -> Result<(), CliError> {
+    flag.map_or(Ok(()), |text| requested_spec(text).map(drop))
+}
+
 /// The model named by `--model`, PACKSMITH_MODEL or packsmith.toml, else
-/// [`NoModel`]. The flag is `true` when a real model was loaded.
+/// [`NoModel`] (also for `--model none`, which overrides the other two).
+/// The flag is `true` when a real model was loaded.
 pub fn load_optional_model(flag: Option<&str>) -> Result<(Box<dyn ChatModel>, bool), CliError> {
     let config = load_config()?;
     let Some(text) = flag.map(str::to_string).or_else(|| config.model.clone()) else {
         return Ok((Box::new(NoModel), false));
     };
-    let spec: ModelSpec = text.parse().map_err(|e| llm_error(Exit::BadInput, &e))?;
+    let Some(spec) = requested_spec(&text)? else {
+        return Ok((Box::new(NoModel), false));
+    };
     let model = build_model(&spec, &config).map_err(|e| {
         llm_error(Exit::Environment, &e).hint("`packsmith doctor` shows which models are usable")
     })?;
     Ok((model, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn none_asks_for_no_model_and_other_words_must_name_a_provider() {
+        assert!(requested_spec("none").unwrap().is_none());
+        assert!(requested_spec(" NONE ").unwrap().is_none());
+        assert!(requested_spec("local:qwen2.5-coder-1.5b")
+            .unwrap()
+            .is_some());
+        let error = check_model_flag(Some("nothing")).unwrap_err();
+        assert_eq!(error.code, Exit::BadInput);
+        assert!(check_model_flag(None).is_ok());
+    }
 }

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use packsmith_spack_knowledge::generation::infer_generation;
 use packsmith_spack_knowledge::recipe::{read_recipe, Recipe};
 use packsmith_spack_knowledge::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
 use packsmith_spack_knowledge::target::TargetSpack;
@@ -31,12 +32,22 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 pub fn run(args: &ScoreArgs) -> Result<Exit, CliError> {
-    let release = match spack_version(&args.spack_version)? {
+    let generated = load(&args.generated)?;
+    let reference = load(&args.reference)?;
+    // The reference decides (it comes from a real repository), then the
+    // generated recipe, then Spack 1.x.
+    let target = match args.spack_version.as_deref() {
+        Some(text) => spack_version(text)?,
+        None => infer_generation(&args.reference, &reference)
+            .or_else(|| infer_generation(&args.generated, &generated))
+            .map_or(TargetSpack::V1, |found| found.target),
+    };
+    let release = match target {
         TargetSpack::V0_23 => SpackRelease::V0_23,
         TargetSpack::V1 => SpackRelease::V1,
     };
-    let generated = ScoreRecipe::from_recipe(&load(&args.generated)?);
-    let reference = ScoreRecipe::from_recipe(&load(&args.reference)?);
+    let generated = ScoreRecipe::from_recipe(&generated);
+    let reference = ScoreRecipe::from_recipe(&reference);
     let s = score(&reference, &generated, ScoreOptions { release });
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use packsmith_analyze::{analyze_dir, source};
-use packsmith_core::RepoFacts;
+use packsmith_core::{RepoFacts, SourceInfo};
 use packsmith_exec::CommandSpec;
 use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
 
+use super::archive::{self, local_archive};
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 
@@ -26,8 +27,17 @@ pub struct Inputs {
     pub analysis_note: Option<String>,
 }
 
-/// A local directory given without `./` is still a path.
+/// A local directory given without `./` is still a path; a local release
+/// archive (a path or `file://` URL) is fetched by its `file://` URL.
 fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
+    if let Some(archive) = local_archive(given) {
+        let abs = archive
+            .canonicalize()
+            .map_err(|e| CliError::new(Exit::BadInput, format!("cannot read {given}: {e}")))?;
+        return Ok(SourceSpec::Url {
+            url: format!("file://{}", abs.display()),
+        });
+    }
     let p = Path::new(given);
     if p.is_dir() {
         let abs = p
@@ -36,6 +46,14 @@ fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
         return Ok(SourceSpec::Path { path: abs });
     }
     match parse_source(given) {
+        Ok(SourceSpec::Path { path }) if path.is_file() => Err(CliError::new(
+            Exit::BadInput,
+            format!(
+                "{} is a file, but neither a source directory nor a release archive",
+                path.display()
+            ),
+        )
+        .hint("give a source directory, a release archive (.tar.gz, .tar.xz, .tar.bz2, .zip, …) or a project URL")),
         Ok(SourceSpec::Path { path }) => Err(CliError::new(
             Exit::BadInput,
             format!("{} is not a directory", path.display()),
@@ -101,6 +119,18 @@ fn version_from_tag(tag: &str, pname: &str) -> String {
     t.to_string()
 }
 
+/// `demo-tool-1.0` → (`demo-tool`, `1.0`): the name ends where a `-` is
+/// followed by a digit.
+fn split_name_version(stem: &str) -> (Option<String>, Option<String>) {
+    let cut = stem
+        .char_indices()
+        .find(|&(i, c)| c == '-' && stem[i + 1..].starts_with(|d: char| d.is_ascii_digit()));
+    match cut {
+        Some((i, _)) if i > 0 => (Some(stem[..i].to_string()), Some(stem[i + 1..].to_string())),
+        _ => (None, None),
+    }
+}
+
 pub fn resolve(
     given: &str,
     rev: Option<&str>,
@@ -134,10 +164,37 @@ pub fn resolve(
                 }
             }
         }
+        SourceSpec::Url { url } if local_archive(url).is_some() => {
+            let archive = PathBuf::from(url.trim_start_matches("file://"));
+            match archive::unpack(&archive, &cache_dir()) {
+                Ok(root) => {
+                    let info = SourceInfo {
+                        kind: "archive".into(),
+                        given: given.into(),
+                    };
+                    let facts = analyze_dir(&root, info)
+                        .map_err(|e| note = Some(analysis_failed(&e.to_string())))
+                        .ok();
+                    (Some(root), facts)
+                }
+                Err(e) => {
+                    note = Some(format!(
+                        "the archive could not be unpacked for analysis: {e}"
+                    ));
+                    (None, None)
+                }
+            }
+        }
         _ => {
-            note = Some("a package index or archive source is not analysed".into());
+            note = Some("a package index or remote archive source is not analysed".into());
             (None, None)
         }
+    };
+    // `demo-1.0.tar.gz` names the package and its version; its top
+    // directory `demo-1.0` is no better a name than that.
+    let (archive_name, archive_version) = match &spec {
+        SourceSpec::Url { url } => split_name_version(&archive::archive_stem(Path::new(url))),
+        _ => (None, None),
     };
     let pname = clean_name(
         name.map(str::to_string)
@@ -145,7 +202,13 @@ pub fn resolve(
                 facts
                     .as_ref()
                     .and_then(|f| f.name.as_ref().map(|n| n.value.clone()))
+                    .filter(|n| {
+                        archive_version
+                            .as_ref()
+                            .is_none_or(|v| !n.ends_with(&format!("-{v}")))
+                    })
             })
+            .or(archive_name)
             .unwrap_or_else(|| name_from_source(&spec))
             .as_str(),
     );
@@ -164,7 +227,9 @@ pub fn resolve(
             .and_then(|f| f.versions.declared.as_ref().map(|d| d.value.clone()));
         match &rev {
             Some(Revision::Tag(t)) => version_from_tag(t, &pname),
-            _ => declared.unwrap_or_else(|| "0-unstable".into()),
+            _ => archive_version
+                .or(declared)
+                .unwrap_or_else(|| "0-unstable".into()),
         }
     });
     Ok(Inputs {
@@ -241,6 +306,11 @@ mod tests {
         assert_eq!(version_from_tag("v1.2.3", "x"), "1.2.3");
         assert_eq!(version_from_tag("demo-2.0", "demo"), "2.0");
         assert_eq!(version_from_tag("release", "demo"), "release");
+        assert_eq!(
+            split_name_version("demo-tool-1.0"),
+            (Some("demo-tool".into()), Some("1.0".into()))
+        );
+        assert_eq!(split_name_version("demo"), (None, None));
         assert_eq!(
             name_from_source(&parse_source("https://example.org/demo-1.0.tar.gz").unwrap()),
             "demo"

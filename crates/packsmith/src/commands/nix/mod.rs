@@ -6,18 +6,17 @@
 //! (finish.rs). Ctrl-C stops the loop at the next step; a second Ctrl-C
 //! exits at once.
 
+mod archive;
 mod finish;
 mod inputs;
 
 use std::io::Write;
 
 use packsmith_agent::{Agent, AgentOptions, CancelToken, Task};
-use packsmith_llm::ModelSpec;
 use packsmith_nix::ecosystem::{prepare_draft, DraftInput, NixSettings};
 use packsmith_nix::{NixConfig, NixEcosystem, NixParser};
 
-use super::optional_model::load_optional_model;
-use super::serve::llm_error;
+use super::optional_model::{check_model_flag, load_optional_model};
 use crate::cli::NixArgs;
 use crate::exit::{CliError, Exit};
 
@@ -43,10 +42,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         ));
     }
     // Checked before the slow steps so a bad --model fails at once.
-    if let Some(text) = &args.model {
-        text.parse::<ModelSpec>()
-            .map_err(|e| llm_error(Exit::BadInput, &e))?;
-    }
+    check_model_flag(args.model.as_deref())?;
 
     let inputs = inputs::resolve(
         &args.source,
