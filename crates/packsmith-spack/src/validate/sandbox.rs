@@ -266,6 +266,56 @@ mod tests {
         assert!(joined.ends_with("--chdir / --"), "{joined}");
     }
 
+    /// The whole command line for a representative Spack policy, pinned
+    /// so that moving the mechanism cannot change what runs.
+    #[test]
+    fn the_spack_command_line_is_pinned() {
+        let mut policy = SandboxPolicy::for_spack(
+            vec!["/var/tmp/run".into(), "/var/tmp/stage".into()],
+            vec!["/usr".into(), "/packsmith-no-such-dir".into()],
+            "/var/tmp/run/home".into(),
+        );
+        policy.hidden = vec!["/etc".into(), "/packsmith-no-such-home".into()];
+        let sb = Sandbox::Bubblewrap {
+            bwrap: "/usr/bin/bwrap".into(),
+            prlimit: Some("/usr/bin/prlimit".into()),
+            policy,
+        };
+        let spec = sb.wrap(
+            CommandSpec::new("spack")
+                .args(["-d", "install", "x y"])
+                .cwd("/var/tmp/run")
+                .env("SPACK_USER_CONFIG_PATH", "/var/tmp/run/cfg")
+                .timeout(Duration::from_secs(7)),
+        );
+        assert_eq!(
+            spec.display(),
+            "/usr/bin/bwrap --unshare-user --unshare-pid --unshare-ipc --unshare-uts \
+             --die-with-parent --new-session --unshare-net --ro-bind / / --dev /dev \
+             --proc /proc --size 2147483648 --tmpfs /tmp --tmpfs /dev/shm --tmpfs /etc \
+             --ro-bind /usr /usr --bind /var/tmp/run /var/tmp/run \
+             --bind /var/tmp/stage /var/tmp/stage --chdir /var/tmp/run -- \
+             /usr/bin/prlimit --nproc=4096 --fsize=8589934592 -- spack -d install 'x y'"
+        );
+        let env: Vec<(String, String)> = spec
+            .env
+            .iter()
+            .map(|(k, v)| (k.to_string_lossy().into(), v.to_string_lossy().into()))
+            .collect();
+        assert_eq!(
+            env,
+            [
+                ("HOME", "/var/tmp/run/home"),
+                ("PACKSMITH_SANDBOX", "1"),
+                ("SPACK_USER_CONFIG_PATH", "/var/tmp/run/cfg"),
+                ("TMPDIR", "/tmp"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+        assert_eq!(spec.cwd.as_deref(), Some(Path::new("/var/tmp/run")));
+        assert_eq!(spec.timeout, Duration::from_secs(7));
+    }
+
     #[test]
     fn wrapping_keeps_the_command_and_marks_the_child() {
         let sb = Sandbox::Bubblewrap {
