@@ -158,7 +158,7 @@ const STAND_IN_SPACK: &str = r#"#!/bin/sh
 case "$*" in
   *--version*) echo 1.0.0; exit 0;;
   *PACKSMITH-PATHS*) echo "PACKSMITH-PATHS {\"install_root\": \"$STANDIN/inst\", \"build_stage\": [\"$STANDIN/stage\"], \"test_stage\": null, \"source_cache\": null, \"misc_cache\": null}"; exit 0;;
-  *install*) echo $$ > "$STANDIN/install.pid"; exec sleep 300;;
+  *install*) sleep 300 & echo $$ > "$STANDIN/install.tmp"; mv "$STANDIN/install.tmp" "$STANDIN/install.pid"; exec sleep 300;;
 esac
 exit 0
 "#;
@@ -188,14 +188,35 @@ fn ctrl_c_during_install_kills_the_build_and_exits_130() {
         .spawn()
         .unwrap();
     let pid_file = tmp.path().join("install.pid");
-    let (status, build_pid) = common::interrupt_once_started(&mut child, &pid_file);
-    assert_eq!(status.code(), Some(130));
+    let run = common::interrupt_once_started(&mut child, &pid_file);
+    assert_eq!(run.status.code(), Some(130));
+    let build_pid = &run.build_pid;
     assert!(
         !Path::new(&format!("/proc/{build_pid}")).exists(),
         "the build (pid {build_pid}) outlived packsmith"
+    );
+    assert_eq!(
+        common::live_members_of_group(&run.build_group),
+        Vec::<String>::new(),
+        "processes of the build's group outlived packsmith"
     );
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("heatsim/report.json")).unwrap())
             .unwrap();
     assert_eq!(report["status"], "interrupted");
+    // The install stage was cut off, not failed.
+    let attempt = &report["attempts"][0];
+    assert_eq!(attempt["interrupted"], true, "{report:#}");
+    let last = attempt["stages"].as_array().and_then(|s| s.last());
+    assert_eq!(
+        last.map(|s| &s["name"]),
+        Some(&"install".into()),
+        "{report:#}"
+    );
+    assert_eq!(
+        last.map(|s| &s["cancelled"]),
+        Some(&true.into()),
+        "{report:#}"
+    );
+    assert!(attempt.get("failure").is_none(), "{report:#}");
 }
