@@ -43,4 +43,17 @@ impl CliError {
         self.hint = Some(hint.into());
         self
     }
+
+    /// This error, or, when Ctrl-C came first (a command it killed is what
+    /// failed), the interruption with its own exit code.
+    pub fn unless_cancelled(self, cancelled: bool) -> Self {
+        if !cancelled {
+            return self;
+        }
+        Self::new(
+            Exit::Interrupted,
+            "interrupted (Ctrl-C) while setting up; no attempt was run",
+        )
+        .hint("run the same command again to start over")
+    }
 }

@@ -220,3 +220,46 @@ fn ctrl_c_during_install_kills_the_build_and_exits_130() {
     );
     assert!(attempt.get("failure").is_none(), "{report:#}");
 }
+
+/// Ctrl-C while Spack answers a set-up query (its version, then its paths,
+/// before any attempt): exit 130 with the interrupted message, not the
+/// environment error of a failed query, and the query's group is killed.
+#[test]
+fn ctrl_c_during_the_set_up_query_exits_130() {
+    use std::os::unix::fs::PermissionsExt;
+    let hang = r#"sleep 300 & echo $$ > "$STANDIN/query.tmp"; mv "$STANDIN/query.tmp" "$STANDIN/query.pid"; exec sleep 300;;"#;
+    for query in ["*--version*)", "*PACKSMITH-PATHS*)"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let bin = tmp.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let spack = bin.join("spack");
+        let script = STAND_IN_SPACK
+            .replace(
+                "case \"$*\" in\n",
+                &format!("case \"$*\" in\n  {query} {hang}\n"),
+            )
+            .replace("$STANDIN", &tmp.path().display().to_string());
+        assert!(script.contains(query), "{script}");
+        std::fs::write(&spack, script).unwrap();
+        std::fs::set_permissions(&spack, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+            .args(["spack", &example(), "--no-sandbox", "--out"])
+            .arg(tmp.path().join("out"))
+            .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+            .env_remove("PACKSMITH_MODEL")
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let run = common::interrupt_once_started(&mut child, &tmp.path().join("query.pid"));
+        let err = stderr(&child.wait_with_output().unwrap());
+        assert_eq!(run.status.code(), Some(130), "{query}: {err}");
+        assert!(err.contains("interrupted (Ctrl-C)"), "{query}: {err}");
+        assert_eq!(
+            common::live_members_of_group(&run.build_group),
+            Vec::<String>::new(),
+            "{query}: the query's group outlived packsmith"
+        );
+    }
+}
