@@ -34,6 +34,18 @@ impl Env {
         (report, events)
     }
 
+    /// Runs with `sink` as the event sink.
+    pub fn run_to(&self, eco: &Fake, model: &ScriptedModel, sink: &mut dyn EventSink) -> RunReport {
+        Agent::run(
+            &task("demo", self.tmp.path().join("repo")),
+            eco,
+            model,
+            &self.opts,
+            sink,
+        )
+        .unwrap()
+    }
+
     pub fn run_dir(&self) -> std::path::PathBuf {
         self.tmp.path().join("out/demo")
     }
@@ -410,14 +422,7 @@ fn cancel_when_started(draft: &str, stage: &str) -> (Env, RunReport, Vec<AgentEv
         }
         events.push(e.clone());
     };
-    let report = Agent::run(
-        &task("demo", env.tmp.path().join("repo")),
-        &eco,
-        &model,
-        &env.opts,
-        &mut sink,
-    )
-    .unwrap();
+    let report = env.run_to(&eco, &model, &mut sink);
     (env, report, events)
 }
 

@@ -154,3 +154,31 @@ pub fn interrupt_once_started(
         build_group,
     }
 }
+
+/// After a Ctrl-C test: packsmith exited 130, nothing of the build's
+/// process group is alive, and `report` (report.json) says the run was
+/// interrupted during `stage`, which is recorded as cancelled, not failed.
+pub fn assert_interrupted_cleanly(run: &Interrupted, report: &serde_json::Value, stage: &str) {
+    assert_eq!(run.status.code(), Some(130));
+    let build_pid = &run.build_pid;
+    assert!(
+        !std::path::Path::new(&format!("/proc/{build_pid}")).exists(),
+        "the build (pid {build_pid}) outlived packsmith"
+    );
+    assert_eq!(
+        live_members_of_group(&run.build_group),
+        Vec::<String>::new(),
+        "processes of the build's group outlived packsmith"
+    );
+    assert_eq!(report["status"], "interrupted", "{report:#}");
+    let attempt = &report["attempts"][0];
+    assert_eq!(attempt["interrupted"], true, "{report:#}");
+    let last = attempt["stages"].as_array().and_then(|s| s.last());
+    assert_eq!(last.map(|s| &s["name"]), Some(&stage.into()), "{report:#}");
+    assert_eq!(
+        last.map(|s| &s["cancelled"]),
+        Some(&true.into()),
+        "{report:#}"
+    );
+    assert!(attempt.get("failure").is_none(), "{report:#}");
+}
