@@ -9,7 +9,7 @@ use packsmith_core::chat::{ChatMessage, ChatRequest};
 use crate::agent::{Run, Source, Stop, Tally};
 use crate::ecosystem::{
     AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput, ProgressVerdict, Recipe,
-    Severity, MAX_AUTO_FIXES, STATIC_CHECK,
+    Severity, StageOutcome, MAX_AUTO_FIXES, STATIC_CHECK,
 };
 use crate::events::{AgentEvent, CallPurpose};
 use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
@@ -213,9 +213,14 @@ impl Run<'_> {
                     attempt: n,
                     stage: stage.name.clone(),
                 })?;
-                let outcome = self
-                    .eco
-                    .run_stage(&stage, &recipe, &dir)
+                let stage_started = Instant::now();
+                let outcome = self.eco.run_stage(&stage, &recipe, &dir);
+                // Ctrl-C killed the stage's command: the stage is cancelled,
+                // not a failure of the recipe, and the attempt ends here.
+                if self.opts.cancel.is_cancelled() && !outcome.as_ref().is_ok_and(|o| o.passed) {
+                    return self.stage_cancelled(n, &stage.name, outcome.ok(), stage_started, p);
+                }
+                let outcome = outcome
                     .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
                 let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
                 let failure = (!outcome.passed).then(|| {
@@ -238,6 +243,7 @@ impl Run<'_> {
                 p.stages.push(StageRecord {
                     name: stage.name.clone(),
                     passed: outcome.passed,
+                    cancelled: false,
                     duration_ms: outcome.duration_ms,
                     log_path,
                 });
@@ -267,6 +273,33 @@ impl Run<'_> {
         }
         self.judge(n, kind, &recipe, p)?;
         Ok(false)
+    }
+
+    /// Records `stage` as cancelled and stops the run as interrupted.
+    fn stage_cancelled(
+        &mut self,
+        n: u32,
+        stage: &str,
+        outcome: Option<StageOutcome>,
+        started: Instant,
+        p: &mut Progress,
+    ) -> Result<bool, Stop> {
+        let duration_ms = outcome
+            .as_ref()
+            .map_or_else(|| started.elapsed().as_millis() as u64, |o| o.duration_ms);
+        p.stages.push(StageRecord {
+            name: stage.to_string(),
+            passed: false,
+            cancelled: true,
+            duration_ms,
+            log_path: outcome
+                .and_then(|o| o.log_path)
+                .map(|l| self.dir.relative(&l)),
+        });
+        self.emit(AgentEvent::Note {
+            message: format!("attempt {n}: {stage} cancelled by the user"),
+        })?;
+        Err(Stop::Cancelled)
     }
 
     /// The progress check and what follows from it: which recipe the next

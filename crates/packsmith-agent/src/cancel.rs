@@ -1,6 +1,7 @@
-//! Cancellation: a flag the binary sets from its Ctrl-C handler (the
-//! `ctrlc` crate, or `signal_hook::flag::register`) and the loop checks
-//! between steps. The loop never installs signal handlers itself.
+//! Cancellation: a flag the binary sets from its Ctrl-C handler
+//! (`packsmith_exec::install_cancel`, whose flag also kills the running
+//! command) and the loop checks between steps; a stage cut off by it is
+//! recorded as cancelled. The loop never installs signal handlers itself.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -46,6 +46,10 @@ impl RunStatus {
 pub struct StageRecord {
     pub name: String,
     pub passed: bool,
+    /// Cut off by the user (Ctrl-C) while it ran: neither passed nor a
+    /// failure of the recipe.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
     pub duration_ms: u64,
     /// Relative to the run directory when it lies inside it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

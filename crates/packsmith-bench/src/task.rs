@@ -277,7 +277,8 @@ fn typed<T: serde::de::DeserializeOwned>(
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        if path == "." {
+        // An unknown field's message names it already.
+        if path == "." || inner.to_string().starts_with("unknown field") {
             format!("{kind}: {inner}")
         } else {
             format!("{kind}: field `{path}`: {inner}")

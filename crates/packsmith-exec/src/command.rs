@@ -1,14 +1,14 @@
 //! Running external commands with a timeout, capped output and a clean
 //! environment.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Variables passed through from our environment unless a spec overrides them.
@@ -136,15 +136,73 @@ pub fn cancel_flag() -> Arc<AtomicBool> {
 
 /// Ctrl-C (or SIGTERM) sets [`cancel_flag`], so running commands' process
 /// groups are killed and callers stop at their next step; a second one
-/// exits at once with 130. Every command that runs builds or downloads
-/// installs this one handler, so the runner always sees the flag.
+/// kills the process group of every command still running, then exits at
+/// once with 130 (a step that never looks at the flag cannot leave its
+/// command orphaned). Every command that runs builds or downloads installs
+/// this one handler, so the runner always sees the flag. Installing it
+/// twice is installing it once.
 pub fn install_cancel() -> Arc<AtomicBool> {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
     let flag = cancel_flag();
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(signal, 130, flag.clone());
-        let _ = signal_hook::flag::register(signal, flag.clone());
-    }
+    INSTALLED.get_or_init(|| {
+        let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+        // A thread that receives the signals, rather than work done inside
+        // the handler: killing groups and exiting are then plain code.
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new(signals) {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                for _ in signals.forever() {
+                    if flag.swap(true, Ordering::SeqCst) {
+                        kill_running_groups();
+                        std::process::exit(130);
+                    }
+                }
+            });
+        }
+    });
     flag
+}
+
+/// The process groups of the commands running now.
+fn running_groups() -> &'static Mutex<BTreeSet<i32>> {
+    static GROUPS: OnceLock<Mutex<BTreeSet<i32>>> = OnceLock::new();
+    GROUPS.get_or_init(|| Mutex::new(BTreeSet::new()))
+}
+
+/// Listed in [`running_groups`] while alive.
+struct TrackedGroup(i32);
+
+impl TrackedGroup {
+    fn new(pgid: i32) -> Self {
+        running_groups()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(pgid);
+        Self(pgid)
+    }
+}
+
+impl Drop for TrackedGroup {
+    fn drop(&mut self) {
+        running_groups()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.0);
+    }
+}
+
+/// SIGKILL to every command's process group still running.
+fn kill_running_groups() {
+    let groups = running_groups()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    for pgid in groups
+        .into_iter()
+        .filter_map(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+    }
 }
 
 /// Sets [`cancel_flag`].
@@ -200,6 +258,7 @@ pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
     let out_reader = child.stdout.take().map(|s| spawn_reader(s, cap));
     let err_reader = child.stderr.take().map(|s| spawn_reader(s, cap));
     let pgid = rustix::process::Pid::from_child(&child);
+    let _tracked = TrackedGroup::new(pgid.as_raw_pid());
 
     let cancel = cancel_flag();
     let mut timed_out = false;
@@ -311,6 +370,117 @@ mod tests {
         assert!(out.truncated);
         assert!(out.stdout.len() <= 100);
         assert!(out.stdout.ends_with("100000\n"));
+    }
+
+    /// Set to a directory: [`second_signal_child`] runs (in a process of
+    /// its own, started by the test below).
+    const CHILD_DIR: &str = "PACKSMITH_EXEC_SECOND_SIGNAL_DIR";
+
+    /// The process the second-signal test interrupts: the one handler, and
+    /// a command whose group is tracked as [`run`] tracks it, while the
+    /// thread does something that never looks at the flag.
+    #[test]
+    fn second_signal_child() {
+        let Some(dir) = std::env::var_os(CHILD_DIR).map(PathBuf::from) else {
+            return;
+        };
+        install_cancel();
+        let script = format!(
+            "sleep 300 & echo $$ > {0}/pid.tmp && mv {0}/pid.tmp {0}/pid; exec sleep 300",
+            dir.display()
+        );
+        let mut child = Command::new("sh")
+            .args(["-c", &script])
+            .process_group(0)
+            .spawn()
+            .expect("start sh");
+        let _tracked = TrackedGroup::new(child.id() as i32);
+        std::thread::sleep(Duration::from_secs(60));
+        // Only reached when no second signal came.
+        let _ = rustix::process::kill_process_group(
+            rustix::process::Pid::from_child(&child),
+            rustix::process::Signal::KILL,
+        );
+        let _ = child.wait();
+    }
+
+    /// Whether a process of group `pgid` is alive (not a zombie: killed
+    /// members wait for init to reap them).
+    fn group_alive(pgid: i32) -> bool {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return false;
+        };
+        entries.filter_map(Result::ok).any(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // `pid (comm) state ppid pgrp …`
+            let rest = stat.rfind(')').map_or("", |i| &stat[i + 1..]);
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            fields.len() > 2 && fields[0] != "Z" && fields[2] == pgid.to_string()
+        })
+    }
+
+    fn sigint(pid: u32) {
+        let pid = rustix::process::Pid::from_raw(pid as i32).expect("a pid");
+        rustix::process::kill_process(pid, rustix::process::Signal::INT).expect("send SIGINT");
+    }
+
+    /// The first Ctrl-C only sets the flag; the second kills the running
+    /// command's whole group and exits 130.
+    #[test]
+    fn a_second_signal_kills_the_running_groups_then_exits_130() {
+        if std::env::var_os(CHILD_DIR).is_some() {
+            return;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut child = Command::new(std::env::current_exe().expect("test binary"))
+            .args([
+                "--exact",
+                "command::tests::second_signal_child",
+                "--nocapture",
+            ])
+            .env(CHILD_DIR, dir.path())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start the child");
+        let pid_file = dir.path().join("pid");
+        let start = Instant::now();
+        while !pid_file.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no command started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let pgid: i32 = std::fs::read_to_string(&pid_file)
+            .expect("read pid")
+            .trim()
+            .parse()
+            .expect("a pid");
+        sigint(child.id());
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            child.try_wait().expect("poll").is_none(),
+            "exited on the first"
+        );
+        assert!(group_alive(pgid), "the first signal alone killed the group");
+        sigint(child.id());
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("poll") {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("still running 10 s after the second signal");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(130));
+        let survived = group_alive(pgid);
+        if let Some(p) = rustix::process::Pid::from_raw(pgid).filter(|_| survived) {
+            let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
+        }
+        assert!(!survived, "the command's group outlived the exit");
     }
 
     #[test]

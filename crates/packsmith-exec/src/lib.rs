@@ -1,10 +1,12 @@
 //! Every subprocess packsmith starts goes through [`run`]: an allowlisted
 //! environment, a timeout that kills the whole process group, and capped
 //! output. Files packsmith writes go through [`atomic_write`], so a crash
-//! never leaves half a file.
+//! never leaves half a file. Commands that run untrusted code run inside
+//! the one [`sandbox`] (bubblewrap), whatever backend asks.
 
 mod atomic;
 mod command;
+pub mod sandbox;
 
 pub use atomic::{atomic_write, AtomicWriteError};
 pub use command::{cancel_all, cancel_flag, install_cancel, run, CommandSpec, ExecError, Output};

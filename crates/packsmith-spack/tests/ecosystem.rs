@@ -13,7 +13,7 @@ use packsmith_core::chat::Role;
 use packsmith_llm::ScriptedModel;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
 use packsmith_spack::validate::{
-    pack_local_source, Sandbox, SandboxPolicy, SpackSetup, StageOptions,
+    pack_local_source, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, StageOptions,
 };
 use packsmith_spack_knowledge::brief::build_brief;
 use packsmith_spack_knowledge::mapping::NoKnowledge;

@@ -15,7 +15,8 @@ use packsmith_spack::diagnose::{classify, diagnose_outcome, FailureClass};
 use packsmith_spack::setup::{setup_spack, SetupOptions};
 use packsmith_spack::validate::{
     check_variants, pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy,
-    SpackPaths, SpackSetup, Stage, StageOptions, StageOutcome, VariantCheckOptions,
+    SpackPaths, SpackSandboxPolicy, SpackSetup, Stage, StageOptions, StageOutcome,
+    VariantCheckOptions,
 };
 use packsmith_spack_knowledge::brief::build_brief;
 use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};

@@ -55,6 +55,19 @@ impl CliError {
             code,
         }
     }
+
+    /// This error, or, when Ctrl-C came first (a command it killed is what
+    /// failed), the interruption with its own exit code.
+    pub fn unless_cancelled(self, cancelled: bool) -> Self {
+        if !cancelled {
+            return self;
+        }
+        Self::new(
+            Exit::Interrupted,
+            "interrupted (Ctrl-C) while setting up; no attempt was run",
+        )
+        .hint("run the same command again to start over")
+    }
 }
 
 /// Any library error with a hint: bad input exits 2, the environment 3.

@@ -541,7 +541,7 @@ fn static_repairs_zero_gives_a_recipe_that_does_not_parse_up_at_once() {
 /// and sleeps. `$STANDIN` is replaced by the test's temp dir, because the
 /// runner passes the stand-ins no environment of the test's own.
 const STAND_IN_NIX_INSTANTIATE: &str = "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = \"--parse\" ] && exec /usr/bin/nix-instantiate \"$@\"; done\necho /nix/store/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-hello-1.0.drv\n";
-const STAND_IN_NIX_BUILD: &str = "#!/bin/sh\necho $$ > $STANDIN/build.pid\nexec sleep 300\n";
+const STAND_IN_NIX_BUILD: &str = "#!/bin/sh\nsleep 300 &\necho $$ > $STANDIN/build.tmp\nmv $STANDIN/build.tmp $STANDIN/build.pid\nexec sleep 300\n";
 
 /// Ctrl-C while `nix-build` runs: packsmith kills the build's process
 /// group, exits 130 within seconds and leaves a report that says the run
@@ -585,13 +585,8 @@ fn ctrl_c_during_the_build_kills_it_and_exits_130() {
         .spawn()
         .unwrap();
     let pid_file = tmp.path().join("build.pid");
-    let (status, build_pid) = common::interrupt_once_started(&mut child, &pid_file);
-    assert_eq!(status.code(), Some(130));
-    assert!(
-        !Path::new(&format!("/proc/{build_pid}")).exists(),
-        "the build (pid {build_pid}) outlived packsmith"
-    );
+    let run = common::interrupt_once_started(&mut child, &pid_file);
     let report = read_json(&out.join("hello/report.json"));
-    assert_eq!(report["status"], "interrupted", "{report}");
+    common::assert_interrupted_cleanly(&run, &report, "build");
     assert!(out.join("hello/nix-result.json").exists());
 }

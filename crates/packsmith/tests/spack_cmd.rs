@@ -163,7 +163,7 @@ const STAND_IN_SPACK: &str = r#"#!/bin/sh
 case "$*" in
   *--version*) echo 1.0.0; exit 0;;
   *PACKSMITH-PATHS*) echo "PACKSMITH-PATHS {\"install_root\": \"$STANDIN/inst\", \"build_stage\": [\"$STANDIN/stage\"], \"test_stage\": null, \"source_cache\": null, \"misc_cache\": null}"; exit 0;;
-  *install*) echo $$ > "$STANDIN/install.pid"; exec sleep 300;;
+  *install*) sleep 300 & echo $$ > "$STANDIN/install.tmp"; mv "$STANDIN/install.tmp" "$STANDIN/install.pid"; exec sleep 300;;
 esac
 exit 0
 "#;
@@ -193,14 +193,52 @@ fn ctrl_c_during_install_kills_the_build_and_exits_130() {
         .spawn()
         .unwrap();
     let pid_file = tmp.path().join("install.pid");
-    let (status, build_pid) = common::interrupt_once_started(&mut child, &pid_file);
-    assert_eq!(status.code(), Some(130));
-    assert!(
-        !Path::new(&format!("/proc/{build_pid}")).exists(),
-        "the build (pid {build_pid}) outlived packsmith"
-    );
+    let run = common::interrupt_once_started(&mut child, &pid_file);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("heatsim/report.json")).unwrap())
             .unwrap();
-    assert_eq!(report["status"], "interrupted");
+    common::assert_interrupted_cleanly(&run, &report, "install");
+}
+
+/// Ctrl-C while Spack answers a set-up query (its version, then its paths,
+/// before any attempt): exit 130 with the interrupted message, not the
+/// environment error of a failed query, and the query's group is killed.
+#[test]
+fn ctrl_c_during_the_set_up_query_exits_130() {
+    use std::os::unix::fs::PermissionsExt;
+    let hang = r#"sleep 300 & echo $$ > "$STANDIN/query.tmp"; mv "$STANDIN/query.tmp" "$STANDIN/query.pid"; exec sleep 300;;"#;
+    for query in ["*--version*)", "*PACKSMITH-PATHS*)"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let bin = tmp.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let spack = bin.join("spack");
+        let script = STAND_IN_SPACK
+            .replace(
+                "case \"$*\" in\n",
+                &format!("case \"$*\" in\n  {query} {hang}\n"),
+            )
+            .replace("$STANDIN", &tmp.path().display().to_string());
+        assert!(script.contains(query), "{script}");
+        std::fs::write(&spack, script).unwrap();
+        std::fs::set_permissions(&spack, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+            .args(["spack", &example(), "--no-sandbox", "--out"])
+            .arg(tmp.path().join("out"))
+            .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+            .env_remove("PACKSMITH_MODEL")
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let run = common::interrupt_once_started(&mut child, &tmp.path().join("query.pid"));
+        let err = stderr(&child.wait_with_output().unwrap());
+        assert_eq!(run.status.code(), Some(130), "{query}: {err}");
+        assert!(err.contains("interrupted (Ctrl-C)"), "{query}: {err}");
+        assert_eq!(
+            common::live_members_of_group(&run.build_group),
+            Vec::<String>::new(),
+            "{query}: the query's group outlived packsmith"
+        );
+    }
 }

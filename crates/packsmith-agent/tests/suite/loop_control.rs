@@ -34,6 +34,18 @@ impl Env {
         (report, events)
     }
 
+    /// Runs with `sink` as the event sink.
+    pub fn run_to(&self, eco: &Fake, model: &ScriptedModel, sink: &mut dyn EventSink) -> RunReport {
+        Agent::run(
+            &task("demo", self.tmp.path().join("repo")),
+            eco,
+            model,
+            &self.opts,
+            sink,
+        )
+        .unwrap()
+    }
+
     pub fn run_dir(&self) -> std::path::PathBuf {
         self.tmp.path().join("out/demo")
     }
@@ -388,6 +400,66 @@ fn cancellation_mid_attempt_records_the_attempt_as_interrupted() {
     )
     .unwrap();
     assert!(diag.record.interrupted);
+}
+
+/// Runs `draft` and sets the cancel flag when `stage` of attempt 1 starts,
+/// as Ctrl-C during that stage's command would.
+fn cancel_when_started(draft: &str, stage: &str) -> (Env, RunReport, Vec<AgentEvent>) {
+    let env = Env::new();
+    let cancel = env.opts.cancel.clone();
+    let eco = Fake::new(draft);
+    let model = ScriptedModel::new("s");
+    let mut events = Vec::new();
+    let mut sink = |e: &AgentEvent| {
+        if let AgentEvent::StageStarted {
+            attempt: 1,
+            stage: s,
+        } = e
+        {
+            if s == stage {
+                cancel.cancel();
+            }
+        }
+        events.push(e.clone());
+    };
+    let report = env.run_to(&eco, &model, &mut sink);
+    (env, report, events)
+}
+
+#[test]
+fn a_stage_cut_off_by_cancellation_is_recorded_as_cancelled_not_failed() {
+    let (env, report, events) = cancel_when_started("draft", "build");
+    assert_eq!(report.status, RunStatus::Interrupted, "{report:#?}");
+    let first = &report.attempts[0];
+    assert!(first.interrupted && !first.passed);
+    assert_eq!(first.failure, None, "a cancelled stage is no failure");
+    assert_eq!(first.stage_reached, "build");
+    let stages: Vec<(&str, bool, bool)> = first
+        .stages
+        .iter()
+        .map(|s| (s.name.as_str(), s.passed, s.cancelled))
+        .collect();
+    assert_eq!(stages, [("load", true, false), ("build", false, true)]);
+    assert!(!events.iter().any(|e| matches!(
+        e,
+        AgentEvent::StageFinished { stage, .. } if stage == "build"
+    )));
+    let on_disk: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.run_dir().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(on_disk["status"], "interrupted");
+    assert_eq!(on_disk["attempts"][0]["stages"][1]["cancelled"], true);
+    assert!(on_disk["attempts"][0]["stages"][0]
+        .get("cancelled")
+        .is_none());
+    assert!(on_disk["attempts"][0].get("failure").is_none());
+}
+
+#[test]
+fn a_stage_that_errors_after_cancellation_ends_the_run_as_interrupted() {
+    let (_env, report, _) = cancel_when_started("FATAL", "load");
+    assert_eq!(report.status, RunStatus::Interrupted, "{report:#?}");
+    assert!(report.attempts[0].stages[0].cancelled);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The runtime check of refinement: run the built package's main program
-//! under bubblewrap with nothing but its closure mounted (read-only), no
-//! network and a timeout, first with `--version`, then with `--help`.
+//! in packsmith-exec's sandbox with nothing but its closure mounted
+//! (read-only), no network and a timeout, first with `--version`, then
+//! with `--help`. This file holds the policy; the bubblewrap mechanism is
+//! `packsmith_exec::sandbox`.
 //! A build that succeeds can still produce a program that cannot start
 //! (a missing runtime dependency, a wrong interpreter); this finds that.
 
@@ -8,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::Duration;
 
+use packsmith_exec::sandbox::{Mount, Sandbox, SandboxError, SandboxPolicy};
 use packsmith_exec::CommandSpec;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -123,41 +126,49 @@ fn closure(out: &str, nix: &NixConfig) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// The bubblewrap command: every closure path read-only, fresh /proc,
-/// /dev and /tmp, all namespaces unshared (so no network).
-pub fn bwrap_command(
+/// The sandbox policy of the check: nothing of the host but the closure
+/// (and `extra_binds`), read-only; fresh /proc, /dev and /tmp (`$HOME`);
+/// no network; `PATH` the program's own `bin/`.
+pub fn runtime_policy(program: &Path, paths: &[String], cfg: &RuntimeConfig) -> SandboxPolicy {
+    SandboxPolicy {
+        host_visible: false,
+        // Mounts, not `read_only`: a closure path that is missing must fail
+        // the check, not be skipped.
+        mounts: paths
+            .iter()
+            .map(|p| (p.as_str(), p.as_str()))
+            .chain(cfg.extra_binds.iter().map(|b| {
+                let (dest, source) = b.split_once('=').unwrap_or((b, b));
+                (source, dest)
+            }))
+            .map(|(source, dest)| Mount {
+                source: source.into(),
+                dest: dest.into(),
+            })
+            .collect(),
+        env: program
+            .parent()
+            .map(|bin| ("PATH".to_string(), bin.to_string_lossy().into_owned()))
+            .into_iter()
+            .collect(),
+        home: PathBuf::from("/tmp"),
+        ..SandboxPolicy::default()
+    }
+}
+
+/// `program arg` inside `sandbox`, started in its `/tmp`.
+pub fn sandboxed_command(
+    sandbox: &Sandbox,
     program: &Path,
     arg: &str,
-    paths: &[String],
     cfg: &RuntimeConfig,
 ) -> CommandSpec {
-    let mut spec = CommandSpec::new("bwrap").args([
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--tmpfs",
-        "/tmp",
-        "--chdir",
-        "/tmp",
-        "--setenv",
-        "HOME",
-        "/tmp",
-    ]);
-    if let Some(bin) = program.parent() {
-        spec = spec.args(["--setenv", "PATH"]).arg(bin);
-    }
-    for p in paths {
-        spec = spec.args(["--ro-bind", p, p]);
-    }
-    for b in &cfg.extra_binds {
-        let (dest, src) = b.split_once('=').unwrap_or((b, b));
-        spec = spec.args(["--ro-bind", src, dest]);
-    }
-    spec.arg(program).arg(arg).timeout(cfg.timeout)
+    sandbox.wrap(
+        CommandSpec::new(program)
+            .arg(arg)
+            .cwd("/tmp")
+            .timeout(cfg.timeout),
+    )
 }
 
 /// Runs the check on the build output `out` of `recipe`.
@@ -184,9 +195,23 @@ pub fn run_check(out: &str, recipe: &str, cfg: &RuntimeConfig, nix: &NixConfig) 
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let sandbox = match Sandbox::bubblewrap(runtime_policy(&program, &paths, cfg)) {
+        Ok(s) => s,
+        Err(e) => {
+            // The detail only: the error's own hint names Spack's flag.
+            let detail = match e {
+                SandboxError::Unavailable { detail } => detail,
+                other => other.to_string(),
+            };
+            return RuntimeCheck::without_run(
+                RuntimeStatus::Unavailable,
+                format!("bubblewrap could not run ({detail}); install bubblewrap (`bwrap`)"),
+            );
+        }
+    };
     let mut last = None;
     for arg in ["--version", "--help"] {
-        let spec = bwrap_command(&program, arg, &paths, cfg);
+        let spec = sandboxed_command(&sandbox, &program, arg, cfg);
         let o = match packsmith_exec::run(&spec) {
             Ok(o) => o,
             Err(e) => {
@@ -233,6 +258,40 @@ pub fn run_check(out: &str, recipe: &str, cfg: &RuntimeConfig, nix: &NixConfig) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_check_sees_only_the_closure_with_path_set_to_the_programs_bin() {
+        let cfg = RuntimeConfig {
+            extra_binds: vec!["/bin/sh=/usr/bin/dash".into(), "/etc".into()],
+            ..RuntimeConfig::default()
+        };
+        let program = Path::new("/nix/store/abc-hello/bin/hello");
+        let paths = ["/nix/store/abc-hello".to_string()];
+        let sandbox = Sandbox::Bubblewrap {
+            bwrap: "/usr/bin/bwrap".into(),
+            prlimit: Some("/usr/bin/prlimit".into()),
+            policy: runtime_policy(program, &paths, &cfg),
+        };
+        let spec = sandboxed_command(&sandbox, program, "--version", &cfg);
+        let shown = spec.display();
+        assert!(!shown.contains("--ro-bind / /"), "{shown}");
+        assert!(!shown.contains("prlimit"), "{shown}");
+        assert!(shown.contains("--unshare-net"), "{shown}");
+        assert!(
+            shown.ends_with(
+                "--ro-bind /nix/store/abc-hello /nix/store/abc-hello \
+                 --ro-bind /usr/bin/dash /bin/sh --ro-bind /etc /etc \
+                 --setenv PATH /nix/store/abc-hello/bin --chdir /tmp -- \
+                 /nix/store/abc-hello/bin/hello --version"
+            ),
+            "{shown}"
+        );
+        assert_eq!(spec.timeout, cfg.timeout);
+        assert_eq!(
+            spec.env.get(std::ffi::OsStr::new("HOME")),
+            Some(&"/tmp".into())
+        );
+    }
 
     #[test]
     fn main_program_prefers_meta_then_the_first_binary() {

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use packsmith_exec::sandbox::SandboxError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ValidateError {
     #[error("cannot {action} {path}: {source}")]
@@ -22,13 +24,10 @@ pub enum ValidateError {
         detail: String,
         hint: String,
     },
-    // The sandbox's text keeps its hint: callers (and tests) read it whole.
-    #[error(
-        "the bubblewrap sandbox cannot start: {detail}\nhint: install bubblewrap and allow \
-         unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1), or run with \
-         --no-sandbox on a machine you trust to build untrusted recipes"
-    )]
-    SandboxUnavailable { detail: String },
+    /// The sandbox cannot start; its text keeps its hint (callers and
+    /// tests read it whole).
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
     #[error("invalid {what} `{value}`: {why}")]
     Invalid {
         what: &'static str,
@@ -47,10 +46,12 @@ impl ValidateError {
     /// What the user can do about it; `None` where nothing certain helps.
     pub fn hint(&self) -> Option<String> {
         match self {
-            Self::Io { .. } => Some("check that the directory is writable".into()),
+            Self::Io { .. } | Self::Sandbox(SandboxError::Io { .. }) => {
+                Some("check that the directory is writable".into())
+            }
             Self::SpackNotFound { .. } => Some(NO_SPACK_HINT.into()),
             Self::Command { hint, .. } => Some(hint.clone()),
-            Self::SandboxUnavailable { .. } | Self::Invalid { .. } => None,
+            Self::Sandbox(SandboxError::Unavailable { .. }) | Self::Invalid { .. } => None,
         }
     }
 

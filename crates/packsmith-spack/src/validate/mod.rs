@@ -1,7 +1,8 @@
 //! Validation against a real Spack: a local source mirror, one overlay repo
 //! and config scope per attempt, the stages (load → audit → concretize →
 //! install) each with its own timeout and log file, all run through
-//! `packsmith-exec` and, by default, inside a bubblewrap sandbox.
+//! `packsmith-exec` and, by default, inside its bubblewrap sandbox with
+//! the Spack policy of `sandbox.rs`.
 //!
 //! After a recipe passed, `variant_check` flips its boolean variants one
 //! at a time and concretizes (optionally installs) each.
@@ -11,7 +12,6 @@
 
 mod error;
 mod overlay;
-mod pids;
 mod sandbox;
 mod setup;
 mod source;
@@ -20,8 +20,8 @@ mod variant_check;
 
 pub use error::{ValidateError, NO_SPACK_HINT};
 pub use overlay::{prepare_attempt, Attempt};
-pub use pids::PidsCgroup;
-pub use sandbox::{Sandbox, SandboxPolicy};
+pub use packsmith_exec::sandbox::{PidsCgroup, Sandbox, SandboxError, SandboxPolicy};
+pub use sandbox::SpackSandboxPolicy;
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
 pub use stages::{

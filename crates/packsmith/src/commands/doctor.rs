@@ -4,6 +4,7 @@
 
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use packsmith_exec::sandbox::{Sandbox, SandboxPolicy};
 use packsmith_exec::{run, CommandSpec};
 use packsmith_llm::catalog;
 use std::io::Write;
@@ -106,22 +107,8 @@ fn check_sandbox() -> Check {
             "install bubblewrap (Debian: apt-get install bubblewrap); without it generated recipes can only run with --no-sandbox",
         );
     };
-    // `true` inside a fresh namespace: succeeds only where namespaces work.
-    let spec = CommandSpec::new("bwrap")
-        .args([
-            "--ro-bind",
-            "/",
-            "/",
-            "--unshare-net",
-            "--unshare-pid",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            "true",
-        ])
-        .timeout(Duration::from_secs(30));
-    let works = run(&spec).map(|o| o.success()).unwrap_or(false);
+    // `true` in the sandbox Spack's validation uses, through the same probe.
+    let works = Sandbox::new(SandboxPolicy::default(), false).is_ok();
     if works {
         Check::ok("sandbox", format!("{version}, user namespaces work"))
     } else {

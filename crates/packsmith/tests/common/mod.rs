@@ -71,13 +71,49 @@ pub fn test_spack_env(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// What [`interrupt_once_started`] saw.
+pub struct Interrupted {
+    /// packsmith's exit status.
+    pub status: std::process::ExitStatus,
+    /// The stand-in build's pid.
+    pub build_pid: String,
+    /// Its process group, read while it ran.
+    pub build_group: String,
+}
+
+/// `(state, process group)` of `pid` from `/proc/PID/stat`.
+fn state_and_group(pid: &str) -> Option<(String, String)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    Some((fields.first()?.to_string(), fields.get(2)?.to_string()))
+}
+
+/// The processes of group `pgid` that are still alive (zombies are dead:
+/// they only wait for their new parent to reap them).
+pub fn live_members_of_group(pgid: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.chars().all(|c| c.is_ascii_digit()))
+        .filter(|pid| {
+            state_and_group(pid).is_some_and(|(state, group)| group == pgid && state != "Z")
+        })
+        .collect()
+}
+
 /// Waits until the stand-in build has written its pid to `pid_file`, sends
 /// SIGINT to `child` (packsmith) and waits at most 10 s for it to exit.
-/// Returns its exit status and the stand-in's pid, for the Ctrl-C tests.
+/// Returns its exit status and the stand-in's pid and process group, for
+/// the Ctrl-C tests.
 pub fn interrupt_once_started(
     child: &mut std::process::Child,
     pid_file: &std::path::Path,
-) -> (std::process::ExitStatus, String) {
+) -> Interrupted {
     use std::time::{Duration, Instant};
     let started = Instant::now();
     while !pid_file.exists() {
@@ -91,6 +127,11 @@ pub fn interrupt_once_started(
         .expect("read the stand-in's pid")
         .trim()
         .to_string();
+    let (_, build_group) = state_and_group(&build_pid).expect("the stand-in runs");
+    assert!(
+        live_members_of_group(&build_group).len() >= 2,
+        "the stand-in should run a second process in its group"
+    );
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -107,5 +148,37 @@ pub fn interrupt_once_started(
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    (status, build_pid)
+    Interrupted {
+        status,
+        build_pid,
+        build_group,
+    }
+}
+
+/// After a Ctrl-C test: packsmith exited 130, nothing of the build's
+/// process group is alive, and `report` (report.json) says the run was
+/// interrupted during `stage`, which is recorded as cancelled, not failed.
+pub fn assert_interrupted_cleanly(run: &Interrupted, report: &serde_json::Value, stage: &str) {
+    assert_eq!(run.status.code(), Some(130));
+    let build_pid = &run.build_pid;
+    assert!(
+        !std::path::Path::new(&format!("/proc/{build_pid}")).exists(),
+        "the build (pid {build_pid}) outlived packsmith"
+    );
+    assert_eq!(
+        live_members_of_group(&run.build_group),
+        Vec::<String>::new(),
+        "processes of the build's group outlived packsmith"
+    );
+    assert_eq!(report["status"], "interrupted", "{report:#}");
+    let attempt = &report["attempts"][0];
+    assert_eq!(attempt["interrupted"], true, "{report:#}");
+    let last = attempt["stages"].as_array().and_then(|s| s.last());
+    assert_eq!(last.map(|s| &s["name"]), Some(&stage.into()), "{report:#}");
+    assert_eq!(
+        last.map(|s| &s["cancelled"]),
+        Some(&true.into()),
+        "{report:#}"
+    );
+    assert!(attempt.get("failure").is_none(), "{report:#}");
 }

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use packsmith_spack::validate::{Sandbox, SandboxPolicy, SpackSetup, ValidateError, NO_SPACK_HINT};
+use packsmith_spack::validate::{
+    Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, ValidateError, NO_SPACK_HINT,
+};
 use packsmith_spack_knowledge::kb::{kb_dir, KnowledgeBase};
 use packsmith_spack_knowledge::target::TargetSpack;
 

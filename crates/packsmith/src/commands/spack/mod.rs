@@ -60,6 +60,11 @@ fn prepare_run_dir(out: &Path, name: &str, replace: bool) -> Result<PathBuf, Cli
 
 pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     let cancel = cancel_on_signals();
+    // A Spack query that Ctrl-C killed fails; that is an interruption.
+    run_until_cancelled(args, &cancel).map_err(|e| e.unless_cancelled(cancel.is_cancelled()))
+}
+
+fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, CliError> {
     let refs_mode = inputs::parse_refs(&args.refs)?;
     let (root, info) = source::resolve(&args.source, &cache_dir())
         .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;

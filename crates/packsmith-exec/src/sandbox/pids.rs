@@ -40,6 +40,13 @@ impl PidsCgroup {
         None
     }
 
+    /// A handle on an existing cgroup directory, for tests of the command
+    /// line (nothing is created).
+    #[cfg(test)]
+    pub(crate) fn at(dir: PathBuf) -> Self {
+        Self { dir }
+    }
+
     /// The file the sandbox launcher writes its pid into.
     pub fn procs_file(&self) -> PathBuf {
         self.dir.join("cgroup.procs")
@@ -62,8 +69,9 @@ impl Drop for PidsCgroup {
     fn drop(&mut self) {
         // Processes may take a moment to be reaped after the kill.
         for _ in 0..50 {
-            if std::fs::remove_dir(&self.dir).is_ok() {
-                return;
+            match std::fs::remove_dir(&self.dir) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {}
+                _ => return,
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
