@@ -189,6 +189,9 @@ impl Run<'_> {
                     // attempt whose stages ran, instead of nesting.
                     if f.class != UNCHANGED {
                         failure.class = UNCHANGED.into();
+                        // No longer the backend's failure: its typed
+                        // account would describe a stage run that did not happen.
+                        failure.detail = Default::default();
                         failure.excerpt = format!(
                             "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
                             b.attempt,

@@ -78,7 +78,8 @@ pub struct Diagnosis {
     /// The recipe line at fault, already corrected for Spack's +1 offset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipe_line: Option<u32>,
-    /// Names involved (unknown packages, missing CMake packages, headers).
+    /// Names involved (unknown packages, missing CMake packages, headers;
+    /// for an offline concretization, the dependencies that would download).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
     /// A short hint for the repair, when one is certain.
@@ -89,12 +90,16 @@ pub struct Diagnosis {
     pub signature: String,
 }
 
-/// Diagnoses a failed stage from its log files (the stage log, plus
-/// Spack's build log when the install copied it). None for a stage that
-/// passed.
+/// Diagnoses a failed stage: from what the stage itself knows when
+/// packsmith failed it (an offline concretization that would download),
+/// else from its log files (the stage log, plus Spack's build log when the
+/// install copied it). None for a stage that passed.
 pub fn diagnose_outcome(outcome: &StageOutcome) -> std::io::Result<Option<Diagnosis>> {
     if outcome.passed {
         return Ok(None);
+    }
+    if let Some(names) = outcome.offline_downloads() {
+        return Ok(Some(rules::offline_downloads(outcome.stage, names)));
     }
     let log = std::fs::read_to_string(&outcome.log_path)?;
     let build_log = match &outcome.build_log {

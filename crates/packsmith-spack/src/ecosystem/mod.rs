@@ -287,7 +287,7 @@ impl Ecosystem for SpackEcosystem {
         recipe: &Recipe,
         dir: &AttemptDir,
     ) -> Result<StageOutcome, EcosystemError> {
-        let which: Stage = stages::stage_named(&stage.name)?;
+        let which: Stage = stages::stage_of(stage)?;
         // `<run>/attempts/NN` → `<run>`: the overlay repo goes in the
         // attempt's own directory.
         let run_dir = dir
@@ -311,7 +311,8 @@ impl Ecosystem for SpackEcosystem {
     }
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
-        autofix::auto_repair(&recipe.text, &failure.class, &failure.excerpt)
+        let diagnosis = stages::diagnosis_of(failure)?;
+        autofix::auto_repair(&recipe.text, diagnosis)
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 

@@ -25,8 +25,8 @@ pub use sandbox::{Sandbox, SandboxPolicy};
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
 pub use stages::{
-    parse_spec_install_status, run_stage, run_stage_spec, run_stages, Stage, StageOptions,
-    StageOutcome, StageTimeouts, ToBuild,
+    offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages, Stage,
+    StageOptions, StageOutcome, StageTimeouts, ToBuild,
 };
 pub use variant_check::{
     check_variants, pick_variants, VariantCheck, VariantCheckOptions, VariantFlip, VariantResult,

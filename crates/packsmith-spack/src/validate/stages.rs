@@ -136,6 +136,28 @@ pub struct StageOutcome {
     pub sandbox_events: Vec<String>,
 }
 
+impl StageOutcome {
+    /// Offline, a concretization Spack accepted but packsmith failed
+    /// because it would build these dependencies from source (a download
+    /// each). `would_build` is only filled when `spack spec` succeeded, so
+    /// a failed stage with nodes in it failed for exactly this reason.
+    pub fn offline_downloads(&self) -> Option<Vec<String>> {
+        let refused =
+            !self.passed && self.stage == Stage::Concretize && !self.would_build.is_empty();
+        refused.then(|| self.would_build.iter().map(|n| n.name.clone()).collect())
+    }
+}
+
+/// The log line that says why an offline concretization failed; also the
+/// summary of its diagnosis.
+pub fn offline_refusal_line<S: AsRef<str>>(names: &[S]) -> String {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    format!(
+        "packsmith: offline, but the concretized DAG would build from source (a download each): {}",
+        names.join(", ")
+    )
+}
+
 mod secs {
     use serde::{Deserialize, Deserializer, Serializer};
     use std::time::Duration;
@@ -295,10 +317,8 @@ pub fn run_stage_spec(
         if options.offline && !would_build.is_empty() {
             passed = false;
             let names: Vec<&str> = would_build.iter().map(|n| n.name.as_str()).collect();
-            trailer.push_str(&format!(
-                "packsmith: offline, but the concretized DAG would build from source (a download each): {}\n",
-                names.join(", ")
-            ));
+            trailer.push_str(&offline_refusal_line(&names));
+            trailer.push('\n');
         }
     }
     let mut build_log = None;
