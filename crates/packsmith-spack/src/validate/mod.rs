@@ -19,7 +19,9 @@ mod stages;
 mod variant_check;
 
 pub use error::{ValidateError, NO_SPACK_HINT};
-pub use overlay::{prepare_attempt, Attempt};
+pub use overlay::{
+    attempt_namespace, prepare_attempt, prepare_attempt_in, Attempt, PreparedAttempts,
+};
 pub use pids::PidsCgroup;
 pub use sandbox::{Sandbox, SandboxPolicy};
 pub use setup::{SpackPaths, SpackSetup};

@@ -225,6 +225,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
                 &recipe,
                 &run_dir,
                 attempt,
+                eco.prepared_attempt(attempt, &recipe),
                 args.variant_install,
             );
             report.extras.insert("variant_check".into(), checked);
