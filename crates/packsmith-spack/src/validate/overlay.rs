@@ -193,8 +193,11 @@ impl PreparedAttempts {
             if p.recipe != recipe {
                 p.attempt.replace_recipe(recipe)?;
                 p.recipe = recipe.to_string();
+                return Ok(p.attempt.clone());
             }
-            return Ok(p.attempt.clone());
+            if p.intact() {
+                return Ok(p.attempt.clone());
+            }
         }
         let attempt = prepare_attempt_in(dir, namespace, package, recipe, mirror)?;
         *last = Some(Prepared {
@@ -210,8 +213,17 @@ impl PreparedAttempts {
     pub fn find(&self, number: u32, recipe: &str) -> Option<Attempt> {
         let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         last.as_ref()
-            .filter(|p| p.number == number && p.recipe == recipe)
+            .filter(|p| p.number == number && p.recipe == recipe && p.intact())
             .map(|p| p.attempt.clone())
+    }
+}
+
+impl Prepared {
+    /// Whether `package.py` still holds the recipe: a stage runs the
+    /// recipe's own code, which can write in the run directory, and an
+    /// overlay changed behind our back is written again rather than reused.
+    fn intact(&self) -> bool {
+        std::fs::read_to_string(&self.attempt.recipe).is_ok_and(|text| text == self.recipe)
     }
 }
 
@@ -274,6 +286,14 @@ mod tests {
         assert_eq!(overlay_times(&a), written);
         assert_eq!(cache.find(1, "x = 2\n"), Some(a.clone()));
         assert_eq!(cache.find(1, "x = 1\n"), None);
+        // A package.py changed behind the cache's back is not reused.
+        std::fs::write(&a.recipe, "tampered\n").unwrap();
+        assert_eq!(cache.find(1, "x = 2\n"), None);
+        let restored = cache
+            .get_or_prepare(1, &dir, &ns, "demo", "x = 2\n", Some(run.path()))
+            .unwrap();
+        assert_eq!(restored, a);
+        assert_eq!(std::fs::read_to_string(&a.recipe).unwrap(), "x = 2\n");
         // The next attempt gets its own overlay.
         let dir2 = run.path().join("attempts").join("02");
         let b = cache
