@@ -467,8 +467,9 @@ fn a_stage_failure_carries_the_backend_detail_and_an_unchanged_one_does_not() {
     let mut env = Env::new();
     env.opts.max_attempts = 3;
     let mut eco = Fake::new("draft");
-    // What the progress hook saw: (class, the fake's typed stage).
-    let seen: Arc<Mutex<Vec<(String, Option<FakeStage>)>>> = Arc::default();
+    /// What the progress hook saw: (class, the fake's typed stage).
+    type Seen = Vec<(String, Option<FakeStage>)>;
+    let seen: Arc<Mutex<Seen>> = Arc::default();
     let log = seen.clone();
     eco.progress = Some(Box::new(move |input: &ProgressInput| {
         let f = input.candidate.failure.as_ref().unwrap();
