@@ -8,8 +8,8 @@ use packsmith_core::chat::{ChatMessage, ChatRequest};
 
 use crate::agent::{Run, Source, Stop, Tally};
 use crate::ecosystem::{
-    AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput, ProgressVerdict, Recipe,
-    Severity, StageOutcome, MAX_AUTO_FIXES, STATIC_CHECK,
+    AttemptDir, AttemptSnapshot, Diagnostic, Failure, ProgressCheck, ProgressInput,
+    ProgressVerdict, Recipe, Severity, StageOutcome, StageSpec, MAX_AUTO_FIXES, STATIC_CHECK,
 };
 use crate::events::{AgentEvent, CallPurpose};
 use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
@@ -116,6 +116,8 @@ impl Run<'_> {
         self.turn(n, again, purpose, start)
     }
 
+    /// The steps of one attempt; what they produce goes into `p` as it
+    /// comes, so a run cut off midway still records it.
     fn attempt_steps(
         &mut self,
         n: u32,
@@ -124,7 +126,7 @@ impl Run<'_> {
         source: Source,
         p: &mut Progress,
     ) -> Result<bool, Stop> {
-        let mut recipe = match source {
+        let recipe = match source {
             Source::Given(r) => r,
             Source::Ask {
                 request,
@@ -133,8 +135,32 @@ impl Run<'_> {
             } => self.ask_for_a_change(n, request, purpose, &start)?,
         };
         p.recipe = Some(recipe.clone());
+        let recipe = self.static_check_rounds(n, kind, recipe, p)?;
+        p.recipe_path = self.dir.write_recipe(n, &recipe).map_err(Stop::Io)?;
+        if p.failure.is_none() {
+            p.failure = self.unchanged_failure(kind, base, &recipe);
+        }
+        let recipe = match p.failure {
+            Some(_) => recipe,
+            None => self.validate(n, recipe, p)?,
+        };
+        if p.failure.is_none() {
+            return Ok(true);
+        }
+        self.judge(n, kind, &recipe, p)?;
+        Ok(false)
+    }
 
-        // Static check; errors go back to the model without any stage run.
+    /// Static check; errors go back to the model without any stage run,
+    /// at most `max_static_repairs` times (never for the first draft).
+    /// Returns the last recipe; a check still failing is `p.failure`.
+    fn static_check_rounds(
+        &mut self,
+        n: u32,
+        kind: AttemptKind,
+        mut recipe: Recipe,
+        p: &mut Progress,
+    ) -> Result<Recipe, Stop> {
         let mut round = 0;
         loop {
             let diagnostics = self.eco.static_check(&recipe);
@@ -151,11 +177,11 @@ impl Run<'_> {
             })?;
             p.diagnostics = diagnostics.clone();
             if errors == 0 {
-                break;
+                return Ok(recipe);
             }
             if kind == AttemptKind::Draft || round >= self.opts.max_static_repairs {
                 p.failure = Some(Failure::from_diagnostics(diagnostics));
-                break;
+                return Ok(recipe);
             }
             round += 1;
             p.static_repairs = round;
@@ -170,112 +196,147 @@ impl Run<'_> {
             recipe = self.turn(n, request, CallPurpose::StaticRepair, &recipe)?;
             p.recipe = Some(recipe.clone());
         }
-        p.recipe_path = self.dir.write_recipe(n, &recipe).map_err(Stop::Io)?;
-        if p.failure.is_some() {
-            self.judge(n, kind, &recipe, p)?;
-            return Ok(false);
-        }
+    }
 
-        // Identical to the recipe it repairs: the stages would fail the same way.
-        if let Some(b) = base.and_then(|b| self.records.iter().find(|r| r.attempt == b)) {
-            let same = self
-                .recipes
-                .get(&b.attempt)
-                .is_some_and(|r| r.text.trim_end() == recipe.text.trim_end());
-            if same && kind != AttemptKind::Refine {
-                if let Some(f) = &b.failure {
-                    let mut failure = f.clone();
-                    // An echo of an echo keeps the excerpt naming the
-                    // attempt whose stages ran, instead of nesting.
-                    if f.class != UNCHANGED {
-                        failure.class = UNCHANGED.into();
-                        failure.excerpt = format!(
-                            "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
-                            b.attempt,
-                            f.stage,
-                            f.class,
-                            f.headline()
-                        );
-                    }
-                    p.failure = Some(failure);
-                    self.judge(n, kind, &recipe, p)?;
-                    return Ok(false);
-                }
-            }
+    /// A recipe identical to the one it repairs would fail its stages the
+    /// same way: the failure to record instead of running them (refinements
+    /// excepted).
+    fn unchanged_failure(
+        &self,
+        kind: AttemptKind,
+        base: Option<u32>,
+        recipe: &Recipe,
+    ) -> Option<Failure> {
+        if kind == AttemptKind::Refine {
+            return None;
         }
+        let b = self.records.iter().find(|r| Some(r.attempt) == base)?;
+        let same = self
+            .recipes
+            .get(&b.attempt)
+            .is_some_and(|r| r.text.trim_end() == recipe.text.trim_end());
+        let f = b.failure.as_ref().filter(|_| same)?;
+        let mut failure = f.clone();
+        // An echo of an echo keeps the excerpt naming the attempt whose
+        // stages ran, instead of nesting.
+        if f.class != UNCHANGED {
+            failure.class = UNCHANGED.into();
+            // No longer the backend's failure: its typed account would
+            // describe a stage run that did not happen.
+            failure.detail = Default::default();
+            failure.excerpt = format!(
+                "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
+                b.attempt,
+                f.stage,
+                f.class,
+                f.headline()
+            );
+        }
+        Some(failure)
+    }
 
+    /// The stages cheapest first, stopping at the first failure; a failure
+    /// the backend fixes by rule runs every stage again on the fixed
+    /// recipe (at most [`MAX_AUTO_FIXES`] times). Returns the last recipe.
+    fn validate(&mut self, n: u32, mut recipe: Recipe, p: &mut Progress) -> Result<Recipe, Stop> {
         let dir = self.dir.attempt_dir(n).map_err(Stop::Io)?;
         let mut auto_fixes = 0;
         'run: loop {
             for stage in self.stages.clone() {
-                self.check_cancel()?;
-                self.emit(AgentEvent::StageStarted {
-                    attempt: n,
-                    stage: stage.name.clone(),
-                })?;
-                let stage_started = Instant::now();
-                let outcome = self.eco.run_stage(&stage, &recipe, &dir);
-                // Ctrl-C killed the stage's command: the stage is cancelled,
-                // not a failure of the recipe, and the attempt ends here.
-                if self.opts.cancel.is_cancelled() && !outcome.as_ref().is_ok_and(|o| o.passed) {
-                    return self.stage_cancelled(n, &stage.name, outcome.ok(), stage_started, p);
-                }
-                let outcome = outcome
-                    .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
-                let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
-                let failure = (!outcome.passed).then(|| {
-                    let mut f = outcome.failure.clone().unwrap_or_else(|| {
-                        Failure::new(&stage.name, "unclassified", "the stage failed")
-                    });
-                    if f.log_path.is_none() {
-                        f.log_path = outcome.log_path.clone();
+                let Some(f) = self.run_one_stage(n, &stage, &recipe, &dir, p)? else {
+                    continue;
+                };
+                if auto_fixes < MAX_AUTO_FIXES {
+                    if let Some(fixed) = self.apply_auto_fix(n, &recipe, &f, p)? {
+                        auto_fixes += 1;
+                        recipe = fixed;
+                        continue 'run;
                     }
-                    f
-                });
-                self.emit(AgentEvent::StageFinished {
-                    attempt: n,
-                    stage: stage.name.clone(),
-                    passed: outcome.passed,
-                    duration_ms: outcome.duration_ms,
-                    failure_class: failure.as_ref().map(|f| f.class.clone()),
-                    log_path: log_path.clone(),
-                })?;
-                p.stages.push(StageRecord {
-                    name: stage.name.clone(),
-                    passed: outcome.passed,
-                    cancelled: false,
-                    duration_ms: outcome.duration_ms,
-                    log_path,
-                });
-                if let Some(f) = failure {
-                    if auto_fixes < MAX_AUTO_FIXES {
-                        if let Some((fixed, note)) = self.eco.auto_fix(&recipe, &f) {
-                            auto_fixes += 1;
-                            self.emit(AgentEvent::Note {
-                                message: format!("attempt {n}: {note}"),
-                            })?;
-                            recipe = fixed;
-                            p.recipe = Some(recipe.clone());
-                            p.recipe_path = self.dir.write_recipe(n, &recipe).map_err(Stop::Io)?;
-                            p.stages.clear();
-                            // Every stage again, on the fixed recipe.
-                            continue 'run;
-                        }
-                    }
-                    p.failure = Some(f);
-                    break 'run;
                 }
+                p.failure = Some(f);
+                break 'run;
             }
             break;
         }
-        if p.failure.is_none() {
-            return Ok(true);
-        }
-        self.judge(n, kind, &recipe, p)?;
-        Ok(false)
+        Ok(recipe)
     }
 
-    /// Records `stage` as cancelled and stops the run as interrupted.
+    /// Runs one stage, emits and records it; its failure, if it failed.
+    fn run_one_stage(
+        &mut self,
+        n: u32,
+        stage: &StageSpec,
+        recipe: &Recipe,
+        dir: &AttemptDir,
+        p: &mut Progress,
+    ) -> Result<Option<Failure>, Stop> {
+        self.check_cancel()?;
+        self.emit(AgentEvent::StageStarted {
+            attempt: n,
+            stage: stage.name.clone(),
+        })?;
+        let stage_started = Instant::now();
+        let outcome = self.eco.run_stage(stage, recipe, dir);
+        // Ctrl-C killed the stage's command: the stage is cancelled, not a
+        // failure of the recipe, and the attempt ends here.
+        if self.opts.cancel.is_cancelled() && !outcome.as_ref().is_ok_and(|o| o.passed) {
+            return Err(self.stage_cancelled(n, &stage.name, outcome.ok(), stage_started, p));
+        }
+        let outcome = outcome
+            .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
+        let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
+        let failure = (!outcome.passed).then(|| {
+            let mut f = outcome
+                .failure
+                .clone()
+                .unwrap_or_else(|| Failure::new(&stage.name, "unclassified", "the stage failed"));
+            if f.log_path.is_none() {
+                f.log_path = outcome.log_path.clone();
+            }
+            f
+        });
+        self.emit(AgentEvent::StageFinished {
+            attempt: n,
+            stage: stage.name.clone(),
+            passed: outcome.passed,
+            duration_ms: outcome.duration_ms,
+            failure_class: failure.as_ref().map(|f| f.class.clone()),
+            log_path: log_path.clone(),
+        })?;
+        p.stages.push(StageRecord {
+            name: stage.name.clone(),
+            passed: outcome.passed,
+            cancelled: false,
+            duration_ms: outcome.duration_ms,
+            log_path,
+        });
+        Ok(failure)
+    }
+
+    /// The backend's fix by rule for `failure`, if it has one: noted,
+    /// written as the attempt's recipe, and the stage records cleared for
+    /// the run on the fixed recipe.
+    fn apply_auto_fix(
+        &mut self,
+        n: u32,
+        recipe: &Recipe,
+        failure: &Failure,
+        p: &mut Progress,
+    ) -> Result<Option<Recipe>, Stop> {
+        let Some((fixed, note)) = self.eco.auto_fix(recipe, failure) else {
+            return Ok(None);
+        };
+        self.emit(AgentEvent::Note {
+            message: format!("attempt {n}: {note}"),
+        })?;
+        p.recipe = Some(fixed.clone());
+        p.recipe_path = self.dir.write_recipe(n, &fixed).map_err(Stop::Io)?;
+        p.stages.clear();
+        Ok(Some(fixed))
+    }
+
+    /// Records `stage` as cancelled; the stop that ends the run as
+    /// interrupted.
     fn stage_cancelled(
         &mut self,
         n: u32,
@@ -283,7 +344,7 @@ impl Run<'_> {
         outcome: Option<StageOutcome>,
         started: Instant,
         p: &mut Progress,
-    ) -> Result<bool, Stop> {
+    ) -> Stop {
         let duration_ms = outcome
             .as_ref()
             .map_or_else(|| started.elapsed().as_millis() as u64, |o| o.duration_ms);
@@ -296,10 +357,12 @@ impl Run<'_> {
                 .and_then(|o| o.log_path)
                 .map(|l| self.dir.relative(&l)),
         });
-        self.emit(AgentEvent::Note {
+        match self.emit(AgentEvent::Note {
             message: format!("attempt {n}: {stage} cancelled by the user"),
-        })?;
-        Err(Stop::Cancelled)
+        }) {
+            Ok(()) => Stop::Cancelled,
+            Err(stop) => stop,
+        }
     }
 
     /// The progress check and what follows from it: which recipe the next

@@ -8,6 +8,7 @@ use packsmith_core::chat::ChatRequest;
 use serde::{Deserialize, Serialize};
 
 use crate::clean::strip_fences;
+use crate::detail::BackendDetail;
 use crate::history::AttemptHistory;
 use crate::tools::Tool;
 
@@ -105,9 +106,14 @@ impl Diagnostic {
 /// install; Nix: evaluate → build).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StageSpec {
+    /// For events, logs and the report; the backend does not parse it back.
     pub name: String,
     /// The backend's limit for this stage; the backend enforces it.
     pub timeout_secs: u64,
+    /// Which of its stages this is, in the backend's own type
+    /// ([`Ecosystem::run_stage`] reads it back).
+    #[serde(skip)]
+    pub detail: BackendDetail,
 }
 
 impl StageSpec {
@@ -115,7 +121,14 @@ impl StageSpec {
         Self {
             name: name.into(),
             timeout_secs,
+            detail: BackendDetail::default(),
         }
+    }
+
+    /// Attaches the backend's typed stage.
+    pub fn with_detail<T: std::any::Any + Send + Sync>(mut self, stage: T) -> Self {
+        self.detail = BackendDetail::new(stage);
+        self
     }
 }
 
@@ -139,6 +152,11 @@ pub struct Failure {
     pub diagnostics: Vec<Diagnostic>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_path: Option<PathBuf>,
+    /// What the backend knows about the failure in its own types (e.g. the
+    /// diagnosis with its class and names), for its [`Ecosystem::auto_fix`].
+    /// The loop never reads it; it is not serialized.
+    #[serde(skip)]
+    pub detail: BackendDetail,
 }
 
 impl Failure {
@@ -153,7 +171,14 @@ impl Failure {
             excerpt: excerpt.into(),
             diagnostics: Vec::new(),
             log_path: None,
+            detail: BackendDetail::default(),
         }
+    }
+
+    /// Attaches the backend's typed account of the failure.
+    pub fn with_detail<T: std::any::Any + Send + Sync>(mut self, detail: T) -> Self {
+        self.detail = BackendDetail::new(detail);
+        self
     }
 
     /// A static-check failure carrying its diagnostics.
@@ -170,6 +195,7 @@ impl Failure {
             excerpt,
             diagnostics,
             log_path: None,
+            detail: BackendDetail::default(),
         }
     }
 

@@ -12,6 +12,7 @@ mod agent;
 mod attempt;
 mod cancel;
 pub mod clean;
+mod detail;
 pub mod ecosystem;
 mod error;
 pub mod events;
@@ -28,6 +29,7 @@ mod turn;
 pub use agent::Agent;
 pub use cancel::CancelToken;
 pub use clean::strip_fences;
+pub use detail::BackendDetail;
 pub use ecosystem::{
     AttemptDir, AttemptSnapshot, Diagnostic, Ecosystem, EcosystemError, Failure, ProgressCheck,
     ProgressInput, ProgressVerdict, Recipe, Reference, References, Severity, StageOutcome,

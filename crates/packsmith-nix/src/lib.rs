@@ -30,4 +30,4 @@ pub use runner::{
     wrapper_expr, NixConfig, NixRunner, NixpkgsPin, RunError, Step, StepResult, WorkDir,
 };
 pub use templates::{choose_template, render, Builder, CallScope, TemplateInput};
-pub use tofu::{fix_hash_from_log, parse_mismatch, HashFix, HashMismatch, HashSite};
+pub use tofu::{fix_hash, fix_hash_from_log, parse_mismatch, HashFix, HashMismatch, HashSite};

@@ -174,7 +174,13 @@ fn pick(site: HashSite, cands: Vec<&Assign>) -> Option<&Assign> {
 /// hash in place, or None when the log has no mismatch or the attribute
 /// cannot be found unambiguously.
 pub fn fix_hash_from_log(expr: &str, log: &str) -> Option<HashFix> {
-    let mismatch = parse_mismatch(log)?;
+    fix_hash(expr, &parse_mismatch(log)?)
+}
+
+/// The expression with the hash Nix computed in place of the one that
+/// `mismatch` says was wrong (or a placeholder), or None when the
+/// attribute cannot be found unambiguously.
+pub fn fix_hash(expr: &str, mismatch: &HashMismatch) -> Option<HashFix> {
     let site = mismatch
         .drv
         .as_deref()

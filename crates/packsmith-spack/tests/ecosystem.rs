@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use packsmith_agent::{
-    Agent, AgentOptions, AttemptHistory, Ecosystem, Failure, Recipe, RunStatus, Task,
+    Agent, AgentOptions, AttemptDir, AttemptHistory, Ecosystem, Failure, Recipe, RunStatus,
+    StageSpec, Task,
 };
 use packsmith_core::chat::Role;
 use packsmith_llm::ScriptedModel;
@@ -253,4 +254,79 @@ fn scripted_model_repairs_until_spack_installs() {
     let installed = std::fs::read_to_string(run.path().join("out/tinyeco/package.py")).unwrap();
     assert!(installed.contains(&packed.sha256), "{installed}");
     assert!(!installed.contains("Sure!"));
+}
+
+/// Modification times of the overlay files besides `package.py`.
+fn overlay_times(attempt: &Path) -> Vec<std::time::SystemTime> {
+    [
+        "repo/repo.yaml",
+        "scope/repos.yaml",
+        "scope/concretizer.yaml",
+    ]
+    .iter()
+    .map(|f| {
+        std::fs::metadata(attempt.join(f))
+            .unwrap()
+            .modified()
+            .unwrap()
+    })
+    .collect()
+}
+
+#[test]
+fn the_stages_of_an_attempt_share_one_overlay_and_know_their_stage_by_type() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_project(dir.path());
+    let mut brief = build_brief(&facts(dir.path()), TargetSpack::V0_23, &NoKnowledge);
+    brief.fetch.version = Some("0.3.0".into());
+    // A stand-in `spack` that succeeds at everything and prints nothing.
+    let mut validation = fake_validation();
+    validation.setup.spack_bin = PathBuf::from("/bin/true");
+    let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation);
+    let attempt = dir.path().join("run/attempts/01");
+    std::fs::create_dir_all(&attempt).unwrap();
+    let attempt_dir = AttemptDir::new(attempt.clone(), 1);
+    let with_dep = Recipe::new(
+        "package.py",
+        recipe(SHA, "\n    depends_on(\"libmadeup-packsmith\")\n"),
+    );
+    let recipe = Recipe::new("package.py", recipe(SHA, ""));
+    let stages = eco.stages();
+    let names: Vec<&str> = stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["load", "audit", "concretize", "install"]);
+
+    let first = eco.run_stage(&stages[0], &recipe, &attempt_dir).unwrap();
+    assert!(first.passed, "{first:?}");
+    let written = overlay_times(&attempt);
+    // Files written again would get a later time, even on a coarse clock.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    for stage in &stages[1..] {
+        let outcome = eco.run_stage(stage, &recipe, &attempt_dir).unwrap();
+        assert!(outcome.passed, "{}: {outcome:?}", stage.name);
+        assert!(outcome
+            .log_path
+            .unwrap()
+            .starts_with(attempt.canonicalize().unwrap()));
+    }
+    assert_eq!(overlay_times(&attempt), written);
+    let prepared = eco.prepared_attempt(1, &recipe.text).unwrap();
+    assert_eq!(prepared.dir, attempt.canonicalize().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(&prepared.recipe).unwrap(),
+        recipe.text
+    );
+    assert!(eco.prepared_attempt(2, &recipe.text).is_none());
+
+    // A spec the backend did not list is not matched by its name.
+    let err = eco
+        .run_stage(&StageSpec::new("load", 5), &recipe, &attempt_dir)
+        .unwrap_err();
+    assert!(err.message.contains("not listed"), "{err}");
+    // A failure without the backend's diagnosis gets no rule repair.
+    let unknown = Failure::new(
+        "concretize",
+        "unknown_package",
+        "unknown package: libmadeup-packsmith",
+    );
+    assert!(eco.auto_fix(&with_dep, &unknown).is_none());
 }

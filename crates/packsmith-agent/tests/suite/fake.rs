@@ -3,6 +3,9 @@
 //! `WORKS` passes `build` (anything else fails it), `FATAL` makes a stage
 //! unable to run; `FIXABLE` is turned into `WORKS` by `auto_fix` (and
 //! `UNFIXABLE` into itself, for the bound on auto-fixes). Prompts are plain text the tests can assert on.
+//! Like a real backend, it names its stages with its own type
+//! ([`FakeStage`], carried in `StageSpec::detail`) and attaches the failed
+//! stage to each failure, which `auto_fix` reads back.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -11,6 +14,13 @@ use std::time::Duration;
 use packsmith_agent::*;
 use packsmith_core::chat::{ChatMessage, ChatRequest, ToolSpec};
 use serde_json::{json, Value};
+
+/// The fake's own stage type: the loop carries it, never reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FakeStage {
+    Load,
+    Build,
+}
 
 type ProgressHook = Box<dyn Fn(&ProgressInput) -> ProgressCheck + Send + Sync>;
 
@@ -160,7 +170,10 @@ impl Ecosystem for Fake {
     }
 
     fn stages(&self) -> Vec<StageSpec> {
-        vec![StageSpec::new("load", 5), StageSpec::new("build", 60)]
+        vec![
+            StageSpec::new("load", 5).with_detail(FakeStage::Load),
+            StageSpec::new("build", 60).with_detail(FakeStage::Build),
+        ]
     }
 
     fn run_stage(
@@ -173,6 +186,9 @@ impl Ecosystem for Fake {
             .lock()
             .unwrap()
             .push((stage.name.clone(), recipe.text.clone()));
+        let Some(&which) = stage.detail.get::<FakeStage>() else {
+            return Err(EcosystemError::new("a stage the fake did not list"));
+        };
         std::thread::sleep(self.stage_delay);
         if recipe.text.contains("FATAL") {
             return Err(EcosystemError::new("the sandbox could not be set up"));
@@ -183,15 +199,18 @@ impl Ecosystem for Fake {
             passed: false,
             duration_ms: 1,
             log_path: Some(log.clone()),
-            failure: Some(Failure::new(
-                &stage.name,
-                class,
-                format!("error: {} failed for `{}`", stage.name, recipe.text.trim()),
-            )),
+            failure: Some(
+                Failure::new(
+                    &stage.name,
+                    class,
+                    format!("error: {} failed for `{}`", stage.name, recipe.text.trim()),
+                )
+                .with_detail(which),
+            ),
         };
-        Ok(match stage.name.as_str() {
-            "load" if recipe.text.contains("LOADFAIL") => fail("load_error"),
-            "build" if !recipe.text.contains("WORKS") => fail("build_error"),
+        Ok(match which {
+            FakeStage::Load if recipe.text.contains("LOADFAIL") => fail("load_error"),
+            FakeStage::Build if !recipe.text.contains("WORKS") => fail("build_error"),
             _ => StageOutcome {
                 passed: true,
                 duration_ms: 1,
@@ -201,7 +220,12 @@ impl Ecosystem for Fake {
         })
     }
 
-    fn auto_fix(&self, recipe: &Recipe, _failure: &Failure) -> Option<(Recipe, String)> {
+    fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        // Only its own build failures, read from the typed detail the loop
+        // carried from `run_stage`.
+        if failure.detail.get::<FakeStage>() != Some(&FakeStage::Build) {
+            return None;
+        }
         if recipe.text.contains("UNFIXABLE") {
             return Some((recipe.clone(), "fixed nothing".into()));
         }

@@ -5,7 +5,7 @@ use packsmith_agent::*;
 use packsmith_llm::{LlmError, ScriptedModel};
 use tempfile::TempDir;
 
-use super::fake::{last_user, read_trace, task, Fake};
+use super::fake::{last_user, read_trace, task, Fake, FakeStage};
 
 pub struct Env {
     pub tmp: TempDir,
@@ -531,4 +531,38 @@ fn an_echoed_recipe_is_sent_back_once_before_it_costs_an_attempt() {
     assert!(events.iter().any(
         |e| matches!(e, AgentEvent::Note { message } if message.contains("unchanged; asking again"))
     ));
+}
+
+#[test]
+fn a_stage_failure_carries_the_backend_detail_and_an_unchanged_one_does_not() {
+    use std::sync::{Arc, Mutex};
+    let mut env = Env::new();
+    env.opts.max_attempts = 3;
+    let mut eco = Fake::new("draft");
+    /// What the progress hook saw: (class, the fake's typed stage).
+    type Seen = Vec<(String, Option<FakeStage>)>;
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let log = seen.clone();
+    eco.progress = Some(Box::new(move |input: &ProgressInput| {
+        let f = input.candidate.failure.as_ref().unwrap();
+        let stage = f.detail.get::<FakeStage>().copied();
+        log.lock().unwrap().push((f.class.clone(), stage));
+        ProgressCheck::Skip
+    }));
+    let model = ScriptedModel::new("s")
+        .text("draft")
+        .text("draft")
+        .text("WORKS");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        vec![
+            ("build_error".to_string(), Some(FakeStage::Build)),
+            ("unchanged".to_string(), None),
+        ]
+    );
+    // The detail stays in memory: the report has the class, not the detail.
+    let text = std::fs::read_to_string(env.run_dir().join("report.json")).unwrap();
+    assert!(!text.contains("detail"), "{text}");
 }

@@ -27,15 +27,16 @@ use packsmith_core::chat::{ChatMessage, ChatRequest};
 use serde_json::json;
 
 use crate::diagnose::Diagnosis;
+use crate::diagnose::Failure as DiagnosedFailure;
 use crate::edit::NixParser;
 use crate::runner::{NixConfig, NixRunner, NixpkgsPin};
 use crate::templates::CallScope;
-use crate::tofu::fix_hash_from_log;
+use crate::tofu::{fix_hash, HashMismatch};
 
 use self::progress::Judgement;
 use self::runtime::{RuntimeCheck, RuntimeConfig};
 use self::search::NixpkgsIndex;
-use self::stages::{BUILD, EVALUATE, PARSE};
+use self::stages::NixStage;
 use self::tools::{CurrentLog, SharedCheck};
 
 pub use self::draft::{prepare_draft, DraftInput, HashStatus, PreparedDraft};
@@ -354,11 +355,11 @@ impl Ecosystem for NixEcosystem {
     fn stages(&self) -> Vec<StageSpec> {
         if self.builds() {
             vec![
-                StageSpec::new(EVALUATE, stages::secs(self.settings.config.eval_timeout)),
-                StageSpec::new(BUILD, stages::secs(self.settings.config.build_timeout)),
+                NixStage::Evaluate.spec(stages::secs(self.settings.config.eval_timeout)),
+                NixStage::Build.spec(stages::secs(self.settings.config.build_timeout)),
             ]
         } else {
-            vec![StageSpec::new(PARSE, 30)]
+            vec![NixStage::Parse.spec(30)]
         }
     }
 
@@ -368,14 +369,11 @@ impl Ecosystem for NixEcosystem {
         recipe: &Recipe,
         dir: &AttemptDir,
     ) -> Result<StageOutcome, EcosystemError> {
-        let result = match stage.name.as_str() {
-            PARSE => Ok(self.run_parse(&recipe.text)),
-            EVALUATE => self.run_evaluate(&recipe.text, dir),
-            BUILD => self.run_build(&recipe.text, dir),
-            other => Err(EcosystemError::new(format!(
-                "internal: unknown stage {other}"
-            ))),
-        };
+        let result = NixStage::of(stage).and_then(|which| match which {
+            NixStage::Parse => Ok(self.run_parse(&recipe.text)),
+            NixStage::Evaluate => self.run_evaluate(&recipe.text, dir),
+            NixStage::Build => self.run_build(&recipe.text, dir),
+        });
         if let Err(e) = &result {
             self.state().environment_error = Some(e.message.clone());
         }
@@ -383,11 +381,20 @@ impl Ecosystem for NixEcosystem {
     }
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
-        if failure.class != "hash_mismatch" {
+        let DiagnosedFailure::HashMismatch {
+            drv,
+            specified,
+            got,
+        } = &stages::diagnosis_of(failure)?.failure
+        else {
             return None;
-        }
-        let log = std::fs::read_to_string(failure.log_path.as_ref()?).ok()?;
-        let fix = fix_hash_from_log(&recipe.text, &log)?;
+        };
+        let mismatch = HashMismatch {
+            drv: drv.clone(),
+            specified: specified.clone(),
+            got: got.clone(),
+        };
+        let fix = fix_hash(&recipe.text, &mismatch)?;
         let note = format!(
             "trust on first use: {} on line {} set to {} (was {})",
             fix.attribute, fix.line, fix.new, fix.old

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use packsmith_agent::{AttemptDir, EcosystemError, Failure, StageOutcome};
+use packsmith_agent::{AttemptDir, EcosystemError, Failure, StageOutcome, StageSpec};
 
 use crate::diagnose::{Diagnosis, FailureKind};
 use crate::logs::LogView;
@@ -16,6 +16,47 @@ use super::NixEcosystem;
 pub const PARSE: &str = "parse";
 pub const EVALUATE: &str = "evaluate";
 pub const BUILD: &str = "build";
+
+/// The Nix stages, carried typed in the loop's `StageSpec::detail` so
+/// `run_stage` never matches on a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NixStage {
+    /// `nix-instantiate --parse` only (no nixpkgs pin).
+    Parse,
+    Evaluate,
+    Build,
+}
+
+impl NixStage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Parse => PARSE,
+            Self::Evaluate => EVALUATE,
+            Self::Build => BUILD,
+        }
+    }
+
+    /// The loop's spec of this stage with its time limit.
+    pub fn spec(self, timeout_secs: u64) -> StageSpec {
+        StageSpec::new(self.name(), timeout_secs).with_detail(self)
+    }
+
+    /// The typed stage a spec from [`NixStage::spec`] carries.
+    pub fn of(spec: &StageSpec) -> Result<Self, EcosystemError> {
+        spec.detail.get::<Self>().copied().ok_or_else(|| {
+            EcosystemError::new(format!(
+                "internal: the stage `{}` was not listed by the Nix backend",
+                spec.name
+            ))
+        })
+    }
+}
+
+/// The typed diagnosis a failure from a Nix stage carries, for the
+/// backend's own repairs (trust on first use).
+pub fn diagnosis_of(failure: &Failure) -> Option<&Diagnosis> {
+    failure.detail.get::<Diagnosis>()
+}
 
 /// Lines of the log's end the model is shown (it pages back with a tool).
 pub const EXCERPT_TAIL_LINES: usize = 60;
@@ -112,7 +153,8 @@ impl NixEcosystem {
             .clone()
             .unwrap_or_else(|| crate::diagnose::classify(step.step, &log, None));
         let mut failure =
-            Failure::new(stage, class_of(diagnosis.kind()), excerpt(&diagnosis, &log));
+            Failure::new(stage, class_of(diagnosis.kind()), excerpt(&diagnosis, &log))
+                .with_detail(diagnosis.clone());
         failure.log_path = step.log_path.clone();
         self.state().diagnoses.push(diagnosis);
         Ok(StageOutcome {

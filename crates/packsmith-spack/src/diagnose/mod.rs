@@ -78,7 +78,8 @@ pub struct Diagnosis {
     /// The recipe line at fault, already corrected for Spack's +1 offset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipe_line: Option<u32>,
-    /// Names involved (unknown packages, missing CMake packages, headers).
+    /// Names involved (unknown packages, missing CMake packages, headers;
+    /// for an offline concretization, the dependencies that would download).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
     /// A short hint for the repair, when one is certain.
@@ -89,12 +90,16 @@ pub struct Diagnosis {
     pub signature: String,
 }
 
-/// Diagnoses a failed stage from its log files (the stage log, plus
-/// Spack's build log when the install copied it). None for a stage that
-/// passed.
+/// Diagnoses a failed stage: from what the stage itself knows when
+/// packsmith failed it (an offline concretization that would download),
+/// else from its log files (the stage log, plus Spack's build log when the
+/// install copied it). None for a stage that passed.
 pub fn diagnose_outcome(outcome: &StageOutcome) -> std::io::Result<Option<Diagnosis>> {
     if outcome.passed {
         return Ok(None);
+    }
+    if let Some(names) = outcome.offline_downloads() {
+        return Ok(Some(rules::offline_downloads(outcome.stage, names)));
     }
     let log = std::fs::read_to_string(&outcome.log_path)?;
     let build_log = match &outcome.build_log {
@@ -106,4 +111,56 @@ pub fn diagnose_outcome(outcome: &StageOutcome) -> std::io::Result<Option<Diagno
         d.class = FailureClass::Timeout;
     }
     Ok(Some(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::validate::ToBuild;
+
+    fn concretize(passed: bool, would_build: &[&str], log: &std::path::Path) -> StageOutcome {
+        StageOutcome {
+            stage: Stage::Concretize,
+            passed,
+            duration: Duration::from_secs(1),
+            log_path: log.to_path_buf(),
+            exit_code: Some(0),
+            timed_out: false,
+            command: "spack spec -I --fresh demo".into(),
+            would_build: would_build
+                .iter()
+                .map(|n| ToBuild {
+                    name: n.to_string(),
+                    spec: format!("{n}@1.0"),
+                })
+                .collect(),
+            build_log: None,
+            sandbox_events: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_offline_refusal_is_diagnosed_from_the_stage_not_its_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("concretize.log");
+        // A log that names nothing: the names come from the stage's result.
+        std::fs::write(&log, "==> stdout\n -   demo@1.0\n").unwrap();
+        let d = diagnose_outcome(&concretize(false, &["boost", "doxygen"], &log))
+            .unwrap()
+            .unwrap();
+        assert_eq!(d.class, FailureClass::Fetch);
+        assert_eq!(d.names, vec!["boost", "doxygen"]);
+        assert_eq!(
+            d.summary,
+            "packsmith: offline, but the concretized DAG would build from source (a download each): boost, doxygen"
+        );
+        assert!(d.hint.as_deref().unwrap().contains("cannot be downloaded"));
+        // Online, the same nodes are no failure at all.
+        assert_eq!(
+            diagnose_outcome(&concretize(true, &["boost"], &log)).unwrap(),
+            None
+        );
+    }
 }

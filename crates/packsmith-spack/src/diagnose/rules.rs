@@ -6,7 +6,7 @@ use regex::Regex;
 
 use super::excerpt::{block, cap, strip_ansi};
 use super::{Diagnosis, FailureClass};
-use crate::validate::Stage;
+use crate::validate::{offline_refusal_line, Stage};
 
 fn re(pattern: &str) -> Option<Regex> {
     Regex::new(pattern).ok()
@@ -46,10 +46,6 @@ regex!(
 regex!(
     CONSTRAINT,
     r"(?i)(is unsatisfiable|failed to concretize|cannot satisfy|no such variant|conflicts with|invalid values for variant|does not satisfy|unsatisfiable)"
-);
-regex!(
-    OFFLINE_BUILD,
-    r"^packsmith: offline, but the concretized DAG would build from source[^:]*: (.*)$"
 );
 regex!(
     FETCH,
@@ -184,21 +180,6 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
     if let Some(d) = unknown_package(stage, &lines) {
         return d;
     }
-    if let Some((i, c)) = first_match(&lines, &OFFLINE_BUILD) {
-        let mut d = diagnosis(
-            stage,
-            FailureClass::Fetch,
-            lines[i].to_string(),
-            vec![lines[i]],
-        );
-        d.names = c[1].split(", ").map(str::to_string).collect();
-        d.hint = Some(
-            "these dependencies are not installed or external here and cannot be downloaded; \
-             drop them, make them conditional, or use a variant that avoids them"
-                .into(),
-        );
-        return d;
-    }
     if stage == Stage::Concretize || stage == Stage::Audit {
         if let Some(d) = constraint(stage, &lines) {
             return d;
@@ -264,6 +245,20 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
         None => tail(&lines, 20),
     };
     diagnosis(stage, FailureClass::Unknown, summary, excerpt)
+}
+
+/// Offline, a concretization that would build `names` from source: the
+/// stage's own typed result, not read back from its log.
+pub(super) fn offline_downloads(stage: Stage, names: Vec<String>) -> Diagnosis {
+    let line = offline_refusal_line(&names);
+    let mut d = diagnosis(stage, FailureClass::Fetch, line.clone(), vec![line]);
+    d.names = names;
+    d.hint = Some(
+        "these dependencies are not installed or external here and cannot be downloaded; \
+         drop them, make them conditional, or use a variant that avoids them"
+            .into(),
+    );
+    d
 }
 
 /// Lines that never help: Spack's harmless warnings and our markers.

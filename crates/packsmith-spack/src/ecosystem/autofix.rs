@@ -2,68 +2,60 @@
 //! an optional dependency that cannot be had here (offline, not external)
 //! gets its variant switched off; a dependency Spack does not know is
 //! taken out. The model only sees what these rules cannot fix.
+//!
+//! The rules read the typed [`Diagnosis`] (its class and names, never the
+//! prose written for the model) and find dependencies with
+//! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
 
 use std::collections::BTreeSet;
 
+use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
 
-/// A single-line `depends_on("name...", ...)`: the name and its `when=`.
-struct DependsOn {
-    line: usize,
-    name: String,
-    when: Option<String>,
+use super::RECIPE_FILE;
+use crate::diagnose::{Diagnosis, FailureClass};
+
+/// The recipe's dependencies, as the recipe reader sees them.
+fn dependencies(text: &str) -> Vec<Dependency> {
+    parse_recipe(text, RECIPE_FILE).dependencies
 }
 
-fn depends_on_lines(text: &str) -> Vec<DependsOn> {
-    let Ok(re) =
-        Regex::new(r#"^\s*depends_on\(\s*["']([A-Za-z0-9_.-]+)[^"']*["'](.*)\)\s*(#.*)?$"#)
-    else {
-        return Vec::new();
-    };
-    let Ok(when_re) = Regex::new(r#"when\s*=\s*["']([^"']+)["']"#) else {
-        return Vec::new();
-    };
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, l)| {
-            let c = re.captures(l)?;
-            Some(DependsOn {
-                line: i,
-                name: c[1].to_string(),
-                when: when_re.captures(&c[2]).map(|w| w[1].trim().to_string()),
-            })
-        })
-        .collect()
-}
-
-/// Names after "would build from source (a download each):".
-fn offline_downloads(excerpt: &str) -> BTreeSet<String> {
-    excerpt
-        .lines()
-        .find_map(|l| l.split_once("would build from source").map(|(_, r)| r))
-        .and_then(|rest| rest.split_once(':').map(|(_, names)| names))
-        .map(|names| {
-            names
-                .split(',')
-                .map(|n| n.trim().to_string())
-                .filter(|n| !n.is_empty())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Names in "Package 'x' not found" / "unknown package: x".
-fn unknown_packages(excerpt: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for pattern in [
-        r#"[Pp]ackage '([A-Za-z0-9_.-]+)' not found"#,
-        r#"unknown package:? `?([A-Za-z0-9_.-]+)"#,
-    ] {
-        if let Ok(re) = Regex::new(pattern) {
-            out.extend(re.captures_iter(excerpt).map(|c| c[1].to_string()));
+/// Whether `line` holds one whole call (`depends_on(...)`, then at most a
+/// comment): only such a line can be commented out without breaking the
+/// file.
+fn whole_call_on_line(line: &str) -> bool {
+    let mut depth = 0i32;
+    let mut opened = false;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        if let Some(q) = quote {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                _ if c == q => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' => {
+                depth += 1;
+                opened = true;
+            }
+            ')' => {
+                depth -= 1;
+                if depth == 0 && opened {
+                    let rest = line[i + 1..].trim_start();
+                    return rest.is_empty() || rest.starts_with('#');
+                }
+            }
+            '#' if !opened => return false,
+            _ => {}
         }
     }
-    out
+    false
 }
 
 /// `variant("name", default=True|False` → the other default.
@@ -99,17 +91,17 @@ fn single_variant(when: &str) -> Option<(String, bool)> {
     plain.then(|| (name.to_string(), on))
 }
 
-/// Offline: switch off the variants that pull in what cannot be had.
-fn switch_off_unavailable(text: &str, excerpt: &str) -> Option<(String, String)> {
-    let missing = offline_downloads(excerpt);
+/// Offline: switch off the variants that pull in what cannot be had
+/// (`missing`: the dependencies the concretization would download).
+fn switch_off_unavailable(text: &str, missing: &BTreeSet<&str>) -> Option<(String, String)> {
     if missing.is_empty() {
         return None;
     }
     let mut out = text.to_string();
     let mut flipped = Vec::new();
     let mut deps = BTreeSet::new();
-    for d in depends_on_lines(text) {
-        if !missing.contains(&d.name) {
+    for d in dependencies(text) {
+        if !missing.contains(d.name.as_str()) {
             continue;
         }
         let Some((variant, on)) = d.when.as_deref().and_then(single_variant) else {
@@ -138,25 +130,33 @@ fn switch_off_unavailable(text: &str, excerpt: &str) -> Option<(String, String)>
 }
 
 /// Spack does not know the package: take the `depends_on` out, with a note.
-fn drop_unknown(text: &str, excerpt: &str) -> Option<(String, String)> {
-    let unknown = unknown_packages(excerpt);
+/// Only a call on a line of its own is commented out (a call spread over
+/// lines is left to the model).
+fn drop_unknown(text: &str, unknown: &BTreeSet<&str>) -> Option<(String, String)> {
     if unknown.is_empty() {
         return None;
     }
-    let targets: Vec<DependsOn> = depends_on_lines(text)
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut targets: Vec<(usize, String)> = dependencies(text)
         .into_iter()
-        .filter(|d| unknown.contains(&d.name))
+        .filter(|d| unknown.contains(d.name.as_str()))
+        .filter_map(|d| {
+            let at = usize::try_from(d.line).ok()?.checked_sub(1)?;
+            let line = lines.get(at)?;
+            (line.trim_start().starts_with("depends_on(") && whole_call_on_line(line))
+                .then_some((at, d.name))
+        })
         .collect();
+    targets.sort();
+    targets.dedup_by_key(|(at, _)| *at);
     if targets.is_empty() {
         return None;
     }
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for d in &targets {
-        let original = lines[d.line].clone();
+    for (at, name) in &targets {
+        let original = lines[*at].clone();
         let indent: String = original.chars().take_while(|c| c.is_whitespace()).collect();
-        lines[d.line] = format!(
-            "{indent}# FIXME: Spack has no package `{}`: {}",
-            d.name,
+        lines[*at] = format!(
+            "{indent}# FIXME: Spack has no package `{name}`: {}",
             original.trim()
         );
     }
@@ -164,7 +164,7 @@ fn drop_unknown(text: &str, excerpt: &str) -> Option<(String, String)> {
     if text.ends_with('\n') {
         out.push('\n');
     }
-    let names: BTreeSet<&str> = targets.iter().map(|d| d.name.as_str()).collect();
+    let names: BTreeSet<&str> = targets.iter().map(|(_, n)| n.as_str()).collect();
     Some((
         out,
         format!(
@@ -179,7 +179,9 @@ const EXTRAS: &[&str] = &[
     "bench", "example", "doc", "demo", "test", "sandbox", "tutorial",
 ];
 
-fn mentions_network_failure(excerpt: &str) -> bool {
+/// Whether the log lines the diagnosis kept show a failed name lookup or
+/// an unreachable network.
+fn mentions_network_failure(d: &Diagnosis) -> bool {
     [
         "Could not resolve host",
         "Couldn't resolve host",
@@ -187,13 +189,13 @@ fn mentions_network_failure(excerpt: &str) -> bool {
         "Network is unreachable",
     ]
     .iter()
-    .any(|m| excerpt.contains(m))
+    .any(|m| d.summary.contains(m) || d.excerpt.contains(m))
 }
 
 /// The build tried to download (tests, benchmarks and examples often fetch
 /// googletest and friends at configure time): switch those variants off.
-fn switch_off_downloading_extras(text: &str, excerpt: &str) -> Option<(String, String)> {
-    if !mentions_network_failure(excerpt) {
+fn switch_off_downloading_extras(text: &str, d: &Diagnosis) -> Option<(String, String)> {
+    if !mentions_network_failure(d) {
         return None;
     }
     let re = Regex::new(r#"variant\(\s*["']([A-Za-z0-9_-]+)["']\s*,\s*default\s*=\s*True"#).ok()?;
@@ -220,19 +222,24 @@ fn switch_off_downloading_extras(text: &str, excerpt: &str) -> Option<(String, S
     })
 }
 
-/// The first rule that applies to this failure, as (recipe text, what changed).
-pub fn auto_repair(text: &str, class: &str, excerpt: &str) -> Option<(String, String)> {
-    match class {
-        "fetch" => switch_off_unavailable(text, excerpt)
-            .or_else(|| switch_off_downloading_extras(text, excerpt)),
-        "unknown_package" => drop_unknown(text, excerpt),
-        _ => switch_off_downloading_extras(text, excerpt),
+/// The first rule that applies to this diagnosis, as (recipe text, what
+/// changed).
+pub fn auto_repair(text: &str, d: &Diagnosis) -> Option<(String, String)> {
+    let names: BTreeSet<&str> = d.names.iter().map(String::as_str).collect();
+    match d.class {
+        FailureClass::Fetch => {
+            switch_off_unavailable(text, &names).or_else(|| switch_off_downloading_extras(text, d))
+        }
+        FailureClass::UnknownPackage => drop_unknown(text, &names),
+        _ => switch_off_downloading_extras(text, d),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::classify;
+    use crate::validate::{offline_refusal_line, Stage};
 
     const RECIPE: &str = r#"class Cereal(CMakePackage):
     variant("doc", default=True, description="Build documentation")
@@ -245,10 +252,31 @@ mod tests {
     depends_on("zlib-api")
 "#;
 
+    /// A diagnosis as `diagnose` makes one.
+    fn diagnosis(class: FailureClass, names: &[&str], excerpt: &str) -> Diagnosis {
+        Diagnosis {
+            stage: Stage::Install,
+            class,
+            summary: excerpt.lines().next().unwrap_or_default().to_string(),
+            excerpt: excerpt.to_string(),
+            recipe_line: None,
+            names: names.iter().map(|n| n.to_string()).collect(),
+            hint: None,
+            signature: String::new(),
+        }
+    }
+
+    /// The diagnosis of an offline concretization that would download `names`.
+    fn offline(names: &[&str]) -> Diagnosis {
+        let mut d = diagnosis(FailureClass::Fetch, names, &offline_refusal_line(names));
+        d.stage = Stage::Concretize;
+        d
+    }
+
     #[test]
     fn offline_downloads_switch_their_variants_off() {
-        let excerpt = "packsmith: offline, but the concretized DAG would build from source (a download each): boost, doxygen, bison, m4\nhint: drop them";
-        let (out, why) = auto_repair(RECIPE, "fetch", excerpt).unwrap();
+        let d = offline(&["boost", "doxygen", "bison", "m4"]);
+        let (out, why) = auto_repair(RECIPE, &d).unwrap();
         assert!(out.contains(r#"variant("doc", default=False"#), "{out}");
         assert!(
             out.contains(r#"variant("skip_perf", default=True"#),
@@ -258,20 +286,31 @@ mod tests {
         assert!(why.contains("~doc") && why.contains("+skip_perf"), "{why}");
         assert!(why.contains("boost") && why.contains("doxygen"));
         // Applied again, nothing is left to switch: no second repair.
-        assert!(auto_repair(&out, "fetch", excerpt).is_none());
+        assert!(auto_repair(&out, &d).is_none());
     }
 
     #[test]
     fn an_unconditional_download_is_left_to_the_model() {
-        let excerpt =
-            "offline, but the concretized DAG would build from source (a download each): zlib-api";
-        assert!(auto_repair(RECIPE, "fetch", excerpt).is_none());
+        assert!(auto_repair(RECIPE, &offline(&["zlib-api"])).is_none());
+    }
+
+    #[test]
+    fn the_names_come_from_the_diagnosis_not_from_its_text() {
+        // The prose names boost, the typed names nothing: no repair.
+        let mut d = offline(&["boost"]);
+        d.names.clear();
+        assert!(auto_repair(RECIPE, &d).is_none());
     }
 
     #[test]
     fn unknown_packages_are_commented_out() {
-        let excerpt = "==> Error: Package 'zlib-api' not found.";
-        let (out, why) = auto_repair(RECIPE, "unknown_package", excerpt).unwrap();
+        let d = classify(
+            Stage::Concretize,
+            "==> Error: Package 'zlib-api' not found.",
+            None,
+        );
+        assert_eq!(d.class, FailureClass::UnknownPackage);
+        let (out, why) = auto_repair(RECIPE, &d).unwrap();
         assert!(out.contains("# FIXME: Spack has no package `zlib-api`: depends_on(\"zlib-api\")"));
         assert!(!out.lines().any(|l| l.trim() == "depends_on(\"zlib-api\")"));
         assert!(why.contains("zlib-api"));
@@ -279,21 +318,88 @@ mod tests {
     }
 
     #[test]
+    fn dependencies_are_found_by_the_recipe_reader() {
+        // A `with when()` block, a positional `when`, a call over two lines
+        // and a comment after the call: what a pattern over lines missed.
+        let recipe = r#"class Demo(CMakePackage):
+    variant("gui", default=True, description="GUI")
+    variant("mpi", default=False, description="MPI")
+
+    with when("+gui"):
+        depends_on("qt")
+    depends_on("mpi", "+mpi")
+    depends_on(
+        "nosuch@2:", type="build"
+    )
+    depends_on("nosuch2")  # the docs say so
+"#;
+        let (out, why) = auto_repair(recipe, &offline(&["qt"])).unwrap();
+        assert!(out.contains(r#"variant("gui", default=False"#), "{out}");
+        assert!(why.contains("~gui") && why.contains("qt"), "{why}");
+
+        let d = diagnosis(
+            FailureClass::UnknownPackage,
+            &["nosuch", "nosuch2"],
+            "unknown package: nosuch, nosuch2",
+        );
+        let (out, why) = auto_repair(recipe, &d).unwrap();
+        assert!(
+            out.contains(
+                "    # FIXME: Spack has no package `nosuch2`: depends_on(\"nosuch2\")  # the docs say so"
+            ),
+            "{out}"
+        );
+        // The call over two lines stays: commenting out its first line
+        // would break the file.
+        assert!(
+            out.contains("    depends_on(\n        \"nosuch@2:\""),
+            "{out}"
+        );
+        assert_eq!(
+            why,
+            "removed the dependency on nosuch2, which Spack does not know"
+        );
+    }
+
+    #[test]
+    fn an_existing_dependency_with_when_keeps_its_condition() {
+        // `boost` under `~skip_perf`: the variant flips to `+skip_perf`;
+        // the depends_on line itself is left as written.
+        let (out, _) = auto_repair(RECIPE, &offline(&["boost"])).unwrap();
+        assert!(out.contains(r#"    depends_on("boost", when="~skip_perf")"#));
+        assert!(out.contains(r#"variant("skip_perf", default=True"#));
+        assert!(out.contains(r#"variant("doc", default=True"#));
+    }
+
+    #[test]
     fn a_configure_time_download_switches_extras_off() {
         let recipe = "class F(CMakePackage):\n    variant(\"benchmarks\", default=True, description=\"b\")\n    variant(\"inline\", default=True, description=\"i\")\n";
-        let excerpt = "CMake Error: Each download failed!\n  Could not resolve host: github.com";
-        let (out, why) = auto_repair(recipe, "cmake_configure", excerpt).unwrap();
+        let d = diagnosis(
+            FailureClass::CmakeConfigure,
+            &[],
+            "CMake Error: Each download failed!\n  Could not resolve host: github.com",
+        );
+        let (out, why) = auto_repair(recipe, &d).unwrap();
         assert!(
             out.contains(r#"variant("benchmarks", default=False"#),
             "{out}"
         );
         assert!(out.contains(r#"variant("inline", default=True"#));
         assert!(why.contains("benchmarks"));
-        assert!(auto_repair(&out, "cmake_configure", excerpt).is_none());
+        assert!(auto_repair(&out, &d).is_none());
     }
 
     #[test]
     fn other_failures_get_no_rule() {
-        assert!(auto_repair(RECIPE, "compilation", "error: x").is_none());
+        let d = diagnosis(FailureClass::Compilation, &[], "error: x");
+        assert!(auto_repair(RECIPE, &d).is_none());
+    }
+
+    #[test]
+    fn only_whole_calls_count_as_one_line() {
+        assert!(whole_call_on_line(r#"    depends_on("a", when="+x")"#));
+        assert!(whole_call_on_line(r#"depends_on("a)")  # (x"#));
+        assert!(!whole_call_on_line(r#"    depends_on("a","#));
+        assert!(!whole_call_on_line(r#"    depends_on("a") + 1"#));
     }
 }

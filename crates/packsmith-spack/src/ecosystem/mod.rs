@@ -19,7 +19,10 @@ use packsmith_agent::{
 };
 use packsmith_core::chat::{ChatMessage, ChatRequest};
 
-use crate::validate::{prepare_attempt, run_stage, Sandbox, SpackSetup, Stage, StageOptions};
+use crate::validate::{
+    attempt_namespace, run_stage, Attempt, PreparedAttempts, Sandbox, SpackSetup, Stage,
+    StageOptions,
+};
 use packsmith_spack_knowledge::brief::SpackBrief;
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
 use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
@@ -94,6 +97,8 @@ pub struct SpackEcosystem {
     names: Option<Arc<NameIndex>>,
     kb: Option<SharedKb>,
     pinned: PinnedFetch,
+    /// The attempt whose stages are running, prepared once per recipe.
+    prepared: PreparedAttempts,
 }
 
 impl SpackEcosystem {
@@ -113,6 +118,7 @@ impl SpackEcosystem {
             names: None,
             kb: None,
             pinned,
+            prepared: PreparedAttempts::default(),
         }
     }
 
@@ -170,6 +176,30 @@ impl SpackEcosystem {
 
     fn version(&self) -> Option<&str> {
         self.brief.fetch.version.as_deref()
+    }
+
+    /// The overlay of attempt `dir` holding `recipe`: written by the first
+    /// stage of the attempt into the attempt's own directory, reused by the
+    /// others.
+    fn attempt(&self, recipe: &Recipe, dir: &AttemptDir) -> Result<Attempt, EcosystemError> {
+        let package = &self.brief.package;
+        self.prepared
+            .get_or_prepare(
+                dir.number(),
+                dir.path(),
+                &attempt_namespace(package, dir.number()),
+                package,
+                &recipe.text,
+                self.validation.mirror.as_deref(),
+            )
+            .map_err(|e| EcosystemError::new(e.with_hint()))
+    }
+
+    /// Attempt `number`'s overlay as its stages left it, when it still
+    /// holds `recipe` (the variant check runs in it instead of writing it
+    /// again).
+    pub fn prepared_attempt(&self, number: u32, recipe: &str) -> Option<Attempt> {
+        self.prepared.find(number, recipe)
     }
 }
 
@@ -288,31 +318,17 @@ impl Ecosystem for SpackEcosystem {
         recipe: &Recipe,
         dir: &AttemptDir,
     ) -> Result<StageOutcome, EcosystemError> {
-        let which: Stage = stages::stage_named(&stage.name)?;
-        // `<run>/attempts/NN` → `<run>`: the overlay repo goes in the
-        // attempt's own directory.
-        let run_dir = dir
-            .path()
-            .parent()
-            .and_then(|p| p.parent())
-            .ok_or_else(|| EcosystemError::new("internal: attempt directory has no run"))?;
+        let which: Stage = stages::stage_of(stage)?;
+        let attempt = self.attempt(recipe, dir)?;
         let v = &self.validation;
-        let attempt = prepare_attempt(
-            run_dir,
-            &self.brief.package,
-            dir.number(),
-            &self.brief.package,
-            &recipe.text,
-            v.mirror.as_deref(),
-        )
-        .map_err(EcosystemError::from)?;
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
             .map_err(EcosystemError::from)?;
         stages::to_loop_outcome(&outcome)
     }
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
-        autofix::auto_repair(&recipe.text, &failure.class, &failure.excerpt)
+        let diagnosis = stages::diagnosis_of(failure)?;
+        autofix::auto_repair(&recipe.text, diagnosis)
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 

@@ -1,5 +1,7 @@
 //! The validation stages as the loop sees them, and how one Spack stage's
-//! outcome becomes a model-ready failure.
+//! outcome becomes a model-ready failure. The typed [`Stage`] and
+//! [`Diagnosis`] ride along in the loop's `StageSpec`/`Failure` details,
+//! so nothing is parsed back from a stage name or from prose.
 
 use std::path::Path;
 
@@ -18,18 +20,27 @@ pub fn stage_list(audit: bool, install: bool) -> Vec<Stage> {
         .collect()
 }
 
+/// The loop's stage specs, each carrying its typed [`Stage`].
 pub fn stage_specs(stages: &[Stage], options: &StageOptions) -> Vec<StageSpec> {
     stages
         .iter()
-        .map(|s| StageSpec::new(s.as_str(), options.timeouts.get(*s).as_secs()))
+        .map(|&s| StageSpec::new(s.as_str(), options.timeouts.get(s).as_secs()).with_detail(s))
         .collect()
 }
 
-pub fn stage_named(name: &str) -> Result<Stage, EcosystemError> {
-    Stage::ALL
-        .into_iter()
-        .find(|s| s.as_str() == name)
-        .ok_or_else(|| EcosystemError::new(format!("internal: unknown Spack stage `{name}`")))
+/// The typed stage a spec from [`stage_specs`] carries.
+pub fn stage_of(spec: &StageSpec) -> Result<Stage, EcosystemError> {
+    spec.detail.get::<Stage>().copied().ok_or_else(|| {
+        EcosystemError::new(format!(
+            "internal: the stage `{}` was not listed by the Spack backend",
+            spec.name
+        ))
+    })
+}
+
+/// The typed diagnosis a failure from [`to_loop_outcome`] carries.
+pub fn diagnosis_of(failure: &Failure) -> Option<&Diagnosis> {
+    failure.detail.get::<Diagnosis>()
 }
 
 /// The failure class as a stable snake-case string.
@@ -69,7 +80,7 @@ pub fn to_loop_outcome(outcome: &StageOutcome) -> Result<LoopOutcome, EcosystemE
                 outcome.log_path.display()
             ))
         })?;
-        d.map(|d| failure_from(&d, &outcome.log_path))
+        d.map(|d| failure_from(d, &outcome.log_path))
     };
     Ok(LoopOutcome {
         passed: outcome.passed,
@@ -79,8 +90,11 @@ pub fn to_loop_outcome(outcome: &StageOutcome) -> Result<LoopOutcome, EcosystemE
     })
 }
 
-pub fn failure_from(d: &Diagnosis, log: &Path) -> Failure {
-    let mut f = Failure::new(d.stage.as_str(), class_name(d), excerpt_for_model(d));
+/// The loop's failure: the class and prose for the model and the report,
+/// and the diagnosis itself as the typed detail that [`diagnosis_of`]
+/// hands back to the rule repairs.
+pub fn failure_from(d: Diagnosis, log: &Path) -> Failure {
+    let mut f = Failure::new(d.stage.as_str(), class_name(&d), excerpt_for_model(&d));
     f.log_path = Some(log.to_path_buf());
-    f
+    f.with_detail(d)
 }

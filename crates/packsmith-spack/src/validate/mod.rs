@@ -19,14 +19,16 @@ mod stages;
 mod variant_check;
 
 pub use error::{ValidateError, NO_SPACK_HINT};
-pub use overlay::{prepare_attempt, Attempt};
+pub use overlay::{
+    attempt_namespace, prepare_attempt, prepare_attempt_in, Attempt, PreparedAttempts,
+};
 pub use packsmith_exec::sandbox::{PidsCgroup, Sandbox, SandboxError, SandboxPolicy};
 pub use sandbox::SpackSandboxPolicy;
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
 pub use stages::{
-    parse_spec_install_status, run_stage, run_stage_spec, run_stages, Stage, StageOptions,
-    StageOutcome, StageTimeouts, ToBuild,
+    offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages, Stage,
+    StageOptions, StageOutcome, StageTimeouts, ToBuild,
 };
 pub use variant_check::{
     check_variants, pick_variants, VariantCheck, VariantCheckOptions, VariantFlip, VariantResult,

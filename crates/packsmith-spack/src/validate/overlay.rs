@@ -3,6 +3,7 @@
 //! every Spack command fail while that repo is configured).
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use packsmith_exec::atomic_write;
 use serde::{Deserialize, Serialize};
@@ -55,11 +56,30 @@ fn ident(s: &str) -> String {
         .collect()
 }
 
-/// Writes attempt `number` of `run_dir`: the overlay repo with `recipe` as
-/// `packages/<package>/package.py`, and a scope whose `repos.yaml` puts
-/// that repo in front of the configured ones, whose `mirrors.yaml` adds the
-/// run's mirror, and whose `concretizer.yaml` turns reuse off so an edited
-/// recipe is really rebuilt.
+/// Spack's rule for package names: lower-case letters, digits, `-`, `_`.
+fn check_package_name(package: &str) -> Result<(), ValidateError> {
+    let valid = !package.is_empty()
+        && package
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if valid {
+        Ok(())
+    } else {
+        Err(ValidateError::Invalid {
+            what: "Spack package name",
+            value: package.into(),
+            why: "Spack names are lower-case letters, digits and `-`".into(),
+        })
+    }
+}
+
+/// The repo namespace of attempt `number` of run `run_id`.
+pub fn attempt_namespace(run_id: &str, number: u32) -> String {
+    format!("packsmith_{}_a{number:02}", ident(run_id))
+}
+
+/// Writes attempt `number` of `run_dir` into `<run_dir>/attempts/NN`; see
+/// [`prepare_attempt_in`].
 pub fn prepare_attempt(
     run_dir: &Path,
     run_id: &str,
@@ -68,22 +88,32 @@ pub fn prepare_attempt(
     recipe: &str,
     mirror: Option<&Path>,
 ) -> Result<Attempt, ValidateError> {
-    let valid = !package.is_empty()
-        && package
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-    if !valid {
-        return Err(ValidateError::Invalid {
-            what: "Spack package name",
-            value: package.into(),
-            why: "Spack names are lower-case letters, digits and `-`".into(),
-        });
-    }
-    std::fs::create_dir_all(run_dir).map_err(|e| ValidateError::io("create", run_dir, e))?;
-    let run_dir =
-        std::fs::canonicalize(run_dir).map_err(|e| ValidateError::io("read", run_dir, e))?;
     let dir = run_dir.join("attempts").join(format!("{number:02}"));
-    let namespace = format!("packsmith_{}_a{number:02}", ident(run_id));
+    prepare_attempt_in(
+        &dir,
+        &attempt_namespace(run_id, number),
+        package,
+        recipe,
+        mirror,
+    )
+}
+
+/// Writes an attempt into `dir` (the attempt's own directory): the overlay
+/// repo `namespace` with `recipe` as `packages/<package>/package.py`, and a
+/// scope whose `repos.yaml` puts that repo in front of the configured
+/// ones, whose `mirrors.yaml` adds the run's mirror, and whose
+/// `concretizer.yaml` turns reuse off so an edited recipe is really rebuilt.
+pub fn prepare_attempt_in(
+    dir: &Path,
+    namespace: &str,
+    package: &str,
+    recipe: &str,
+    mirror: Option<&Path>,
+) -> Result<Attempt, ValidateError> {
+    check_package_name(package)?;
+    std::fs::create_dir_all(dir).map_err(|e| ValidateError::io("create", dir, e))?;
+    // Absolute, because `repos.yaml` names the repo from another directory.
+    let dir = std::fs::canonicalize(dir).map_err(|e| ValidateError::io("read", dir, e))?;
     let repo = dir.join("repo");
     let scope = dir.join("scope");
     let logs = dir.join("logs");
@@ -114,12 +144,87 @@ pub fn prepare_attempt(
     Ok(Attempt {
         dir,
         package: package.into(),
-        namespace,
+        namespace: namespace.into(),
         repo,
         scope,
         recipe: recipe_path,
         logs,
     })
+}
+
+impl Attempt {
+    /// Puts `recipe` in place of the attempt's `package.py`; the repo and
+    /// scope stay as they are.
+    pub fn replace_recipe(&self, recipe: &str) -> Result<(), ValidateError> {
+        write(&self.recipe, recipe)
+    }
+}
+
+/// The attempt of a run last prepared, and the recipe in it: every stage
+/// of an attempt, and the variant check after it, reuse it instead of
+/// writing the overlay again; a recipe fixed within the attempt only
+/// replaces `package.py`. One per run (attempts are known by number).
+#[derive(Debug, Default)]
+pub struct PreparedAttempts {
+    last: Mutex<Option<Prepared>>,
+}
+
+#[derive(Debug, Clone)]
+struct Prepared {
+    number: u32,
+    recipe: String,
+    attempt: Attempt,
+}
+
+impl PreparedAttempts {
+    /// Attempt `number` (in `dir`, repo `namespace`) holding `recipe`,
+    /// prepared on first use.
+    pub fn get_or_prepare(
+        &self,
+        number: u32,
+        dir: &Path,
+        namespace: &str,
+        package: &str,
+        recipe: &str,
+        mirror: Option<&Path>,
+    ) -> Result<Attempt, ValidateError> {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = last.as_mut().filter(|p| p.number == number) {
+            if p.recipe != recipe {
+                p.attempt.replace_recipe(recipe)?;
+                p.recipe = recipe.to_string();
+                return Ok(p.attempt.clone());
+            }
+            if p.intact() {
+                return Ok(p.attempt.clone());
+            }
+        }
+        let attempt = prepare_attempt_in(dir, namespace, package, recipe, mirror)?;
+        *last = Some(Prepared {
+            number,
+            recipe: recipe.to_string(),
+            attempt: attempt.clone(),
+        });
+        Ok(attempt)
+    }
+
+    /// Attempt `number`, when it was the last prepared and still holds
+    /// `recipe`.
+    pub fn find(&self, number: u32, recipe: &str) -> Option<Attempt> {
+        let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        last.as_ref()
+            .filter(|p| p.number == number && p.recipe == recipe && p.intact())
+            .map(|p| p.attempt.clone())
+    }
+}
+
+impl Prepared {
+    /// Whether `package.py` still holds the recipe: a stage runs the
+    /// recipe's own code, which can write in the run directory, and an
+    /// overlay changed behind our back is written again rather than reused.
+    fn intact(&self) -> bool {
+        std::fs::read_to_string(&self.attempt.recipe).is_ok_and(|text| text == self.recipe)
+    }
 }
 
 #[cfg(test)]
@@ -140,5 +245,69 @@ mod tests {
         assert!(a.scope.join("mirrors.yaml").exists());
         assert!(!b.scope.join("mirrors.yaml").exists());
         assert!(prepare_attempt(run.path(), "r", 3, "Bad Name", "", None).is_err());
+    }
+
+    /// Modification times of the files an attempt writes besides its recipe.
+    fn overlay_times(a: &Attempt) -> Vec<std::time::SystemTime> {
+        [
+            a.repo.join("repo.yaml"),
+            a.scope.join("repos.yaml"),
+            a.scope.join("concretizer.yaml"),
+            a.scope.join("mirrors.yaml"),
+        ]
+        .iter()
+        .map(|p| std::fs::metadata(p).unwrap().modified().unwrap())
+        .collect()
+    }
+
+    #[test]
+    fn an_attempt_is_prepared_once_and_a_fixed_recipe_only_replaces_package_py() {
+        let run = tempfile::tempdir().unwrap();
+        let dir = run.path().join("attempts").join("01");
+        let ns = attempt_namespace("run-1", 1);
+        let cache = PreparedAttempts::default();
+        let a = cache
+            .get_or_prepare(1, &dir, &ns, "demo", "x = 1\n", Some(run.path()))
+            .unwrap();
+        let written = overlay_times(&a);
+        // Files written again would get a later time, even on a coarse clock.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let again = cache
+            .get_or_prepare(1, &dir, &ns, "demo", "x = 1\n", Some(run.path()))
+            .unwrap();
+        assert_eq!(again, a);
+        let recipe_time = std::fs::metadata(&a.recipe).unwrap().modified().unwrap();
+        let fixed = cache
+            .get_or_prepare(1, &dir, &ns, "demo", "x = 2\n", Some(run.path()))
+            .unwrap();
+        assert_eq!(fixed, a);
+        assert_eq!(std::fs::read_to_string(&a.recipe).unwrap(), "x = 2\n");
+        assert!(std::fs::metadata(&a.recipe).unwrap().modified().unwrap() > recipe_time);
+        assert_eq!(overlay_times(&a), written);
+        assert_eq!(cache.find(1, "x = 2\n"), Some(a.clone()));
+        assert_eq!(cache.find(1, "x = 1\n"), None);
+        // A package.py changed behind the cache's back is not reused.
+        std::fs::write(&a.recipe, "tampered\n").unwrap();
+        assert_eq!(cache.find(1, "x = 2\n"), None);
+        let restored = cache
+            .get_or_prepare(1, &dir, &ns, "demo", "x = 2\n", Some(run.path()))
+            .unwrap();
+        assert_eq!(restored, a);
+        assert_eq!(std::fs::read_to_string(&a.recipe).unwrap(), "x = 2\n");
+        // The next attempt gets its own overlay.
+        let dir2 = run.path().join("attempts").join("02");
+        let b = cache
+            .get_or_prepare(
+                2,
+                &dir2,
+                &attempt_namespace("run-1", 2),
+                "demo",
+                "y\n",
+                None,
+            )
+            .unwrap();
+        assert_eq!(b.namespace, "packsmith_run_1_a02");
+        assert!(b.dir.ends_with("attempts/02"));
+        assert_eq!(cache.find(1, "x = 2\n"), None);
     }
 }

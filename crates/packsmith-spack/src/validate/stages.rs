@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use packsmith_exec::atomic_write;
+use packsmith_exec::{atomic_write, CommandSpec, Output};
 use serde::{Deserialize, Serialize};
 
 use super::{Attempt, PidsCgroup, Sandbox, SpackSetup, ValidateError};
@@ -136,6 +136,28 @@ pub struct StageOutcome {
     pub sandbox_events: Vec<String>,
 }
 
+impl StageOutcome {
+    /// Offline, a concretization Spack accepted but packsmith failed
+    /// because it would build these dependencies from source (a download
+    /// each). `would_build` is only filled when `spack spec` succeeded, so
+    /// a failed stage with nodes in it failed for exactly this reason.
+    pub fn offline_downloads(&self) -> Option<Vec<String>> {
+        let refused =
+            !self.passed && self.stage == Stage::Concretize && !self.would_build.is_empty();
+        refused.then(|| self.would_build.iter().map(|n| n.name.clone()).collect())
+    }
+}
+
+/// The log line that says why an offline concretization failed; also the
+/// summary of its diagnosis.
+pub fn offline_refusal_line<S: AsRef<str>>(names: &[S]) -> String {
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    format!(
+        "packsmith: offline, but the concretized DAG would build from source (a download each): {}",
+        names.join(", ")
+    )
+}
+
 mod secs {
     use serde::{Deserialize, Deserializer, Serializer};
     use std::time::Duration;
@@ -250,94 +272,31 @@ pub fn run_stage_spec(
     spec: &str,
     options: &StageOptions,
 ) -> Result<StageOutcome, ValidateError> {
-    let mut args: Vec<OsString> = Vec::new();
-    if options.debug {
-        args.push("-d".into());
-    }
-    args.push("-C".into());
-    args.push(attempt.scope.clone().into());
-    args.extend(
-        stage_args(stage, &attempt.package, spec, options)
-            .into_iter()
-            .map(OsString::from),
-    );
-    let mut spec = setup
-        .command(args)
-        .cwd(&attempt.dir)
-        .timeout(options.timeouts.get(stage));
-    spec.max_output = options.max_output;
-    let pids = match sandbox {
-        Sandbox::Bubblewrap { policy, .. } => policy.max_processes.and_then(PidsCgroup::create),
-        Sandbox::None => None,
-    };
-    let spec = sandbox.wrap_with(spec, pids.as_ref());
-    let command = spec.display();
-    let out = packsmith_exec::run(&spec).map_err(|e| ValidateError::Command {
-        command: command.clone(),
-        detail: e.to_string(),
-        hint: "check the spack binary and, for the sandbox, that bwrap is installed".into(),
-    })?;
-    let mut sandbox_events = Vec::new();
-    if let Some(cg) = &pids {
-        let hits = cg.limit_hits();
-        if hits > 0 {
-            sandbox_events.push(format!("process limit reached: {hits} fork(s) refused"));
-        }
-    }
+    let command = stage_command(setup, attempt, stage, spec, options);
+    let (out, command, sandbox_events) = run_sandboxed(sandbox, command)?;
     let mut passed = out.success();
     let mut would_build = Vec::new();
-    let mut trailer = String::new();
     if stage == Stage::Concretize && passed {
-        would_build = parse_spec_install_status(&out.stdout)
-            .into_iter()
-            .filter(|n| n.name != attempt.package && n.name != "gcc-runtime")
-            .collect();
-        if options.offline && !would_build.is_empty() {
-            passed = false;
-            let names: Vec<&str> = would_build.iter().map(|n| n.name.as_str()).collect();
-            trailer.push_str(&format!(
-                "packsmith: offline, but the concretized DAG would build from source (a download each): {}\n",
-                names.join(", ")
-            ));
-        }
+        would_build = nodes_to_build(&out.stdout, &attempt.package);
     }
-    let mut build_log = None;
-    if stage == Stage::Install && !passed {
-        if let Some(src) = build_log_path(&out.stdout).or_else(|| build_log_path(&out.stderr)) {
-            let dest = attempt.logs.join("spack-build-out.txt");
-            if std::fs::copy(&src, &dest).is_ok() {
-                build_log = Some(dest);
-            }
-        }
-    }
-    for event in &sandbox_events {
-        trailer.push_str(&format!("packsmith sandbox: {event}\n"));
-    }
-    let status = if out.timed_out {
-        format!(
-            "packsmith: timed out after {:.0} s (limit {} s); the process group was killed\n",
-            out.duration.as_secs_f64(),
-            options.timeouts.get(stage).as_secs()
-        )
+    // Offline, each node to build is a download that cannot happen.
+    let refused_offline = options.offline && !would_build.is_empty();
+    passed &= !refused_offline;
+    let build_log = if stage == Stage::Install && !passed {
+        copy_build_log(&out, attempt)
     } else {
-        format!(
-            "packsmith: exit {:?} after {:.1} s\n",
-            out.code,
-            out.duration.as_secs_f64()
-        )
+        None
     };
+    let refused = if refused_offline {
+        would_build.as_slice()
+    } else {
+        &[]
+    };
+    let trailer = packsmith_lines(refused, &sandbox_events);
     let log_path = attempt.logs.join(format!("{stage}.log"));
-    let truncated = if out.truncated {
-        "packsmith: output was longer than the cap; only the tail is kept\n"
-    } else {
-        ""
-    };
     write_log(
         &log_path,
-        &format!(
-            "$ {command}\n{truncated}==> stdout\n{}\n==> stderr\n{}\n{trailer}{status}",
-            out.stdout, out.stderr
-        ),
+        &stage_log(&command, &out, &trailer, options.timeouts.get(stage)),
     )?;
     Ok(StageOutcome {
         stage,
@@ -351,6 +310,120 @@ pub fn run_stage_spec(
         build_log,
         sandbox_events,
     })
+}
+
+/// `spack [-d] -C <scope> <stage args>` in the attempt's directory, with
+/// the stage's time limit and output cap.
+fn stage_command(
+    setup: &SpackSetup,
+    attempt: &Attempt,
+    stage: Stage,
+    spec: &str,
+    options: &StageOptions,
+) -> CommandSpec {
+    let mut args: Vec<OsString> = Vec::new();
+    if options.debug {
+        args.push("-d".into());
+    }
+    args.push("-C".into());
+    args.push(attempt.scope.clone().into());
+    args.extend(
+        stage_args(stage, &attempt.package, spec, options)
+            .into_iter()
+            .map(OsString::from),
+    );
+    let mut command = setup
+        .command(args)
+        .cwd(&attempt.dir)
+        .timeout(options.timeouts.get(stage));
+    command.max_output = options.max_output;
+    command
+}
+
+/// Runs `command` inside the sandbox (with a pids cgroup when the policy
+/// caps processes): its output, the command line as run, and the limits
+/// the sandbox enforced.
+fn run_sandboxed(
+    sandbox: &Sandbox,
+    command: CommandSpec,
+) -> Result<(Output, String, Vec<String>), ValidateError> {
+    let pids = match sandbox {
+        Sandbox::Bubblewrap { policy, .. } => policy.max_processes.and_then(PidsCgroup::create),
+        Sandbox::None => None,
+    };
+    let spec = sandbox.wrap_with(command, pids.as_ref());
+    let command = spec.display();
+    let out = packsmith_exec::run(&spec).map_err(|e| ValidateError::Command {
+        command: command.clone(),
+        detail: e.to_string(),
+        hint: "check the spack binary and, for the sandbox, that bwrap is installed".into(),
+    })?;
+    let mut sandbox_events = Vec::new();
+    if let Some(cg) = &pids {
+        let hits = cg.limit_hits();
+        if hits > 0 {
+            sandbox_events.push(format!("process limit reached: {hits} fork(s) refused"));
+        }
+    }
+    Ok((out, command, sandbox_events))
+}
+
+/// The nodes of a concretization other than the package itself and
+/// `gcc-runtime` that Spack would build.
+fn nodes_to_build(spec_output: &str, package: &str) -> Vec<ToBuild> {
+    parse_spec_install_status(spec_output)
+        .into_iter()
+        .filter(|n| n.name != package && n.name != "gcc-runtime")
+        .collect()
+}
+
+/// Copies Spack's own build log of a failed install next to the stage log.
+fn copy_build_log(out: &Output, attempt: &Attempt) -> Option<PathBuf> {
+    let src = build_log_path(&out.stdout).or_else(|| build_log_path(&out.stderr))?;
+    let dest = attempt.logs.join("spack-build-out.txt");
+    std::fs::copy(&src, &dest).ok().map(|_| dest)
+}
+
+/// What packsmith adds to a stage log: the downloads an offline
+/// concretization was refused for, and the limits the sandbox enforced.
+fn packsmith_lines(refused: &[ToBuild], sandbox_events: &[String]) -> String {
+    let mut lines = String::new();
+    if !refused.is_empty() {
+        let names: Vec<&str> = refused.iter().map(|n| n.name.as_str()).collect();
+        lines.push_str(&offline_refusal_line(&names));
+        lines.push('\n');
+    }
+    for event in sandbox_events {
+        lines.push_str(&format!("packsmith sandbox: {event}\n"));
+    }
+    lines
+}
+
+/// The stage log: the command, both streams, what packsmith adds
+/// (`trailer`), and how it ended.
+fn stage_log(command: &str, out: &Output, trailer: &str, limit: Duration) -> String {
+    let status = if out.timed_out {
+        format!(
+            "packsmith: timed out after {:.0} s (limit {} s); the process group was killed\n",
+            out.duration.as_secs_f64(),
+            limit.as_secs()
+        )
+    } else {
+        format!(
+            "packsmith: exit {:?} after {:.1} s\n",
+            out.code,
+            out.duration.as_secs_f64()
+        )
+    };
+    let truncated = if out.truncated {
+        "packsmith: output was longer than the cap; only the tail is kept\n"
+    } else {
+        ""
+    };
+    format!(
+        "$ {command}\n{truncated}==> stdout\n{}\n==> stderr\n{}\n{trailer}{status}",
+        out.stdout, out.stderr
+    )
 }
 
 /// Runs `stages` in order and stops at the first that fails.

@@ -229,6 +229,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
                 &recipe,
                 &run_dir,
                 attempt,
+                eco.prepared_attempt(attempt, &recipe),
                 args.variant_install,
             );
             report.extras.insert("variant_check".into(), checked);

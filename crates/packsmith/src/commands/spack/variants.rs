@@ -6,18 +6,20 @@ use std::io::Write;
 use std::path::Path;
 
 use packsmith_spack::ecosystem::Validation;
-use packsmith_spack::validate::{check_variants, prepare_attempt, VariantCheckOptions};
+use packsmith_spack::validate::{check_variants, prepare_attempt, Attempt, VariantCheckOptions};
 use packsmith_spack_knowledge::recipe::parse_recipe;
 
-/// Runs the check on the recipe that passed (attempt `attempt`) and
-/// returns its result as report JSON; a check that cannot run is reported,
-/// not fatal: the package installed either way.
+/// Runs the check on the recipe that passed (attempt `attempt`, whose
+/// overlay the stages left in `prepared` when it still holds the recipe)
+/// and returns its result as report JSON; a check that cannot run is
+/// reported, not fatal: the package installed either way.
 pub fn check(
     validation: &Validation,
     package: &str,
     recipe_text: &str,
     run_dir: &Path,
     attempt: u32,
+    prepared: Option<Attempt>,
     install: bool,
 ) -> serde_json::Value {
     let mut err = std::io::stderr().lock();
@@ -30,14 +32,17 @@ pub fn check(
             "concretize"
         }
     );
-    let prepared = prepare_attempt(
-        run_dir,
-        package,
-        attempt,
-        package,
-        recipe_text,
-        validation.mirror.as_deref(),
-    );
+    let prepared = match prepared {
+        Some(a) => Ok(a),
+        None => prepare_attempt(
+            run_dir,
+            package,
+            attempt,
+            package,
+            recipe_text,
+            validation.mirror.as_deref(),
+        ),
+    };
     let attempt = match prepared {
         Ok(a) => a,
         Err(e) => return serde_json::json!({"error": e.with_hint()}),
