@@ -282,8 +282,8 @@ impl Run<'_> {
         if self.opts.cancel.is_cancelled() && !outcome.as_ref().is_ok_and(|o| o.passed) {
             return Err(self.stage_cancelled(n, &stage.name, outcome.ok(), stage_started, p));
         }
-        let outcome = outcome
-            .map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
+        let outcome =
+            outcome.map_err(|e| Stop::Fatal(format!("stage {} could not run: {e}", stage.name)))?;
         let log_path = outcome.log_path.as_ref().map(|l| self.dir.relative(l));
         let failure = (!outcome.passed).then(|| {
             let mut f = outcome
