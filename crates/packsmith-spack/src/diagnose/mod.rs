@@ -31,6 +31,9 @@ pub enum FailureClass {
     /// The build looked for something that is not there (CMake package,
     /// pkg-config module, header, library).
     MissingDependency,
+    /// A header of the project itself (included with quotes) is not in
+    /// the source: the archive lacks a file, which no dependency provides.
+    MissingSourceFile,
     /// Any other CMake configure error.
     CmakeConfigure,
     /// The compiler or linker failed.
@@ -56,6 +59,7 @@ impl FailureClass {
             Self::Syntax => "syntax",
             Self::UnknownPackage | Self::Constraint => "constraint",
             Self::MissingDependency => "missing_dependency",
+            Self::MissingSourceFile => "compilation",
             Self::CmakeConfigure => "cmake",
             Self::Compilation | Self::Unknown => "compilation",
             Self::Fetch => "web",
@@ -162,5 +166,30 @@ mod tests {
             diagnose_outcome(&concretize(true, &["boost"], &log)).unwrap(),
             None
         );
+    }
+
+    /// A header the project includes with quotes but does not ship is a
+    /// missing source file; a header of a library (angle brackets) stays a
+    /// missing dependency.
+    #[test]
+    fn the_projects_own_missing_header_is_a_missing_source_file() {
+        let own = "==> Installing demo\n\
+            /stage/src/main.c:3:10: fatal error: demo_config.h: No such file or directory\n    \
+            3 | #include \"demo_config.h\"\n      |          ^~~~~~~~~~~~~~~\n\
+            compilation terminated.\n";
+        let d = classify(Stage::Install, own, None);
+        assert_eq!(d.class, FailureClass::MissingSourceFile, "{d:#?}");
+        assert_eq!(d.names, vec!["demo_config.h"]);
+        assert!(d.summary.starts_with("missing source file: demo_config.h"));
+        let hint = d.hint.as_deref().unwrap();
+        assert!(hint.contains("not in the source archive"), "{hint}");
+        assert!(!hint.contains("add a depends_on"), "{hint}");
+
+        let library = own
+            .replace("demo_config.h", "zlib.h")
+            .replace("#include \"zlib.h\"", "#include <zlib.h>");
+        let d = classify(Stage::Install, &library, None);
+        assert_eq!(d.class, FailureClass::MissingDependency, "{d:#?}");
+        assert_eq!(d.names, vec!["zlib.h"]);
     }
 }

@@ -219,6 +219,9 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
             block(build_lines, i, 20, |l| !l.trim().is_empty()),
         );
     }
+    if let Some(d) = missing_source_file(stage, build_lines) {
+        return d;
+    }
     if let Some(d) = missing_dependency(stage, build_lines) {
         return d;
     }
@@ -524,6 +527,46 @@ fn python_exception(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
     );
     d.recipe_line = recipe_line;
     d.names = vec![c[1].to_string()];
+    Some(d)
+}
+
+/// Every missing header is the project's own: GCC and Clang show the
+/// failing `#include "name"` (quotes, not angle brackets) in the lines
+/// after the error. A missing source file is no dependency's to provide.
+fn missing_source_file(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
+    let regex = HEADER.as_ref()?;
+    let mut names: Vec<String> = Vec::new();
+    let mut first = None;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(c) = regex.captures(line) else {
+            continue;
+        };
+        let name = &c[1];
+        let quoted = format!("#include \"{name}\"");
+        let own = lines
+            .iter()
+            .skip(i + 1)
+            .take(3)
+            .any(|l| l.replace("# include", "#include").contains(&quoted));
+        if !own {
+            return None;
+        }
+        first.get_or_insert(i);
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    let i = first?;
+    let excerpt = block(lines, i, 6, |l| !l.trim().is_empty());
+    let summary = format!("missing source file: {}", names.join(", "));
+    let mut d = diagnosis(stage, FailureClass::MissingSourceFile, summary, excerpt);
+    d.hint = Some(
+        "the project's own header is not in the source archive, and no depends_on() provides it: \
+         fetch a complete source (a full release archive, or git with submodules=True if it lives \
+         in a submodule), or generate it the way upstream's build does"
+            .into(),
+    );
+    d.names = names;
     Some(d)
 }
 
