@@ -252,3 +252,81 @@ fn doctor_reports_every_check_with_hints_for_what_is_missing() {
     assert!(text.contains("key set (OPENAI_API_KEY)"), "{text}");
     assert!(!text.contains("sk-test-do-not-print"), "{text}");
 }
+
+/// A set-up made by `packsmith setup spack` (here written by hand around a
+/// stand-in `spack`): doctor reports its Spack, compilers, externals and
+/// the common libraries that are not external with the package to install;
+/// `setup spack --check` says which common specs would be built.
+#[test]
+fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
+    use std::os::unix::fs::PermissionsExt;
+    let cache = tempfile::tempdir().unwrap();
+    // Without a set-up, --check says what to run first.
+    let o = packsmith(&["setup", "spack", "--check"], cache.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("packsmith setup spack --from"),
+        "{}",
+        stderr(&o)
+    );
+
+    let checkout = cache.path().join("spack-checkout");
+    std::fs::create_dir_all(checkout.join("bin")).unwrap();
+    std::fs::create_dir_all(checkout.join("lib/spack/spack")).unwrap();
+    std::fs::write(
+        checkout.join("lib/spack/spack/__init__.py"),
+        "spack_version = \"0.23.1\"\n",
+    )
+    .unwrap();
+    // A stand-in that concretizes `hdf5` to a node it would build and
+    // everything else to externals only.
+    let spack = checkout.join("bin/spack");
+    std::fs::write(
+        &spack,
+        "#!/bin/sh\nif [ \"$3\" = hdf5 ]; then printf 'Input spec\\n--------------------------------\\n -   hdf5\\n\\nConcretized\\n--------------------------------\\n -   hdf5@1.14.3%gcc@12.2.0\\n[e]      ^zlib@1.2.13%gcc@12.2.0\\n'; else printf 'Concretized\\n--------------------------------\\n[e]  %s@1.0%%gcc@12.2.0\\n' \"$3\"; fi\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&spack, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let prefix = cache.path().join("spack");
+    std::fs::create_dir_all(prefix.join("scope")).unwrap();
+    std::fs::create_dir_all(prefix.join("mirror")).unwrap();
+    std::fs::write(
+        prefix.join("env.sh"),
+        format!(
+            "export SPACK_ROOT={}\nexport SPACK_USER_CONFIG_PATH={}/scope\n",
+            checkout.display(),
+            prefix.display()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        prefix.join("scope/compilers.yaml"),
+        "compilers:\n- compiler:\n    spec: gcc@=12.2.0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        prefix.join("scope/packages.yaml"),
+        "packages:\n  all:\n    target: [x86_64]\n  zlib:\n    buildable: false\n  cmake:\n    buildable: false\n",
+    )
+    .unwrap();
+
+    let o = packsmith(&["doctor"], cache.path());
+    let text = stdout(&o);
+    assert!(text.contains("Spack 0.23.1 (0.x, builtin repo)"), "{text}");
+    assert!(text.contains("gcc@12.2.0"), "{text}");
+    assert!(text.contains("2 declared: zlib cmake"), "{text}");
+    assert!(text.contains("not external (built from source"), "{text}");
+    assert!(
+        text.contains("libhdf5-dev") && text.contains("hdf5-devel"),
+        "{text}"
+    );
+
+    let o = packsmith(&["setup", "spack", "--check"], cache.path());
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("hdf5      would build from source (a download each): hdf5"),
+        "{text}"
+    );
+    assert!(text.contains("zlib-api  ok: nothing to build"), "{text}");
+}

@@ -2,16 +2,20 @@
 //! packsmith can use at once, isolated from the user's own configuration
 //! (its own config scope, caches, concretizer and externals).
 
+mod check;
 mod checkout;
 mod concretizer;
 mod externals;
 mod scope;
+mod status;
 
 use std::path::{Path, PathBuf};
 
+pub use check::{check_specs, SpecCheck, CHECK_SPECS};
 pub use checkout::{inspect_checkout, Checkout, Generation};
 pub use externals::{detect_own_externals, OwnExternal};
 pub use scope::{env_script, scope_files};
+pub use status::{inspect_setup, CommonExternal, SetupStatus, COMMON_EXTERNALS};
 
 /// What went wrong setting Spack up; every message names the input and
 /// says what to do.

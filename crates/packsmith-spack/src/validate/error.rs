@@ -39,8 +39,26 @@ pub enum ValidateError {
 /// What to do when Spack is missing, in the user's terms (the CLI flag, the
 /// setup guide, `doctor`).
 pub const NO_SPACK_HINT: &str =
-    "install Spack (docs/offline-spack.md shows an offline setup), then pass \
-     --spack /path/to/env.sh or put `spack` on PATH; `packsmith doctor` shows what is missing";
+    "run `packsmith setup spack --from <a Spack checkout or git URL>` (then `packsmith spack` \
+     uses it), or pass --spack /path/to/env.sh, or put `spack` on PATH; `packsmith doctor` shows \
+     what is missing";
+
+/// The binary's one conversion reads it; the text never carries the hint.
+impl packsmith_core::Hint for ValidateError {
+    fn hint(&self) -> Option<std::borrow::Cow<'_, str>> {
+        ValidateError::hint(self).map(std::borrow::Cow::Owned)
+    }
+
+    fn message(&self) -> String {
+        self.to_string()
+    }
+
+    /// A bad `--spack` value or option is the user's; everything else is
+    /// the machine's (Spack missing, a command failing, the disk).
+    fn is_bad_input(&self) -> bool {
+        matches!(self, Self::Invalid { .. })
+    }
+}
 
 impl ValidateError {
     /// What the user can do about it; `None` where nothing certain helps.

@@ -2,11 +2,13 @@
 //! what is not. Each check prints one line: `ok`, `missing` or `warning`,
 //! then a `hint:` for anything not ok. Nothing is changed.
 
+use super::setup::default_prefix;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use packsmith_exec::sandbox::{Sandbox, SandboxPolicy};
 use packsmith_exec::{run, CommandSpec};
 use packsmith_llm::catalog;
+use packsmith_spack::setup::{inspect_setup, Generation};
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -78,13 +80,97 @@ fn check_git() -> Check {
 
 fn check_spack() -> Check {
     match version_of("spack", &["--version"]) {
-        Some(v) => Check::ok("spack", format!("spack {v}")),
+        Some(v) => Check::ok("spack", format!("spack {v} on PATH (not set up by packsmith)")),
         None => Check::missing(
             "spack",
-            "not on PATH",
-            "needed by `packsmith spack`; install Spack (or stand it up offline: docs/offline-spack.md) and put its bin/ on PATH",
+            "not set up, and not on PATH",
+            "run `packsmith setup spack --from <a Spack checkout or git URL>` (needed by `packsmith spack`)",
         ),
     }
+}
+
+/// The Spack of `packsmith setup spack`, if there is one: the checkout,
+/// the concretizer, compilers, externals (and the common libraries that are
+/// not), the mirror.
+fn check_spack_setup() -> Vec<Check> {
+    let Some(status) = inspect_setup(&default_prefix()) else {
+        return vec![check_spack()];
+    };
+    let rerun = "rerun `packsmith setup spack --from <checkout>`";
+    let mut checks = vec![match &status.checkout {
+        Some(c) => Check::ok(
+            "spack",
+            format!(
+                "Spack {} ({}) at {}, set up in {}",
+                c.version,
+                match c.generation {
+                    Generation::Legacy => "0.x, builtin repo",
+                    Generation::V1 => "1.x",
+                },
+                c.root.display(),
+                status.prefix.display()
+            ),
+        ),
+        None => Check::missing(
+            "spack",
+            format!(
+                "{} names no Spack checkout that exists",
+                status.env_file.display()
+            ),
+            rerun,
+        ),
+    }];
+    checks.push(if status.clingo {
+        Check::ok(
+            "spack concretizer",
+            format!("clingo imports in {}", status.python),
+        )
+    } else {
+        Check::missing(
+            "spack concretizer",
+            format!("{} cannot import clingo", status.python),
+            rerun,
+        )
+    });
+    checks.push(if status.compilers.is_empty() {
+        Check::missing(
+            "spack compilers",
+            "none found",
+            format!("install a compiler (Debian: apt-get install build-essential), then {rerun}"),
+        )
+    } else {
+        Check::ok("spack compilers", status.compilers.join(", "))
+    });
+    let missing = status.missing_common();
+    let declared = format!(
+        "{} declared: {}",
+        status.externals.len(),
+        status.externals.join(" ")
+    );
+    checks.push(if missing.is_empty() {
+        Check::ok("spack externals", declared)
+    } else {
+        let names: Vec<&str> = missing.iter().map(|c| c.packages[0]).collect();
+        let debian: Vec<&str> = missing.iter().map(|c| c.debian).collect();
+        let rhel: Vec<&str> = missing.iter().map(|c| c.rhel).collect();
+        Check::warning(
+            "spack externals",
+            format!("{declared}; not external (built from source, a download each): {}", names.join(" ")),
+            format!(
+                "install what recipes need (Debian/Ubuntu: apt-get install {}; RHEL: dnf install {}), then {rerun}",
+                debian.join(" "),
+                rhel.join(" ")
+            ),
+        )
+    });
+    checks.push(match &status.mirror {
+        Some(m) => Check::ok(
+            "spack mirror",
+            format!("{} (replaces the public mirrors)", m.display()),
+        ),
+        None => Check::warning("spack mirror", "no local mirror directory", rerun),
+    });
+    checks
 }
 
 fn check_nix() -> Check {
@@ -216,7 +302,9 @@ fn check_model_config() -> Vec<Check> {
 
 pub fn run_doctor() -> Result<Exit, CliError> {
     let cache = cache_dir();
-    let mut checks = vec![check_git(), check_spack(), check_nix(), check_sandbox()];
+    let mut checks = vec![check_git()];
+    checks.extend(check_spack_setup());
+    checks.extend([check_nix(), check_sandbox()]);
     checks.extend(check_local_models(&cache));
     checks.extend(check_model_config());
     let mut out = std::io::stdout().lock();

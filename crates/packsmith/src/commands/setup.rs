@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use packsmith_spack::setup::{setup_spack, SetupError, SetupOptions};
+use packsmith_spack::setup::{
+    check_specs, setup_spack, SetupError, SetupOptions, SpecCheck, CHECK_SPECS,
+};
 
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
@@ -32,6 +34,11 @@ pub struct SetupSpackArgs {
     /// Where the set-up goes (default: the packsmith cache's `spack/`).
     #[arg(long)]
     pub prefix: Option<PathBuf>,
+    /// Set nothing up: concretize common packages (zlib-api, cmake, mpi,
+    /// blas, lapack, boost, hdf5) with the existing set-up and say which
+    /// would be built from source (a download each). Exits 1 if any would.
+    #[arg(long, conflicts_with = "from")]
+    pub check: bool,
 }
 
 /// The set-up's directory under the packsmith cache.
@@ -47,6 +54,9 @@ pub fn default_env_file() -> Option<PathBuf> {
 pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
     let SetupWhat::Spack(args) = &args.what;
     let prefix = args.prefix.clone().unwrap_or_else(default_prefix);
+    if args.check {
+        return check(&prefix);
+    }
     let from = resolve_from(args.from.as_deref(), &prefix)?;
     let started = std::time::Instant::now();
     let report = setup_spack(&SetupOptions {
@@ -87,6 +97,54 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         started.elapsed().as_secs_f64()
     );
     Ok(Exit::Success)
+}
+
+/// `--check`: each common spec, and what of its DAG would be built.
+fn check(prefix: &Path) -> Result<Exit, CliError> {
+    let env_file = prefix.join("env.sh");
+    if !env_file.is_file() {
+        return Err(CliError::new(
+            Exit::BadInput,
+            format!("no Spack set up in {} (no env.sh)", prefix.display()),
+        )
+        .hint("run `packsmith setup spack --from <a Spack checkout or git URL>` first"));
+    }
+    let scratch = tempfile::tempdir().map_err(|e| {
+        CliError::new(
+            Exit::Environment,
+            format!("cannot make a scratch directory: {e}"),
+        )
+    })?;
+    let results = check_specs(&env_file, scratch.path(), CHECK_SPECS)?;
+    let mut out = std::io::stdout().lock();
+    let mut problems = 0;
+    for (spec, result) in &results {
+        let line = match result {
+            SpecCheck::NothingToBuild => "ok: nothing to build (externals)".to_string(),
+            SpecCheck::WouldBuild(nodes) => {
+                problems += 1;
+                let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+                format!(
+                    "would build from source (a download each): {}",
+                    names.join(" ")
+                )
+            }
+            SpecCheck::Failed(why) => {
+                problems += 1;
+                format!("does not concretize: {why}")
+            }
+        };
+        let _ = writeln!(out, "{spec:<9} {line}");
+    }
+    if problems == 0 {
+        return Ok(Exit::Success);
+    }
+    let _ = writeln!(
+        out,
+        "{problems} of {} need more than the externals; `packsmith doctor` lists the distribution packages that would provide them",
+        results.len()
+    );
+    Ok(Exit::Failure)
 }
 
 /// A directory is a checkout; a URL is cloned into the prefix; nothing
