@@ -283,7 +283,7 @@ fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
     let spack = checkout.join("bin/spack");
     std::fs::write(
         &spack,
-        "#!/bin/sh\nif [ \"$3\" = hdf5 ]; then printf 'Input spec\\n--------------------------------\\n -   hdf5\\n\\nConcretized\\n--------------------------------\\n -   hdf5@1.14.3%gcc@12.2.0\\n[e]      ^zlib@1.2.13%gcc@12.2.0\\n'; else printf 'Concretized\\n--------------------------------\\n[e]  %s@1.0%%gcc@12.2.0\\n' \"$3\"; fi\n",
+        "#!/bin/sh\nif [ \"$3\" = hdf5 ]; then printf 'Input spec\\n--------------------------------\\n -   hdf5\\n\\nConcretized\\n--------------------------------\\n -   hdf5@1.14.3%gcc@12.2.0\\n -       ^gcc-runtime@12.2.0\\n[e]      ^zlib@1.2.13%gcc@12.2.0\\n'; else printf 'Concretized\\n--------------------------------\\n[e]  %s@1.0%%gcc@12.2.0\\n' \"$3\"; fi\n",
     )
     .unwrap();
     std::fs::set_permissions(&spack, std::fs::Permissions::from_mode(0o755)).unwrap();

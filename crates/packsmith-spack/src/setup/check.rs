@@ -52,9 +52,15 @@ pub fn check_specs(
                 .to_string();
             SpecCheck::Failed(last)
         } else {
-            match parse_spec_install_status(&out.stdout) {
-                nodes if nodes.is_empty() => SpecCheck::NothingToBuild,
-                nodes => SpecCheck::WouldBuild(nodes),
+            // gcc-runtime is copied from the compiler, not downloaded.
+            let nodes: Vec<ToBuild> = parse_spec_install_status(&out.stdout)
+                .into_iter()
+                .filter(|n| n.name != "gcc-runtime")
+                .collect();
+            if nodes.is_empty() {
+                SpecCheck::NothingToBuild
+            } else {
+                SpecCheck::WouldBuild(nodes)
             }
         };
         results.push((spec.to_string(), result));
