@@ -12,6 +12,7 @@ pub mod draft;
 pub mod embed;
 pub mod kb;
 pub mod mapping;
+mod pywalk;
 pub mod recipe;
 pub mod retrieve;
 pub mod score;
