@@ -36,6 +36,12 @@ fn run(file: &str, spack: TargetSpack, package: &str) -> Vec<Diagnostic> {
     check_source(&text, file, &opts)
 }
 
+/// The package a `load/` fixture stands for: its file name, so that it can
+/// be copied into a Spack repository as `packages/<name>/package.py`.
+fn load_package(file: &str) -> Option<&str> {
+    file.strip_prefix("load/")?.strip_suffix(".py")
+}
+
 fn codes(d: &[Diagnostic]) -> Vec<Code> {
     let mut c: Vec<Code> = d.iter().map(|d| d.code).collect();
     c.dedup();
@@ -78,9 +84,24 @@ fn each_code_has_a_fixture() {
         ),
         ("ps602-variant-default.py", V0_23, Code::VariantDefault),
         ("ps701-duplicate.py", V0_23, Code::Duplicate),
+        ("load/ps303-float-version.py", V0_23, Code::BadVersion),
+        ("load/ps403-self-dependency.py", V0_23, Code::SelfDependency),
+        ("load/ps603-empty-default.py", V0_23, Code::VariantNoDefault),
+        ("load/ps604-multi-bool.py", V0_23, Code::VariantValues),
+        (
+            "load/ps605-reserved-variant.py",
+            V0_23,
+            Code::ReservedVariant,
+        ),
+        (
+            "load/ps801-depends-on-keyword.py",
+            V0_23,
+            Code::DirectiveArguments,
+        ),
+        ("load/ps802-version-in-when.py", V0_23, Code::WhenNotAllowed),
     ];
     for (file, spack, code) in cases {
-        let d = run(file, *spack, "demo");
+        let d = run(file, *spack, load_package(file).unwrap_or("demo"));
         assert!(
             codes(&d).contains(code),
             "{file}: expected {code}, got {d:#?}"
@@ -134,4 +155,31 @@ fn cleaner_fixes_the_markdown_fixture() {
         package: Some("demo"),
     };
     assert_eq!(check_source(&cleaned.code, "x.py", &opts), vec![]);
+}
+
+/// Every fixture of `load/` (each one a recipe Spack 0.23 refuses when it
+/// loads it or audits it; `tests/check_real_spack.rs` confirms that) is
+/// flagged with the code its name starts with, and with nothing else.
+#[test]
+fn every_load_time_refusal_is_flagged() {
+    let dir = format!("{}/tests/fixtures/check/load", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    for file in files {
+        let path = format!("load/{file}");
+        let package = load_package(&path).unwrap();
+        let want = package.split('-').next().unwrap().to_uppercase();
+        let d = run(&path, TargetSpack::V0_23, package);
+        let got: Vec<String> = d.iter().map(|x| x.code.to_string()).collect();
+        assert!(
+            d.iter()
+                .all(|x| x.code.to_string() == want && x.severity == Severity::Error),
+            "{file}: want only {want} errors, got {d:#?}"
+        );
+        assert!(!got.is_empty(), "{file}: not flagged");
+    }
 }

@@ -119,6 +119,10 @@ fn dependency_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Dia
     let Some(name) = parsed.short_name() else {
         return;
     };
+    // The package itself is no dependency: PS403 says so.
+    if input.opts.package == Some(name) {
+        return;
+    }
     let names = input.opts.names;
     let known = names.map(|n| n.lookup(name));
     if input.opts.spack == TargetSpack::V0_23
