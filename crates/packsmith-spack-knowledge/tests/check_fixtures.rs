@@ -183,3 +183,45 @@ fn every_load_time_refusal_is_flagged() {
         assert!(!got.is_empty(), "{file}: not flagged");
     }
 }
+
+/// Issue 20 item 3: an unknown dependency name comes with its fix — the
+/// Spack name it stands for (curated table, other spellings confirmed by
+/// the knowledge base), else the closest known names.
+#[test]
+fn unknown_names_come_with_the_closest_known_ones() {
+    let mut names = names(TargetSpack::V0_23);
+    for p in ["googletest", "cereal", "glfw", "hdf5", "hdf4", "hdfview"] {
+        names.packages.insert(p.to_string());
+    }
+    let path = format!(
+        "{}/tests/fixtures/check/ps401-other-spellings.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let opts = CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: Some(&names),
+        package: Some("demo"),
+    };
+    let d = check_source(&text, "package.py", &opts);
+    let messages: Vec<(u32, &str)> = d
+        .iter()
+        .filter(|x| x.code == Code::UnknownDependency)
+        .map(|x| (x.line, x.message.as_str()))
+        .collect();
+    assert_eq!(messages.len(), 5, "{d:#?}");
+    let expect = [
+        (
+            8,
+            "did you mean `googletest`? (curated table [cmake] GMock)",
+        ),
+        (9, "did you mean `cereal`?"),
+        (10, "did you mean `glfw`? (curated table [cmake] glfw3)"),
+        (11, "did you mean `hdf4`? (also close: `hdf5`)"),
+        (12, "no known name is close"),
+    ];
+    for ((line, message), (want_line, want)) in messages.iter().zip(expect) {
+        assert_eq!(*line, want_line);
+        assert!(message.contains(want), "line {line}: {message}");
+    }
+}
