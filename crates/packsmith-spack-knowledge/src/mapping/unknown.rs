@@ -57,8 +57,8 @@ pub(super) fn alias_of(name: &str, kb: &dyn SpackNames) -> Option<(String, Strin
         .find(|(candidate, _)| candidate != name && known(candidate))
         .map(|(candidate, how)| {
             (
-                candidate.clone(),
-                format!("`{candidate}` is in the knowledge base ({how})"),
+                candidate,
+                format!("another spelling the knowledge base holds: {how}"),
             )
         })
 }
