@@ -32,22 +32,23 @@ fn resolve_list(
     kb: &dyn SpackNames,
     unknown: &mut Vec<UnknownDependency>,
 ) -> Vec<BriefDependency> {
-    let mut kept: Vec<BriefDependency> = Vec::new();
+    // Each kept dependency, and whether it was renamed.
+    let mut kept: Vec<(BriefDependency, bool)> = Vec::new();
     for d in deps {
         let (name, rest) = split_name(&d.spec);
-        let resolved = match fix_name(name, kb) {
-            NameFix::Known => {
-                kept.push(d.clone());
-                continue;
-            }
+        let (dep, renamed) = match fix_name(name, kb) {
+            NameFix::Known => (d.clone(), false),
             NameFix::Resolved {
                 name: known,
                 evidence,
-            } => BriefDependency {
-                spec: format!("{known}{rest}"),
-                why: format!("{}; `{name}` is not a Spack package, so {evidence}", d.why),
-                ..d.clone()
-            },
+            } => {
+                let dep = BriefDependency {
+                    spec: format!("{known}{rest}"),
+                    why: format!("{}; `{name}` is not a Spack package, so {evidence}", d.why),
+                    ..d.clone()
+                };
+                (dep, true)
+            }
             NameFix::Unresolved { closest } => {
                 unknown.push(UnknownDependency {
                     dependency: d.clone(),
@@ -56,15 +57,19 @@ fn resolve_list(
                 continue;
             }
         };
-        // `gmock` and `GTest` both become `googletest`: declare it once.
-        let same = |k: &BriefDependency| {
-            k.spec == resolved.spec && k.when == resolved.when && k.types == resolved.types
+        // `gmock` and `GTest` both become `googletest`: declare it once
+        // (the brief's own entries are left as they are).
+        let same = |(k, k_renamed): &(BriefDependency, bool)| {
+            (renamed || *k_renamed)
+                && k.spec == dep.spec
+                && k.when == dep.when
+                && k.types == dep.types
         };
         if !kept.iter().any(same) {
-            kept.push(resolved);
+            kept.push((dep, renamed));
         }
     }
-    kept
+    kept.into_iter().map(|(d, _)| d).collect()
 }
 
 /// `googletest@1.10: +gmock` → (`googletest`, `@1.10: +gmock`).
@@ -98,4 +103,44 @@ pub fn render_unknown(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kb::NameIndex;
+    use packsmith_core::Evidence;
+
+    fn dep(spec: &str, upstream: &str) -> BriefDependency {
+        BriefDependency {
+            spec: spec.into(),
+            when: None,
+            types: vec!["test".into()],
+            upstream: upstream.into(),
+            confidence: 0.3,
+            why: "found upstream".into(),
+            evidence: Evidence::new("CMakeLists.txt", 1),
+        }
+    }
+
+    #[test]
+    fn a_renamed_dependency_is_declared_once_and_keeps_its_constraint() {
+        let kb = NameIndex {
+            packages: ["googletest".to_string()].into_iter().collect(),
+            virtuals: Default::default(),
+        };
+        let mut unknown = Vec::new();
+        let deps = [
+            dep("googletest", "GTest"),
+            dep("gmock", "GMock"),
+            dep("gmock@1.10:", "GMock"),
+            dep("zzz", "Zzz"),
+        ];
+        let kept = resolve_list(&deps, &kb, &mut unknown);
+        let specs: Vec<&str> = kept.iter().map(|d| d.spec.as_str()).collect();
+        assert_eq!(specs, ["googletest", "googletest@1.10:"]);
+        assert!(kept[1].why.contains("`gmock` is not a Spack package"));
+        assert_eq!(unknown.len(), 1);
+        assert_eq!(unknown[0].dependency.spec, "zzz");
+    }
 }

@@ -174,44 +174,30 @@ pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapp
         ],
         _ => vec![name.to_ascii_lowercase().replace('_', "-")],
     };
-    for candidate in &candidates {
-        match kb.lookup(candidate) {
-            Known::Package | Known::Virtual => {
-                let kind = if kb.lookup(candidate) == Known::Virtual {
-                    MappingKind::Virtual
-                } else {
-                    MappingKind::Package
-                };
-                return Mapping {
-                    upstream: upstream.to_string(),
-                    source,
-                    spack: Some(candidate.clone()),
-                    kind,
-                    base_class: None,
-                    confidence: 0.8,
-                    evidence: format!("`{candidate}` is in the knowledge base"),
-                };
-            }
-            Known::Unknown => {}
+    let known = |spack: String, confidence: f32, evidence: String| {
+        let kind = if kb.lookup(&spack) == Known::Virtual {
+            MappingKind::Virtual
+        } else {
+            MappingKind::Package
+        };
+        Mapping {
+            upstream: upstream.to_string(),
+            source,
+            spack: Some(spack),
+            kind,
+            base_class: None,
+            confidence,
+            evidence,
         }
+    };
+    if let Some(candidate) = candidates.iter().find(|c| kb.lookup(c) != Known::Unknown) {
+        let evidence = format!("`{candidate}` is in the knowledge base");
+        return known(candidate.clone(), 0.8, evidence);
     }
     // Another spelling of a known name (`libcereal`, `glfw3`).
     if kb.knows_names() {
         if let Some((spack, evidence)) = unknown::alias_of(name, kb) {
-            let kind = if kb.lookup(&spack) == Known::Virtual {
-                MappingKind::Virtual
-            } else {
-                MappingKind::Package
-            };
-            return Mapping {
-                upstream: upstream.to_string(),
-                source,
-                spack: Some(spack),
-                kind,
-                base_class: None,
-                confidence: 0.6,
-                evidence,
-            };
+            return known(spack, 0.6, evidence);
         }
     }
     let guess = candidates.into_iter().next_back().unwrap_or_default();
