@@ -13,6 +13,7 @@ pub mod embed;
 pub mod generation;
 pub mod kb;
 pub mod mapping;
+mod pywalk;
 pub mod recipe;
 pub mod retrieve;
 pub mod score;

@@ -4,6 +4,7 @@
 
 mod brief_example;
 mod check_fixtures;
+mod check_real_spack;
 mod draft;
 mod embed_kb;
 mod kb_index;

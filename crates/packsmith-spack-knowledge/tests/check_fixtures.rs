@@ -36,6 +36,12 @@ fn run(file: &str, spack: TargetSpack, package: &str) -> Vec<Diagnostic> {
     check_source(&text, file, &opts)
 }
 
+/// The package a `load/` fixture stands for: its file name, so that it can
+/// be copied into a Spack repository as `packages/<name>/package.py`.
+fn load_package(file: &str) -> Option<&str> {
+    file.strip_prefix("load/")?.strip_suffix(".py")
+}
+
 fn codes(d: &[Diagnostic]) -> Vec<Code> {
     let mut c: Vec<Code> = d.iter().map(|d| d.code).collect();
     c.dedup();
@@ -78,9 +84,24 @@ fn each_code_has_a_fixture() {
         ),
         ("ps602-variant-default.py", V0_23, Code::VariantDefault),
         ("ps701-duplicate.py", V0_23, Code::Duplicate),
+        ("load/ps303-float-version.py", V0_23, Code::BadVersion),
+        ("load/ps403-self-dependency.py", V0_23, Code::SelfDependency),
+        ("load/ps603-empty-default.py", V0_23, Code::VariantNoDefault),
+        ("load/ps604-multi-bool.py", V0_23, Code::VariantValues),
+        (
+            "load/ps605-reserved-variant.py",
+            V0_23,
+            Code::ReservedVariant,
+        ),
+        (
+            "load/ps801-depends-on-keyword.py",
+            V0_23,
+            Code::DirectiveArguments,
+        ),
+        ("load/ps802-version-in-when.py", V0_23, Code::WhenNotAllowed),
     ];
     for (file, spack, code) in cases {
-        let d = run(file, *spack, "demo");
+        let d = run(file, *spack, load_package(file).unwrap_or("demo"));
         assert!(
             codes(&d).contains(code),
             "{file}: expected {code}, got {d:#?}"
@@ -134,4 +155,73 @@ fn cleaner_fixes_the_markdown_fixture() {
         package: Some("demo"),
     };
     assert_eq!(check_source(&cleaned.code, "x.py", &opts), vec![]);
+}
+
+/// Every fixture of `load/` (each one a recipe Spack 0.23 refuses when it
+/// loads it or audits it; `tests/check_real_spack.rs` confirms that) is
+/// flagged with the code its name starts with, and with nothing else.
+#[test]
+fn every_load_time_refusal_is_flagged() {
+    let dir = format!("{}/tests/fixtures/check/load", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    for file in files {
+        let path = format!("load/{file}");
+        let package = load_package(&path).unwrap();
+        let want = package.split('-').next().unwrap().to_uppercase();
+        let d = run(&path, TargetSpack::V0_23, package);
+        let got: Vec<String> = d.iter().map(|x| x.code.to_string()).collect();
+        assert!(
+            d.iter()
+                .all(|x| x.code.to_string() == want && x.severity == Severity::Error),
+            "{file}: want only {want} errors, got {d:#?}"
+        );
+        assert!(!got.is_empty(), "{file}: not flagged");
+    }
+}
+
+/// Issue 20 item 3: an unknown dependency name comes with its fix — the
+/// Spack name it stands for (curated table, other spellings confirmed by
+/// the knowledge base), else the closest known names.
+#[test]
+fn unknown_names_come_with_the_closest_known_ones() {
+    let mut names = names(TargetSpack::V0_23);
+    for p in ["googletest", "cereal", "glfw", "hdf5", "hdf4", "hdfview"] {
+        names.packages.insert(p.to_string());
+    }
+    let path = format!(
+        "{}/tests/fixtures/check/ps401-other-spellings.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let opts = CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: Some(&names),
+        package: Some("demo"),
+    };
+    let d = check_source(&text, "package.py", &opts);
+    let messages: Vec<(u32, &str)> = d
+        .iter()
+        .filter(|x| x.code == Code::UnknownDependency)
+        .map(|x| (x.line, x.message.as_str()))
+        .collect();
+    assert_eq!(messages.len(), 5, "{d:#?}");
+    let expect = [
+        (
+            8,
+            "did you mean `googletest`? (curated table [cmake] GMock)",
+        ),
+        (9, "did you mean `cereal`?"),
+        (10, "did you mean `glfw`? (curated table [cmake] glfw3)"),
+        (11, "did you mean `hdf4`? (also close: `hdf5`)"),
+        (12, "no known name is close"),
+    ];
+    for ((line, message), (want_line, want)) in messages.iter().zip(expect) {
+        assert_eq!(*line, want_line);
+        assert!(message.contains(want), "line {line}: {message}");
+    }
 }

@@ -131,3 +131,86 @@ fn cmake_nested_conditions_v023() {
         None
     ));
 }
+
+/// A knowledge base of the names the `draft-names` fixture should end up
+/// with, plus the build tools the draft adds.
+fn names_kb() -> packsmith_spack_knowledge::kb::NameIndex {
+    let packages = [
+        "cmake",
+        "cereal",
+        "glfw",
+        "googletest",
+        "gmake",
+        "pkgconf",
+        "zlib",
+    ];
+    packsmith_spack_knowledge::kb::NameIndex {
+        packages: packages.iter().map(|s| s.to_string()).collect(),
+        virtuals: [("pkgconfig", "pkgconf"), ("cxx", "gcc")]
+            .into_iter()
+            .map(|(v, p)| (v.to_string(), vec![p.to_string()]))
+            .collect(),
+    }
+}
+
+/// Issue 20 item 3: names Spack does not know never reach Spack from the
+/// draft. `GMock` and `glfw3` resolve through the curated table,
+/// `libcereal` through the knowledge base (`cereal`), and `ZzzNothing` is
+/// commented out with a FIXME; the result passes the static check's
+/// unknown-dependency rule with the same knowledge base.
+#[test]
+fn draft_resolves_or_comments_out_unknown_names() {
+    use packsmith_spack_knowledge::check::{check_source, CheckOptions, Code};
+    use packsmith_spack_knowledge::draft::render_recipe_with_names;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/draft-names");
+    let kb = names_kb();
+    for target in [TargetSpack::V0_23, TargetSpack::V1] {
+        // Briefed without a knowledge base, the guesses reach the draft.
+        let brief = brief_for(&dir, target);
+        let plain = render_recipe(&brief, &DraftOptions::default());
+        assert!(plain.contains("depends_on(\"zzznothing\""), "{plain}");
+        assert!(plain.contains("depends_on(\"libcereal\""), "{plain}");
+        let text = render_recipe_with_names(&brief, &DraftOptions::default(), &kb);
+        for known in ["googletest", "glfw", "cereal"] {
+            assert!(
+                text.contains(&format!("    depends_on(\"{known}\"")),
+                "{known} missing:\n{text}"
+            );
+        }
+        assert!(!text.contains("    depends_on(\"zzznothing\""), "{text}");
+        assert!(!text.contains("    depends_on(\"libcereal\""), "{text}");
+        assert!(text.contains("    # depends_on(\"zzznothing\""), "{text}");
+        assert!(
+            text.contains(
+                "FIXME: upstream ZzzNothing needs `zzznothing`, which is no Spack package"
+            ),
+            "{text}"
+        );
+        let opts = CheckOptions {
+            spack: target,
+            names: Some(&kb),
+            package: Some(&brief.package),
+        };
+        let unknown: Vec<_> = check_source(&text, "package.py", &opts)
+            .into_iter()
+            .filter(|d| d.code == Code::UnknownDependency)
+            .collect();
+        assert!(unknown.is_empty(), "{unknown:#?}\n{text}");
+        // The plain draft is what the check catches.
+        let flagged: Vec<String> = check_source(&plain, "package.py", &opts)
+            .into_iter()
+            .filter(|d| d.code == Code::UnknownDependency)
+            .map(|d| d.message)
+            .collect();
+        assert!(
+            flagged
+                .iter()
+                .any(|m| m.contains("`libcereal`") && m.contains("did you mean `cereal`")),
+            "{flagged:#?}"
+        );
+        assert!(
+            flagged.iter().any(|m| m.contains("`zzznothing`")),
+            "{flagged:#?}"
+        );
+    }
+}

@@ -36,12 +36,19 @@ pub enum Code {
     /// No url, git, or per-version source.
     #[serde(rename = "PS302")]
     NoFetchSource,
+    /// `version()` arguments Spack refuses (a float, a commit without git,
+    /// a checksum in a package without code).
+    #[serde(rename = "PS303")]
+    BadVersion,
     /// A dependency that is neither a package nor a virtual.
     #[serde(rename = "PS401")]
     UnknownDependency,
     /// A language virtual (`c`, `cxx`, `fortran`) the target Spack lacks.
     #[serde(rename = "PS402")]
     LanguageVirtual,
+    /// A package that depends on, extends or provides itself.
+    #[serde(rename = "PS403")]
+    SelfDependency,
     /// A spec string that does not parse.
     #[serde(rename = "PS501")]
     BadSpec,
@@ -51,13 +58,28 @@ pub enum Code {
     /// A variant default outside its allowed values.
     #[serde(rename = "PS602")]
     VariantDefault,
+    /// A variant without a default, or with `None` or `""`.
+    #[serde(rename = "PS603")]
+    VariantNoDefault,
+    /// `values`/`multi` that do not fit the default.
+    #[serde(rename = "PS604")]
+    VariantValues,
+    /// A variant name Spack reserves.
+    #[serde(rename = "PS605")]
+    ReservedVariant,
     /// The same directive twice under the same condition.
     #[serde(rename = "PS701")]
     Duplicate,
+    /// A directive call Python refuses: unknown keyword, wrong argument count.
+    #[serde(rename = "PS801")]
+    DirectiveArguments,
+    /// `when=` (or `with when(...)`) on a directive that takes none.
+    #[serde(rename = "PS802")]
+    WhenNotAllowed,
 }
 
 impl Code {
-    pub const ALL: [Code; 14] = [
+    pub const ALL: [Code; 21] = [
         Code::Syntax,
         Code::Markdown,
         Code::NotARecipe,
@@ -66,12 +88,19 @@ impl Code {
         Code::ClassName,
         Code::NoVersion,
         Code::NoFetchSource,
+        Code::BadVersion,
         Code::UnknownDependency,
         Code::LanguageVirtual,
+        Code::SelfDependency,
         Code::BadSpec,
         Code::UndeclaredVariant,
         Code::VariantDefault,
+        Code::VariantNoDefault,
+        Code::VariantValues,
+        Code::ReservedVariant,
         Code::Duplicate,
+        Code::DirectiveArguments,
+        Code::WhenNotAllowed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -84,12 +113,19 @@ impl Code {
             Code::ClassName => "PS201",
             Code::NoVersion => "PS301",
             Code::NoFetchSource => "PS302",
+            Code::BadVersion => "PS303",
             Code::UnknownDependency => "PS401",
             Code::LanguageVirtual => "PS402",
+            Code::SelfDependency => "PS403",
             Code::BadSpec => "PS501",
             Code::UndeclaredVariant => "PS601",
             Code::VariantDefault => "PS602",
+            Code::VariantNoDefault => "PS603",
+            Code::VariantValues => "PS604",
+            Code::ReservedVariant => "PS605",
             Code::Duplicate => "PS701",
+            Code::DirectiveArguments => "PS801",
+            Code::WhenNotAllowed => "PS802",
         }
     }
 
@@ -104,12 +140,19 @@ impl Code {
             Code::ClassName => "class-name",
             Code::NoVersion => "no-version",
             Code::NoFetchSource => "no-fetch-source",
+            Code::BadVersion => "bad-version",
             Code::UnknownDependency => "unknown-dependency",
             Code::LanguageVirtual => "language-virtual",
+            Code::SelfDependency => "self-dependency",
             Code::BadSpec => "bad-spec",
             Code::UndeclaredVariant => "undeclared-variant",
             Code::VariantDefault => "variant-default",
+            Code::VariantNoDefault => "variant-no-default",
+            Code::VariantValues => "variant-values",
+            Code::ReservedVariant => "reserved-variant",
             Code::Duplicate => "duplicate-directive",
+            Code::DirectiveArguments => "directive-arguments",
+            Code::WhenNotAllowed => "when-not-allowed",
         }
     }
 

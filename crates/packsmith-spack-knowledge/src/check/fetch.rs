@@ -27,7 +27,7 @@ const SOURCE_ATTRIBUTES: &[&str] = &[
 
 /// True when every base of every class is local or a builtin build system,
 /// so nothing outside the file can contribute versions or URLs.
-fn self_contained(input: &Input) -> bool {
+pub(super) fn self_contained(input: &Input) -> bool {
     input.walk.classes.iter().all(|c| {
         c.bases
             .iter()

@@ -8,8 +8,12 @@ mod fetch;
 mod imports;
 mod markdown;
 mod names;
+mod self_dependency;
+mod signatures;
 mod specs;
+mod variant_args;
 mod variants;
+mod version_args;
 mod walk;
 
 use serde::Serialize;
@@ -118,6 +122,11 @@ pub fn check_source(source: &str, path: &str, opts: &CheckOptions) -> Vec<Diagno
         names::check(&input, &mut out);
         fetch::check(&input, &mut out);
         variants::check(&input, &mut out);
+        // What Python or Spack refuses call by call while loading the class.
+        signatures::check(&input, &mut out);
+        self_dependency::check(&input, &mut out);
+        variant_args::check(&input, &mut out);
+        version_args::check(&input, &mut out);
     }
     sort(&mut out);
     out

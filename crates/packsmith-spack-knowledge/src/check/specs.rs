@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::walk::{Call, StrLit};
 use super::{Code, Diagnostic, Input};
-use crate::mapping::{Known, SpackNames};
+use crate::mapping::{fix_name, Known, NameFix, SpackNames};
 use crate::spec::{self, Spec};
 use crate::target::TargetSpack;
 
@@ -119,6 +119,10 @@ fn dependency_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Dia
     let Some(name) = parsed.short_name() else {
         return;
     };
+    // The package itself is no dependency: PS403 says so.
+    if input.opts.package == Some(name) {
+        return;
+    }
     let names = input.opts.names;
     let known = names.map(|n| n.lookup(name));
     if input.opts.spack == TargetSpack::V0_23
@@ -134,10 +138,23 @@ fn dependency_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Dia
         return;
     }
     if let (Some(names), Some(Known::Unknown)) = (names, known) {
-        let hint = names
-            .did_you_mean(name)
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
+        let hint = match fix_name(name, names) {
+            NameFix::Resolved { name, evidence } => {
+                format!("; did you mean `{name}`? ({evidence})")
+            }
+            NameFix::Unresolved { closest } => match closest.split_first() {
+                Some((first, [])) => format!("; did you mean `{first}`?"),
+                Some((first, rest)) => format!(
+                    "; did you mean `{first}`? (also close: {})",
+                    rest.iter()
+                        .map(|r| format!("`{r}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => "; no known name is close: package it first, or drop the dependency".into(),
+            },
+            NameFix::Known => String::new(),
+        };
         out.push(Diagnostic::new(
             Code::UnknownDependency,
             lit.line,

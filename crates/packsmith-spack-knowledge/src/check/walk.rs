@@ -2,7 +2,9 @@
 //! argument, which the recipe model does not keep: a bad spec is reported
 //! at its exact column.
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Tree};
+
+use crate::pywalk::{self, call_name, class_definition, pos, text};
 
 /// A string literal argument whose content maps 1:1 onto the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,11 +88,7 @@ pub struct Walk {
 }
 
 pub fn parse_tree(source: &str) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .ok()?;
-    parser.parse(source, None)
+    pywalk::parse_tree(source)
 }
 
 pub fn walk(source: &str, tree: &Tree) -> Walk {
@@ -98,29 +96,19 @@ pub fn walk(source: &str, tree: &Tree) -> Walk {
     let root = tree.root_node();
     let mut cur = root.walk();
     for node in root.named_children(&mut cur) {
-        let class = match node.kind() {
-            "class_definition" => node,
-            "decorated_definition" => match node.child_by_field_name("definition") {
-                Some(def) if def.kind() == "class_definition" => def,
-                _ => continue,
-            },
-            _ => continue,
+        let Some(class) = class_definition(node) else {
+            continue;
         };
         let Some(name) = class.child_by_field_name("name") else {
             continue;
         };
         let name = text(source, name).to_string();
         let (line, col) = pos(class);
-        let bases = class
-            .child_by_field_name("superclasses")
-            .map(|list| {
-                let mut c = list.walk();
-                list.named_children(&mut c)
-                    .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
-                    .map(|b| text(source, b).to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let bases = pywalk::superclass_nodes(class)
+            .into_iter()
+            .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
+            .map(|b| text(source, b).to_string())
+            .collect();
         out.classes.push(ClassInfo {
             name: name.clone(),
             bases,
@@ -166,38 +154,23 @@ fn statement(ctx: &mut Ctx, stmt: Node, calls: &mut Vec<Call>) {
         "with_statement" => {
             let mut pushed_when = 0;
             let mut pushed_scope = 0;
-            let mut cur = stmt.walk();
-            for clause in stmt.named_children(&mut cur) {
-                if clause.kind() != "with_clause" {
-                    continue;
-                }
-                let mut c2 = clause.walk();
-                for item in clause.named_children(&mut c2) {
-                    let Some(value) = item.child_by_field_name("value").or(item.named_child(0))
-                    else {
-                        continue;
-                    };
-                    let is_when = value.kind() == "call"
-                        && value
-                            .child_by_field_name("function")
-                            .is_some_and(|f| text(ctx.source, f) == "when");
-                    let lit = is_when
-                        .then(|| {
-                            value
-                                .child_by_field_name("arguments")
-                                .and_then(|a| a.named_child(0))
-                                .and_then(|a| string_lit(ctx.source, a))
-                        })
-                        .flatten();
-                    match lit {
-                        Some(lit) => {
-                            ctx.when_stack.push(lit);
-                            pushed_when += 1;
-                        }
-                        None => {
-                            ctx.scope.push(compact(text(ctx.source, value)));
-                            pushed_scope += 1;
-                        }
+            for value in pywalk::with_items(stmt) {
+                let lit = (call_name(ctx.source, value) == Some("when"))
+                    .then(|| {
+                        value
+                            .child_by_field_name("arguments")
+                            .and_then(|a| a.named_child(0))
+                            .and_then(|a| string_lit(ctx.source, a))
+                    })
+                    .flatten();
+                match lit {
+                    Some(lit) => {
+                        ctx.when_stack.push(lit);
+                        pushed_when += 1;
+                    }
+                    None => {
+                        ctx.scope.push(compact(text(ctx.source, value)));
+                        pushed_scope += 1;
                     }
                 }
             }
@@ -358,15 +331,6 @@ fn unescape(seq: &str) -> String {
     }
 }
 
-fn text<'s>(source: &'s str, node: Node) -> &'s str {
-    source.get(node.byte_range()).unwrap_or("")
-}
-
 fn compact(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-pub fn pos(node: Node) -> (u32, u32) {
-    let p = node.start_position();
-    (p.row as u32 + 1, p.column as u32 + 1)
 }

@@ -1,6 +1,7 @@
 //! The class body up to the methods: docstring, metadata, versions,
 //! variants and dependencies.
 
+use super::names::{render_unknown, UnknownDependency};
 use super::pystr::{comment_text, docstring_text, py_str, py_tuple, py_types, wrap};
 use super::DraftOptions;
 use crate::brief::{BriefDependency, BriefVariant, SpackBrief, VariantDefault};
@@ -22,7 +23,11 @@ pub fn call(indent: &str, name: &str, args: &[String]) -> Vec<String> {
 }
 
 /// Everything in the class before the first method.
-pub fn render_body(b: &SpackBrief, options: &DraftOptions) -> Vec<String> {
+pub fn render_body(
+    b: &SpackBrief,
+    options: &DraftOptions,
+    unknown: &[UnknownDependency],
+) -> Vec<String> {
     let mut out = Vec::new();
     out.extend(docstring(b));
     out.push(String::new());
@@ -44,7 +49,14 @@ pub fn render_body(b: &SpackBrief, options: &DraftOptions) -> Vec<String> {
             out.extend(variant(v));
         }
     }
-    let deps = dependencies(b, options);
+    let mut deps = dependencies(b, options);
+    let unknown = render_unknown(unknown, depends_on);
+    if !unknown.is_empty() {
+        if !deps.is_empty() {
+            deps.push(String::new());
+        }
+        deps.extend(unknown);
+    }
     if !deps.is_empty() {
         out.push(String::new());
         out.extend(deps);

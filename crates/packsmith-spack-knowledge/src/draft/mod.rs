@@ -8,10 +8,13 @@
 mod directives;
 mod imports;
 mod methods;
+mod names;
 mod pystr;
 
 use crate::brief::SpackBrief;
+use crate::mapping::{NoKnowledge, SpackNames};
 
+pub use names::{resolve_names, UnknownDependency};
 pub use pystr::py_str;
 
 /// How the draft is rendered.
@@ -39,8 +42,22 @@ impl Default for DraftOptions {
     }
 }
 
-/// Renders the whole `package.py`.
+/// Renders the whole `package.py` (dependency names as the brief has them;
+/// see [`render_recipe_with_names`]).
 pub fn render_recipe(brief: &SpackBrief, options: &DraftOptions) -> String {
+    render_recipe_with_names(brief, options, &NoKnowledge)
+}
+
+/// Renders the whole `package.py`, with every dependency name the knowledge
+/// base `kb` does not hold resolved to the Spack name it stands for, or
+/// commented out with the closest known names ([`resolve_names`]).
+pub fn render_recipe_with_names(
+    brief: &SpackBrief,
+    options: &DraftOptions,
+    kb: &dyn SpackNames,
+) -> String {
+    let (resolved, unknown) = resolve_names(brief, kb);
+    let brief = &resolved;
     let mut out: Vec<String> = options
         .header
         .iter()
@@ -63,7 +80,7 @@ pub fn render_recipe(brief: &SpackBrief, options: &DraftOptions) -> String {
         brief.class_name,
         bases(brief).join(", ")
     ));
-    let body = directives::render_body(brief, options);
+    let body = directives::render_body(brief, options, &unknown);
     out.extend(body);
     let methods = methods::render_methods(brief);
     if !methods.is_empty() {

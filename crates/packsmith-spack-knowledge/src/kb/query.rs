@@ -375,21 +375,28 @@ impl SpackNames for NameIndex {
             Known::Unknown
         }
     }
-}
 
-impl NameIndex {
-    /// The closest known name by edit distance (at most 2, and at most a
-    /// third of the name, rounded up), ties by name.
-    pub fn did_you_mean(&self, name: &str) -> Option<String> {
+    /// Known names by edit distance (at most 2, and at most a third of the
+    /// name, rounded up), ties by name.
+    fn closest(&self, name: &str, n: usize) -> Vec<String> {
         let limit = name.chars().count().div_ceil(3).clamp(1, 2);
-        self.packages
+        let mut close: Vec<(usize, &String)> = self
+            .packages
             .iter()
             .chain(self.virtuals.keys())
             .filter(|c| c.len().abs_diff(name.len()) <= limit)
             .map(|c| (edit_distance(name, c), c))
             .filter(|(d, _)| *d <= limit)
-            .min()
-            .map(|(_, c)| c.clone())
+            .collect();
+        close.sort();
+        close.into_iter().take(n).map(|(_, c)| c.clone()).collect()
+    }
+}
+
+impl NameIndex {
+    /// The closest known name (see [`SpackNames::closest`]).
+    pub fn did_you_mean(&self, name: &str) -> Option<String> {
+        self.closest(name, 1).into_iter().next()
     }
 }
 

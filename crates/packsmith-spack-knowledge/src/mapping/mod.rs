@@ -6,9 +6,13 @@
 //! the knowledge base of the Spack in use. Every mapping says why it was
 //! made and how sure it is.
 
+mod unknown;
+
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
+
+pub use unknown::{fix_name, NameFix, CLOSEST};
 
 const TABLE_TOML: &str = include_str!("../../data/dependency-names.toml");
 
@@ -94,6 +98,12 @@ pub trait SpackNames {
     fn knows_names(&self) -> bool {
         true
     }
+
+    /// Up to `n` known names closest to `name`, best first; none when the
+    /// knowledge base cannot list its names.
+    fn closest(&self, _name: &str, _n: usize) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// No knowledge base: trust the curated table, guess the rest.
@@ -120,7 +130,7 @@ pub struct Mapping {
     /// The base class that brings it, for `BaseClass`.
     pub base_class: Option<String>,
     /// 0.0–1.0: curated and confirmed 0.95, curated 0.9, knowledge base
-    /// 0.8, plain guess 0.3.
+    /// 0.8, another spelling of a known name 0.6, plain guess 0.3.
     pub confidence: f32,
     /// Why: which rule or table entry made the mapping.
     pub evidence: String,
@@ -164,25 +174,30 @@ pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapp
         ],
         _ => vec![name.to_ascii_lowercase().replace('_', "-")],
     };
-    for candidate in &candidates {
-        match kb.lookup(candidate) {
-            Known::Package | Known::Virtual => {
-                let kind = if kb.lookup(candidate) == Known::Virtual {
-                    MappingKind::Virtual
-                } else {
-                    MappingKind::Package
-                };
-                return Mapping {
-                    upstream: upstream.to_string(),
-                    source,
-                    spack: Some(candidate.clone()),
-                    kind,
-                    base_class: None,
-                    confidence: 0.8,
-                    evidence: format!("`{candidate}` is in the knowledge base"),
-                };
-            }
-            Known::Unknown => {}
+    let known = |spack: String, confidence: f32, evidence: String| {
+        let kind = if kb.lookup(&spack) == Known::Virtual {
+            MappingKind::Virtual
+        } else {
+            MappingKind::Package
+        };
+        Mapping {
+            upstream: upstream.to_string(),
+            source,
+            spack: Some(spack),
+            kind,
+            base_class: None,
+            confidence,
+            evidence,
+        }
+    };
+    if let Some(candidate) = candidates.iter().find(|c| kb.lookup(c) != Known::Unknown) {
+        let evidence = format!("`{candidate}` is in the knowledge base");
+        return known(candidate.clone(), 0.8, evidence);
+    }
+    // Another spelling of a known name (`libcereal`, `glfw3`).
+    if kb.knows_names() {
+        if let Some((spack, evidence)) = unknown::alias_of(name, kb) {
+            return known(spack, 0.6, evidence);
         }
     }
     let guess = candidates.into_iter().next_back().unwrap_or_default();

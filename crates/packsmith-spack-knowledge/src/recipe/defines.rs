@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::parse::{bind, target_names, Ctx, MAX_DEPTH};
-use super::pyval::{pos, Src, Value};
+use super::pyval::{Src, Value};
 use super::{DefineHow, DefineKey};
+use crate::pywalk::pos;
 
 /// Evaluate an expression with loop bindings: names, f-strings, `+` on
 /// strings, `.upper()`/`.lower()`, subscripts of bound dicts and sequences.

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use tree_sitter::Node;
 
 use super::parse::{Ctx, Reader};
-use super::pyval::{pos, split_spec_head, Src, Value};
+use super::pyval::{split_spec_head, Src, Value};
 use super::{
     BuildSystem, Conflict, Dependency, Extends, License, OtherDirective, Patch, Provides,
     Requirement, Resource, Variant, VariantValues, VersionDirective,
 };
+use crate::pywalk::pos;
 
 /// The arguments of one call, with `default_args` from the context merged in.
 pub struct Args<'t> {

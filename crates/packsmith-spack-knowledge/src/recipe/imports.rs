@@ -2,8 +2,9 @@
 
 use tree_sitter::Node;
 
-use super::pyval::{pos, Src};
+use super::pyval::Src;
 use super::{Import, SpackGeneration};
+use crate::pywalk::pos;
 
 /// Read an `import_statement` or `import_from_statement`.
 pub fn read_import(src: Src, node: Node) -> Vec<Import> {

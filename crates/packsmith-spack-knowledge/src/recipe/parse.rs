@@ -1,37 +1,20 @@
 //! The tree-sitter walk: module → imports and classes → package class body.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Tree};
+
+use crate::pywalk::{self, with_parser};
 
 use super::imports::{detect_generation, read_import};
-use super::pyval::{pos, Src, Value};
+use super::pyval::{Src, Value};
 use super::{Attribute, Method, Recipe, SpackGeneration, SyntaxError};
+use crate::pywalk::pos;
 
 /// Deepest nesting we follow; pathological input must not blow the stack.
 pub const MAX_DEPTH: usize = 256;
 /// Syntax errors reported per file; the rest are noise after the first few.
 const MAX_ERRORS: usize = 50;
-
-thread_local! {
-    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
-}
-
-fn with_parser<T>(f: impl FnOnce(&mut Parser) -> Result<T, String>) -> Result<T, String> {
-    PARSER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let mut parser = Parser::new();
-            parser
-                .set_language(&tree_sitter_python::LANGUAGE.into())
-                .map_err(|e| format!("tree-sitter-python grammar rejected: {e}"))?;
-            *slot = Some(parser);
-        }
-        let parser = slot.as_mut().ok_or("no parser")?;
-        f(parser)
-    })
-}
 
 /// Parse the file; when it has errors, also try the statement-wise recovery
 /// and return the failed statement parses whose errors are to be reported.
@@ -139,13 +122,8 @@ fn scan_module<'t>(
             "import_statement" | "import_from_statement" => {
                 recipe.imports.extend(read_import(src, stmt));
             }
-            "class_definition" => classes.push(stmt),
-            "decorated_definition" => {
-                if let Some(def) = stmt.child_by_field_name("definition") {
-                    if def.kind() == "class_definition" {
-                        classes.push(def);
-                    }
-                }
+            "class_definition" | "decorated_definition" => {
+                classes.extend(pywalk::class_definition(stmt));
             }
             "expression_statement" => {
                 if let Some(a) = stmt.named_child(0).filter(|a| a.kind() == "assignment") {
@@ -170,11 +148,8 @@ fn scan_module<'t>(
 }
 
 fn bases_of(src: Src, class: Node) -> Vec<String> {
-    let Some(list) = class.child_by_field_name("superclasses") else {
-        return Vec::new();
-    };
-    let mut cur = list.walk();
-    list.named_children(&mut cur)
+    pywalk::superclass_nodes(class)
+        .into_iter()
         .filter(|b| b.kind() != "keyword_argument" && b.kind() != "comment")
         .map(|b| src.compact(b))
         .collect()
@@ -468,40 +443,26 @@ impl<'s, 't> Reader<'s, 't, '_> {
 
     fn with_block(&mut self, stmt: Node<'t>, ctx: &Ctx<'t>, depth: usize) {
         let mut inner = ctx.clone();
-        let mut cur = stmt.walk();
-        for clause in stmt.named_children(&mut cur) {
-            if clause.kind() != "with_clause" {
-                continue;
+        for mut value in pywalk::with_items(stmt) {
+            if value.kind() == "as_pattern" {
+                value = value.named_child(0).unwrap_or(value);
             }
-            let mut c2 = clause.walk();
-            for item in clause.named_children(&mut c2) {
-                let Some(mut value) = item.child_by_field_name("value") else {
-                    continue;
-                };
-                if value.kind() == "as_pattern" {
-                    value = value.named_child(0).unwrap_or(value);
-                }
-                if value.kind() != "call" {
-                    continue;
-                }
-                let func = value
-                    .child_by_field_name("function")
-                    .map(|f| self.src.text(f))
-                    .unwrap_or("");
-                let args = super::directives::Args::new(self.src, value, &Ctx::default());
-                match func {
-                    "when" => {
-                        if let Some(cond) = args.positional.first() {
-                            inner.whens.push(self.eval_text(*cond, ctx));
-                        }
+            let Some(func) = pywalk::call_name(self.src.text, value) else {
+                continue;
+            };
+            let args = super::directives::Args::new(self.src, value, &Ctx::default());
+            match func {
+                "when" => {
+                    if let Some(cond) = args.positional.first() {
+                        inner.whens.push(self.eval_text(*cond, ctx));
                     }
-                    "default_args" => {
-                        for (k, v) in args.keywords {
-                            inner.defaults.push((k, v));
-                        }
-                    }
-                    _ => {}
                 }
+                "default_args" => {
+                    for (k, v) in args.keywords {
+                        inner.defaults.push((k, v));
+                    }
+                }
+                _ => {}
             }
         }
         if let Some(body) = stmt.child_by_field_name("body") {

@@ -362,17 +362,6 @@ fn decode(s: &str, raw: bool, fstring: bool) -> String {
     out
 }
 
-/// 1-based (line, byte column) of a node's start.
-pub fn pos(node: Node) -> (u32, u32) {
-    let p = node.start_position();
-    (
-        u32::try_from(p.row).unwrap_or(u32::MAX).saturating_add(1),
-        u32::try_from(p.column)
-            .unwrap_or(u32::MAX)
-            .saturating_add(1),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::split_spec_head;

@@ -3,7 +3,7 @@
 
 use crate::spec::{self, Spec};
 
-use super::base_classes::{inherited_dependencies, SpackRelease};
+use super::inherited::{inherited_dependencies, SpackRelease};
 use super::{DepMatch, DepReport, ScoreDep, ScoreRecipe};
 
 /// Weight for a same-name candidate (α), type overlap (β), equal spec (γ)

@@ -14,13 +14,13 @@
 //! The inputs are plain data; callers convert their recipe model into
 //! [`ScoreRecipe`], listing only the directives written in the recipe itself.
 
-mod base_classes;
 mod deps;
+mod inherited;
 mod keys;
 
 use serde::{Deserialize, Serialize};
 
-pub use base_classes::{inherited_dependencies, known_base_classes, SpackRelease};
+pub use inherited::{inherited_dependencies, known_base_classes, SpackRelease};
 
 /// One `depends_on` (or `extends`) directive as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

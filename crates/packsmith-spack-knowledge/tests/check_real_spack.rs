@@ -1,0 +1,149 @@
+//! The load-time rules of the static check against real Spack: every
+//! fixture of `fixtures/check/load/` is refused by Spack 0.23 (when it
+//! loads the package class, or by `spack audit packages`), and the control
+//! recipe `fixtures/check/clean-load.py` is accepted by both Spack and the
+//! check. Skipped (with a loud SKIPPED line) unless `PACKSMITH_TEST_SPACK`
+//! names a Spack 0.23 checkout; Spack's user config and caches go to a
+//! temporary directory under `$TMPDIR`. Takes about a second.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use packsmith_spack_knowledge::check::{check_source, CheckOptions, Severity};
+use packsmith_spack_knowledge::target::TargetSpack;
+
+/// Loads each named package of the repository at argv[1] and, when that
+/// works, runs the `packages` audits on it; prints one verdict a line.
+const LOAD_SCRIPT: &str = r#"
+import sys
+import spack.audit
+import spack.repo
+with spack.repo.use_repositories(sys.argv[1]) as path:
+    for name in sys.argv[2:]:
+        try:
+            path.get_pkg_class(name)
+        except Exception as e:
+            print("VERDICT", name, "refused-at-load", str(e).splitlines()[0][:300])
+            continue
+        found = []
+        for _tag, errors in spack.audit.run_group("packages", pkgs=[name]):
+            found.extend(str(e.summary) for e in errors)
+        if found:
+            print("VERDICT", name, "refused-by-audit", found[0][:300])
+        else:
+            print("VERDICT", name, "accepted", "-")
+"#;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/check")
+}
+
+/// `(package name, fixture file)` of every load-time fixture.
+fn load_fixtures() -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(fixtures().join("load"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Spack's verdict per package: (kind, first line of Spack's message).
+fn spack_verdicts(
+    spack_root: &Path,
+    packages: &[(String, PathBuf)],
+) -> BTreeMap<String, (String, String)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(repo.join("packages")).unwrap();
+    std::fs::write(
+        repo.join("repo.yaml"),
+        "repo:\n  namespace: packsmith_check_test\n",
+    )
+    .unwrap();
+    for (name, file) in packages {
+        let dir = repo.join("packages").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(file, dir.join("package.py")).unwrap();
+    }
+    let script = tmp.path().join("load.py");
+    std::fs::write(&script, LOAD_SCRIPT).unwrap();
+    let home = tmp.path().join("home");
+    let output = Command::new(spack_root.join("bin/spack"))
+        .arg("python")
+        .arg(&script)
+        .arg(&repo)
+        .args(packages.iter().map(|(n, _)| n))
+        .current_dir(tmp.path())
+        .env("HOME", &home)
+        .env("SPACK_DISABLE_LOCAL_CONFIG", "1")
+        .env("SPACK_USER_CONFIG_PATH", home.join(".spack"))
+        .env("SPACK_USER_CACHE_PATH", home.join("cache"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "spack python failed: {stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("VERDICT "))
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, ' ');
+            Some((
+                parts.next()?.to_string(),
+                (parts.next()?.to_string(), parts.next()?.to_string()),
+            ))
+        })
+        .collect()
+}
+
+fn check_errors(name: &str, file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let opts = CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: None,
+        package: Some(name),
+    };
+    check_source(&text, "package.py", &opts)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.render(name))
+        .collect()
+}
+
+#[test]
+fn what_spack_refuses_at_load_the_check_flags() {
+    let Some(root) = std::env::var_os("PACKSMITH_TEST_SPACK") else {
+        eprintln!(
+            "SKIPPED: what_spack_refuses_at_load_the_check_flags: PACKSMITH_TEST_SPACK is not set; \
+             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
+        );
+        return;
+    };
+    let mut packages = load_fixtures();
+    assert!(packages.len() >= 20, "{packages:?}");
+    packages.push(("clean-load".into(), fixtures().join("clean-load.py")));
+    let verdicts = spack_verdicts(Path::new(&root), &packages);
+    for (name, file) in &packages {
+        let (kind, message) = verdicts
+            .get(name)
+            .unwrap_or_else(|| panic!("{name}: no verdict from Spack: {verdicts:?}"));
+        let flagged = check_errors(name, file);
+        eprintln!("{name}: Spack {kind} ({message}); check: {flagged:?}");
+        if name == "clean-load" {
+            assert_eq!(kind, "accepted", "control: {message}");
+            assert!(flagged.is_empty(), "control flagged: {flagged:?}");
+        } else {
+            assert_ne!(kind, "accepted", "{name}: Spack accepts this fixture");
+            assert!(
+                !flagged.is_empty(),
+                "{name}: Spack refuses it ({message}), the check does not"
+            );
+        }
+    }
+}
