@@ -14,7 +14,9 @@ pub enum AgentError {
     },
     #[error(transparent)]
     Write(#[from] packsmith_exec::AtomicWriteError),
-    #[error("{path} already holds a run\nhint: choose another --out, or remove it first")]
+    #[error(
+        "{path} already holds a run\nhint: pass --replace to overwrite it, or choose another --out"
+    )]
     RunExists { path: PathBuf },
     #[error("`{name}` cannot name a run directory\nhint: use a package name of letters, digits, `-`, `_` and `.`")]
     BadName { name: String },

@@ -57,9 +57,13 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
 }
 
 impl RunDir {
-    /// Creates `<out>/<name>/`. An existing run there is an error unless
-    /// `replace`, which removes it first.
-    pub fn create(out: &Path, name: &str, replace: bool) -> Result<Self, AgentError> {
+    /// Makes `<out>/<name>/` ready for a run, the one check of run
+    /// directories: a name that cannot be a directory is refused, an
+    /// existing run is an error unless `replace`, which removes it first.
+    /// A backend that writes into the directory before the loop starts (a
+    /// source mirror) claims it with this; [`RunDir::create`] then finds no
+    /// run there.
+    pub fn claim(out: &Path, name: &str, replace: bool) -> Result<PathBuf, AgentError> {
         let ok_name = !name.is_empty()
             && name != "."
             && name != ".."
@@ -77,6 +81,13 @@ impl RunDir {
             std::fs::remove_dir_all(&root).map_err(io_err(&root))?;
         }
         std::fs::create_dir_all(root.join("attempts")).map_err(io_err(&root))?;
+        Ok(root)
+    }
+
+    /// Creates `<out>/<name>/`. An existing run there is an error unless
+    /// `replace`, which removes it first.
+    pub fn create(out: &Path, name: &str, replace: bool) -> Result<Self, AgentError> {
+        let root = Self::claim(out, name, replace)?;
         let trace_path = root.join(TRACE_FILE);
         let trace = OpenOptions::new()
             .create(true)

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::brief::build_brief;
+use crate::brief::{build_brief, SpackBrief};
 use crate::kb::features::build_system_for_kind;
 use crate::kb::index::idf;
 use crate::kb::{sql, KbError, KnowledgeBase};
@@ -140,7 +140,12 @@ impl Target {
     /// names mapped to Spack (curated table + knowledge base), options as
     /// Spack variant names.
     pub fn from_facts(facts: &RepoFacts, kb: &dyn SpackNames, spack: TargetSpack) -> Self {
-        let brief = build_brief(facts, spack, kb);
+        Self::from_brief(&build_brief(facts, spack, kb), facts)
+    }
+
+    /// From a brief already built (the run's own, with its `--name`), so
+    /// retrieval and the draft see one package.
+    pub fn from_brief(brief: &SpackBrief, facts: &RepoFacts) -> Self {
         let deps = brief
             .dependencies
             .iter()
@@ -154,7 +159,7 @@ impl Target {
             .map(|v| v.name.to_ascii_lowercase())
             .collect();
         Target {
-            name: brief.package,
+            name: brief.package.clone(),
             build_system: facts
                 .primary_build_system
                 .map(|k| build_system_for_kind(k).to_string()),

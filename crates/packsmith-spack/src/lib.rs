@@ -7,5 +7,7 @@
 
 pub mod diagnose;
 pub mod ecosystem;
+pub mod knowledge;
+pub mod prepare;
 pub mod setup;
 pub mod validate;

@@ -182,10 +182,43 @@ fn parse_bool(value: Option<&str>) -> Option<bool> {
     }
 }
 
+/// What the user fixed on the command line (`--name`, `--version`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BriefOverrides {
+    /// The Spack package name (the class name follows it).
+    pub name: Option<String>,
+    /// The version to package.
+    pub version: Option<String>,
+}
+
+impl BriefOverrides {
+    fn apply(&self, brief: &mut SpackBrief) {
+        if let Some(name) = &self.name {
+            brief.package = name.clone();
+            brief.class_name = class_name(name);
+        }
+        if let Some(version) = &self.version {
+            brief.fetch.version = Some(version.clone());
+        }
+    }
+}
+
 /// Builds the brief for `target` from the facts, confirming names against
 /// `kb` (pass `&NoKnowledge` when no knowledge base is indexed).
 pub fn build_brief(facts: &RepoFacts, target: TargetSpack, kb: &dyn SpackNames) -> SpackBrief {
+    build_brief_with(facts, target, kb, &BriefOverrides::default())
+}
+
+/// [`build_brief`] with the user's overrides applied to the metadata first,
+/// so everything derived afterwards sees the package as the user named it.
+pub fn build_brief_with(
+    facts: &RepoFacts,
+    target: TargetSpack,
+    kb: &dyn SpackNames,
+    overrides: &BriefOverrides,
+) -> SpackBrief {
     let mut brief = metadata(facts, target);
+    overrides.apply(&mut brief);
     base_classes(facts, &mut brief);
     let cond_map = cmake_variants(facts, &mut brief);
     cmake_dependencies(facts, kb, &cond_map, &mut brief);

@@ -25,7 +25,7 @@ use crate::validate::{
 };
 use packsmith_spack_knowledge::brief::SpackBrief;
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
-use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::draft::{render_recipe, render_recipe_with_names, DraftOptions};
 use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
 use packsmith_spack_knowledge::target::TargetSpack;
 
@@ -96,7 +96,6 @@ pub struct SpackEcosystem {
     validation: Validation,
     names: Option<Arc<NameIndex>>,
     kb: Option<SharedKb>,
-    pinned: PinnedFetch,
     /// The attempt whose stages are running, prepared once per recipe.
     prepared: PreparedAttempts,
 }
@@ -105,11 +104,6 @@ impl SpackEcosystem {
     /// `brief.fetch` must already carry the URL and checksum of the source
     /// Spack will fetch (see `validate::pack_local_source`).
     pub fn new(brief: SpackBrief, prompts: PromptSettings, validation: Validation) -> Self {
-        let pinned = PinnedFetch {
-            url: brief.fetch.url.clone(),
-            version: brief.fetch.version.clone(),
-            sha256: brief.fetch.sha256.clone(),
-        };
         Self {
             brief,
             draft: Some(DraftOptions::default()),
@@ -117,7 +111,6 @@ impl SpackEcosystem {
             validation,
             names: None,
             kb: None,
-            pinned,
             prepared: PreparedAttempts::default(),
         }
     }
@@ -221,9 +214,14 @@ impl Ecosystem for SpackEcosystem {
 
     fn first_draft(&self, _task: &Task) -> Result<Recipe, EcosystemError> {
         match &self.draft {
+            // Names the knowledge base lacks are renamed to the package
+            // they stand for, or commented out: they never reach Spack.
             Some(options) => Ok(Recipe::new(
                 RECIPE_FILE,
-                render_recipe(&self.brief, options),
+                match self.names.as_deref() {
+                    Some(names) => render_recipe_with_names(&self.brief, options, names),
+                    None => render_recipe(&self.brief, options),
+                },
             )),
             None => Err(EcosystemError::new(
                 "the deterministic draft is switched off (--draft none)",
@@ -287,7 +285,9 @@ impl Ecosystem for SpackEcosystem {
 
     fn clean_output(&self, raw: &str) -> String {
         let cleaned = clean_model_output(raw);
-        self.pinned.apply(&cleaned).0
+        // The fetch the brief pinned (the packed source) is not the
+        // model's to change.
+        PinnedFetch::of(&self.brief.fetch).apply(&cleaned).0
     }
 
     fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic> {

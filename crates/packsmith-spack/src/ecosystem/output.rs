@@ -5,6 +5,7 @@
 use regex::Regex;
 
 use packsmith_agent::strip_fences;
+use packsmith_spack_knowledge::brief::FetchPlan;
 
 /// Lines that may stand at column 0 of a `package.py`.
 fn is_python_top_level(line: &str) -> bool {
@@ -74,6 +75,15 @@ pub struct PinnedFetch {
 }
 
 impl PinnedFetch {
+    /// The URL, version and checksum a brief's fetch plan pins.
+    pub fn of(fetch: &FetchPlan) -> Self {
+        Self {
+            url: fetch.url.clone(),
+            version: fetch.version.clone(),
+            sha256: fetch.sha256.clone(),
+        }
+    }
+
     /// Puts the known URL and checksum back: a class-level `url = "..."`
     /// gets the known URL, and the known version's `sha256=` the known
     /// checksum. A recipe that lost its version line gets it back after the

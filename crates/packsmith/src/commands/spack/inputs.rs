@@ -9,7 +9,6 @@ use packsmith_spack::ecosystem::references_from;
 use packsmith_spack_knowledge::brief::{render_brief, render_raw_facts, SpackBrief};
 use packsmith_spack_knowledge::embed::retrieve_by_embedding;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
-use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy, Target};
 
 use crate::exit::{CliError, Exit};
@@ -34,8 +33,9 @@ pub fn parse_refs(text: &str) -> Result<RefsMode, CliError> {
 pub struct RefsInputs<'a> {
     pub kb: Option<&'a KnowledgeBase>,
     pub facts: &'a RepoFacts,
+    /// The run's one brief: the target of retrieval is the package the
+    /// draft writes.
     pub brief: &'a SpackBrief,
-    pub names: &'a dyn SpackNames,
     pub seed: u64,
     /// `--embed-model`, for `embedding:N`.
     pub embed_model: &'a str,
@@ -63,9 +63,7 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
         retrieve_by_embedding(kb, embedder.as_ref(), input.brief, &opts)?
     } else {
         let retriever = Retriever::load(kb)?;
-        let mut target = Target::from_facts(input.facts, input.names, input.brief.target);
-        target.name = input.brief.package.clone();
-        retriever.retrieve(&target, &opts)?
+        retriever.retrieve(&Target::from_brief(input.brief, input.facts), &opts)?
     };
     let refs = references_from(kb, &retrieval, REFERENCE_LINES)?;
     let names: Vec<&str> = refs.items.iter().map(|r| r.name.as_str()).collect();

@@ -6,15 +6,20 @@ mod environment;
 mod inputs;
 mod variants;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use packsmith_agent::rundir::{rewrite_report, REPORT_JSON, TRACE_FILE};
-use packsmith_agent::{Agent, AgentOptions, CancelToken, RequestLog, RunStatus, Task};
+use packsmith_agent::rundir::rewrite_report;
+use packsmith_agent::{Agent, AgentOptions, CancelToken, RequestLog, RunReport, RunStatus, Task};
 use packsmith_analyze::{analyze_dir, source};
+use packsmith_core::chat::Usage;
+use packsmith_core::RepoFacts;
+use packsmith_llm::ChatModel;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
-use packsmith_spack::validate::{pack_local_source, StageOptions};
-use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack::prepare::{prepare_run, PreparedRun, RunInputs};
+use packsmith_spack::validate::StageOptions;
+use packsmith_spack_knowledge::brief::BriefOverrides;
 use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
+use packsmith_spack_knowledge::target::TargetSpack;
 
 use super::optional_model::load_optional_model;
 use crate::cli::SpackArgs;
@@ -27,147 +32,63 @@ fn cancel_on_signals() -> CancelToken {
     CancelToken::from_flag(packsmith_exec::install_cancel())
 }
 
-/// The run directory, emptied when `--replace` and refused when it holds
-/// a run otherwise.
-fn prepare_run_dir(out: &Path, name: &str, replace: bool) -> Result<PathBuf, CliError> {
-    let dir = out.join(name);
-    let holds_run = dir.join(TRACE_FILE).exists() || dir.join(REPORT_JSON).exists();
-    if holds_run && !replace {
-        return Err(CliError::new(
-            Exit::BadInput,
-            format!("{} already holds a run", dir.display()),
-        )
-        .hint("pass --replace to overwrite it, or choose another --out"));
-    }
-    if dir.exists() && replace {
-        std::fs::remove_dir_all(&dir).map_err(|e| {
-            CliError::new(
-                Exit::Environment,
-                format!("cannot remove {}: {e}", dir.display()),
-            )
-        })?;
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        CliError::new(
-            Exit::Environment,
-            format!("cannot create {}: {e}", dir.display()),
-        )
-        .hint("check that --out is writable")
-    })?;
-    std::fs::canonicalize(&dir)
-        .map_err(|e| CliError::new(Exit::Environment, format!("{}: {e}", dir.display())))
-}
-
 pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
     let cancel = cancel_on_signals();
     // A Spack query that Ctrl-C killed fails; that is an interruption.
     run_until_cancelled(args, &cancel).map_err(|e| e.unless_cancelled(cancel.is_cancelled()))
 }
 
+/// Maps the arguments onto the backend's steps and prints what happens:
+/// analysis, Spack and its knowledge base, the prepared run, the prompts'
+/// inputs, the loop, and what is added to the report after it.
 fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, CliError> {
     let refs_mode = inputs::parse_refs(&args.refs)?;
-    let (root, info) = source::resolve(&args.source, &cache_dir())
-        .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
-    let facts = analyze_dir(&root, info).map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+    let (root, facts) = analyse(args)?;
 
     // Spack first: without it there is nothing to validate against.
-    let probe_scratch = std::env::temp_dir();
-    let setup = environment::locate_spack(args, &probe_scratch)?;
+    let setup = environment::locate_spack(args, &std::env::temp_dir())?;
     let target = environment::target_spack(args, &setup)?;
-    let (kb, kb_note) = environment::knowledge_base(args, &setup)?;
-    if let Some(n) = kb_note {
-        note(&format!("note: {n}"));
-    }
+    let kb = environment::knowledge_base(args, &setup)?;
     let names_index = kb.as_ref().and_then(|k| k.names().ok());
     let names: &dyn SpackNames = match &names_index {
         Some(n) => n,
         None => &NoKnowledge,
     };
-
-    let mut brief = build_brief(&facts, target, names);
-    if let Some(n) = &args.name {
-        brief.package = n.clone();
-        brief.class_name = packsmith_spack_knowledge::brief::class_name(n);
-    }
-    if let Some(v) = &args.version {
-        brief.fetch.version = Some(v.clone());
-    }
-    let Some(version) = brief.fetch.version.clone() else {
-        return Err(CliError::new(
-            Exit::BadInput,
-            format!("no release version found in {}", root.display()),
-        )
-        .hint("pass --version X.Y.Z (the version to package)"));
-    };
-
-    let run_dir = prepare_run_dir(&args.out, &brief.package, args.replace)?;
-    let mut setup = setup;
-    setup.scratch = run_dir.clone();
-    let src = pack_local_source(&root, &brief.package, &version, &run_dir.join("mirror")).map_err(
-        |e| {
-            let error = CliError::new(Exit::Environment, format!("cannot pack the source: {e}"));
-            match e.hint() {
-                Some(hint) => error.hint(hint),
-                None => error,
-            }
+    let prepared = prepare_run(RunInputs {
+        facts: &facts,
+        source_root: &root,
+        setup,
+        target,
+        names,
+        overrides: BriefOverrides {
+            name: args.name.clone(),
+            version: args.version.clone(),
         },
-    )?;
-    brief.fetch.url = Some(src.url.clone());
-    brief.fetch.sha256 = Some(src.sha256.clone());
-    // A local tarball replaces any git source in the draft.
-    brief.fetch.git = None;
-
-    let sandbox = environment::sandbox(&setup, &run_dir, args.no_sandbox)?;
+        out: &args.out,
+        replace: args.replace,
+        no_sandbox: args.no_sandbox,
+    })?;
     if args.no_sandbox {
         note("warning: --no-sandbox: recipes run with your rights");
     }
 
     let (model, _) = load_optional_model(args.model.as_deref())?;
-    let tools = if args.no_tools {
-        false
-    } else {
-        args.tools || !model.id().starts_with("local:")
-    };
+    let tools = tools_on(args, model.as_ref());
     let (references, refs_line) = inputs::references(
         refs_mode,
         &inputs::RefsInputs {
             kb: kb.as_ref(),
             facts: &facts,
-            brief: &brief,
-            names,
+            brief: &prepared.brief,
             seed: args.seed,
             embed_model: &args.embed_model,
         },
     )?;
     let (facts_title, facts_text, distill_usage) =
-        inputs::facts_text(&args.brief, &facts, &brief, model.as_ref())?;
-    note(&format!(
-        "{}: version {version}, Spack {target}, {}, sandbox {}, tools {}, {refs_line}",
-        brief.package,
-        facts
-            .primary_build_system
-            .map(|k| format!("{k:?}"))
-            .unwrap_or_else(|| "no build system found".into()),
-        if sandbox.is_sandboxed() {
-            "bubblewrap"
-        } else {
-            "off"
-        },
-        if tools { "on" } else { "off" },
-    ));
+        inputs::facts_text(&args.brief, &facts, &prepared.brief, model.as_ref())?;
+    note(&start_line(&prepared, &facts, target, tools, &refs_line));
 
-    let audit = !args.no_audit;
-    let validation = Validation {
-        setup: setup.clone(),
-        sandbox: sandbox.clone(),
-        mirror: Some(src.mirror.clone()),
-        options: StageOptions {
-            run_tests: args.test,
-            ..StageOptions::default()
-        },
-        audit,
-        install: true,
-    };
+    let validation = validation(args, &prepared);
     let prompts = PromptSettings {
         facts_title,
         facts: facts_text,
@@ -179,21 +100,101 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
         tools,
         ..PromptSettings::default()
     };
-    let mut eco = SpackEcosystem::new(brief.clone(), prompts, validation.clone());
+    let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone());
     if args.draft == "none" {
         eco = eco.with_draft(None);
     }
     if let Some(kb) = kb {
         eco = eco.with_knowledge(kb);
     }
-
     let task = Task {
-        name: brief.package.clone(),
+        name: prepared.brief.package.clone(),
         repo_root: root.clone(),
-        version: Some(version.clone()),
+        version: Some(prepared.version.clone()),
         references,
         context: serde_json::json!({"source": args.source}),
     };
+    let options = agent_options(args, tools, cancel);
+    let mut printer = ProgressPrinter::new(false);
+    let mut report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
+        .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
+
+    let distilled = record_distillation(&mut report, distill_usage);
+    let checked = !args.no_variant_check
+        && !cancel.is_cancelled()
+        && check_variants(args, &mut report, &eco, &validation, &prepared);
+    if distilled || checked {
+        rewrite_report(&prepared.run_dir, &report)
+            .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
+    }
+    note(&render_summary(&report, &prepared.run_dir));
+    Ok(match report.status {
+        RunStatus::Succeeded => Exit::Success,
+        RunStatus::Interrupted => Exit::Interrupted,
+        _ => Exit::Failure,
+    })
+}
+
+/// The source tree (a path, or a clone in the cache) and its facts.
+fn analyse(args: &SpackArgs) -> Result<(PathBuf, RepoFacts), CliError> {
+    let (root, info) = source::resolve(&args.source, &cache_dir())
+        .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+    let facts = analyze_dir(&root, info).map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+    Ok((root, facts))
+}
+
+/// Tools for the model: `--no-tools` off, `--tools` on, else on except for
+/// a local model (a small model spends its budget on tool rounds).
+fn tools_on(args: &SpackArgs, model: &dyn ChatModel) -> bool {
+    if args.no_tools {
+        false
+    } else {
+        args.tools || !model.id().starts_with("local:")
+    }
+}
+
+/// The line that says what this run is about to do.
+fn start_line(
+    prepared: &PreparedRun,
+    facts: &RepoFacts,
+    target: TargetSpack,
+    tools: bool,
+    refs_line: &str,
+) -> String {
+    format!(
+        "{}: version {}, Spack {target}, {}, sandbox {}, tools {}, {refs_line}",
+        prepared.brief.package,
+        prepared.version,
+        facts
+            .primary_build_system
+            .map(|k| format!("{k:?}"))
+            .unwrap_or_else(|| "no build system found".into()),
+        if prepared.sandbox.is_sandboxed() {
+            "bubblewrap"
+        } else {
+            "off"
+        },
+        if tools { "on" } else { "off" },
+    )
+}
+
+/// How the stages run: the prepared Spack, sandbox and mirror, and the
+/// command line's stage options.
+fn validation(args: &SpackArgs, prepared: &PreparedRun) -> Validation {
+    Validation {
+        setup: prepared.setup.clone(),
+        sandbox: prepared.sandbox.clone(),
+        mirror: Some(prepared.source.mirror.clone()),
+        options: StageOptions {
+            run_tests: args.test,
+            ..StageOptions::default()
+        },
+        audit: !args.no_audit,
+        install: true,
+    }
+}
+
+fn agent_options(args: &SpackArgs, tools: bool, cancel: &CancelToken) -> AgentOptions {
     let mut options = AgentOptions::new(&args.out);
     options.max_attempts = args.max_attempts;
     options.max_static_repairs = args.static_repairs;
@@ -204,46 +205,48 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     } else {
         RequestLog::Digest
     };
-    let mut printer = ProgressPrinter::new(false);
-    let mut report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
-        .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
+    options
+}
 
-    let mut changed = false;
-    if distill_usage.total() > 0 {
-        report.usage += distill_usage;
-        report.model_calls += 1;
-        report.extras.insert(
-            "facts_distillation".into(),
-            serde_json::json!({"usage": distill_usage}),
-        );
-        changed = true;
+/// The tokens of a `--brief llm` distillation count toward the run.
+fn record_distillation(report: &mut RunReport, usage: Usage) -> bool {
+    if usage.total() == 0 {
+        return false;
     }
-    let variant_check = !args.no_variant_check && !cancel.is_cancelled();
-    if report.status == RunStatus::Succeeded && variant_check {
-        if let Some(rel) = &report.final_recipe {
-            let recipe = std::fs::read_to_string(run_dir.join(rel)).unwrap_or_default();
-            let attempt = report.best_attempt.unwrap_or(1);
-            let checked = variants::check(
-                &validation,
-                &brief.package,
-                &recipe,
-                &run_dir,
-                attempt,
-                eco.prepared_attempt(attempt, &recipe),
-                args.variant_install,
-            );
-            report.extras.insert("variant_check".into(), checked);
-            changed = true;
-        }
+    report.usage += usage;
+    report.model_calls += 1;
+    report.extras.insert(
+        "facts_distillation".into(),
+        serde_json::json!({"usage": usage}),
+    );
+    true
+}
+
+/// The variant check on the recipe that passed, into the report's extras.
+fn check_variants(
+    args: &SpackArgs,
+    report: &mut RunReport,
+    eco: &SpackEcosystem,
+    validation: &Validation,
+    prepared: &PreparedRun,
+) -> bool {
+    if report.status != RunStatus::Succeeded {
+        return false;
     }
-    if changed {
-        rewrite_report(&run_dir, &report)
-            .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
-    }
-    note(&render_summary(&report, &run_dir));
-    Ok(match report.status {
-        RunStatus::Succeeded => Exit::Success,
-        RunStatus::Interrupted => Exit::Interrupted,
-        _ => Exit::Failure,
-    })
+    let Some(rel) = &report.final_recipe else {
+        return false;
+    };
+    let recipe = std::fs::read_to_string(prepared.run_dir.join(rel)).unwrap_or_default();
+    let attempt = report.best_attempt.unwrap_or(1);
+    let checked = variants::check(
+        validation,
+        &prepared.brief.package,
+        &recipe,
+        &prepared.run_dir,
+        attempt,
+        eco.prepared_attempt(attempt, &recipe),
+        args.variant_install,
+    );
+    report.extras.insert("variant_check".into(), checked);
+    true
 }

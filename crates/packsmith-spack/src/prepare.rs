@@ -1,0 +1,164 @@
+//! Everything a `packsmith spack` run needs before the loop starts, in one
+//! call (as `packsmith_nix::ecosystem::prepare_draft` does for Nix): the
+//! brief with the user's `--name`/`--version` applied before it is built,
+//! the run directory claimed by the agent's one check, the source packed
+//! into the run's mirror and pinned in the brief, Spack pointed at the run
+//! directory, and the sandbox set up and probed once.
+
+use std::path::{Path, PathBuf};
+
+use packsmith_agent::rundir::RunDir;
+use packsmith_agent::AgentError;
+use packsmith_core::RepoFacts;
+use packsmith_exec::sandbox::SandboxError;
+use packsmith_spack_knowledge::brief::{build_brief_with, BriefOverrides, SpackBrief};
+use packsmith_spack_knowledge::mapping::SpackNames;
+use packsmith_spack_knowledge::target::TargetSpack;
+
+use crate::validate::{
+    pack_local_source, LocalSource, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup,
+    ValidateError,
+};
+
+/// What the caller decided: the analysed source, the located Spack and
+/// the command line's choices.
+pub struct RunInputs<'a> {
+    pub facts: &'a RepoFacts,
+    /// The source tree that is packed and built.
+    pub source_root: &'a Path,
+    pub setup: SpackSetup,
+    pub target: TargetSpack,
+    pub names: &'a dyn SpackNames,
+    pub overrides: BriefOverrides,
+    /// `--out`: the run goes in `<out>/<package>/`.
+    pub out: &'a Path,
+    pub replace: bool,
+    pub no_sandbox: bool,
+}
+
+/// A run ready for the loop.
+pub struct PreparedRun {
+    /// The one brief: the draft, retrieval and the prompts all read it.
+    pub brief: SpackBrief,
+    pub version: String,
+    pub run_dir: PathBuf,
+    /// Spack with the run directory as its scratch space.
+    pub setup: SpackSetup,
+    pub sandbox: Sandbox,
+    pub source: LocalSource,
+}
+
+/// Why a run cannot start; each names the input and says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error(
+        "no release version found in {root}\nhint: pass --version X.Y.Z (the version to package)"
+    )]
+    NoVersion { root: PathBuf },
+    #[error(transparent)]
+    RunDir(#[from] AgentError),
+    #[error("cannot pack the source: {0}")]
+    Pack(#[source] ValidateError),
+    #[error("cannot use Spack: {0}")]
+    Spack(#[source] ValidateError),
+    #[error("the sandbox does not work here: {0}")]
+    Sandbox(#[source] SandboxError),
+}
+
+impl packsmith_core::Hint for PrepareError {
+    fn hint(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match self {
+            Self::NoVersion { .. } | Self::RunDir(_) => {
+                packsmith_core::hint::split_hint(&self.to_string())
+                    .1
+                    .map(|h| Cow::Owned(h.to_string()))
+            }
+            Self::Pack(e) | Self::Spack(e) => e.hint().map(Cow::Owned),
+            Self::Sandbox(_) => Some(Cow::Borrowed(
+                "install bubblewrap and allow unprivileged user namespaces (check that `bwrap \
+                 --ro-bind / / true` works), or pass --no-sandbox to run recipes unsandboxed \
+                 (their code then runs with your rights)",
+            )),
+        }
+    }
+
+    fn message(&self) -> String {
+        packsmith_core::hint::split_hint(&self.to_string())
+            .0
+            .to_string()
+    }
+
+    /// A missing version or an occupied run directory is the user's to fix;
+    /// packing, Spack and the sandbox are the machine's.
+    fn is_bad_input(&self) -> bool {
+        matches!(self, Self::NoVersion { .. } | Self::RunDir(_))
+    }
+}
+
+/// Builds the brief, claims the run directory, packs the source into the
+/// run's mirror and pins it, and sets up the sandbox (probed once).
+pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
+    let mut brief = build_brief_with(inputs.facts, inputs.target, inputs.names, &inputs.overrides);
+    let version = brief
+        .fetch
+        .version
+        .clone()
+        .ok_or_else(|| PrepareError::NoVersion {
+            root: inputs.source_root.to_path_buf(),
+        })?;
+    let claimed = RunDir::claim(inputs.out, &brief.package, inputs.replace)?;
+    // Absolute: the mirror URL and Spack's scratch paths are written into
+    // files that other processes read.
+    let run_dir = std::fs::canonicalize(&claimed).map_err(|e| {
+        PrepareError::RunDir(AgentError::Io {
+            path: claimed.clone(),
+            source: e,
+        })
+    })?;
+    let mut setup = inputs.setup;
+    setup.scratch = run_dir.clone();
+    let source = pack_local_source(
+        inputs.source_root,
+        &brief.package,
+        &version,
+        &run_dir.join("mirror"),
+    )
+    .map_err(PrepareError::Pack)?;
+    pin_local_source(&mut brief, &source);
+    let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
+    Ok(PreparedRun {
+        brief,
+        version,
+        run_dir,
+        setup,
+        sandbox,
+        source,
+    })
+}
+
+/// The packed tarball is what the draft fetches: its `file://` URL and
+/// checksum replace any upstream URL and git source.
+fn pin_local_source(brief: &mut SpackBrief, source: &LocalSource) {
+    brief.fetch.url = Some(source.url.clone());
+    brief.fetch.sha256 = Some(source.sha256.clone());
+    brief.fetch.git = None;
+}
+
+/// bubblewrap around every stage, writable only where Spack and the run
+/// write; `no_sandbox` runs without it. `Sandbox::new` probes it.
+fn spack_sandbox(
+    setup: &SpackSetup,
+    run_dir: &Path,
+    no_sandbox: bool,
+) -> Result<Sandbox, PrepareError> {
+    let paths = setup.probe_paths().map_err(PrepareError::Spack)?;
+    let mut writable = paths.writable();
+    writable.push(run_dir.to_path_buf());
+    let policy = SandboxPolicy::for_spack(
+        writable,
+        setup.read_only_roots(),
+        run_dir.join("sandbox-home"),
+    );
+    Sandbox::new(policy, no_sandbox).map_err(PrepareError::Sandbox)
+}
