@@ -48,7 +48,7 @@ fn without_spack_it_refuses_and_points_to_doctor_and_the_guide() {
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("no `spack` on PATH"), "{err}");
     assert!(
-        err.contains("packsmith doctor") && err.contains("docs/offline-spack.md"),
+        err.contains("packsmith doctor") && err.contains("packsmith setup spack"),
         "{err}"
     );
     // One hint, in the user's terms (no internal type name).

@@ -94,7 +94,10 @@ pub fn detect_own_externals() -> Vec<OwnExternal> {
 
 fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
     let version = pkg_config(&["--modversion", module])?;
-    let prefix = pkg_config(&["--variable=prefix", module]).unwrap_or_else(|| "/usr".into());
+    let prefix = install_prefix(
+        pkg_config(&["--variable=prefix", module]).as_deref(),
+        pkg_config(&["--libs-only-L", module]).as_deref(),
+    );
     let variants = match package {
         "hdf5" if pkg_config(&["--exists", "hdf5_hl"]).is_some() => "+hl",
         _ => "",
@@ -105,6 +108,26 @@ fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
         variants: variants.into(),
         prefix,
     })
+}
+
+/// The prefix Spack gets: pkg-config's own when it names a directory, else
+/// the part of the first `-L` directory before its `lib…` component (Debian's
+/// openblas.pc and hdf5.pc leave `prefix` empty), else `/usr`. An empty
+/// prefix makes the whole packages.yaml invalid to Spack.
+fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
+    if let Some(p) = prefix.map(str::trim).filter(|p| p.starts_with('/')) {
+        return p.trim_end_matches('/').to_string();
+    }
+    libs_only_l
+        .and_then(|libs| {
+            libs.split_whitespace()
+                .find_map(|flag| flag.strip_prefix("-L"))
+                .and_then(|dir| {
+                    let cut = dir.find("/lib")?;
+                    Some(dir[..cut].to_string()).filter(|p| p.starts_with('/'))
+                })
+        })
+        .unwrap_or_else(|| "/usr".into())
 }
 
 fn pkg_config(args: &[&str]) -> Option<String> {
@@ -151,5 +174,20 @@ mod tests {
             Some("1.83.0")
         );
         assert_eq!(boost_version("nothing"), None);
+    }
+
+    #[test]
+    fn an_empty_pkg_config_prefix_falls_back_to_the_library_directory() {
+        assert_eq!(install_prefix(Some("/opt/x/"), None), "/opt/x");
+        assert_eq!(
+            install_prefix(Some(""), Some("-L/usr/lib/x86_64-linux-gnu/hdf5/serial")),
+            "/usr"
+        );
+        assert_eq!(
+            install_prefix(Some(""), Some("-L/opt/ob/lib64 -L/other/lib")),
+            "/opt/ob"
+        );
+        assert_eq!(install_prefix(None, Some("")), "/usr");
+        assert_eq!(install_prefix(Some("${pcfiledir}"), None), "/usr");
     }
 }
