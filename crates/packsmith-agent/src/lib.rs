@@ -9,7 +9,6 @@
 //! ends with `report.json`/`report.md` (see [`rundir`]).
 
 mod agent;
-mod attempt;
 mod cancel;
 pub mod clean;
 mod detail;
@@ -19,12 +18,10 @@ pub mod events;
 mod extras_markdown;
 pub mod history;
 mod options;
-mod refine;
 pub mod report;
 pub mod rundir;
 mod text;
 pub mod tools;
-mod turn;
 
 pub use agent::Agent;
 pub use cancel::CancelToken;
@@ -42,4 +39,4 @@ pub use options::{AgentOptions, RequestLog};
 pub use report::{AttemptRecord, RunReport, RunStatus, StageRecord};
 pub use text::{clip_bytes, clip_chars};
 pub use tools::{RepoRoot, Tool, ToolContext, ToolError, ToolRegistry, ToolResult};
-pub use turn::TOOLS_SPENT;
+pub use agent::TOOLS_SPENT;

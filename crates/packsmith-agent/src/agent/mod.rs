@@ -1,7 +1,15 @@
 //! The loop: draft → static check → stages → failure → repair, until a
 //! recipe passes or a limit is hit; then optional refinement and the
 //! report. State that outlives one attempt lives in [`Run`]; one attempt
-//! is in `attempt.rs`, one model turn (with tool rounds) in `turn.rs`.
+//! is in `attempt.rs`, one model turn (with tool rounds) in `turn.rs`,
+//! refinement after success in `refine.rs`: submodules, so `Run`'s fields
+//! stay private to the loop.
+
+mod attempt;
+mod refine;
+mod turn;
+
+pub use turn::TOOLS_SPENT;
 
 use std::collections::BTreeMap;
 
@@ -69,27 +77,27 @@ impl Agent {
 }
 
 pub(crate) struct Run<'a> {
-    pub task: &'a Task,
-    pub eco: &'a dyn Ecosystem,
-    pub model: &'a dyn ChatModel,
-    pub opts: &'a AgentOptions,
-    pub dir: RunDir,
+    task: &'a Task,
+    eco: &'a dyn Ecosystem,
+    model: &'a dyn ChatModel,
+    opts: &'a AgentOptions,
+    dir: RunDir,
     sink: &'a mut dyn EventSink,
-    pub registry: ToolRegistry,
-    pub stages: Vec<StageSpec>,
-    pub records: Vec<AttemptRecord>,
-    pub recipes: BTreeMap<u32, Recipe>,
-    pub history: Vec<HistoryEntry>,
-    pub total: Tally,
-    pub current: Tally,
+    registry: ToolRegistry,
+    stages: Vec<StageSpec>,
+    records: Vec<AttemptRecord>,
+    recipes: BTreeMap<u32, Recipe>,
+    history: Vec<HistoryEntry>,
+    total: Tally,
+    current: Tally,
     /// Model calls in the current attempt, for `calls/KK.json`.
-    pub call_seq: u32,
+    call_seq: u32,
     /// The last attempt the progress check accepted.
-    pub accepted: Option<AttemptSnapshot>,
+    accepted: Option<AttemptSnapshot>,
     /// What the next repair starts from.
-    pub base: Option<AttemptSnapshot>,
-    pub broken_log: bool,
-    pub no_progress: u32,
+    base: Option<AttemptSnapshot>,
+    broken_log: bool,
+    no_progress: u32,
 }
 
 impl<'a> Run<'a> {
