@@ -24,6 +24,7 @@ mod text;
 pub mod tools;
 
 pub use agent::Agent;
+pub use agent::TOOLS_SPENT;
 pub use cancel::CancelToken;
 pub use clean::strip_fences;
 pub use detail::BackendDetail;
@@ -39,4 +40,3 @@ pub use options::{AgentOptions, RequestLog};
 pub use report::{AttemptRecord, RunReport, RunStatus, StageRecord};
 pub use text::{clip_bytes, clip_chars};
 pub use tools::{RepoRoot, Tool, ToolContext, ToolError, ToolRegistry, ToolResult};
-pub use agent::TOOLS_SPENT;
