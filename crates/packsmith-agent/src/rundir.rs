@@ -36,7 +36,7 @@ pub const BEST_PREFIX: &str = "best-attempt.";
 
 /// `attempts/NN/diagnosis.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-pub struct Diagnosis {
+pub struct AttemptDiagnosis {
     pub record: AttemptRecord,
     /// The static check's findings on the attempt's final recipe.
     pub diagnostics: Vec<Diagnostic>,
@@ -147,7 +147,7 @@ impl RunDir {
         Ok(rel)
     }
 
-    pub fn write_diagnosis(&self, diagnosis: &Diagnosis) -> Result<(), AgentError> {
+    pub fn write_diagnosis(&self, diagnosis: &AttemptDiagnosis) -> Result<(), AgentError> {
         let path = self
             .root
             .join("attempts")

@@ -6,7 +6,7 @@
 use packsmith_core::{DownloadKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
-use crate::diagnose::{Diagnosis, Failure};
+use crate::diagnose::{Failure, NixDiagnosis};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -90,7 +90,7 @@ const MISSING_DEP_SIGNS: &[&str] = &[
 
 /// Deterministic first guess from the failures of the run (oldest first)
 /// and the facts; `Other` when nothing points anywhere.
-pub fn first_guess(failures: &[Diagnosis], facts: Option<&RepoFacts>) -> FirstGuess {
+pub fn first_guess(failures: &[NixDiagnosis], facts: Option<&RepoFacts>) -> FirstGuess {
     let g = |category, reason: &str| FirstGuess {
         category,
         reason: reason.to_string(),
@@ -190,7 +190,7 @@ mod tests {
     use crate::diagnose::classify;
     use crate::runner::Step;
 
-    fn build_failure(text: &str) -> Diagnosis {
+    fn build_failure(text: &str) -> NixDiagnosis {
         let log = format!("Running phase: configurePhase\n{text}\nerror: builder for '/nix/store/h-x.drv' failed with exit code 1\n");
         classify(Step::Build, &log, Some("/nix/store/h-x.drv"))
     }
@@ -208,7 +208,7 @@ mod tests {
             first_guess(&[dep], None).category,
             FailureCategory::DependencyNotInNixpkgs
         );
-        let to = Diagnosis::timeout(Step::Build, "");
+        let to = NixDiagnosis::timeout(Step::Build, "");
         assert_eq!(first_guess(&[to], None).category, FailureCategory::Timeout);
         let other = build_failure("segfault");
         assert_eq!(first_guess(&[other], None).category, FailureCategory::Other);

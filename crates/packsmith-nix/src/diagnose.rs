@@ -98,7 +98,7 @@ impl Failure {
 
 /// A classified failure with what the model should read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Diagnosis {
+pub struct NixDiagnosis {
     pub step: Step,
     pub failure: Failure,
     /// A short excerpt (at most [`EXCERPT_LINES`] lines), store hashes kept.
@@ -108,7 +108,7 @@ pub struct Diagnosis {
     pub signature: String,
 }
 
-impl Diagnosis {
+impl NixDiagnosis {
     pub fn kind(&self) -> FailureKind {
         self.failure.kind()
     }
@@ -172,10 +172,10 @@ fn lines(log: &str) -> Vec<String> {
 /// Classifies a failed step. `top_drv` is the derivation that was asked
 /// for (from evaluation): a builder failure in any other derivation is a
 /// dependency failure.
-pub fn classify(step: Step, log: &str, top_drv: Option<&str>) -> Diagnosis {
+pub fn classify(step: Step, log: &str, top_drv: Option<&str>) -> NixDiagnosis {
     let ls = lines(log);
     let text = ls.join("\n");
-    let make = |failure: Failure, excerpt: String, signature: &str| Diagnosis {
+    let make = |failure: Failure, excerpt: String, signature: &str| NixDiagnosis {
         step,
         failure,
         excerpt,
@@ -296,7 +296,7 @@ pub fn classify(step: Step, log: &str, top_drv: Option<&str>) -> Diagnosis {
     make(Failure::Unknown, tail_excerpt(&ls, 20), "unknown")
 }
 
-fn eval_error(step: Step, ls: &[String], first_error: usize) -> Diagnosis {
+fn eval_error(step: Step, ls: &[String], first_error: usize) -> NixDiagnosis {
     let rest = &ls[first_error..];
     let text = rest.join("\n");
     let (error, name, message) = if let Some(c) = caps(&SYNTAX, &text) {
@@ -344,7 +344,7 @@ fn eval_error(step: Step, ls: &[String], first_error: usize) -> Diagnosis {
         .collect();
     let name = name.map(|m| m.as_str().to_string());
     let signature = normalize_line(&message);
-    Diagnosis {
+    NixDiagnosis {
         step,
         failure: Failure::EvalError {
             error,

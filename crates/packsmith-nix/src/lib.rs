@@ -17,7 +17,7 @@ pub mod templates;
 pub mod tofu;
 
 pub use analysis::{first_guess, FailureCategory, FirstGuess};
-pub use diagnose::{classify, Diagnosis, EvalErrorKind, Failure, FailureKind, Location};
+pub use diagnose::{classify, EvalErrorKind, Failure, FailureKind, Location, NixDiagnosis};
 pub use ecosystem::{NixEcosystem, NixSettings};
 pub use edit::{view, EditError, Edited, Editor, FallbackParser, NixParser, SyntaxCheck};
 pub use fetch::{

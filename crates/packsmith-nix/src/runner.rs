@@ -13,7 +13,7 @@ use std::time::Duration;
 use packsmith_exec::{atomic_write, CommandSpec};
 use serde::{Deserialize, Serialize};
 
-use crate::diagnose::{classify, Diagnosis};
+use crate::diagnose::{classify, NixDiagnosis};
 use crate::fetch::{path_literal, quote};
 use crate::templates::CallScope;
 
@@ -155,7 +155,7 @@ pub struct StepResult {
     /// True when the log was longer than the capture cap (its start is lost).
     pub log_truncated: bool,
     /// Set when the step failed.
-    pub diagnosis: Option<Diagnosis>,
+    pub diagnosis: Option<NixDiagnosis>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -309,7 +309,7 @@ impl NixRunner {
         let diagnosis = (!success).then(|| {
             let mut d = classify(step, &out.stderr, top_drv);
             if out.timed_out {
-                d = Diagnosis::timeout(step, &out.stderr);
+                d = NixDiagnosis::timeout(step, &out.stderr);
             }
             d
         });

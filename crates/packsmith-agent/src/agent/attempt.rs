@@ -14,7 +14,7 @@ use crate::ecosystem::{
 use crate::events::{AgentEvent, CallPurpose};
 use crate::history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
 use crate::report::{AttemptRecord, StageRecord};
-use crate::rundir::Diagnosis;
+use crate::rundir::AttemptDiagnosis;
 
 /// The failure class of a recipe identical to the one it repairs.
 const UNCHANGED: &str = "unchanged";
@@ -495,7 +495,7 @@ impl Run<'_> {
             duration_ms: started.elapsed().as_millis() as u64,
         };
         self.dir
-            .write_diagnosis(&Diagnosis {
+            .write_diagnosis(&AttemptDiagnosis {
                 record: record.clone(),
                 diagnostics: p.diagnostics,
             })

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use packsmith_agent::rundir::Diagnosis;
+use packsmith_agent::rundir::AttemptDiagnosis;
 use packsmith_agent::*;
 use packsmith_llm::ScriptedModel;
 
@@ -109,8 +109,9 @@ fn check_tree(dir: &Path) {
         if path.is_dir() {
             check_tree(&path);
         } else if name == "diagnosis.json" {
-            let d: Diagnosis = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let d: AttemptDiagnosis =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(d.record.attempt > 0);
         } else if name.ends_with(".json") {
             serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&path).unwrap())

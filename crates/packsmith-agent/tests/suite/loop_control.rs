@@ -395,7 +395,7 @@ fn cancellation_mid_attempt_records_the_attempt_as_interrupted() {
     assert!(second.interrupted);
     assert!(!second.passed);
     assert_eq!(second.stages.len(), 1);
-    let diag: packsmith_agent::rundir::Diagnosis = serde_json::from_str(
+    let diag: packsmith_agent::rundir::AttemptDiagnosis = serde_json::from_str(
         &std::fs::read_to_string(env.run_dir().join("attempts/02/diagnosis.json")).unwrap(),
     )
     .unwrap();

@@ -1,6 +1,6 @@
 //! The trace and the run directory's files.
 
-use packsmith_agent::rundir::Diagnosis;
+use packsmith_agent::rundir::AttemptDiagnosis;
 use packsmith_agent::*;
 use packsmith_llm::ScriptedModel;
 
@@ -62,7 +62,7 @@ fn every_attempt_has_its_recipe_logs_and_diagnosis() {
         let nn = format!("attempts/{:02}", a.attempt);
         assert_eq!(a.recipe_path, format!("{nn}/package.fake"));
         assert!(dir.join(&a.recipe_path).is_file());
-        let diag: Diagnosis = serde_json::from_str(
+        let diag: AttemptDiagnosis = serde_json::from_str(
             &std::fs::read_to_string(dir.join(&nn).join("diagnosis.json")).unwrap(),
         )
         .unwrap();

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::analysis::{first_guess, FailureCategory, FirstGuess};
-use crate::diagnose::Diagnosis;
+use crate::diagnose::NixDiagnosis;
 
 use super::prompts;
 use super::stages::class_of;
@@ -35,7 +35,7 @@ pub fn category_name(c: FailureCategory) -> String {
 }
 
 /// The analysis without a model.
-pub fn deterministic(diagnoses: &[Diagnosis], facts: Option<&RepoFacts>) -> FailureAnalysis {
+pub fn deterministic(diagnoses: &[NixDiagnosis], facts: Option<&RepoFacts>) -> FailureAnalysis {
     let guess = first_guess(diagnoses, facts);
     FailureAnalysis {
         category: guess.category,
@@ -80,7 +80,7 @@ pub fn no_valid_nix(attempts: &[AttemptRecord]) -> Option<FailureAnalysis> {
 /// The request asking a model to explain, with the last failures.
 pub fn request(
     name: &str,
-    diagnoses: &[Diagnosis],
+    diagnoses: &[NixDiagnosis],
     facts: &str,
     guess: &FirstGuess,
 ) -> ChatRequest {

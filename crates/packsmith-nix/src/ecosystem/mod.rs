@@ -26,8 +26,8 @@ use packsmith_agent::{
 use packsmith_core::chat::{ChatMessage, ChatRequest};
 use serde_json::json;
 
-use crate::diagnose::Diagnosis;
 use crate::diagnose::Failure as DiagnosedFailure;
+use crate::diagnose::NixDiagnosis;
 use crate::edit::NixParser;
 use crate::runner::{NixConfig, NixRunner, NixpkgsPin};
 use crate::templates::CallScope;
@@ -87,7 +87,7 @@ pub(crate) struct State {
     /// Recipe texts that built, in order.
     built: Vec<String>,
     /// Every classified failure, oldest first.
-    diagnoses: Vec<Diagnosis>,
+    diagnoses: Vec<NixDiagnosis>,
     /// Hash fixes made without the model.
     hash_fixes: Vec<String>,
     /// Recipe text → its runtime check.
@@ -160,7 +160,7 @@ impl NixEcosystem {
     }
 
     /// Every classified failure of the run, oldest first.
-    pub fn diagnoses(&self) -> Vec<Diagnosis> {
+    pub fn diagnoses(&self) -> Vec<NixDiagnosis> {
         self.state().diagnoses.clone()
     }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use packsmith_agent::{AttemptDir, EcosystemError, Failure, StageOutcome, StageSpec};
 
-use crate::diagnose::{Diagnosis, FailureKind};
+use crate::diagnose::{FailureKind, NixDiagnosis};
 use crate::logs::LogView;
 use crate::runner::{NixpkgsPin, StepResult, WorkDir};
 
@@ -54,8 +54,8 @@ impl NixStage {
 
 /// The typed diagnosis a failure from a Nix stage carries, for the
 /// backend's own repairs (trust on first use).
-pub fn diagnosis_of(failure: &Failure) -> Option<&Diagnosis> {
-    failure.detail.get::<Diagnosis>()
+pub fn diagnosis_of(failure: &Failure) -> Option<&NixDiagnosis> {
+    failure.detail.get::<NixDiagnosis>()
 }
 
 /// Lines of the log's end the model is shown (it pages back with a tool).
@@ -76,7 +76,7 @@ pub fn class_of(kind: FailureKind) -> &'static str {
 }
 
 /// The classified headline, then the numbered end of the log.
-pub fn excerpt(diagnosis: &Diagnosis, log: &str) -> String {
+pub fn excerpt(diagnosis: &NixDiagnosis, log: &str) -> String {
     let page = LogView::new(log).tail(EXCERPT_TAIL_LINES);
     let head = diagnosis.signature.trim();
     let mut text = String::new();

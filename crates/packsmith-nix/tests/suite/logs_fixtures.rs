@@ -11,7 +11,7 @@ fn fixture(name: &str) -> String {
 
 /// The step from the file name, the top derivation from the logged
 /// `$ nix-build /nix/store/….drv` command line.
-fn classify_fixture(name: &str) -> packsmith_nix::Diagnosis {
+fn classify_fixture(name: &str) -> packsmith_nix::NixDiagnosis {
     let log = fixture(name);
     let step = if name.starts_with("eval-") {
         Step::Evaluate

@@ -63,7 +63,7 @@ fn sandboxed(dir: &Path) -> NixConfig {
     sandbox_config(&[dir])
 }
 
-fn diagnosis(steps: &[StepResult]) -> &packsmith_nix::Diagnosis {
+fn diagnosis(steps: &[StepResult]) -> &packsmith_nix::NixDiagnosis {
     steps
         .last()
         .unwrap()
