@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-mod common;
+use crate::common;
 
 fn packsmith(args: &[&str], cache: &Path, envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_packsmith"));

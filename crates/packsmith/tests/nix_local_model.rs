@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 // About three minutes with SmolLM2 on 2 quiet cores (five calls at most);
 // `PACKSMITH_E2E_MODEL=<gguf>` runs it with another model.

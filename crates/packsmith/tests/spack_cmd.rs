@@ -3,7 +3,7 @@
 //! with bad input, and (where Spack is installed) the bundled example
 //! installed from the deterministic draft with no model.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -9,7 +9,7 @@
 //! the define. Without the feature, the model or Spack: a SKIPPED line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
