@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::recipe::{Recipe, SpackGeneration};
+use crate::recipe::{ParsedRecipe, SpackGeneration};
 use crate::target::TargetSpack;
 
 /// A generation and what it was read from, for the note the user sees.
@@ -17,7 +17,7 @@ pub struct Inferred {
 
 /// The generation of the recipe at `path`, or `None` when neither its
 /// repository nor its imports tell.
-pub fn infer_generation(path: &Path, recipe: &Recipe) -> Option<Inferred> {
+pub fn infer_generation(path: &Path, recipe: &ParsedRecipe) -> Option<Inferred> {
     if let Some(target) = repository_generation(path) {
         return Some(Inferred {
             target,

@@ -15,7 +15,7 @@ use packsmith_spack::diagnose::{classify, diagnose_outcome, FailureClass};
 use packsmith_spack::setup::{setup_spack, SetupOptions};
 use packsmith_spack::validate::{
     check_variants, pack_local_source, prepare_attempt, run_stages, Sandbox, SandboxPolicy,
-    SpackPaths, SpackSandboxPolicy, SpackSetup, Stage, StageOptions, StageOutcome,
+    SpackPaths, SpackSandboxPolicy, SpackSetup, SpackStageOutcome, Stage, StageOptions,
     VariantCheckOptions,
 };
 use packsmith_spack_knowledge::brief::build_brief;
@@ -188,7 +188,7 @@ fn scrub(text: &str, subs: &[(String, String)]) -> String {
     out
 }
 
-fn capture(env: &Env, case: &str, outcome: &StageOutcome) {
+fn capture(env: &Env, case: &str, outcome: &SpackStageOutcome) {
     if std::env::var_os("PACKSMITH_CAPTURE_LOGS").is_none() {
         return;
     }

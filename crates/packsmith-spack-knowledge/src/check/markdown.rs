@@ -2,7 +2,7 @@
 //! of prose before the code. Detect it, and strip it for the agent.
 
 use super::{Code, Diagnostic};
-use crate::recipe::Recipe;
+use crate::recipe::ParsedRecipe;
 
 fn is_fence(line: &str) -> bool {
     line.trim_start().starts_with("```")
@@ -26,7 +26,7 @@ fn looks_like_python(line: &str) -> bool {
         })
 }
 
-pub(super) fn check(source: &str, recipe: &Recipe, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(source: &str, recipe: &ParsedRecipe, out: &mut Vec<Diagnostic>) {
     for (i, line) in source.lines().enumerate() {
         if is_fence(line) {
             out.push(Diagnostic::new(

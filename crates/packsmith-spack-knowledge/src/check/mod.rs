@@ -23,7 +23,7 @@ pub use markdown::{strip_markdown, Cleaned};
 pub use names::spack_class_name;
 
 use crate::kb::NameIndex;
-use crate::recipe::{parse_recipe, Recipe};
+use crate::recipe::{parse_recipe, ParsedRecipe};
 use crate::target::TargetSpack;
 
 /// One finding.
@@ -75,7 +75,7 @@ pub struct CheckOptions<'a> {
 
 /// Everything the rules look at.
 pub(crate) struct Input<'a> {
-    pub recipe: &'a Recipe,
+    pub recipe: &'a ParsedRecipe,
     pub walk: &'a walk::Walk,
     pub opts: &'a CheckOptions<'a>,
 }

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::card::{squash, FeatureCard};
 use crate::kb::features::{build_systems, feature_sets};
-use crate::recipe::{Recipe, VariantValues};
+use crate::recipe::{ParsedRecipe, VariantValues};
 
 /// Longest chunk text (characters). MiniLM reads 256–512 word pieces;
 /// longer texts are cut by the embedder anyway, this keeps hashing and
@@ -102,7 +102,7 @@ pub fn text_hash(text: &str) -> String {
 
 /// The card of an indexed recipe, the same as the knowledge base's rows
 /// give (see `store::load_cards`).
-pub fn card_from_recipe(package: &str, recipe: &Recipe) -> FeatureCard {
+pub fn card_from_recipe(package: &str, recipe: &ParsedRecipe) -> FeatureCard {
     FeatureCard {
         name: package.to_string(),
         description: recipe.docstring.clone(),
@@ -119,7 +119,7 @@ pub fn card_from_recipe(package: &str, recipe: &Recipe) -> FeatureCard {
 }
 
 /// The recipe's pieces other than the card, in a fixed order.
-pub fn recipe_chunks(package: &str, recipe: &Recipe, source: &str) -> Vec<Chunk> {
+pub fn recipe_chunks(package: &str, recipe: &ParsedRecipe, source: &str) -> Vec<Chunk> {
     let mut out = Vec::new();
     if !recipe.variants.is_empty() {
         let mut text = format!("package {package} variants:");

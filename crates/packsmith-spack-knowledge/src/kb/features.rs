@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::base_classes::{class_for_kind, implied_build_system};
-use crate::recipe::Recipe;
+use crate::recipe::ParsedRecipe;
 
 /// The last component of a possibly dotted base (`cmake.CMakePackage`).
 pub fn base_short(base: &str) -> &str {
@@ -13,7 +13,7 @@ pub fn base_short(base: &str) -> &str {
 
 /// The build systems a recipe supports: the `build_system(...)` values,
 /// else what its base classes imply.
-pub fn build_systems(recipe: &Recipe) -> Vec<String> {
+pub fn build_systems(recipe: &ParsedRecipe) -> Vec<String> {
     if let Some(bs) = &recipe.build_system {
         if !bs.values.is_empty() {
             return bs.values.clone();
@@ -49,7 +49,7 @@ pub struct FeatureSets {
 /// Dependency names and build options (own variants, plus `cuda`/`rocm`
 /// from the GPU mixins, which say something about the package; the
 /// variants every CMake package inherits say nothing and are left out).
-pub fn feature_sets(recipe: &Recipe) -> FeatureSets {
+pub fn feature_sets(recipe: &ParsedRecipe) -> FeatureSets {
     let deps = recipe
         .dependencies
         .iter()

@@ -18,7 +18,7 @@ use super::features::{build_systems, feature_sets};
 use super::layout::{locate, recipe_files};
 use super::schema::{DDL, INDEXES, SCHEMA_VERSION};
 use super::{kb_dir, schema_version, sql, KbError};
-use crate::recipe::{parse_recipe, Recipe, VariantValues};
+use crate::recipe::{parse_recipe, ParsedRecipe, VariantValues};
 
 /// Tag the packages named in a list file.
 #[derive(Debug, Clone)]
@@ -183,7 +183,7 @@ pub fn index_repo(repo: &Path, cache: &Path, opts: &IndexOptions) -> Result<Inde
         // Parse on worker threads while this thread inserts: with two
         // cores, parsing and SQLite overlap instead of adding up.
         let inserted = std::thread::scope(|scope| -> Result<(), KbError> {
-            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, Recipe)>(256);
+            let (send, receive) = std::sync::mpsc::sync_channel::<(usize, ParsedRecipe)>(256);
             let workers = threads.clamp(1, changed.len().max(1));
             for w in 0..workers {
                 let send = send.clone();
@@ -323,7 +323,11 @@ fn opt_str(v: &Option<String>) -> Option<&str> {
     v.as_deref()
 }
 
-fn insert_package(tx: &Transaction, entry: &FileEntry, recipe: &Recipe) -> rusqlite::Result<()> {
+fn insert_package(
+    tx: &Transaction,
+    entry: &FileEntry,
+    recipe: &ParsedRecipe,
+) -> rusqlite::Result<()> {
     let features = feature_sets(recipe);
     let text = String::from_utf8_lossy(&entry.bytes);
     tx.prepare_cached(
@@ -442,7 +446,7 @@ fn insert_package(tx: &Transaction, entry: &FileEntry, recipe: &Recipe) -> rusql
     Ok(())
 }
 
-fn generation_name(recipe: &Recipe) -> &'static str {
+fn generation_name(recipe: &ParsedRecipe) -> &'static str {
     match recipe.generation {
         crate::recipe::SpackGeneration::V0 => "v0",
         crate::recipe::SpackGeneration::V1 => "v1",

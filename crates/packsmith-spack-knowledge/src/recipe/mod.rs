@@ -24,13 +24,13 @@ use serde::{Deserialize, Serialize};
 pub use pyval::{split_spec_head, Value};
 
 /// Parse recipe text. Never panics; syntax errors end up in
-/// [`Recipe::syntax_errors`] and everything that parsed is still read.
-pub fn parse_recipe(source: &str, path: &str) -> Recipe {
+/// [`ParsedRecipe::syntax_errors`] and everything that parsed is still read.
+pub fn parse_recipe(source: &str, path: &str) -> ParsedRecipe {
     parse::parse(source, path)
 }
 
 /// Read and parse a recipe file.
-pub fn read_recipe(path: &Path) -> Result<Recipe, RecipeError> {
+pub fn read_recipe(path: &Path) -> Result<ParsedRecipe, RecipeError> {
     let bytes = std::fs::read(path).map_err(|source| RecipeError::Io {
         path: path.display().to_string(),
         source,
@@ -402,7 +402,7 @@ pub struct SyntaxError {
 
 /// Everything read from one `package.py`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Recipe {
+pub struct ParsedRecipe {
     pub path: String,
     pub generation: SpackGeneration,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -470,7 +470,7 @@ pub struct Recipe {
     pub syntax_errors: Vec<SyntaxError>,
 }
 
-impl Recipe {
+impl ParsedRecipe {
     /// True when the file defines a Spack package class.
     pub fn is_spack_recipe(&self) -> bool {
         self.class_name.is_some()

@@ -8,7 +8,7 @@ use crate::pywalk::{self, with_parser};
 
 use super::imports::{detect_generation, read_import};
 use super::pyval::{Src, Value};
-use super::{Attribute, Method, Recipe, SpackGeneration, SyntaxError};
+use super::{Attribute, Method, ParsedRecipe, SpackGeneration, SyntaxError};
 use crate::pywalk::pos;
 
 /// Deepest nesting we follow; pathological input must not blow the stack.
@@ -33,10 +33,10 @@ fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
     })
 }
 
-pub fn parse(source: &str, path: &str) -> Recipe {
-    let mut recipe = Recipe {
+pub fn parse(source: &str, path: &str) -> ParsedRecipe {
+    let mut recipe = ParsedRecipe {
         path: path.to_string(),
-        ..Recipe::default()
+        ..ParsedRecipe::default()
     };
     let (tree, failed) = match parse_tree(source) {
         Ok(t) => t,
@@ -108,7 +108,7 @@ pub fn parse(source: &str, path: &str) -> Recipe {
 fn scan_module<'t>(
     src: Src,
     node: Node<'t>,
-    recipe: &mut Recipe,
+    recipe: &mut ParsedRecipe,
     classes: &mut Vec<Node<'t>>,
     names: &mut HashMap<String, Node<'t>>,
     depth: usize,
@@ -313,7 +313,7 @@ pub struct Reader<'s, 't, 'r> {
     pub src: Src<'s>,
     /// Module- and class-level `NAME = value` assignments.
     pub names: HashMap<String, Node<'t>>,
-    pub recipe: &'r mut Recipe,
+    pub recipe: &'r mut ParsedRecipe,
 }
 
 impl<'s, 't> Reader<'s, 't, '_> {

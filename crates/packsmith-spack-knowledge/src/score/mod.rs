@@ -49,7 +49,7 @@ pub struct ScoreRecipe {
 impl ScoreRecipe {
     /// A parsed recipe's own directives; `extends(x)` counts as a
     /// build+run dependency on x.
-    pub fn from_recipe(recipe: &crate::recipe::Recipe) -> Self {
+    pub fn from_recipe(recipe: &crate::recipe::ParsedRecipe) -> Self {
         let deps = recipe.dependencies.iter().map(|d| ScoreDep {
             spec: d.spec.clone(),
             when: d.when.clone(),

@@ -12,7 +12,7 @@ mod rules;
 
 use serde::{Deserialize, Serialize};
 
-use crate::validate::{Stage, StageOutcome};
+use crate::validate::{SpackStageOutcome, Stage};
 
 pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
 pub use rules::classify;
@@ -98,7 +98,7 @@ pub struct Diagnosis {
 /// packsmith failed it (an offline concretization that would download),
 /// else from its log files (the stage log, plus Spack's build log when the
 /// install copied it). None for a stage that passed.
-pub fn diagnose_outcome(outcome: &StageOutcome) -> std::io::Result<Option<Diagnosis>> {
+pub fn diagnose_outcome(outcome: &SpackStageOutcome) -> std::io::Result<Option<Diagnosis>> {
     if outcome.passed {
         return Ok(None);
     }
@@ -124,8 +124,8 @@ mod tests {
     use super::*;
     use crate::validate::ToBuild;
 
-    fn concretize(passed: bool, would_build: &[&str], log: &std::path::Path) -> StageOutcome {
-        StageOutcome {
+    fn concretize(passed: bool, would_build: &[&str], log: &std::path::Path) -> SpackStageOutcome {
+        SpackStageOutcome {
             stage: Stage::Concretize,
             passed,
             duration: Duration::from_secs(1),

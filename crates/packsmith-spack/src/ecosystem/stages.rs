@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use packsmith_agent::{EcosystemError, Failure, StageOutcome as LoopOutcome, StageSpec};
+use packsmith_agent::{EcosystemError, Failure, StageOutcome, StageSpec};
 
 use crate::diagnose::{diagnose_outcome, Diagnosis};
-use crate::validate::{Stage, StageOptions, StageOutcome};
+use crate::validate::{SpackStageOutcome, Stage, StageOptions};
 
 /// The stages to run, cheapest first. `audit` is optional (`--no-audit`);
 /// `install` is left out for a concretize-only run.
@@ -70,7 +70,7 @@ pub fn excerpt_for_model(d: &Diagnosis) -> String {
 }
 
 /// Converts a Spack stage outcome, diagnosing it when it failed.
-pub fn to_loop_outcome(outcome: &StageOutcome) -> Result<LoopOutcome, EcosystemError> {
+pub fn to_loop_outcome(outcome: &SpackStageOutcome) -> Result<StageOutcome, EcosystemError> {
     let failure = if outcome.passed {
         None
     } else {
@@ -82,7 +82,7 @@ pub fn to_loop_outcome(outcome: &StageOutcome) -> Result<LoopOutcome, EcosystemE
         })?;
         d.map(|d| failure_from(d, &outcome.log_path))
     };
-    Ok(LoopOutcome {
+    Ok(StageOutcome {
         passed: outcome.passed,
         duration_ms: outcome.duration.as_millis() as u64,
         log_path: Some(outcome.log_path.clone()),

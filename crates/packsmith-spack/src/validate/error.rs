@@ -1,5 +1,5 @@
 //! Errors of the validation machinery itself (not of the recipe: a recipe
-//! that fails a stage is a [`super::StageOutcome`] with `passed: false`).
+//! that fails a stage is a [`super::SpackStageOutcome`] with `passed: false`).
 //! The text says what went wrong; [`ValidateError::hint`] says what to do,
 //! so a caller prints one hint rather than one in the text and its own.
 

@@ -27,8 +27,8 @@ pub use sandbox::SpackSandboxPolicy;
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
 pub use stages::{
-    offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages, Stage,
-    StageOptions, StageOutcome, StageTimeouts, ToBuild,
+    offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages,
+    SpackStageOutcome, Stage, StageOptions, StageTimeouts, ToBuild,
 };
 pub use variant_check::{
     check_variants, pick_variants, VariantCheck, VariantCheckOptions, VariantFlip, VariantResult,

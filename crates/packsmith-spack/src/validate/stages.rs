@@ -113,7 +113,7 @@ pub struct ToBuild {
 
 /// What one stage did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StageOutcome {
+pub struct SpackStageOutcome {
     pub stage: Stage,
     pub passed: bool,
     #[serde(with = "secs")]
@@ -136,7 +136,7 @@ pub struct StageOutcome {
     pub sandbox_events: Vec<String>,
 }
 
-impl StageOutcome {
+impl SpackStageOutcome {
     /// Offline, a concretization Spack accepted but packsmith failed
     /// because it would build these dependencies from source (a download
     /// each). `would_build` is only filled when `spack spec` succeeded, so
@@ -258,7 +258,7 @@ pub fn run_stage(
     attempt: &Attempt,
     stage: Stage,
     options: &StageOptions,
-) -> Result<StageOutcome, ValidateError> {
+) -> Result<SpackStageOutcome, ValidateError> {
     run_stage_spec(setup, sandbox, attempt, stage, &attempt.package, options)
 }
 
@@ -271,7 +271,7 @@ pub fn run_stage_spec(
     stage: Stage,
     spec: &str,
     options: &StageOptions,
-) -> Result<StageOutcome, ValidateError> {
+) -> Result<SpackStageOutcome, ValidateError> {
     let command = stage_command(setup, attempt, stage, spec, options);
     let (out, command, sandbox_events) = run_sandboxed(sandbox, command)?;
     let mut passed = out.success();
@@ -298,7 +298,7 @@ pub fn run_stage_spec(
         &log_path,
         &stage_log(&command, &out, &trailer, options.timeouts.get(stage)),
     )?;
-    Ok(StageOutcome {
+    Ok(SpackStageOutcome {
         stage,
         passed,
         duration: out.duration,
@@ -433,7 +433,7 @@ pub fn run_stages(
     attempt: &Attempt,
     stages: &[Stage],
     options: &StageOptions,
-) -> Result<Vec<StageOutcome>, ValidateError> {
+) -> Result<Vec<SpackStageOutcome>, ValidateError> {
     let mut outcomes = Vec::new();
     for &stage in stages {
         let outcome = run_stage(setup, sandbox, attempt, stage, options)?;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{run_stage_spec, Attempt, Sandbox, SpackSetup, Stage, StageOptions, ValidateError};
 use crate::diagnose::{diagnose_outcome, FailureClass};
-use packsmith_spack_knowledge::recipe::{Recipe, Value, VariantValues};
+use packsmith_spack_knowledge::recipe::{ParsedRecipe, Value, VariantValues};
 
 /// Most variants flipped by default (each costs a concretization).
 pub const MAX_VARIANT_FLIPS: usize = 5;
@@ -50,7 +50,7 @@ pub struct VariantSkip {
 /// the others with the reason they are left out. A variant declared more
 /// than once or under `when=` is skipped: whether its flip is even allowed
 /// depends on a condition the check does not set.
-pub fn pick_variants(recipe: &Recipe, max: usize) -> (Vec<VariantFlip>, Vec<VariantSkip>) {
+pub fn pick_variants(recipe: &ParsedRecipe, max: usize) -> (Vec<VariantFlip>, Vec<VariantSkip>) {
     let mut picked: Vec<VariantFlip> = Vec::new();
     let mut skipped: Vec<VariantSkip> = Vec::new();
     let declarations = |name: &str| recipe.variants.iter().filter(|v| v.name == name).count();
@@ -179,7 +179,7 @@ pub fn check_variants(
     setup: &SpackSetup,
     sandbox: &Sandbox,
     attempt: &Attempt,
-    recipe: &Recipe,
+    recipe: &ParsedRecipe,
     options: &VariantCheckOptions,
 ) -> Result<VariantCheck, ValidateError> {
     let start = Instant::now();
@@ -250,7 +250,7 @@ mod tests {
     use super::*;
     use packsmith_spack_knowledge::recipe::parse_recipe;
 
-    fn recipe(variants: &str) -> Recipe {
+    fn recipe(variants: &str) -> ParsedRecipe {
         parse_recipe(
             &format!(
                 "from spack.package import *\n\n\nclass Demo(CMakePackage):\n    \"\"\"Demo.\"\"\"\n\n{variants}"

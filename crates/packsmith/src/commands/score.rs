@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use packsmith_spack_knowledge::generation::infer_generation;
-use packsmith_spack_knowledge::recipe::{read_recipe, Recipe};
+use packsmith_spack_knowledge::recipe::{read_recipe, ParsedRecipe};
 use packsmith_spack_knowledge::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
 use packsmith_spack_knowledge::target::TargetSpack;
 
@@ -12,7 +12,7 @@ use super::kb::spack_version;
 use crate::cli::ScoreArgs;
 use crate::exit::{CliError, Exit};
 
-fn load(path: &Path) -> Result<Recipe, CliError> {
+fn load(path: &Path) -> Result<ParsedRecipe, CliError> {
     let recipe = read_recipe(path)?;
     if !recipe.is_spack_recipe() {
         return Err(CliError::new(
