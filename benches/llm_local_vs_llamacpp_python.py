@@ -10,10 +10,10 @@ with and without prefix reuse (Rust side only).
 
 llama-cpp-python is not part of this repository: install it in a venv outside
 the repo (it builds llama.cpp from source, several minutes):
-    python3 -m venv /work/llmcpp-env && /work/llmcpp-env/bin/pip install llama-cpp-python
+    python3 -m venv $HOME/llmcpp-env && $HOME/llmcpp-env/bin/pip install llama-cpp-python
 
 usage: llm_local_vs_llamacpp_python.py --model MODEL.gguf \
-           --python /work/llmcpp-env/bin/python [--threads 2] [--max-tokens 64] \
+           --python $HOME/llmcpp-env/bin/python [--threads 2] [--max-tokens 64] \
            [--reps 3] [--attempts 5] [--json-out results.json]
 Prints a Markdown report on stdout.
 """

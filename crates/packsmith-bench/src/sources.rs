@@ -33,6 +33,13 @@ pub struct SourceMap(pub BTreeMap<String, PathBuf>, pub BTreeMap<String, String>
 
 impl SourceMap {
     pub fn read(path: &Path) -> Result<Self> {
+        Self::read_with_root(path, None)
+    }
+
+    /// Reads a map whose relative paths resolve against `root` (the
+    /// `--source-root` of the command line) or, without one, against the
+    /// map's own directory; committed maps then name no machine's paths.
+    pub fn read_with_root(path: &Path, root: Option<&Path>) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             BenchError::bad_input(format!("could not read source map {}: {e}", path.display()))
                 .hint("pass a TOML file with a [sources] table: task = \"/abs/dir\"")
@@ -54,8 +61,9 @@ impl SourceMap {
         }
         file.versions
             .extend(std::mem::take(&mut file.extra_versions));
-        // Relative paths are relative to the mapping file, not the caller.
-        let base = path.parent().unwrap_or(Path::new("."));
+        // Relative paths are relative to the root given, else to the
+        // mapping file, never to the caller's directory.
+        let base = root.unwrap_or_else(|| path.parent().unwrap_or(Path::new(".")));
         Ok(Self(
             file.sources
                 .into_iter()
@@ -137,6 +145,20 @@ mod tests {
             "t",
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_source_root_replaces_the_maps_directory_for_relative_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let map = dir.path().join("map/sources.toml");
+        std::fs::create_dir_all(map.parent().unwrap()).unwrap();
+        std::fs::write(&map, "[sources]\na = \"a\"\nb = \"/abs/b\"\n").unwrap();
+        let root = dir.path().join("trees");
+        let m = SourceMap::read_with_root(&map, Some(&root)).unwrap();
+        assert_eq!(m.0["a"], root.join("a"));
+        assert_eq!(m.0["b"], Path::new("/abs/b"));
+        let m = SourceMap::read(&map).unwrap();
+        assert_eq!(m.0["a"], dir.path().join("map/a"));
     }
 
     #[test]

@@ -117,6 +117,10 @@ pub struct RunArgs {
     /// TOML file with a [sources] table: task id → local directory.
     #[arg(long)]
     pub sources: Option<PathBuf>,
+    /// The directory relative paths of --sources are under (default: the
+    /// map's own directory), so a committed map names no machine's paths.
+    #[arg(long)]
+    pub source_root: Option<PathBuf>,
     /// Leave out tasks that have no source (instead of refusing to run).
     #[arg(long)]
     pub only_with_source: bool,
@@ -274,6 +278,7 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         tasks: a.tasks.clone(),
         filter: a.select.filter(),
         sources: a.sources.clone(),
+        source_root: a.source_root.clone(),
         only_with_source: a.only_with_source,
         config: a.config.clone(),
         out: a.out.clone(),
