@@ -94,7 +94,7 @@ pub fn detect_own_externals() -> Vec<OwnExternal> {
 
 fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
     let version = pkg_config(&["--modversion", module])?;
-    let prefix = pkg_config(&["--variable=prefix", module]).unwrap_or_else(|| "/usr".into());
+    let prefix = prefix_or_usr(pkg_config(&["--variable=prefix", module]));
     let variants = match package {
         "hdf5" if pkg_config(&["--exists", "hdf5_hl"]).is_some() => "+hl",
         _ => "",
@@ -105,6 +105,15 @@ fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
         variants: variants.into(),
         prefix,
     })
+}
+
+/// The `prefix` pkg-config gave, else `/usr`: a `.pc` without the
+/// variable (Debian's openblas.pc) prints an empty line and succeeds, and
+/// an empty `prefix:` makes Spack refuse the whole packages.yaml.
+fn prefix_or_usr(prefix: Option<String>) -> String {
+    prefix
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or_else(|| "/usr".into())
 }
 
 fn pkg_config(args: &[&str]) -> Option<String> {
@@ -141,6 +150,13 @@ pub(crate) fn boost_version(header: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_pkg_config_prefix_becomes_usr() {
+        assert_eq!(prefix_or_usr(Some(String::new())), "/usr");
+        assert_eq!(prefix_or_usr(None), "/usr");
+        assert_eq!(prefix_or_usr(Some("/opt/x".into())), "/opt/x");
+    }
 
     #[test]
     fn versions_are_cleaned_for_spack() {

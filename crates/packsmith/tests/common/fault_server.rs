@@ -174,7 +174,10 @@ fn serve_one(mut stream: TcpStream, record: &Mutex<Served>, steps: &Steps, fallb
             &mut stream,
             completion(
                 "",
-                Some(("read_file", "{\"path\": 42, \"start_line\": \"one\"}".to_string())),
+                Some((
+                    "read_file",
+                    "{\"path\": 42, \"start_line\": \"one\"}".to_string(),
+                )),
             ),
         ),
         Step::RateLimited(secs) => {
@@ -228,7 +231,9 @@ fn serve_one(mut stream: TcpStream, record: &Mutex<Served>, steps: &Steps, fallb
             let _ = stream.write_all(
                 b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{\"choices\":[{\"message\":{\"content\":\"",
             );
-            hold_until_closed(&mut stream, |s| s.write_all(b"token token token ").map(|_| ()));
+            hold_until_closed(&mut stream, |s| {
+                s.write_all(b"token token token ").map(|_| ())
+            });
         }
     }
 }

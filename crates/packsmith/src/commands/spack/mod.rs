@@ -135,7 +135,7 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
             embed_model: &args.embed_model,
         },
     )?;
-    let (facts_title, facts_text, distill_usage) =
+    let (facts_title, facts_text, distill_usage, distill_cost) =
         inputs::facts_text(&args.brief, &facts, &brief, model.as_ref())?;
     note(&format!(
         "{}: version {version}, Spack {target}, {}, sandbox {}, tools {}, {refs_line}",
@@ -206,11 +206,13 @@ pub fn run(args: &SpackArgs) -> Result<Exit, CliError> {
 
     let mut changed = false;
     if distill_usage.total() > 0 {
+        // Its cost too: report.json counts every token and dollar served.
         report.usage += distill_usage;
+        report.cost_usd += distill_cost;
         report.model_calls += 1;
         report.extras.insert(
             "facts_distillation".into(),
-            serde_json::json!({"usage": distill_usage}),
+            serde_json::json!({"usage": distill_usage, "cost_usd": distill_cost}),
         );
         changed = true;
     }
