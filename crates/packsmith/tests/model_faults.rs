@@ -126,7 +126,9 @@ impl Outcome {
                 "{ctx}"
             );
         } else {
-            // The next request was answered and the loop went on.
+            // The server was asked again after the fault (a retry, a
+            // tool round or the next prompt) and the loop went on.
+            assert!(self.served.requests.len() >= 2, "{ctx}");
             assert_eq!(status, recovered, "{ctx}");
         }
         format!(
