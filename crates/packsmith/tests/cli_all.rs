@@ -10,6 +10,7 @@ mod bench_slurm;
 mod cli;
 mod kb_embed_cli;
 mod model_cli;
+mod model_faults;
 mod nix_cli;
 mod spack_cli;
 mod spack_cmd;

@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
+use packsmith_agent::rundir::rewrite_report;
 use packsmith_agent::{RunReport, RunStatus};
 use packsmith_core::RepoFacts;
-use packsmith_llm::ChatModel;
+use packsmith_llm::{ChatModel, ChatResponse};
 use packsmith_nix::ecosystem::analysis::{self, category_name, FailureAnalysis};
 use packsmith_nix::ecosystem::result::{self, Check, CheckState, NixResult};
 use packsmith_nix::ecosystem::runtime::RuntimeStatus;
@@ -45,25 +46,38 @@ fn check(state: CheckState, detail: impl Into<String>) -> Check {
 }
 
 /// The failure analysis: the deterministic guess, explained by the model
-/// when it answers.
-fn failure_analysis(f: &Finish<'_>) -> FailureAnalysis {
+/// when it answers; the answer too, so its tokens can be accounted.
+fn failure_analysis(f: &Finish<'_>) -> (FailureAnalysis, Option<ChatResponse>) {
     if let Some(a) = analysis::no_valid_nix(&f.report.attempts) {
-        return a;
+        return (a, None);
     }
     let diagnoses = f.eco.diagnoses();
     let base = analysis::deterministic(&diagnoses, f.facts);
     if diagnoses.is_empty() {
-        return base;
+        return (base, None);
     }
     let request = analysis::request(&f.report.name, &diagnoses, f.facts_text, &base.first_guess);
     match f.model.complete(&request) {
-        Ok(answer) => analysis::read_answer(&answer.content, base),
-        Err(_) => base,
+        Ok(answer) => (analysis::read_answer(&answer.content, base), Some(answer)),
+        Err(_) => (base, None),
     }
 }
 
+/// Adds the failure analysis's model call to the run's totals, and names
+/// it in the report's extras, so that report.json counts every token the
+/// run was served (issue 16: it once left this call out).
+fn account_analysis_call(report: &mut RunReport, answer: &ChatResponse) {
+    report.usage += answer.usage;
+    report.cost_usd += answer.cost_usd.unwrap_or(0.0);
+    report.model_calls += 1;
+    report.extras.insert(
+        "failure_analysis".into(),
+        serde_json::json!({"usage": answer.usage, "cost_usd": answer.cost_usd}),
+    );
+}
+
 pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
-    let report = f.report;
+    let mut report = f.report.clone();
     let recipe_rel = report.final_recipe.clone().or(report.best_recipe.clone());
     let recipe_text = recipe_rel
         .as_ref()
@@ -129,8 +143,17 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
             ));
         }
     }
-    let failure_analysis =
-        (!succeeded && builds && environment.is_none()).then(|| failure_analysis(f));
+    let failure_analysis = if !succeeded && builds && environment.is_none() {
+        let (analysis, answer) = failure_analysis(f);
+        if let Some(answer) = answer {
+            account_analysis_call(&mut report, &answer);
+            rewrite_report(f.run_dir, &report)
+                .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
+        }
+        Some(analysis)
+    } else {
+        None
+    };
     let nixpkgs = f.eco.settings().pin.as_ref().map(|p| match p {
         NixpkgsPin::Path { path } => path.display().to_string(),
         NixpkgsPin::Rev { rev, .. } => format!("nixpkgs {rev}"),
@@ -155,11 +178,11 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
     let _ = writeln!(
         std::io::stdout().lock(),
         "{}",
-        summary(f, &result).trim_end()
+        summary(f, &report, &result).trim_end()
     );
     Ok(if succeeded {
         Exit::Success
-    } else if f.report.status == RunStatus::Interrupted {
+    } else if report.status == RunStatus::Interrupted {
         Exit::Interrupted
     } else if environment.is_some() {
         // Nix or nixpkgs could not be used: not the recipe's fault.
@@ -177,8 +200,7 @@ fn state(s: CheckState) -> &'static str {
     }
 }
 
-fn summary(f: &Finish<'_>, r: &NixResult) -> String {
-    let rep = f.report;
+fn summary(f: &Finish<'_>, rep: &RunReport, r: &NixResult) -> String {
     let mut out = String::new();
     if r.build.state == CheckState::NotChecked && rep.status == RunStatus::Succeeded {
         let _ = writeln!(

@@ -90,32 +90,37 @@ fn embedder(model: &str) -> Result<Box<dyn Embedder>, CliError> {
     })
 }
 
-/// The facts section of the prompts, its title, and the tokens a model
-/// distillation cost (zero for rules and raw).
+/// The facts section of the prompts, its title, and the tokens and US
+/// dollars a model distillation cost (zero for rules and raw).
 pub fn facts_text(
     mode: &str,
     facts: &RepoFacts,
     brief: &SpackBrief,
     model: &dyn ChatModel,
-) -> Result<(String, String, Usage), CliError> {
+) -> Result<(String, String, Usage, f64), CliError> {
     match mode {
         "raw" => Ok((
             "The project's build facts as JSON".into(),
             render_raw_facts(facts, RAW_FACTS_BUDGET),
             Usage::default(),
+            0.0,
         )),
         "llm" => distill(facts, model),
         _ => Ok((
             "Facts from the build files".into(),
             render_brief(brief),
             Usage::default(),
+            0.0,
         )),
     }
 }
 
 /// SpackIt's "LLM distillation": the model summarizes the raw facts into
 /// what a packager needs.
-fn distill(facts: &RepoFacts, model: &dyn ChatModel) -> Result<(String, String, Usage), CliError> {
+fn distill(
+    facts: &RepoFacts,
+    model: &dyn ChatModel,
+) -> Result<(String, String, Usage, f64), CliError> {
     let request = ChatRequest::new(
         Some(
             "You summarize a software project's build facts for a Spack packager: build system, \
@@ -139,5 +144,6 @@ fn distill(facts: &RepoFacts, model: &dyn ChatModel) -> Result<(String, String, 
         "A summary of the build facts".into(),
         reply.content.trim().to_string(),
         reply.usage,
+        reply.cost_usd.unwrap_or(0.0),
     ))
 }

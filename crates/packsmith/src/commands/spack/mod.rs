@@ -84,7 +84,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
             embed_model: &args.embed_model,
         },
     )?;
-    let (facts_title, facts_text, distill_usage) =
+    let (facts_title, facts_text, distill_usage, distill_cost) =
         inputs::facts_text(&args.brief, &facts, &prepared.brief, model.as_ref())?;
     note(&start_line(&prepared, &facts, target, tools, &refs_line));
 
@@ -119,7 +119,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     let mut report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
         .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
 
-    let distilled = record_distillation(&mut report, distill_usage);
+    let distilled = record_distillation(&mut report, distill_usage, distill_cost);
     let checked = !args.no_variant_check
         && !cancel.is_cancelled()
         && check_variants(args, &mut report, &eco, &validation, &prepared);
@@ -208,16 +208,18 @@ fn agent_options(args: &SpackArgs, tools: bool, cancel: &CancelToken) -> AgentOp
     options
 }
 
-/// The tokens of a `--brief llm` distillation count toward the run.
-fn record_distillation(report: &mut RunReport, usage: Usage) -> bool {
+/// The tokens and cost of a `--brief llm` distillation count toward the
+/// run: report.json counts every token and dollar served.
+fn record_distillation(report: &mut RunReport, usage: Usage, cost_usd: f64) -> bool {
     if usage.total() == 0 {
         return false;
     }
     report.usage += usage;
+    report.cost_usd += cost_usd;
     report.model_calls += 1;
     report.extras.insert(
         "facts_distillation".into(),
-        serde_json::json!({"usage": usage}),
+        serde_json::json!({"usage": usage, "cost_usd": cost_usd}),
     );
     true
 }
