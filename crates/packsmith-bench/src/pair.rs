@@ -59,9 +59,13 @@ pub fn pair_args(
     a.push("--out".into());
     a.push(dir.into());
     a.push("--replace".into());
-    if let Some(m) = &k.model {
-        push(&mut a, "--model", m.clone());
-    }
+    // Always named: a pair without a model is the draft alone, whatever
+    // local model the machine happens to hold.
+    push(
+        &mut a,
+        "--model",
+        k.model.clone().unwrap_or_else(|| "none".into()),
+    );
     if let Some(n) = k.static_repairs {
         push(&mut a, "--static-repairs", n.to_string());
     }
@@ -465,7 +469,7 @@ mod tests {
         let a = args_of(line, "vibenix", &config);
         assert_eq!(
             a,
-            "nix /src/x --rev v1 --out /out/p --replace --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
+            "nix /src/x --rev v1 --out /out/p --replace --model none --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
         );
     }
 
@@ -478,13 +482,13 @@ mod tests {
         let a = args_of(line, "spackit", &config);
         assert_eq!(
             a,
-            "spack /src/x --name n --version 2.0 --out /out/p --replace --refs similar:2 --brief llm --audit --max-attempts 5 --no-tools --draft none --no-variant-check --spack /spack/env.sh --no-sandbox"
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --model none --refs similar:2 --brief llm --audit --max-attempts 5 --no-tools --draft none --no-variant-check --spack /spack/env.sh --no-sandbox"
         );
-        // packsmith: the command's own defaults, nothing passed.
+        // packsmith: the command's own defaults; no model named is the draft alone.
         let a = args_of(line, "packsmith", &config);
         assert_eq!(
             a,
-            "spack /src/x --name n --version 2.0 --out /out/p --replace --spack /spack/env.sh --no-sandbox"
+            "spack /src/x --name n --version 2.0 --out /out/p --replace --model none --spack /spack/env.sh --no-sandbox"
         );
     }
 

@@ -590,3 +590,50 @@ fn ctrl_c_during_the_build_kills_it_and_exits_130() {
     common::assert_interrupted_cleanly(&run, &report, "build");
     assert!(out.join("hello/nix-result.json").exists());
 }
+
+/// With no model configured, a known chat model in the cache is used (and
+/// said so); `--model none` keeps the draft alone. The file here is no real
+/// GGUF, so using it fails at load: that proves it was picked.
+#[test]
+fn a_local_model_at_hand_is_used_when_none_is_configured() {
+    if !cfg!(feature = "local") || !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let models = tmp.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(
+        models.join("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"),
+        "not a model",
+    )
+    .unwrap();
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &["nix", p.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr.contains("note: no model configured; using local:qwen2.5-coder-1.5b"),
+        "{stderr}"
+    );
+    assert_ne!(o.status.code(), Some(0), "{stderr}");
+
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--out",
+            tmp.path().join("runs-none").to_str().unwrap(),
+            "--model",
+            "none",
+        ],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("using local:"), "{stderr}");
+}

@@ -2,10 +2,14 @@
 //! deterministic draft is validated, and the first model call stops the
 //! run with a message saying how to configure a model.
 
-use packsmith_llm::{build_model, ChatModel, ChatRequest, ChatResponse, LlmError, ModelSpec};
+use packsmith_llm::{
+    build_model, catalog, ChatModel, ChatRequest, ChatResponse, LlmError, ModelSpec,
+};
 
 use super::serve::{llm_error, load_config};
+use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use crate::progress::note;
 
 /// Stands in when no model is configured.
 pub struct NoModel;
@@ -22,6 +26,23 @@ impl ChatModel for NoModel {
                 .into(),
         ))
     }
+}
+
+/// With nothing configured, a known chat model already in the cache, when
+/// this binary can run it (feature `local`): said in a note, and `--model
+/// none` keeps the draft alone.
+fn local_model_at_hand() -> Option<String> {
+    if !cfg!(feature = "local") {
+        return None;
+    }
+    let dir = catalog::models_dir(&cache_dir());
+    let model = catalog::chat_models().find(|m| dir.join(m.file).is_file())?;
+    note(&format!(
+        "note: no model configured; using local:{} from {} (--model none for the draft alone)",
+        model.name,
+        dir.display()
+    ));
+    Some(format!("local:{}", model.name))
 }
 
 /// The word that asks for the draft alone (`--model none`), the same in
@@ -43,12 +64,17 @@ pub fn check_model_flag(flag: Option<&str>) -> Result<(), CliError> {
     flag.map_or(Ok(()), |text| requested_spec(text).map(drop))
 }
 
-/// The model named by `--model`, PACKSMITH_MODEL or packsmith.toml, else
-/// [`NoModel`] (also for `--model none`, which overrides the other two).
+/// The model named by `--model`, PACKSMITH_MODEL or packsmith.toml, else a
+/// local model at hand, else [`NoModel`] (also for `--model none`, which
+/// overrides all of them).
 /// The flag is `true` when a real model was loaded.
 pub fn load_optional_model(flag: Option<&str>) -> Result<(Box<dyn ChatModel>, bool), CliError> {
     let config = load_config()?;
-    let Some(text) = flag.map(str::to_string).or_else(|| config.model.clone()) else {
+    let Some(text) = flag
+        .map(str::to_string)
+        .or_else(|| config.model.clone())
+        .or_else(local_model_at_hand)
+    else {
         return Ok((Box::new(NoModel), false));
     };
     let Some(spec) = requested_spec(&text)? else {
