@@ -36,6 +36,25 @@ pub(crate) const SPACK_DETECTABLE: &[&str] = &[
     "texinfo",
 ];
 
+/// The PATH Spack's detection searches: the user's PATH without version
+/// managers' shims (pyenv, rbenv, asdf) and without anything under the home
+/// directory, so an external is a system package, never a shim that
+/// resolves per shell or a copy only one user has.
+pub(crate) fn system_path() -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    system_path_of(&path, home.as_deref())
+}
+
+fn system_path_of(path: &std::ffi::OsStr, home: Option<&std::path::Path>) -> std::ffi::OsString {
+    let kept: Vec<std::path::PathBuf> = std::env::split_paths(path)
+        .filter(|dir| dir.is_absolute())
+        .filter(|dir| !dir.components().any(|c| c.as_os_str() == "shims"))
+        .filter(|dir| home.is_none_or(|h| h.as_os_str().len() <= 1 || !dir.starts_with(h)))
+        .collect();
+    std::env::join_paths(kept).unwrap_or_default()
+}
+
 /// Spack package name and the pkg-config module that reveals it.
 const PKG_CONFIG: &[(&str, &str)] = &[
     ("zlib", "zlib"),
@@ -164,6 +183,18 @@ pub(crate) fn boost_version(header: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn detection_searches_no_shims_and_nothing_under_home() {
+        let path = std::ffi::OsString::from(
+            "/root/.pyenv/shims:/home/u/.asdf/shims:/home/u/bin:/usr/local/bin:/usr/bin:relative:/bin",
+        );
+        let kept = system_path_of(&path, Some(std::path::Path::new("/home/u")));
+        assert_eq!(kept, "/usr/local/bin:/usr/bin:/bin");
+        // No home known: only the shims go.
+        let kept = system_path_of(&path, None);
+        assert_eq!(kept, "/home/u/bin:/usr/local/bin:/usr/bin:/bin");
+    }
 
     #[test]
     fn versions_are_cleaned_for_spack() {

@@ -137,6 +137,7 @@ fn build_scope(
             .env("SPACK_ROOT", &checkout.root)
             .env("SPACK_USER_CONFIG_PATH", tmp)
             .env("SPACK_USER_CACHE_PATH", prefix.join("cache"))
+            .env("PATH", externals::system_path())
             .env_remove("SPACK_DISABLE_LOCAL_CONFIG");
         if let Some(py) = spack_python {
             cmd.env("SPACK_PYTHON", py);
