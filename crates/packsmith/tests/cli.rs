@@ -330,3 +330,143 @@ fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
     );
     assert!(text.contains("zlib-api  ok: nothing to build"), "{text}");
 }
+
+/// A directory that looks like a Spack checkout of the given version.
+fn fake_spack_checkout(dir: &Path, version: &str) {
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::create_dir_all(dir.join("lib/spack/spack")).unwrap();
+    std::fs::write(dir.join("bin/spack"), "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::write(
+        dir.join("lib/spack/spack/__init__.py"),
+        format!("spack_version = \"{version}\"\n"),
+    )
+    .unwrap();
+}
+
+/// Nothing of a set-up is left where the failed run would have made it.
+fn assert_nothing_written(prefix: &Path) {
+    let left: Vec<_> = std::fs::read_dir(prefix)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        left.iter().all(|n| n != "env.sh" && n != "scope"),
+        "{left:?}"
+    );
+}
+
+/// Bad input to `setup spack`: each error names the input, says what to
+/// do, exits non-zero and leaves no env.sh or scope behind.
+#[test]
+fn setup_spack_refuses_bad_input_with_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prefix = tmp.path().join("setup");
+    let prefix_arg = prefix.to_str().unwrap();
+
+    // Not a Spack checkout.
+    let plain = tmp.path().join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    let o = packsmith(
+        &[
+            "setup",
+            "spack",
+            "--from",
+            plain.to_str().unwrap(),
+            "--prefix",
+            prefix_arg,
+        ],
+        tmp.path(),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is not a Spack checkout") && err.contains("plain"),
+        "{err}"
+    );
+    assert!(err.contains("--from"), "{err}");
+    assert_nothing_written(&prefix);
+
+    // A Spack too old for packsmith.
+    let old = tmp.path().join("old-spack");
+    fake_spack_checkout(&old, "0.19.2");
+    let o = packsmith(
+        &[
+            "setup",
+            "spack",
+            "--from",
+            old.to_str().unwrap(),
+            "--prefix",
+            prefix_arg,
+        ],
+        tmp.path(),
+    );
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("0.19.2") && err.contains("too old"), "{err}");
+    assert_nothing_written(&prefix);
+
+    // A prefix that cannot be made (its parent is a file).
+    let recent = tmp.path().join("spack");
+    fake_spack_checkout(&recent, "0.23.1");
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let o = packsmith(
+        &[
+            "setup",
+            "spack",
+            "--from",
+            recent.to_str().unwrap(),
+            "--prefix",
+            file.join("setup").to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("cannot write the set-up") && err.contains("a-file"),
+        "{err}"
+    );
+    assert!(err.contains("writable --prefix"), "{err}");
+}
+
+/// No network and no clingo wheel: the venv cannot get clingo, and the
+/// error says how to install it by hand; no env.sh is written.
+#[test]
+fn setup_spack_without_clingo_or_network_says_how_to_get_it() {
+    let have_venv = Command::new("/usr/bin/python3")
+        .args(["-c", "import venv, ensurepip"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let system_clingo = Command::new("/usr/bin/python3")
+        .args(["-c", "import clingo"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_venv || system_clingo {
+        eprintln!("SKIPPED: setup_spack_without_clingo_or_network_says_how_to_get_it: needs python3-venv and no system clingo");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let checkout = tmp.path().join("spack");
+    fake_spack_checkout(&checkout, "0.23.1");
+    let prefix = tmp.path().join("setup");
+    // pip's index on a closed loopback port: what an air-gapped site sees.
+    let o = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .args(["setup", "spack", "--from"])
+        .arg(&checkout)
+        .arg("--prefix")
+        .arg(&prefix)
+        .env("PACKSMITH_CACHE_DIR", tmp.path())
+        .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+        .env("PIP_RETRIES", "0")
+        .env("PIP_TIMEOUT", "2")
+        .env("PIP_NO_CACHE_DIR", "1")
+        .env("PIP_FIND_LINKS", "")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("could not get clingo"), "{err}");
+    assert!(err.contains("install a clingo wheel with pip"), "{err}");
+    assert!(err.contains("venv"), "{err}");
+    assert_nothing_written(&prefix);
+}
