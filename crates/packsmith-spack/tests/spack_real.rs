@@ -44,6 +44,7 @@ pub(crate) fn test_spack_env() -> Result<PathBuf, String> {
         let report = setup_spack(&SetupOptions {
             from: PathBuf::from(checkout),
             prefix,
+            packages: None,
         })
         .map_err(|e| e.to_string())?;
         Ok(report.env_file)

@@ -470,3 +470,37 @@ fn setup_spack_without_clingo_or_network_says_how_to_get_it() {
     assert!(err.contains("venv"), "{err}");
     assert_nothing_written(&prefix);
 }
+
+/// `--packages` names Spack 1.x's package repository: refused for a 0.x
+/// checkout and for a directory that holds no spack-packages, with the fix.
+#[test]
+fn setup_spack_packages_is_checked_against_the_generation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prefix = tmp.path().join("setup");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for (version, wanted) in [
+        ("0.23.1", "is for Spack 1.x"),
+        ("1.0.2", "is not a spack-packages checkout"),
+    ] {
+        let checkout = tmp.path().join(format!("spack-{version}"));
+        fake_spack_checkout(&checkout, version);
+        let o = packsmith(
+            &[
+                "setup",
+                "spack",
+                "--from",
+                checkout.to_str().unwrap(),
+                "--prefix",
+                prefix.to_str().unwrap(),
+                "--packages",
+                empty.to_str().unwrap(),
+            ],
+            tmp.path(),
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(wanted) && err.contains("empty"), "{err}");
+        assert_nothing_written(&prefix);
+    }
+}

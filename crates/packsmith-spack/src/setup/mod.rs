@@ -6,6 +6,7 @@ mod check;
 mod checkout;
 mod concretizer;
 mod externals;
+mod packages_repo;
 mod scope;
 mod status;
 
@@ -37,6 +38,10 @@ pub enum SetupError {
         #[source]
         source: std::io::Error,
     },
+    #[error("--packages {0} is for Spack 1.x; Spack 0.x keeps its packages in the checkout: leave --packages out")]
+    PackagesForLegacy(PathBuf),
+    #[error("{0} is not a spack-packages checkout (no repos/spack_repo/builtin with repo.yaml and packages/); pass --packages a clone of spack/spack-packages")]
+    NotAPackagesRepo(PathBuf),
     #[error("`spack {args}` failed: {detail}")]
     Spack { args: String, detail: String },
 }
@@ -48,6 +53,9 @@ pub struct SetupOptions {
     pub from: PathBuf,
     /// Directory holding the scope, caches, venv and env.sh.
     pub prefix: PathBuf,
+    /// Spack 1.x: a spack-packages checkout (or its builtin repository) for
+    /// the scope's `repos.yaml`; None looks for Spack's own clone.
+    pub packages: Option<PathBuf>,
 }
 
 /// What the set-up made.
@@ -59,6 +67,8 @@ pub struct SetupReport {
     /// What packsmith's detection added (not already found by Spack).
     pub own_externals: Vec<OwnExternal>,
     pub spack_externals: Vec<String>,
+    /// The builtin repository `repos.yaml` names (Spack 1.x), if any.
+    pub packages_repo: Option<PathBuf>,
 }
 
 fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> SetupError + '_ {
@@ -73,6 +83,12 @@ fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> SetupError + '_ {
 /// previous set-up working; a rerun refreshes compilers and externals.
 pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     let checkout = inspect_checkout(&opts.from)?;
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let packages_repo = packages_repo::locate_builtin(
+        checkout.generation,
+        opts.packages.as_deref(),
+        home.as_deref(),
+    )?;
     std::fs::create_dir_all(&opts.prefix).map_err(write_err(&opts.prefix))?;
     let prefix = opts
         .prefix
@@ -84,7 +100,13 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     let tmp = prefix.join(format!(".scope.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(write_err(&tmp))?;
-    let result = build_scope(&checkout, &prefix, &tmp, spack_python.as_deref());
+    let result = packages_repo
+        .as_deref()
+        .map_or(Ok(()), |repo| {
+            std::fs::write(tmp.join("repos.yaml"), packages_repo::repos_yaml(repo))
+                .map_err(write_err(&tmp))
+        })
+        .and_then(|()| build_scope(&checkout, &prefix, &tmp, spack_python.as_deref()));
     let spack_externals = match result {
         Ok(found) => found,
         Err(e) => {
@@ -112,6 +134,7 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
         spack_python,
         own_externals: own,
         spack_externals,
+        packages_repo,
     })
 }
 

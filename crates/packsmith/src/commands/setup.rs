@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use packsmith_spack::setup::{
-    check_specs, setup_spack, SetupError, SetupOptions, SpecCheck, CHECK_SPECS,
+    check_specs, setup_spack, Generation, SetupError, SetupOptions, SpecCheck, CHECK_SPECS,
 };
 
 use crate::env_vars::cache_dir;
@@ -34,6 +34,11 @@ pub struct SetupSpackArgs {
     /// Where the set-up goes (default: the packsmith cache's `spack/`).
     #[arg(long)]
     pub prefix: Option<PathBuf>,
+    /// Spack 1.x: a spack-packages checkout to use as the builtin package
+    /// repository (default: a clone Spack made under ~/.spack, else Spack
+    /// clones it on first use, which needs the network).
+    #[arg(long, conflicts_with = "check")]
+    pub packages: Option<PathBuf>,
     /// Set nothing up: concretize common packages (zlib-api, cmake, mpi,
     /// blas, lapack, boost, hdf5) with the existing set-up and say which
     /// would be built from source (a download each). Exits 1 if any would.
@@ -62,6 +67,7 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
     let report = setup_spack(&SetupOptions {
         from,
         prefix: prefix.clone(),
+        packages: args.packages.clone(),
     })
     .map_err(setup_error)?;
     // Stdout closed (a pipe) is no reason to fail a finished set-up.
@@ -73,6 +79,15 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         report.checkout.generation,
         report.checkout.root.display()
     );
+    if let Some(repo) = &report.packages_repo {
+        let _ = writeln!(out, "packages: {}", repo.display());
+    } else if report.checkout.generation == Generation::V1 {
+        let _ = writeln!(
+            out,
+            "packages: Spack's default (cloned from spack-packages on first use, which needs the \
+             network; pass --packages <spack-packages checkout> to work offline)"
+        );
+    }
     let _ = match &report.spack_python {
         Some(py) => writeln!(out, "concretizer: clingo in {}", py.display()),
         None => writeln!(out, "concretizer: clingo from the system Python"),
@@ -214,7 +229,10 @@ fn clone(url: &str, prefix: &Path) -> Result<PathBuf, CliError> {
 
 fn setup_error(e: SetupError) -> CliError {
     let code = match e {
-        SetupError::NotACheckout(_) | SetupError::TooOld { .. } => Exit::BadInput,
+        SetupError::NotACheckout(_)
+        | SetupError::TooOld { .. }
+        | SetupError::PackagesForLegacy(_)
+        | SetupError::NotAPackagesRepo(_) => Exit::BadInput,
         _ => Exit::Environment,
     };
     CliError::new(code, format!("setup spack: {e}"))
