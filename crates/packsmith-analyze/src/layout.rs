@@ -1,0 +1,147 @@
+//! Facts about the build as a whole, read after every reader ran: where
+//! the top build file lives when it is not at the top, whether the build
+//! installs anything, and which git submodules the build cannot do
+//! without (their directory is empty here and a build command needs it).
+
+use crate::context::Ctx;
+use packsmith_core::{
+    BuildSystemFact, BuildSystemKind, CmakeFacts, DownloadFact, DownloadKind, Evidence,
+    InstallRules, Sourced,
+};
+
+/// The directory of the primary build file when it is below the top.
+pub fn build_root(
+    systems: &[BuildSystemFact],
+    primary: Option<BuildSystemKind>,
+) -> Option<Sourced<String>> {
+    let fact = systems.iter().find(|s| Some(s.kind) == primary)?;
+    if fact.depth == 0 {
+        return None;
+    }
+    let dir = fact.evidence.file.rsplit_once('/')?.0;
+    Some(Sourced::new(dir.to_string(), fact.evidence.clone()))
+}
+
+/// Whether the primary build system installs anything. Meson and
+/// Autotools always do; CMake does when some `install()` is reached; a
+/// Makefile when it has an `install:` target. Other systems: not told.
+pub fn install_rules(
+    ctx: &mut Ctx<'_>,
+    systems: &[BuildSystemFact],
+    primary: Option<BuildSystemKind>,
+    cmake: Option<&CmakeFacts>,
+) -> Option<InstallRules> {
+    let fact = systems.iter().find(|s| Some(s.kind) == primary)?;
+    match fact.kind {
+        BuildSystemKind::Meson | BuildSystemKind::Autotools => Some(InstallRules {
+            present: true,
+            how: format!("{} always installs", fact.kind),
+            evidence: fact.evidence.clone(),
+        }),
+        BuildSystemKind::Cmake => {
+            let cmake = cmake?;
+            Some(match &cmake.installs {
+                Some(at) => InstallRules {
+                    present: true,
+                    how: "install()".into(),
+                    evidence: at.clone(),
+                },
+                None => InstallRules {
+                    present: false,
+                    how: format!(
+                        "no install() in the {} CMake file(s) read",
+                        cmake.files.len()
+                    ),
+                    evidence: Evidence::file(
+                        cmake
+                            .files
+                            .first()
+                            .cloned()
+                            .unwrap_or(fact.evidence.file.clone()),
+                    ),
+                },
+            })
+        }
+        BuildSystemKind::Makefile => {
+            let file = fact.evidence.file.clone();
+            let text = ctx.read(&file)?;
+            Some(makefile_install(&text, &file))
+        }
+        _ => None,
+    }
+}
+
+/// `install:` (or `install ::`, or `install uninstall:`) as a rule target.
+fn makefile_install(text: &str, file: &str) -> InstallRules {
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with(['\t', ' ', '#']) {
+            continue;
+        }
+        let Some((targets, _)) = line.split_once(':') else {
+            continue;
+        };
+        if line[targets.len()..].starts_with(":=") {
+            continue; // an assignment
+        }
+        if targets.split_whitespace().any(|t| t == "install") {
+            return InstallRules {
+                present: true,
+                how: "install: target".into(),
+                evidence: Evidence::new(file, i as u32 + 1),
+            };
+        }
+    }
+    InstallRules {
+        present: false,
+        how: "no install: target".into(),
+        evidence: Evidence::file(file),
+    }
+}
+
+/// Marks each submodule whose directory holds no file here and that a
+/// CMake check or `add_subdirectory` needs, with that check; fills in the
+/// upstream name from its URL.
+pub fn required_submodules(
+    ctx: &Ctx<'_>,
+    downloads: &mut [DownloadFact],
+    cmake: Option<&CmakeFacts>,
+) {
+    for d in downloads
+        .iter_mut()
+        .filter(|d| d.kind == DownloadKind::GitSubmodule)
+    {
+        if d.upstream.is_none() {
+            d.upstream = crate::cmake::upstream_name(d.url.as_deref(), &d.name);
+        }
+        let dir = d.name.trim_end_matches('/');
+        let prefix = format!("{dir}/");
+        if ctx.view.files().iter().any(|f| f.rel.starts_with(&prefix)) {
+            continue; // checked out: nothing is missing
+        }
+        let Some(cmake) = cmake else { continue };
+        let needed = cmake
+            .required_paths
+            .iter()
+            .find(|r| r.path == dir || r.path.starts_with(&prefix));
+        if let Some(r) = needed {
+            d.required_by = Some(Sourced::new(r.check.clone(), r.evidence.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn makefile_install_targets() {
+        let with = "CC=cc\nall: demo\n\ndemo: demo.c\n\t$(CC) -o $@ $<\n\ninstall: demo\n\tcp demo $(PREFIX)/bin\n";
+        let r = makefile_install(with, "Makefile");
+        assert!(r.present);
+        assert_eq!(r.evidence, Evidence::new("Makefile", 7));
+        let phony = ".PHONY: all install\ninstall uninstall:\n\ttrue\n";
+        assert_eq!(makefile_install(phony, "Makefile").evidence.line, 2);
+        let without = "all: demo\n\tcc -o demo demo.c\n# install: nothing\nINSTALL := install\n";
+        assert!(!makefile_install(without, "Makefile").present);
+    }
+}
