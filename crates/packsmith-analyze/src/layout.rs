@@ -37,6 +37,7 @@ pub fn install_rules(
             present: true,
             how: format!("{} always installs", fact.kind),
             evidence: fact.evidence.clone(),
+            headers: None,
         }),
         BuildSystemKind::Cmake => {
             let cmake = cmake?;
@@ -45,6 +46,7 @@ pub fn install_rules(
                     present: true,
                     how: "install()".into(),
                     evidence: at.clone(),
+                    headers: None,
                 },
                 None => InstallRules {
                     present: false,
@@ -59,13 +61,18 @@ pub fn install_rules(
                             .cloned()
                             .unwrap_or(fact.evidence.file.clone()),
                     ),
+                    headers: public_headers(ctx, &fact.evidence.file),
                 },
             })
         }
         BuildSystemKind::Makefile => {
             let file = fact.evidence.file.clone();
             let text = ctx.read(&file)?;
-            Some(makefile_install(&text, &file))
+            let mut rules = makefile_install(&text, &file);
+            if !rules.present {
+                rules.headers = public_headers(ctx, &file);
+            }
+            Some(rules)
         }
         _ => None,
     }
@@ -88,6 +95,7 @@ fn makefile_install(text: &str, file: &str) -> InstallRules {
                 present: true,
                 how: "install: target".into(),
                 evidence: Evidence::new(file, i as u32 + 1),
+                headers: None,
             };
         }
     }
@@ -95,7 +103,27 @@ fn makefile_install(text: &str, file: &str) -> InstallRules {
         present: false,
         how: "no install: target".into(),
         evidence: Evidence::file(file),
+        headers: None,
     }
+}
+
+/// Header file endings.
+const HEADER_ENDINGS: &[&str] = &[".h", ".hh", ".hpp", ".hxx", ".inl", ".tpp"];
+
+/// An `include` directory holding headers, next to the build file or at
+/// the top of the repository.
+fn public_headers(ctx: &Ctx<'_>, build_file: &str) -> Option<String> {
+    let build_dir = build_file.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut candidates = vec!["include".to_string()];
+    if !build_dir.is_empty() {
+        candidates.insert(0, format!("{build_dir}/include"));
+    }
+    candidates.into_iter().find(|dir| {
+        let prefix = format!("{dir}/");
+        ctx.view.files().iter().any(|f| {
+            f.rel.starts_with(&prefix) && HEADER_ENDINGS.iter().any(|e| f.rel.ends_with(e))
+        })
+    })
 }
 
 /// Marks each submodule whose directory holds no file here and that a

@@ -33,9 +33,10 @@ fn downloads_say_what_they_fetch_and_what_turns_them_off() {
     assert_eq!(switch.evidence, Evidence::new("CMakeLists.txt", 4));
     // FIND_PACKAGE_ARGS: FetchContent tries the installed package itself.
     let json = find("json");
+    let switch = json.switch.as_ref().unwrap();
     assert_eq!(
-        json.switch.as_ref().map(|s| s.kind),
-        Some(DownloadSwitchKind::FindPackageFirst)
+        (switch.kind, switch.name.as_str()),
+        (DownloadSwitchKind::FindPackageFirst, "nlohmann_json")
     );
     // git clone run by the configure.
     let mesh = find("mesh-data");
@@ -76,6 +77,7 @@ fn targets_and_the_absence_of_install_rules_are_read() {
     let rules = facts.install_rules.as_ref().unwrap();
     assert!(!rules.present, "{rules:?}");
     assert_eq!(rules.evidence, Evidence::file("CMakeLists.txt"));
+    assert_eq!(rules.headers.as_deref(), Some("include"));
     let targets: Vec<(&str, CmakeTargetKind)> = facts
         .cmake
         .as_ref()

@@ -117,11 +117,17 @@ pub fn switch_for(
         evidence: site.evidence.clone(),
     };
     // FetchContent tries find_package first when the project asks it to.
-    if args
+    if let Some(at) = args
         .iter()
-        .any(|a| a == "FIND_PACKAGE_ARGS" || a == "OVERRIDE_FIND_PACKAGE")
+        .position(|a| a == "FIND_PACKAGE_ARGS" || a == "OVERRIDE_FIND_PACKAGE")
     {
-        return Some(found_first(name));
+        // `FIND_PACKAGE_ARGS NAMES nlohmann_json`: the name find_package uses.
+        let rest = &args[at + 1..];
+        let alias = rest
+            .iter()
+            .position(|a| a == "NAMES")
+            .and_then(|i| rest.get(i + 1));
+        return Some(found_first(alias.map_or(name, String::as_str)));
     }
     for cond in site.conditions.iter().rev() {
         let c = cond.trim();
@@ -152,16 +158,13 @@ pub fn switch_for(
             }
             continue;
         }
+        let builds_it = upper
+            .strip_prefix("BUILD_")
+            .or_else(|| upper.split_once("_BUILD_").map(|(_, r)| r))
+            .is_some_and(|what| related(what, name));
         let value = if negated && USE_INSTALLED.iter().any(|k| upper.contains(k)) {
             "ON"
-        } else if !negated && USE_DOWNLOAD.iter().any(|k| upper.contains(k)) {
-            "OFF"
-        } else if !negated
-            && upper
-                .strip_prefix("BUILD_")
-                .or_else(|| upper.split_once("_BUILD_").map(|(_, r)| r))
-                .is_some_and(|what| related(what, name))
-        {
+        } else if !negated && (builds_it || USE_DOWNLOAD.iter().any(|k| upper.contains(k))) {
             "OFF"
         } else {
             continue;

@@ -294,6 +294,10 @@ pub struct InstallRules {
     pub how: String,
     /// The first install rule, or the build file read when there is none.
     pub evidence: Evidence,
+    /// Without install rules: the directory of the public headers a
+    /// recipe copies to `include` (`include`, `src/include`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<String>,
 }
 
 /// A release tag recognised as a version.

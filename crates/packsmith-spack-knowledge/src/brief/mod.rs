@@ -4,10 +4,13 @@
 //! from.
 
 mod conditions;
+mod downloads;
+mod install;
 mod names;
 mod render;
 
 pub use conditions::{ConditionMap, When};
+pub use install::InstallPlan;
 pub use names::{class_name, package_name, variant_name};
 pub use render::{render_brief, render_raw_facts};
 
@@ -105,6 +108,12 @@ pub struct SpackBrief {
     /// `(CMake key, variant)`; a `None` variant means a fixed value in `value`.
     pub defines: Vec<BriefDefine>,
     pub notes: Vec<BriefNote>,
+    /// `root_cmakelists_dir` when the top CMakeLists.txt is below the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_cmakelists_dir: Option<String>,
+    /// The recipe's own `install()`, for a build without install rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub install: Option<InstallPlan>,
 }
 
 /// One CMake define the recipe should pass.
@@ -226,7 +235,8 @@ pub fn build_brief_with(
     meson_dependencies(facts, kb, &cond_map, &mut brief);
     python_dependencies(facts, kb, &mut brief);
     languages(facts, &mut brief);
-    downloads(facts, &mut brief);
+    downloads::apply(facts, kb, &cond_map, &mut brief);
+    install::apply(facts, &mut brief);
     brief
 }
 
@@ -260,6 +270,8 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         cmake_constraint: None,
         defines: Vec::new(),
         notes: Vec::new(),
+        root_cmakelists_dir: None,
+        install: None,
     }
 }
 
@@ -467,7 +479,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let has_cuda_base = brief.base_classes.iter().any(|b| b == "CudaPackage");
     let has_rocm_base = brief.base_classes.iter().any(|b| b == "ROCmPackage");
     let mut seen = BTreeMap::new();
+    let switches = downloads::switch_options(facts);
     for opt in &cmake.options {
+        if switches.contains(&opt.name) {
+            continue; // a download switch: the recipe sets it
+        }
         if is_test_option(&opt.name) {
             map.test_options.push(opt.name.to_ascii_uppercase());
             continue;
@@ -784,25 +800,6 @@ fn languages(facts: &RepoFacts, brief: &mut SpackBrief) {
         if uses && !brief.language_virtuals.iter().any(|v| v == virt) {
             brief.language_virtuals.push(virt.to_string());
         }
-    }
-}
-
-fn downloads(facts: &RepoFacts, brief: &mut SpackBrief) {
-    for d in &facts.downloads {
-        let message = match d.kind {
-            packsmith_core::DownloadKind::GitSubmodule => format!(
-                "git submodule `{}`: release archives lack it; fetch with git and submodules=True, or depend on the package it vendors",
-                d.name
-            ),
-            _ => format!(
-                "the build downloads `{}` ({:?}); Spack builds have no network: depend on it as a package and switch the download off",
-                d.name, d.kind
-            ),
-        };
-        brief.notes.push(BriefNote {
-            message,
-            evidence: Some(d.evidence.clone()),
-        });
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod directives;
 mod imports;
+mod install;
 mod methods;
 mod names;
 mod pystr;

@@ -1,0 +1,222 @@
+//! Configure-time downloads and required submodules → Spack conventions:
+//! depend on the Spack package for what is fetched, pass the project's own
+//! switch (or FetchContent's generic ones), and always run FetchContent
+//! fully disconnected so that a download still attempted fails at once
+//! instead of timing out.
+
+use super::conditions::{ConditionMap, When};
+use super::{dep, push_dep, BriefDefine, BriefNote, SpackBrief};
+use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
+use packsmith_core::{DownloadFact, DownloadKind, DownloadSwitchKind, RepoFacts};
+
+/// The oldest CMake with `FETCHCONTENT_TRY_FIND_PACKAGE_MODE`.
+const TRY_FIND_PACKAGE_CMAKE: &str = "3.24";
+
+/// Applies the rules for every download the analysis found.
+pub(super) fn apply(
+    facts: &RepoFacts,
+    kb: &dyn SpackNames,
+    conds: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
+    let cmake = brief
+        .base_classes
+        .first()
+        .is_some_and(|b| b == "CMakePackage");
+    let mut fetch_content = false;
+    let mut try_find = false;
+    for d in &facts.downloads {
+        match d.kind {
+            DownloadKind::GitSubmodule => submodule(d, kb, brief),
+            DownloadKind::MesonSubproject => note_download(d, brief, None),
+            DownloadKind::FileDownload => note_download(d, brief, None),
+            DownloadKind::FetchContent | DownloadKind::ExternalProject | DownloadKind::GitClone => {
+                let spack = spack_name(d, kb);
+                if let Some(name) = &spack {
+                    let types = if conds.is_test_only(&d.conditions) {
+                        vec!["test".to_string()]
+                    } else {
+                        Vec::new()
+                    };
+                    let when = match conds.translate(&d.conditions) {
+                        When::Spec(s) => Some(s),
+                        _ => None,
+                    };
+                    let why = format!("the build downloads `{}` at configure time", d.name);
+                    push_dep(
+                        &mut brief.dependencies,
+                        dep(name, when, types, &d.name, 0.8, &why, d.evidence.clone()),
+                    );
+                }
+                let fc = d.kind == DownloadKind::FetchContent;
+                fetch_content |= fc;
+                match &d.switch {
+                    Some(s) if s.kind == DownloadSwitchKind::Option => {
+                        let on = s.value.eq_ignore_ascii_case("ON");
+                        push_define(brief, &s.name, if on { "True" } else { "False" });
+                    }
+                    Some(_) => {} // find_package is tried first: the dependency is enough
+                    None if fc => try_find = true,
+                    None => note_download(d, brief, spack.as_deref()),
+                }
+            }
+        }
+    }
+    // What a download rule declared is no longer merely optional.
+    let declared: Vec<String> = brief
+        .dependencies
+        .iter()
+        .filter(|d| d.why.contains("downloads") || d.why.contains("submodule"))
+        .map(|d| dep_name(&d.spec).to_string())
+        .collect();
+    brief
+        .optional_dependencies
+        .retain(|d| !declared.iter().any(|n| n == dep_name(&d.spec)));
+    if cmake && fetch_content {
+        push_define(brief, "FETCHCONTENT_FULLY_DISCONNECTED", "True");
+        if try_find {
+            push_define(brief, "FETCHCONTENT_TRY_FIND_PACKAGE_MODE", "\"ALWAYS\"");
+            raise_cmake_minimum(brief);
+        }
+    }
+}
+
+/// The Spack package for what a download fetches: the name find_package
+/// would look for, the declared name, then the upstream project's name,
+/// each through the mapping; only names this Spack knows (or, without a
+/// knowledge base, the curated table's) are taken.
+fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
+    let mut candidates: Vec<&str> = Vec::new();
+    if let Some(s) = d
+        .switch
+        .as_ref()
+        .filter(|s| s.kind == DownloadSwitchKind::FindPackageFirst)
+    {
+        candidates.push(&s.name);
+    }
+    candidates.push(&d.name);
+    if let Some(u) = &d.upstream {
+        candidates.push(u);
+    }
+    candidates.into_iter().find_map(|c| {
+        let m = map_name(c, NameSource::Cmake, kb);
+        let usable = matches!(
+            m.kind,
+            MappingKind::Package | MappingKind::Virtual | MappingKind::BuildTool
+        );
+        let name = m.spack.filter(|_| usable)?;
+        let known = if kb.knows_names() {
+            kb.lookup(&name) != Known::Unknown
+        } else {
+            m.confidence >= 0.9
+        };
+        known.then_some(name)
+    })
+}
+
+/// A required submodule that is empty here: depend on the Spack package
+/// that provides it; BLT's path variable is a convention every LLNL
+/// project shares.
+fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
+    let Some(required) = &d.required_by else {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "git submodule `{}`: release archives lack it; fetch with git and submodules=True, or depend on the package it vendors",
+                d.name
+            ),
+            evidence: Some(d.evidence.clone()),
+        });
+        return;
+    };
+    let spack = spack_name(d, kb);
+    let message = match &spack {
+        Some(name) => {
+            let types = if name == "blt" {
+                vec!["build".to_string()]
+            } else {
+                Vec::new()
+            };
+            let why = format!("the build needs submodule `{}` ({})", d.name, required.value);
+            push_dep(
+                &mut brief.dependencies,
+                dep(name, None, types, &d.name, 0.8, &why, d.evidence.clone()),
+            );
+            if name == "blt" {
+                push_define(brief, "BLT_SOURCE_DIR", "self.spec[\"blt\"].prefix");
+            }
+            format!(
+                "submodule `{}` is empty here and required by {} ({}): depends on `{name}`; pass its path to the variable the check reads",
+                d.name, required.value, required.evidence
+            )
+        }
+        None => format!(
+            "submodule `{}` is empty here and required by {} ({}): fetch with git and submodules=True",
+            d.name, required.value, required.evidence
+        ),
+    };
+    brief.notes.push(BriefNote {
+        message,
+        evidence: Some(d.evidence.clone()),
+    });
+}
+
+fn note_download(d: &DownloadFact, brief: &mut SpackBrief, spack: Option<&str>) {
+    let message = match spack {
+        Some(name) => format!(
+            "the build downloads `{}` ({:?}) with no switch to turn it off; depends on `{name}`: patch the build to use it",
+            d.name, d.kind
+        ),
+        None => format!(
+            "the build downloads `{}` ({:?}); Spack builds have no network: depend on it as a package and switch the download off",
+            d.name, d.kind
+        ),
+    };
+    brief.notes.push(BriefNote {
+        message,
+        evidence: Some(d.evidence.clone()),
+    });
+}
+
+fn dep_name(spec: &str) -> &str {
+    spec.split(['@', '+', '~', ' ']).next().unwrap_or(spec)
+}
+
+/// A fixed define, once.
+fn push_define(brief: &mut SpackBrief, key: &str, value: &str) {
+    if brief.defines.iter().any(|d| d.key == key) {
+        return;
+    }
+    brief.defines.push(BriefDefine {
+        key: key.to_string(),
+        variant: None,
+        value: Some(value.to_string()),
+    });
+}
+
+/// `FETCHCONTENT_TRY_FIND_PACKAGE_MODE` needs CMake 3.24.
+fn raise_cmake_minimum(brief: &mut SpackBrief) {
+    let current = brief
+        .cmake_constraint
+        .as_deref()
+        .and_then(|c| c.strip_prefix("cmake@"))
+        .map(|v| v.trim_end_matches(':').to_string());
+    let older = current.as_deref().is_none_or(|v| {
+        let parts = |s: &str| -> Vec<u32> { s.split('.').map_while(|p| p.parse().ok()).collect() };
+        parts(v) < parts(TRY_FIND_PACKAGE_CMAKE)
+    });
+    if older {
+        brief.cmake_constraint = Some(format!("cmake@{TRY_FIND_PACKAGE_CMAKE}:"));
+    }
+}
+
+/// The options that are download switches: set by the recipe, never
+/// offered as variants.
+pub(super) fn switch_options(facts: &RepoFacts) -> Vec<String> {
+    facts
+        .downloads
+        .iter()
+        .filter_map(|d| d.switch.as_ref())
+        .filter(|s| s.kind == DownloadSwitchKind::Option)
+        .map(|s| s.name.clone())
+        .collect()
+}
