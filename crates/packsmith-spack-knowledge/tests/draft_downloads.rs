@@ -157,3 +157,22 @@ fn a_makefile_without_install_target_gets_an_install_method() {
     assert!(!text.contains("install_targets"), "{text}");
     assert!(parse_recipe(&text, "package.py").syntax_errors.is_empty());
 }
+
+#[test]
+fn without_a_knowledge_base_the_download_is_still_declared() {
+    use packsmith_spack_knowledge::mapping::NoKnowledge;
+    let dir = fixture("cmake-fetchcontent");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "cmake-fetchcontent".into(),
+        },
+    )
+    .unwrap();
+    let b = build_brief(&facts, TargetSpack::V0_23, &NoKnowledge);
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    for want in ["googletest", "fmt"] {
+        assert!(deps.contains(&want), "{want} not in {deps:?}");
+    }
+}

@@ -83,8 +83,9 @@ pub(super) fn apply(
 
 /// The Spack package for what a download fetches: the name find_package
 /// would look for, the declared name, then the upstream project's name,
-/// each through the mapping; only names this Spack knows (or, without a
-/// knowledge base, the curated table's) are taken.
+/// each through the mapping. With a knowledge base only names this Spack
+/// knows are taken; without one, the first mapping is (a guess, as for
+/// `find_package` names, which the static check and the model review).
 fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
     let mut candidates: Vec<&str> = Vec::new();
     if let Some(s) = d
@@ -98,19 +99,29 @@ fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
     if let Some(u) = &d.upstream {
         candidates.push(u);
     }
-    candidates.into_iter().find_map(|c| {
-        let m = map_name(c, NameSource::Cmake, kb);
-        let usable = matches!(
-            m.kind,
+    let mapped: Vec<_> = candidates
+        .into_iter()
+        .map(|c| map_name(c, NameSource::Cmake, kb))
+        .collect();
+    let usable = |kind: MappingKind| {
+        matches!(
+            kind,
             MappingKind::Package | MappingKind::Virtual | MappingKind::BuildTool
-        );
-        let name = m.spack.filter(|_| usable)?;
-        let known = if kb.knows_names() {
-            kb.lookup(&name) != Known::Unknown
-        } else {
-            m.confidence >= 0.9
-        };
-        known.then_some(name)
+        )
+    };
+    if !kb.knows_names() {
+        // The curated table first, then the plain guess.
+        let curated = mapped
+            .iter()
+            .find(|m| usable(m.kind) && m.confidence >= 0.9);
+        let guess = mapped
+            .iter()
+            .find(|m| usable(m.kind) || m.kind == MappingKind::Unmapped);
+        return curated.or(guess).and_then(|m| m.spack.clone());
+    }
+    mapped.into_iter().find_map(|m| {
+        let name = m.spack.filter(|_| usable(m.kind))?;
+        (kb.lookup(&name) != Known::Unknown).then_some(name)
     })
 }
 

@@ -35,6 +35,11 @@ fn copy_loop(patterns: &[String], recursive: bool, test: &str, dest: &str) -> Ve
     for (i, line) in head.into_iter().enumerate() {
         out.push(if i == last { format!("{line}:") } else { line });
     }
+    // A test may start with statements of its own, one per line.
+    let (statements, test) = test.rsplit_once('\n').unwrap_or(("", test));
+    for s in statements.lines() {
+        out.push(format!("            {s}"));
+    }
     out.push(format!("            if {test}:"));
     out.push(format!("                install(path, {dest})"));
     out
@@ -52,17 +57,29 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
             .into_iter()
             .map(|l| format!("        # {l}")),
     );
-    if plan.executables.is_empty() && plan.libraries.is_empty() {
+    let no_targets = plan.executables.is_empty() && plan.libraries.is_empty();
+    if no_targets {
         out.push(
-            "        # FIXME: no targets were found by name; every executable at the top of".into(),
+            "        # FIXME: no targets are known by name: every executable without a dot in"
+                .into(),
         );
-        out.push("        # the build directory is copied to bin.".into());
+        out.push(
+            "        # its name goes to bin and every lib*.so*/lib*.a to lib; check the list."
+                .into(),
+        );
         out.push("        mkdirp(prefix.bin)".into());
         out.extend(copy_loop(
             &["*".to_string()],
-            false,
-            "is_exe(path)",
+            true,
+            "skip = \"CMakeFiles\" in path or \"_deps\" in path or \".\" in path.rsplit(\"/\", 1)[-1]\nis_exe(path) and not skip",
             "prefix.bin",
+        ));
+        out.push("        mkdirp(prefix.lib)".into());
+        out.extend(copy_loop(
+            &["lib*.so*".to_string(), "lib*.a".to_string()],
+            true,
+            NOT_PRODUCTS,
+            "prefix.lib",
         ));
     }
     if !plan.executables.is_empty() {
@@ -88,6 +105,20 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
             .collect();
         out.push("        mkdirp(prefix.lib)".into());
         out.extend(copy_loop(&patterns, true, NOT_PRODUCTS, "prefix.lib"));
+    }
+    if no_targets && plan.headers.is_none() {
+        out.extend(call(
+            "        ",
+            "for path in find",
+            &[
+                "self.stage.source_path".into(),
+                "[\"include\"]".into(),
+                "recursive=False".into(),
+            ],
+        ));
+        let last = out.len() - 1;
+        out[last].push(':');
+        out.push("            install_tree(path, prefix.include)".into());
     }
     if let Some(headers) = &plan.headers {
         out.extend(call(
@@ -132,7 +163,7 @@ mod tests {
     }
 
     #[test]
-    fn without_targets_the_top_level_executables_are_copied() {
+    fn without_targets_every_executable_and_library_is_copied() {
         let plan = InstallPlan {
             why: "no install: target".into(),
             ..InstallPlan::default()
@@ -140,7 +171,19 @@ mod tests {
         let text = render_install(&plan).join("\n");
         assert!(text.contains("FIXME"), "{text}");
         assert!(
-            text.contains("find(self.build_directory, [\"*\"], recursive=False):"),
+            text.contains("        for path in find(self.build_directory, [\"*\"]):"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\".\" in path.rsplit(\"/\", 1)[-1]"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 99), "{text}");
+        assert!(text.contains("[\"lib*.so*\", \"lib*.a\"]"), "{text}");
+        assert!(
+            text.contains(
+                "for path in find(self.stage.source_path, [\"include\"], recursive=False):"
+            ),
             "{text}"
         );
     }
