@@ -20,7 +20,9 @@ fn kb() -> NameIndex {
     let packages = ["cmake", "fmt", "eigen", "nlohmann-json", "blt", "zlib"];
     NameIndex {
         packages: packages.iter().map(|s| s.to_string()).collect(),
-        virtuals: Default::default(),
+        virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -175,4 +177,33 @@ fn without_a_knowledge_base_the_download_is_still_declared() {
     for want in ["googletest", "fmt"] {
         assert!(deps.contains(&want), "{want} not in {deps:?}");
     }
+}
+
+/// Issue 20: options named in the negative become variants named for the
+/// feature, default on when the option is off, mapped back to the option.
+#[test]
+fn negative_options_become_positive_variants() {
+    let b = brief("cmake-negative-options");
+    let text = render_recipe(&b, &DraftOptions::default());
+    for line in [
+        "    variant(",
+        "        \"zlib\",",
+        "        default=True,",
+        "    depends_on(\"zlib\", when=\"+zlib\")",
+        "    depends_on(\"mpi\", when=\"+mpi\")",
+        "            self.define(\"NEGOPT_NO_ZLIB\", self.spec.satisfies(\"~zlib\")),",
+        "            self.define(\"NEGOPT_DISABLE_MPI\", self.spec.satisfies(\"~mpi\")),",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in:\n{text}");
+    }
+    let mpi = b.variants.iter().find(|v| v.name == "mpi").unwrap();
+    assert_eq!(
+        mpi.default,
+        packsmith_spack_knowledge::brief::VariantDefault::Bool(false)
+    );
+    assert!(
+        !text.contains("nozlib") && !text.contains("no_zlib"),
+        "{text}"
+    );
+    assert!(parse_recipe(&text, "package.py").syntax_errors.is_empty());
 }

@@ -11,7 +11,7 @@ mod render;
 
 pub use conditions::{ConditionMap, When};
 pub use install::InstallPlan;
-pub use names::{class_name, package_name, variant_name};
+pub use names::{class_name, package_name, positive_variant_name, variant_name};
 pub use render::{render_brief, render_raw_facts};
 
 use crate::base_classes::class_for_kind;
@@ -19,7 +19,7 @@ use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A variant's default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -471,6 +471,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let mut map = ConditionMap {
         variants: BTreeMap::new(),
         test_options: Vec::new(),
+        inverted: BTreeSet::new(),
     };
     let Some(cmake) = &facts.cmake else {
         return map;
@@ -491,7 +492,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if is_developer_option(&opt.name) || seen.contains_key(&opt.name) {
             continue;
         }
-        let mut name = variant_name(&opt.name, project);
+        // `NO_ZLIB` becomes variant `zlib`, on when the option is off.
+        let positive = positive_variant_name(&opt.name, project);
+        let mut name = positive
+            .clone()
+            .unwrap_or_else(|| variant_name(&opt.name, project));
         if name == "hip" && has_rocm_base {
             name = "rocm".into();
         }
@@ -509,6 +514,12 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
                 });
                 false
             }
+        };
+        let default = if positive.is_some() {
+            map.inverted.insert(opt.name.to_ascii_uppercase());
+            !default
+        } else {
+            default
         };
         let default = if default && is_extras_option(&name) {
             brief.notes.push(BriefNote {
@@ -529,7 +540,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             name: name.clone(),
             default: VariantDefault::Bool(default),
             values: Vec::new(),
-            description: opt.help.clone(),
+            description: if positive.is_some() {
+                format!("On when upstream {} is off: {}", opt.name, opt.help)
+            } else {
+                opt.help.clone()
+            },
             when: None,
             option: opt.name.clone(),
             inherited,
@@ -583,11 +598,21 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         });
     }
     for v in &brief.variants {
-        brief.defines.push(BriefDefine {
-            key: v.option.clone(),
-            variant: Some(v.name.clone()),
-            value: None,
-        });
+        // A negative option is on when its positive variant is off.
+        let define = if map.inverted.contains(&v.option.to_ascii_uppercase()) {
+            BriefDefine {
+                key: v.option.clone(),
+                variant: None,
+                value: Some(format!("self.spec.satisfies(\"~{}\")", v.name)),
+            }
+        } else {
+            BriefDefine {
+                key: v.option.clone(),
+                variant: Some(v.name.clone()),
+                value: None,
+            }
+        };
+        brief.defines.push(define);
     }
     if cmake.testing.is_some() || !map.test_options.is_empty() {
         let key = map
