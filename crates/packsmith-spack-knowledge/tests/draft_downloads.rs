@@ -75,6 +75,12 @@ fn downloads_become_dependencies_and_switches() {
         "{:#?}",
         b.variants
     );
+    assert!(
+        b.notes.iter().any(|n| n.message
+            == "the build downloads `eigen` unless DLF_USE_SYSTEM_EIGEN=ON (CMakeLists.txt:4): set; depends on `eigen`"),
+        "{:#?}",
+        b.notes
+    );
     // The git clone has no switch: the note says so.
     assert!(
         b.notes

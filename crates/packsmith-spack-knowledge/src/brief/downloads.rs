@@ -50,15 +50,40 @@ pub(super) fn apply(
                 }
                 let fc = d.kind == DownloadKind::FetchContent;
                 fetch_content |= fc;
-                match &d.switch {
+                let uses = spack
+                    .as_deref()
+                    .map(|n| format!("depends on `{n}`"))
+                    .unwrap_or_else(|| "no Spack package found for it".into());
+                let message = match &d.switch {
                     Some(s) if s.kind == DownloadSwitchKind::Option => {
                         let on = s.value.eq_ignore_ascii_case("ON");
                         push_define(brief, &s.name, if on { "True" } else { "False" });
+                        format!(
+                            "the build downloads `{}` unless {}={} ({}): set; {uses}",
+                            d.name, s.name, s.value, s.evidence
+                        )
                     }
-                    Some(_) => {} // find_package is tried first: the dependency is enough
-                    None if fc => try_find = true,
-                    None => note_download(d, brief, spack.as_deref()),
-                }
+                    // find_package is tried first: the dependency is enough.
+                    Some(s) => format!(
+                        "the build downloads `{}` only when find_package({}) fails: {uses}",
+                        d.name, s.name
+                    ),
+                    None if fc => {
+                        try_find = true;
+                        format!(
+                            "FetchContent `{}` has no switch: FETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS makes it find_package({}) first; {uses}",
+                            d.name, d.name
+                        )
+                    }
+                    None => {
+                        note_download(d, brief, spack.as_deref());
+                        continue;
+                    }
+                };
+                brief.notes.push(BriefNote {
+                    message,
+                    evidence: Some(d.evidence.clone()),
+                });
             }
         }
     }
