@@ -62,6 +62,15 @@ fn an_empty_submodule_that_a_check_needs_is_required() {
     let why = blt.required_by.as_ref().expect("blt is required");
     assert_eq!(why.evidence, Evidence::new("CMakeLists.txt", 7));
     assert!(why.value.contains("SetupBLT.cmake"), "{}", why.value);
+    // An include() of a file inside an empty submodule requires it too.
+    let kokkos = facts
+        .downloads
+        .iter()
+        .find(|d| d.name == "third_party/kokkos")
+        .unwrap();
+    let why = kokkos.required_by.as_ref().expect("kokkos is required");
+    assert_eq!(why.evidence, Evidence::new("CMakeLists.txt", 40));
+    assert!(why.value.starts_with("include("), "{}", why.value);
     // A submodule no build command needs is not required.
     let theme = facts
         .downloads

@@ -115,6 +115,8 @@ fn fetch_content_without_a_switch_tries_find_package_always() {
     assert_eq!(define("CPM_USE_LOCAL_PACKAGES").as_deref(), Some("True"));
     let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
     assert!(deps.contains(&"fmt"), "{deps:?}");
+    // `json` from github.com/nlohmann/json: Spack's name joins owner and repository.
+    assert!(deps.contains(&"nlohmann-json"), "{deps:?}");
 }
 
 #[test]

@@ -65,11 +65,12 @@ pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
     }
 }
 
-/// A directory `add_subdirectory` reaches that has no `CMakeLists.txt`.
-pub fn missing_subdirectory(w: &mut Walker<'_, '_>, dir: &str, target: &str, site: Site) {
+/// A path `add_subdirectory` or `include` needs that the tree lacks
+/// (`check` is the command, as written).
+pub fn missing_path(w: &mut Walker<'_, '_>, path: &str, check: &str, site: Site) {
     w.facts.required_paths.push(CmakeRequiredPath {
-        path: dir.to_string(),
-        check: format!("add_subdirectory({target})"),
+        path: path.to_string(),
+        check: check.to_string(),
         evidence: site.evidence,
     });
 }

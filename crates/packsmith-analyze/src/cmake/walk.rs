@@ -567,6 +567,11 @@ impl<'c, 'v> Walker<'c, 'v> {
                 Ok(p) if self.ctx.view.exists(&p) => self.walk_file(&p, None, cmd.line),
                 Ok(p) if !optional => {
                     let file = self.file.clone();
+                    let site = Site {
+                        evidence: Evidence::new(&file, cmd.line),
+                        conditions: self.conds.clone(),
+                    };
+                    super::targets::missing_path(self, &p, &format!("include({target})"), site);
                     self.ctx.warn(
                         &file,
                         cmd.line,
@@ -624,7 +629,12 @@ impl<'c, 'v> Walker<'c, 'v> {
                             evidence: Evidence::new(&file, cmd.line),
                             conditions: self.conds.clone(),
                         };
-                        super::targets::missing_subdirectory(self, &dir, &target, site);
+                        super::targets::missing_path(
+                            self,
+                            &dir,
+                            &format!("add_subdirectory({target})"),
+                            site,
+                        );
                         self.ctx.warn(
                             &file,
                             cmd.line,
@@ -635,7 +645,12 @@ impl<'c, 'v> Walker<'c, 'v> {
                             evidence: Evidence::new(&file, cmd.line),
                             conditions: self.conds.clone(),
                         };
-                        super::targets::missing_subdirectory(self, &dir, &target, site);
+                        super::targets::missing_path(
+                            self,
+                            &dir,
+                            &format!("add_subdirectory({target})"),
+                            site,
+                        );
                         self.ctx.warn(
                             &file,
                             cmd.line,

@@ -120,6 +120,14 @@ fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
     {
         candidates.push(&s.name);
     }
+    // `nlohmann/json` → `nlohmann-json`: taken only when Spack has it by
+    // exactly that name.
+    let owner_repo = d.url.as_deref().and_then(owner_repo);
+    if let Some(joined) = owner_repo.as_deref() {
+        if kb.knows_names() && kb.lookup(joined) != Known::Unknown {
+            return Some(joined.to_string());
+        }
+    }
     candidates.push(&d.name);
     if let Some(u) = &d.upstream {
         candidates.push(u);
@@ -213,6 +221,24 @@ fn note_download(d: &DownloadFact, brief: &mut SpackBrief, spack: Option<&str>) 
     });
 }
 
+/// `https://github.com/nlohmann/json.git` → `nlohmann-json`, for the
+/// hosts whose URLs read `host/owner/repo`.
+fn owner_repo(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let mut parts = rest.split('/').filter(|p| !p.is_empty());
+    let host = parts.next()?.to_ascii_lowercase();
+    if !["github.com", "gitlab.com", "bitbucket.org"]
+        .iter()
+        .any(|h| host.ends_with(h))
+    {
+        return None;
+    }
+    let owner = parts.next()?;
+    let repo = parts.next()?;
+    let repo = repo.strip_suffix(".git").unwrap_or(repo);
+    Some(format!("{owner}-{repo}").to_ascii_lowercase())
+}
+
 fn dep_name(spec: &str) -> &str {
     spec.split(['@', '+', '~', ' ']).next().unwrap_or(spec)
 }
@@ -255,4 +281,23 @@ pub(super) fn switch_options(facts: &RepoFacts) -> Vec<String> {
         .filter(|s| s.kind == DownloadSwitchKind::Option)
         .map(|s| s.name.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::owner_repo;
+
+    #[test]
+    fn owner_and_repository_join() {
+        assert_eq!(
+            owner_repo("https://github.com/nlohmann/json/releases/download/v3.11.3/json.tar.xz")
+                .as_deref(),
+            Some("nlohmann-json")
+        );
+        assert_eq!(
+            owner_repo("https://github.com/fmtlib/fmt.git").as_deref(),
+            Some("fmtlib-fmt")
+        );
+        assert_eq!(owner_repo("https://example.org/a/b.tar.gz"), None);
+    }
 }
