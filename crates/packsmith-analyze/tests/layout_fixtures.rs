@@ -48,6 +48,8 @@ fn downloads_say_what_they_fetch_and_what_turns_them_off() {
     assert_eq!(mesh.pin.as_deref(), Some("v2"));
     assert_eq!(mesh.evidence.line, 31);
     assert!(mesh.switch.is_none());
+    // Content already in the tree is no download.
+    assert!(!facts.downloads.iter().any(|d| d.name == "bundled"));
 }
 
 #[test]

@@ -480,7 +480,8 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
         args,
         &["GIT_REPOSITORY", "URL", "SVN_REPOSITORY", "HG_REPOSITORY"],
     );
-    if kind == DownloadKind::ExternalProject && url.is_none() {
+    let local = url.is_none() && args.iter().any(|a| a == "SOURCE_DIR");
+    if (kind == DownloadKind::ExternalProject || local) && url.is_none() {
         return; // builds sources already present: nothing is downloaded
     }
     if !w.name_ok(&name) {
