@@ -41,7 +41,13 @@ pub fn install_rules(
         }),
         BuildSystemKind::Cmake => {
             let cmake = cmake?;
-            Some(match &cmake.installs {
+            // An install() in a file the walk could not follow still counts:
+            // a recipe's own install() would hide the project's.
+            let unread = match cmake.installs {
+                Some(_) => None,
+                None => install_in_unread_file(ctx, &cmake.files),
+            };
+            Some(match cmake.installs.as_ref().or(unread.as_ref()) {
                 Some(at) => InstallRules {
                     present: true,
                     how: "install()".into(),
@@ -76,6 +82,40 @@ pub fn install_rules(
         }
         _ => None,
     }
+}
+
+/// Most CMake files the walk did not reach that are searched for `install(`.
+const MAX_UNREAD_SEARCHED: usize = 500;
+
+/// The first `install(` in a project CMake file (not tests, examples or
+/// vendored code) that the walk did not read.
+fn install_in_unread_file(ctx: &Ctx<'_>, read: &[String]) -> Option<Evidence> {
+    let candidates: Vec<String> = ctx
+        .view
+        .files()
+        .iter()
+        .filter(|f| f.name() == "CMakeLists.txt" || f.name().ends_with(".cmake"))
+        .filter(|f| !read.contains(&f.rel) && !crate::detect::in_noise_dir(f))
+        .take(MAX_UNREAD_SEARCHED)
+        .map(|f| f.rel.clone())
+        .collect();
+    for rel in candidates {
+        // A file the build never reads is no one's concern: its problems
+        // are not the project's warnings.
+        let mut ignored = Vec::new();
+        let Some(text) = ctx.view.read_text(&rel, &mut ignored).map(|t| t.text) else {
+            continue;
+        };
+        let at = text.lines().position(|l| {
+            let l = l.trim_start().to_ascii_lowercase();
+            l.strip_prefix("install")
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        });
+        if let Some(i) = at {
+            return Some(Evidence::new(rel, i as u32 + 1));
+        }
+    }
+    None
 }
 
 /// `install:` (or `install ::`, or `install uninstall:`) as a rule target.

@@ -135,3 +135,13 @@ fn a_makefile_without_an_install_target_has_no_install_rules() {
     let facts = analyze_fixture("autotools-with-enable");
     assert!(facts.install_rules.as_ref().unwrap().present);
 }
+
+/// An install() the walk could not reach still counts, so the recipe does
+/// not replace the project's own install rules.
+#[test]
+fn an_install_in_a_file_not_followed_still_counts() {
+    let facts = analyze_fixture("cmake-install-unfollowed");
+    let rules = facts.install_rules.as_ref().unwrap();
+    assert!(rules.present, "{rules:?}");
+    assert_eq!(rules.evidence, Evidence::new("cmake/Install.cmake", 2));
+}
