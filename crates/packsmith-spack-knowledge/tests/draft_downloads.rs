@@ -215,3 +215,35 @@ fn negative_options_become_positive_variants() {
     );
     assert!(parse_recipe(&text, "package.py").syntax_errors.is_empty());
 }
+
+/// A test framework fetched unconditionally, in a project whose tests the
+/// recipe switches with `self.run_tests`: a test-only dependency.
+#[test]
+fn a_fetched_test_framework_is_a_test_dependency() {
+    let dir = fixture("cmake-fetch-gtest");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "cmake-fetch-gtest".into(),
+        },
+    )
+    .unwrap();
+    let kb = NameIndex {
+        packages: ["cmake", "googletest"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        virtuals: Default::default(),
+    };
+    let b = build_brief(&facts, TargetSpack::V0_23, &kb);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    depends_on(\"googletest\", type=\"test\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("            self.define(\"BUILD_TESTING\", self.run_tests),"),
+        "{text}"
+    );
+}

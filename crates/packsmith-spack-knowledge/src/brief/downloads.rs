@@ -9,6 +9,9 @@ use super::{dep, push_dep, BriefDefine, BriefNote, SpackBrief};
 use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use packsmith_core::{DownloadFact, DownloadKind, DownloadSwitchKind, RepoFacts};
 
+/// Spack packages that only a project's tests use.
+const TEST_FRAMEWORKS: &[&str] = &["googletest", "catch2", "doctest", "cxxtest", "benchmark"];
+
 /// The oldest CMake with `FETCHCONTENT_TRY_FIND_PACKAGE_MODE`.
 const TRY_FIND_PACKAGE_CMAKE: &str = "3.24";
 
@@ -33,7 +36,16 @@ pub(super) fn apply(
             DownloadKind::FetchContent | DownloadKind::ExternalProject | DownloadKind::GitClone => {
                 let spack = spack_name(d, kb);
                 if let Some(name) = &spack {
-                    let types = if conds.is_test_only(&d.conditions) {
+                    // A test framework fetched for a build whose tests the
+                    // recipe switches with `self.run_tests` is needed only then.
+                    let tests_switched = brief
+                        .defines
+                        .iter()
+                        .any(|d| d.value.as_deref() == Some("self.run_tests"));
+                    let test_framework = TEST_FRAMEWORKS.contains(&name.as_str());
+                    let types = if conds.is_test_only(&d.conditions)
+                        || (test_framework && tests_switched)
+                    {
                         vec!["test".to_string()]
                     } else {
                         Vec::new()
