@@ -5,7 +5,7 @@
 use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
-use crate::{autotools, cargo, cmake, detect, golang, license, meson, npm, python, readme};
+use crate::{autotools, cargo, cmake, detect, golang, layout, license, meson, npm, python, readme};
 use crate::{sources, tree, versions};
 use packsmith_core::{
     AutotoolsFacts, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts, MesonFacts, NpmFacts,
@@ -49,11 +49,15 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let description = readme::description(&mut ctx).or_else(|| readers.description());
 
     let tree = tree::render(&view, tree::DEFAULT_BUDGET);
-    let mut languages = ctx.languages;
+    let mut languages = std::mem::take(&mut ctx.languages);
     dedup_in_place(&mut languages);
-    let mut features = ctx.features;
+    let mut features = std::mem::take(&mut ctx.features);
     dedup_in_place(&mut features);
-    let mut downloads = ctx.downloads;
+    let install_rules =
+        layout::install_rules(&mut ctx, &build_systems, primary, readers.cmake.as_ref());
+    let build_root = layout::build_root(&build_systems, primary);
+    let mut downloads = std::mem::take(&mut ctx.downloads);
+    layout::required_submodules(&ctx, &mut downloads, readers.cmake.as_ref());
     dedup_in_place(&mut downloads);
 
     Ok(RepoFacts {
@@ -72,6 +76,8 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         languages,
         features,
         downloads,
+        install_rules,
+        build_root,
         versions,
         license,
         homepage,

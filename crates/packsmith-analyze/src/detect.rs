@@ -90,7 +90,7 @@ pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
 /// wherever they appear in its name (`unit_tests`, `perf_test`, `examples2`).
 const NOISE_WORDS: &[&str] = &["test", "example", "bench", "demo", "sample", "tutorial"];
 
-fn in_noise_dir(file: &RepoFile) -> bool {
+pub(crate) fn in_noise_dir(file: &RepoFile) -> bool {
     file.dir().split('/').any(|part| {
         let part = part.to_ascii_lowercase();
         NOISE_DIRS.contains(&part.as_str()) || NOISE_WORDS.iter().any(|w| part.contains(w))

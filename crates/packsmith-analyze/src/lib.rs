@@ -14,6 +14,7 @@ mod detect;
 mod error;
 mod git;
 mod golang;
+mod layout;
 mod license;
 mod meson;
 mod npm;

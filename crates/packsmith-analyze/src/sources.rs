@@ -74,14 +74,11 @@ pub fn scan_submodules(ctx: &mut Ctx<'_>) {
                 ctx.downloads.push(done);
             }
             let name = rest.trim().trim_end_matches(']').trim().trim_matches('"');
-            current = Some(DownloadFact {
-                kind: DownloadKind::GitSubmodule,
-                name: name.to_string(),
-                url: None,
-                pin: None,
-                conditions: Vec::new(),
-                evidence: Evidence::new(".gitmodules", lineno),
-            });
+            current = Some(DownloadFact::new(
+                DownloadKind::GitSubmodule,
+                name,
+                Evidence::new(".gitmodules", lineno),
+            ));
         } else if let Some((key, value)) = line.split_once('=') {
             if let Some(sub) = current.as_mut() {
                 match key.trim() {

@@ -7,3 +7,4 @@ mod common;
 
 mod buildsys_fixtures;
 mod cmake_fixtures;
+mod layout_fixtures;

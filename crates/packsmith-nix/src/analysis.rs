@@ -136,6 +136,7 @@ pub fn first_guess(failures: &[NixDiagnosis], facts: Option<&RepoFacts>) -> Firs
                     | DownloadKind::ExternalProject
                     | DownloadKind::FileDownload
                     | DownloadKind::MesonSubproject
+                    | DownloadKind::GitClone
             )
         })
     });

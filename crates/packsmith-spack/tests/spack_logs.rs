@@ -39,4 +39,40 @@ logs! {
     wrong_sha256 => ("wrong-sha256", Stage::Install, FailureClass::Fetch),
     missing_tarball => ("missing-tarball", Stage::Install, FailureClass::Fetch),
     sandbox_escape_attempts => ("sandbox-escape", Stage::Install, FailureClass::Sandbox),
+    fetch_content_offline => ("configure-download", Stage::Install, FailureClass::ConfigureDownload),
+    git_clone_in_configure => ("configure-git-clone", Stage::Install, FailureClass::ConfigureDownload),
+    make_without_install_target => ("no-install-target", Stage::Install, FailureClass::NoInstallTarget),
+    ninja_without_install_target => ("no-install-target-ninja", Stage::Install, FailureClass::NoInstallTarget),
+}
+
+/// The names a repair needs: what the configure tried to download.
+#[test]
+fn a_configure_download_names_what_it_fetched() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spack-logs");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let d = classify(
+        Stage::Install,
+        &read("configure-download.install.log"),
+        Some(&read("configure-download.build.log")),
+    );
+    assert_eq!(d.names, vec!["fmt"], "{d:#?}");
+    assert!(d
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("FETCHCONTENT_FULLY_DISCONNECTED"));
+    let d = classify(
+        Stage::Install,
+        &read("configure-git-clone.install.log"),
+        Some(&read("configure-git-clone.build.log")),
+    );
+    assert_eq!(d.names, vec!["mesh-data"], "{d:#?}");
+    // Without the build log, Spack's summary alone still tells.
+    let d = classify(
+        Stage::Install,
+        &read("configure-download.install.log"),
+        None,
+    );
+    assert_eq!(d.class, FailureClass::ConfigureDownload, "{d:#?}");
+    assert_eq!(d.names, vec!["fmt"], "{d:#?}");
 }

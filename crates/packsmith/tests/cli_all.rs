@@ -14,3 +14,4 @@ mod model_faults;
 mod nix_cli;
 mod spack_cli;
 mod spack_cmd;
+mod spack_download;

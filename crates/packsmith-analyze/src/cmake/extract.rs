@@ -8,7 +8,8 @@ use super::vars::split_list;
 use super::walk::{Site, Walker};
 use packsmith_core::{
     CmakeCacheVar, CmakeFindItem, CmakeFindPackage, CmakeOption, CmakeOptionKind, CmakePkgConfig,
-    CmakeProject, DownloadFact, DownloadKind, FeatureKind, Sourced,
+    CmakeProject, DownloadFact, DownloadKind, DownloadSwitch, DownloadSwitchKind, FeatureKind,
+    Sourced,
 };
 
 /// Commands whose presence makes a user function worth expanding at its
@@ -28,7 +29,9 @@ pub fn declares_facts(c: &Command) -> bool {
         | "externalproject_add"
         | "enable_language"
         | "check_language"
-        | "cpmaddpackage" => true,
+        | "cpmaddpackage"
+        | "add_executable"
+        | "add_library" => true,
         "set" => c.args.iter().any(|a| a.is_word("CACHE")),
         "file" => c.args.first().is_some_and(|a| a.is_word("DOWNLOAD")),
         _ => false,
@@ -76,6 +79,10 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "enable_testing"
                 | "include"
                 | "install"
+                | "add_executable"
+                | "add_library"
+                | "execute_process"
+                | "message"
         );
     if !relevant {
         return;
@@ -139,6 +146,11 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         }
         "install" => {
             w.facts.installs.get_or_insert(site.evidence);
+        }
+        "add_executable" | "add_library" => super::targets::target(w, name, args, site),
+        "execute_process" => super::downloads::git_clone(w, args, site),
+        "message" if args.first().is_some_and(|a| a == "FATAL_ERROR") => {
+            super::targets::fatal_error(w, site)
         }
         _ => {}
     }
@@ -468,7 +480,8 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
         args,
         &["GIT_REPOSITORY", "URL", "SVN_REPOSITORY", "HG_REPOSITORY"],
     );
-    if kind == DownloadKind::ExternalProject && url.is_none() {
+    let local = url.is_none() && args.iter().any(|a| a == "SOURCE_DIR");
+    if (kind == DownloadKind::ExternalProject || local) && url.is_none() {
         return; // builds sources already present: nothing is downloaded
     }
     if !w.name_ok(&name) {
@@ -478,13 +491,17 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
     if let Some(feature) = for_package(&name) {
         push_feature(w.ctx, feature, format!("downloads {name}"), &site);
     }
+    let switch = super::downloads::switch_for(w, &name, args, &site);
     w.ctx.downloads.push(DownloadFact {
+        upstream: super::downloads::upstream_name(url.map(String::as_str), &name),
+        switch,
         kind,
-        name,
         url: url.cloned(),
         pin: pin.cloned(),
         conditions: site.conditions,
         evidence: site.evidence,
+        name,
+        required_by: None,
     });
 }
 
@@ -516,13 +533,25 @@ fn cpm(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
     if name.is_empty() || !w.name_ok(&name) {
         return;
     }
+    // CPM tries an installed copy first when asked to, whatever the project.
+    let switch = super::downloads::switch_for(w, &name, args, &site).or_else(|| {
+        Some(DownloadSwitch {
+            kind: DownloadSwitchKind::Option,
+            name: "CPM_USE_LOCAL_PACKAGES".into(),
+            value: "ON".into(),
+            evidence: site.evidence.clone(),
+        })
+    });
     w.ctx.downloads.push(DownloadFact {
         kind: DownloadKind::FetchContent,
+        upstream: super::downloads::upstream_name(url.as_deref(), &name),
         name,
         url,
         pin,
         conditions: site.conditions,
         evidence: site.evidence,
+        switch,
+        required_by: None,
     });
 }
 
@@ -533,12 +562,16 @@ fn file_download(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
     let dest = args.get(2).map(String::as_str).unwrap_or(&url);
     let name = dest.rsplit('/').next().unwrap_or(dest).to_string();
     let pin = value_after(args, &["EXPECTED_HASH", "EXPECTED_MD5"]).cloned();
+    let switch = super::downloads::switch_for(w, &name, args, &site);
     w.ctx.downloads.push(DownloadFact {
         kind: DownloadKind::FileDownload,
+        upstream: super::downloads::upstream_name(Some(&url), &name),
         name,
         url: Some(url),
         pin,
         conditions: site.conditions,
         evidence: site.evidence,
+        switch,
+        required_by: None,
     });
 }

@@ -9,26 +9,52 @@
 //! - [`walk`]: following files, conditions, function calls
 //! - [`extract`]: commands → facts
 //! - [`features`]: feature hints and languages
+//! - [`downloads`]: what a download fetches and the switch that turns it off
+//! - [`targets`]: built targets and the paths a configure insists on
 
 mod cond;
+mod downloads;
 mod extract;
 mod features;
 pub mod lexer;
 pub mod parser;
+mod targets;
 mod vars;
 mod walk;
 
-use crate::context::Ctx;
-use packsmith_core::CmakeFacts;
+pub(crate) use downloads::upstream_name;
 
-/// Reads the CMake facts of the repository, or None when it has no
-/// top-level `CMakeLists.txt`.
-pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CmakeFacts> {
-    if !ctx.view.exists("CMakeLists.txt") {
+use crate::context::Ctx;
+use crate::view::RepoView;
+use packsmith_core::{BuildSystemKind, CmakeFacts};
+
+/// The directory whose `CMakeLists.txt` is the top of the build: the
+/// repository's top when it has one; else, when no build file at all sits
+/// at the top, the shallowest `CMakeLists.txt` outside tests and vendored
+/// code (`src/`), which a recipe names in `root_cmakelists_dir`.
+pub fn cmake_root(view: &RepoView) -> Option<String> {
+    if view.exists("CMakeLists.txt") {
+        return Some(String::new());
+    }
+    let systems = crate::detect::detect(view);
+    if systems.iter().any(|s| s.depth == 0) {
         return None;
     }
+    let cmake = systems.iter().find(|s| s.kind == BuildSystemKind::Cmake)?;
+    let min_depth = systems.iter().map(|s| s.depth).min()?;
+    if cmake.depth != min_depth {
+        return None;
+    }
+    let dir = cmake.evidence.file.rsplit_once('/')?.0;
+    Some(dir.to_string())
+}
+
+/// Reads the CMake facts of the repository, or None when it has no
+/// `CMakeLists.txt` at the top of its build ([`cmake_root`]).
+pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CmakeFacts> {
+    let root = cmake_root(ctx.view)?;
     let mut walker = walk::Walker::new(ctx);
-    walker.run("CMakeLists.txt");
+    walker.run_in(&root);
     let choices = std::mem::take(&mut walker.choices);
     let fallback = walker.split_version();
     let mut facts = walker.facts;

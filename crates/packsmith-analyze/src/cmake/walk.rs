@@ -115,11 +115,17 @@ impl<'c, 'v> Walker<'c, 'v> {
         !(name.is_empty() || (name.contains("${") && (self.in_def > 0 || self.call_site.is_some())))
     }
 
-    /// Reads and walks the top-level `CMakeLists.txt`.
-    pub fn run(&mut self, root_file: &str) {
-        self.vars.set("CMAKE_CURRENT_SOURCE_DIR", dir_value(""));
-        self.vars.set("PROJECT_SOURCE_DIR", dir_value(""));
-        self.walk_file(root_file, Some(String::new()), 0);
+    /// Reads and walks the `CMakeLists.txt` of `dir` (empty: the top) as
+    /// the top of the build.
+    pub fn run_in(&mut self, dir: &str) {
+        self.vars.set("CMAKE_CURRENT_SOURCE_DIR", dir_value(dir));
+        self.vars.set("PROJECT_SOURCE_DIR", dir_value(dir));
+        let root_file = if dir.is_empty() {
+            "CMakeLists.txt".to_string()
+        } else {
+            format!("{dir}/CMakeLists.txt")
+        };
+        self.walk_file(&root_file, Some(dir.to_string()), 0);
     }
 
     /// `new_dir` is Some for a directory's CMakeLists.txt (a new scope).
@@ -561,6 +567,11 @@ impl<'c, 'v> Walker<'c, 'v> {
                 Ok(p) if self.ctx.view.exists(&p) => self.walk_file(&p, None, cmd.line),
                 Ok(p) if !optional => {
                     let file = self.file.clone();
+                    let site = Site {
+                        evidence: Evidence::new(&file, cmd.line),
+                        conditions: self.conds.clone(),
+                    };
+                    super::targets::missing_path(self, &p, &format!("include({target})"), site);
                     self.ctx.warn(
                         &file,
                         cmd.line,
@@ -614,12 +625,32 @@ impl<'c, 'v> Walker<'c, 'v> {
                     if self.ctx.view.exists(&list) {
                         self.walk_file(&list, Some(dir), cmd.line);
                     } else if self.ctx.view.is_dir(&dir) {
+                        let site = Site {
+                            evidence: Evidence::new(&file, cmd.line),
+                            conditions: self.conds.clone(),
+                        };
+                        super::targets::missing_path(
+                            self,
+                            &dir,
+                            &format!("add_subdirectory({target})"),
+                            site,
+                        );
                         self.ctx.warn(
                             &file,
                             cmd.line,
                             format!("add_subdirectory({target}): {dir} has no CMakeLists.txt"),
                         );
                     } else {
+                        let site = Site {
+                            evidence: Evidence::new(&file, cmd.line),
+                            conditions: self.conds.clone(),
+                        };
+                        super::targets::missing_path(
+                            self,
+                            &dir,
+                            &format!("add_subdirectory({target})"),
+                            site,
+                        );
                         self.ctx.warn(
                             &file,
                             cmd.line,

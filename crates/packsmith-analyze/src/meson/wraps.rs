@@ -47,6 +47,9 @@ pub fn read_subprojects(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
             pin,
             conditions: Vec::new(),
             evidence: Evidence::new(&file, url_entry.map_or(0, |e| e.line)),
+            upstream: None,
+            switch: None,
+            required_by: None,
         });
     }
     // subproject() calls with neither a wrap nor a bundled directory.

@@ -101,6 +101,41 @@ pub struct CmakeFindItem {
     pub evidence: Evidence,
 }
 
+/// What kind of thing a target builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CmakeTargetKind {
+    Executable,
+    /// `add_library(name STATIC …)`
+    StaticLibrary,
+    /// `add_library(name SHARED …)` or `MODULE`
+    SharedLibrary,
+    /// `add_library(name …)`: static or shared as `BUILD_SHARED_LIBS` says.
+    Library,
+}
+
+/// A target the build makes (`add_executable`, `add_library`), leaving out
+/// imported, alias, object and interface libraries (nothing is built).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeTarget {
+    pub name: String,
+    pub kind: CmakeTargetKind,
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// A path the configure insists on: `add_subdirectory` of a directory
+/// with no `CMakeLists.txt`, or `if(NOT EXISTS <path>)` around a
+/// `message(FATAL_ERROR …)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeRequiredPath {
+    /// Repository-relative path.
+    pub path: String,
+    /// The command or check that needs it (`add_subdirectory(blt)`).
+    pub check: String,
+    pub evidence: Evidence,
+}
+
 /// Everything read from the CMake files of a repository.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CmakeFacts {
@@ -121,4 +156,10 @@ pub struct CmakeFacts {
     pub testing: Option<Evidence>,
     /// First `install()` seen (None = nothing is installed).
     pub installs: Option<Evidence>,
+    /// Executables and libraries the build makes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<CmakeTarget>,
+    /// Paths the configure needs that the tree lacks or checks for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required_paths: Vec<CmakeRequiredPath>,
 }

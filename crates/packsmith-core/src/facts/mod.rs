@@ -213,6 +213,32 @@ pub enum DownloadKind {
     GitSubmodule,
     FileDownload,
     MesonSubproject,
+    /// `git clone` run by the build itself (`execute_process(COMMAND git clone …)`).
+    GitClone,
+}
+
+/// How a project lets its user turn a download off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DownloadSwitchKind {
+    /// A user option (`FOO_USE_SYSTEM_FMT`, `FOO_DOWNLOAD_FMT`): set it to
+    /// `value` and the build uses an installed copy.
+    Option,
+    /// The build tries `find_package(name)` first and downloads only when
+    /// that fails: an installed copy is enough.
+    FindPackageFirst,
+}
+
+/// The project's own way to build without the download.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DownloadSwitch {
+    pub kind: DownloadSwitchKind,
+    /// The option, or the package `find_package` looks for.
+    pub name: String,
+    /// The option's value that turns the download off (`ON`, `OFF`);
+    /// empty for `FindPackageFirst`.
+    pub value: String,
+    pub evidence: Evidence,
 }
 
 /// Something the build downloads at configure or build time.
@@ -227,6 +253,51 @@ pub struct DownloadFact {
     pub pin: Option<String>,
     pub conditions: Vec<String>,
     pub evidence: Evidence,
+    /// The upstream project it fetches (`fmt` for
+    /// `https://github.com/fmtlib/fmt.git`), when the URL or name tells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    /// The project's switch that turns the download off, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch: Option<DownloadSwitch>,
+    /// For a submodule whose directory is empty in this tree: the build
+    /// command or check that needs it (`add_subdirectory(blt)`,
+    /// `if(NOT EXISTS …/SetupBLT.cmake)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_by: Option<Sourced<String>>,
+}
+
+impl DownloadFact {
+    /// A download with no URL, pin, conditions or switch yet.
+    pub fn new(kind: DownloadKind, name: impl Into<String>, evidence: Evidence) -> Self {
+        Self {
+            kind,
+            name: name.into(),
+            url: None,
+            pin: None,
+            conditions: Vec::new(),
+            evidence,
+            upstream: None,
+            switch: None,
+            required_by: None,
+        }
+    }
+}
+
+/// Whether `make install` (or its equivalent) has anything to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstallRules {
+    /// False when the build files install nothing: a recipe must copy
+    /// the built files itself.
+    pub present: bool,
+    /// How this was told (`install()`, `install: target`, `no install() in 3 CMake files`).
+    pub how: String,
+    /// The first install rule, or the build file read when there is none.
+    pub evidence: Evidence,
+    /// Without install rules: the directory of the public headers a
+    /// recipe copies to `include` (`include`, `src/include`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<String>,
 }
 
 /// A release tag recognised as a version.
@@ -297,6 +368,13 @@ pub struct RepoFacts {
     pub features: Vec<FeatureHint>,
     /// What the build downloads (FetchContent, ExternalProject, submodules).
     pub downloads: Vec<DownloadFact>,
+    /// Whether the primary build system installs anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub install_rules: Option<InstallRules>,
+    /// The directory holding the primary build file when it is not at
+    /// the top (`src` for `src/CMakeLists.txt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_root: Option<Sourced<String>>,
     pub versions: VersionFacts,
     pub license: Option<LicenseFact>,
     pub homepage: Option<Sourced<String>>,

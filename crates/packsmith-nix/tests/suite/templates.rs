@@ -29,6 +29,8 @@ fn facts(primary: BuildSystemKind) -> RepoFacts {
         languages: Vec::new(),
         features: Vec::new(),
         downloads: Vec::new(),
+        install_rules: None,
+        build_root: None,
         versions: VersionFacts::default(),
         license: Some(LicenseFact {
             spdx: "MIT".into(),

@@ -5,7 +5,7 @@
 //! version comparisons) is reported as untranslatable so the brief can say
 //! so rather than invent a spec.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a condition chain becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +23,9 @@ pub enum When {
 pub struct ConditionMap {
     pub variants: BTreeMap<String, String>,
     pub test_options: Vec<String>,
+    /// Options named in the negative (upper-cased) whose variant names the
+    /// feature: `NO_ZLIB` is `~zlib`.
+    pub inverted: BTreeSet<String>,
 }
 
 impl ConditionMap {
@@ -89,6 +92,8 @@ impl ConditionMap {
             return None;
         }
         let variant = self.variant_for(inner)?;
+        let bare = inner.trim_start_matches("${").trim_end_matches('}');
+        let negated = negated != self.inverted.contains(&bare.to_ascii_uppercase());
         Some(format!("{}{}", if negated { "~" } else { "+" }, variant))
     }
 }
@@ -136,6 +141,7 @@ mod tests {
         ConditionMap {
             variants,
             test_options: vec!["FOO_BUILD_TESTS".into()],
+            inverted: BTreeSet::new(),
         }
     }
 
@@ -166,5 +172,20 @@ mod tests {
         assert!(m.is_test_only(&["BUILD_TESTING".into()]));
         assert!(m.is_test_only(&["FOO_BUILD_TESTS AND X".into()]));
         assert!(!m.is_test_only(&["FOO_ENABLE_MPI".into()]));
+    }
+
+    #[test]
+    fn a_negative_option_reads_as_its_positive_variant() {
+        let mut m = map();
+        m.variants.insert("FOO_NO_ZLIB".into(), "zlib".into());
+        m.inverted.insert("FOO_NO_ZLIB".into());
+        assert_eq!(
+            m.translate(&["FOO_NO_ZLIB".into()]),
+            When::Spec("~zlib".into())
+        );
+        assert_eq!(
+            m.translate(&["NOT FOO_NO_ZLIB".into()]),
+            When::Spec("+zlib".into())
+        );
     }
 }

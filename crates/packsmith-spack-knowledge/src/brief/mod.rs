@@ -4,11 +4,14 @@
 //! from.
 
 mod conditions;
+mod downloads;
+mod install;
 mod names;
 mod render;
 
 pub use conditions::{ConditionMap, When};
-pub use names::{class_name, package_name, variant_name};
+pub use install::InstallPlan;
+pub use names::{class_name, package_name, positive_variant_name, variant_name};
 pub use render::{render_brief, render_raw_facts};
 
 use crate::base_classes::class_for_kind;
@@ -16,7 +19,7 @@ use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A variant's default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,6 +108,12 @@ pub struct SpackBrief {
     /// `(CMake key, variant)`; a `None` variant means a fixed value in `value`.
     pub defines: Vec<BriefDefine>,
     pub notes: Vec<BriefNote>,
+    /// `root_cmakelists_dir` when the top CMakeLists.txt is below the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_cmakelists_dir: Option<String>,
+    /// The recipe's own `install()`, for a build without install rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub install: Option<InstallPlan>,
 }
 
 /// One CMake define the recipe should pass.
@@ -226,7 +235,8 @@ pub fn build_brief_with(
     meson_dependencies(facts, kb, &cond_map, &mut brief);
     python_dependencies(facts, kb, &mut brief);
     languages(facts, &mut brief);
-    downloads(facts, &mut brief);
+    downloads::apply(facts, kb, &cond_map, &mut brief);
+    install::apply(facts, &mut brief);
     brief
 }
 
@@ -260,6 +270,8 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         cmake_constraint: None,
         defines: Vec::new(),
         notes: Vec::new(),
+        root_cmakelists_dir: None,
+        install: None,
     }
 }
 
@@ -459,6 +471,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let mut map = ConditionMap {
         variants: BTreeMap::new(),
         test_options: Vec::new(),
+        inverted: BTreeSet::new(),
     };
     let Some(cmake) = &facts.cmake else {
         return map;
@@ -467,7 +480,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let has_cuda_base = brief.base_classes.iter().any(|b| b == "CudaPackage");
     let has_rocm_base = brief.base_classes.iter().any(|b| b == "ROCmPackage");
     let mut seen = BTreeMap::new();
+    let switches = downloads::switch_options(facts);
     for opt in &cmake.options {
+        if switches.contains(&opt.name) {
+            continue; // a download switch: the recipe sets it
+        }
         if is_test_option(&opt.name) {
             map.test_options.push(opt.name.to_ascii_uppercase());
             continue;
@@ -475,7 +492,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if is_developer_option(&opt.name) || seen.contains_key(&opt.name) {
             continue;
         }
-        let mut name = variant_name(&opt.name, project);
+        // `NO_ZLIB` becomes variant `zlib`, on when the option is off.
+        let positive = positive_variant_name(&opt.name, project);
+        let mut name = positive
+            .clone()
+            .unwrap_or_else(|| variant_name(&opt.name, project));
         if name == "hip" && has_rocm_base {
             name = "rocm".into();
         }
@@ -493,6 +514,12 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
                 });
                 false
             }
+        };
+        let default = if positive.is_some() {
+            map.inverted.insert(opt.name.to_ascii_uppercase());
+            !default
+        } else {
+            default
         };
         let default = if default && is_extras_option(&name) {
             brief.notes.push(BriefNote {
@@ -513,7 +540,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             name: name.clone(),
             default: VariantDefault::Bool(default),
             values: Vec::new(),
-            description: opt.help.clone(),
+            description: if positive.is_some() {
+                format!("On when upstream {} is off: {}", opt.name, opt.help)
+            } else {
+                opt.help.clone()
+            },
             when: None,
             option: opt.name.clone(),
             inherited,
@@ -567,11 +598,21 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         });
     }
     for v in &brief.variants {
-        brief.defines.push(BriefDefine {
-            key: v.option.clone(),
-            variant: Some(v.name.clone()),
-            value: None,
-        });
+        // A negative option is on when its positive variant is off.
+        let define = if map.inverted.contains(&v.option.to_ascii_uppercase()) {
+            BriefDefine {
+                key: v.option.clone(),
+                variant: None,
+                value: Some(format!("self.spec.satisfies(\"~{}\")", v.name)),
+            }
+        } else {
+            BriefDefine {
+                key: v.option.clone(),
+                variant: Some(v.name.clone()),
+                value: None,
+            }
+        };
+        brief.defines.push(define);
     }
     if cmake.testing.is_some() || !map.test_options.is_empty() {
         let key = map
@@ -784,25 +825,6 @@ fn languages(facts: &RepoFacts, brief: &mut SpackBrief) {
         if uses && !brief.language_virtuals.iter().any(|v| v == virt) {
             brief.language_virtuals.push(virt.to_string());
         }
-    }
-}
-
-fn downloads(facts: &RepoFacts, brief: &mut SpackBrief) {
-    for d in &facts.downloads {
-        let message = match d.kind {
-            packsmith_core::DownloadKind::GitSubmodule => format!(
-                "git submodule `{}`: release archives lack it; fetch with git and submodules=True, or depend on the package it vendors",
-                d.name
-            ),
-            _ => format!(
-                "the build downloads `{}` ({:?}); Spack builds have no network: depend on it as a package and switch the download off",
-                d.name, d.kind
-            ),
-        };
-        brief.notes.push(BriefNote {
-            message,
-            evidence: Some(d.evidence.clone()),
-        });
     }
 }
 

@@ -67,6 +67,20 @@ pub fn variant_name(option: &str, project: Option<&str>) -> String {
     }
 }
 
+/// Words that name an option in the negative (`NO_ZLIB`, `DISABLE_MPI`).
+const NEGATIONS: &[&str] = &["NO", "DISABLE", "WITHOUT"];
+
+/// For an option named in the negative, the variant that names the
+/// feature instead, as Spack recipes do: `FOO_NO_ZLIB` → `zlib`,
+/// `DISABLE_MPI` → `mpi` (the variant is on when the option is off).
+/// None for any other option.
+pub fn positive_variant_name(option: &str, project: Option<&str>) -> Option<String> {
+    let name = variant_name(option, project);
+    let (first, rest) = name.split_once('_')?;
+    let negative = NEGATIONS.iter().any(|n| first.eq_ignore_ascii_case(n));
+    (negative && !rest.is_empty()).then(|| variant_name(rest, None))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +99,24 @@ mod tests {
         assert_eq!(variant_name("ENABLE_FORTRAN", Some("other")), "fortran");
         assert_eq!(variant_name("ADIOS2_USE_MPI", Some("ADIOS2")), "mpi");
         assert_eq!(variant_name("FOO_PRECISION", Some("foo")), "precision");
+    }
+
+    #[test]
+    fn negative_options_get_positive_variants() {
+        assert_eq!(
+            positive_variant_name("FOO_NO_ZLIB", Some("foo")).as_deref(),
+            Some("zlib")
+        );
+        assert_eq!(
+            positive_variant_name("DISABLE_MPI", None).as_deref(),
+            Some("mpi")
+        );
+        assert_eq!(
+            positive_variant_name("WITHOUT_USE_HDF5", None).as_deref(),
+            Some("hdf5")
+        );
+        assert_eq!(positive_variant_name("FOO_ENABLE_MPI", Some("foo")), None);
+        assert_eq!(positive_variant_name("NOZLIB", None), None);
+        assert_eq!(positive_variant_name("NORMALIZE", None), None);
     }
 }

@@ -61,6 +61,10 @@ pub fn render_body(
         out.push(String::new());
         out.extend(deps);
     }
+    if let Some(dir) = &b.root_cmakelists_dir {
+        out.push(String::new());
+        out.push(format!("    root_cmakelists_dir = {}", py_str(dir)));
+    }
     out
 }
 

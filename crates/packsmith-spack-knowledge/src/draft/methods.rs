@@ -1,5 +1,6 @@
 //! Build-system methods: `cmake_args`, `configure_args`, `meson_args`,
-//! `install_targets`, or an `install` stub.
+//! `install_targets`, or an `install` stub (see [`super::install`] for
+//! the `install()` of a build without install rules).
 
 use super::directives::call;
 use super::pystr::py_str;
@@ -11,14 +12,23 @@ fn has_base(b: &SpackBrief, base: &str) -> bool {
 
 /// The methods after the directives (empty when the base class needs none).
 pub fn render_methods(b: &SpackBrief) -> Vec<String> {
-    match b.base_classes.first().map(String::as_str) {
+    let base = b.base_classes.first().map(String::as_str);
+    if let (Some("MakefilePackage"), Some(plan)) = (base, &b.install) {
+        return super::install::render_install(plan);
+    }
+    let mut out = match base {
         Some("CMakePackage") => cmake_args(b),
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
         Some("MakefilePackage") => makefile(),
         Some("PythonPackage" | "CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
+    };
+    if let (Some("CMakePackage"), Some(plan)) = (base, &b.install) {
+        out.push(String::new());
+        out.extend(super::install::render_install(plan));
     }
+    out
 }
 
 fn list_method(name: &str, items: Vec<String>, tail: Vec<String>) -> Vec<String> {

@@ -7,6 +7,7 @@
 
 mod directives;
 mod imports;
+mod install;
 mod methods;
 mod names;
 mod pystr;
@@ -14,6 +15,7 @@ mod pystr;
 use crate::brief::SpackBrief;
 use crate::mapping::{NoKnowledge, SpackNames};
 
+pub use install::render_install;
 pub use names::{resolve_names, UnknownDependency};
 pub use pystr::py_str;
 

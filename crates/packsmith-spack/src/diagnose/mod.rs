@@ -7,6 +7,7 @@
 //! block, the first compiler errors, the concretizer's reasons, the last
 //! traceback frame), capped at [`MAX_LINES`] lines and [`MAX_BYTES`] bytes.
 
+mod build_rules;
 mod excerpt;
 mod rules;
 
@@ -36,6 +37,12 @@ pub enum FailureClass {
     MissingSourceFile,
     /// Any other CMake configure error.
     CmakeConfigure,
+    /// The configure tried to download a dependency (FetchContent,
+    /// ExternalProject, a `git clone` it runs itself) and could not.
+    ConfigureDownload,
+    /// The build has no install rules: `make install` / `ninja install`
+    /// has no such target.
+    NoInstallTarget,
     /// The compiler or linker failed.
     Compilation,
     /// The source could not be fetched or verified (checksum, missing
@@ -61,6 +68,8 @@ impl FailureClass {
             Self::MissingDependency => "missing_dependency",
             Self::MissingSourceFile => "compilation",
             Self::CmakeConfigure => "cmake",
+            Self::ConfigureDownload => "web",
+            Self::NoInstallTarget => "compilation",
             Self::Compilation | Self::Unknown => "compilation",
             Self::Fetch => "web",
             Self::Test => "test",

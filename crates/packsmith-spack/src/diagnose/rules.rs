@@ -8,7 +8,7 @@ use super::excerpt::{block, cap, strip_ansi};
 use super::{Diagnosis, FailureClass};
 use crate::validate::{offline_refusal_line, Stage};
 
-fn re(pattern: &str) -> Option<Regex> {
+pub(super) fn re(pattern: &str) -> Option<Regex> {
     Regex::new(pattern).ok()
 }
 
@@ -85,7 +85,7 @@ regex!(
 regex!(TIMEOUT, r"^packsmith: timed out after");
 regex!(BLUR, r"[0-9a-f]{7,}|\d+");
 
-fn first_match<'a>(
+pub(super) fn first_match<'a>(
     lines: &[&'a str],
     regex: &LazyLock<Option<Regex>>,
 ) -> Option<(usize, regex::Captures<'a>)> {
@@ -132,7 +132,7 @@ fn error_lines<'a>(lines: &[&'a str]) -> Vec<(usize, &'a str)> {
         .collect()
 }
 
-fn diagnosis<S: AsRef<str>>(
+pub(super) fn diagnosis<S: AsRef<str>>(
     stage: Stage,
     class: FailureClass,
     summary: String,
@@ -185,6 +185,11 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
             return d;
         }
     }
+    // Before the sandbox and fetch rules: offline, a configure-time
+    // download also reads `Could not resolve host`.
+    if let Some(d) = super::build_rules::configure_download(stage, &lines, build_lines) {
+        return d;
+    }
     if let Some(d) = sandbox(stage, &lines, build_lines) {
         return d;
     }
@@ -209,6 +214,11 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
         return d;
     }
     if let Some(d) = python_exception(stage, &lines) {
+        return d;
+    }
+    // Before the dependency rules: a configure that passed may still have
+    // printed `Could NOT find` for something optional.
+    if let Some(d) = super::build_rules::no_install_target(stage, &lines, build_lines) {
         return d;
     }
     if let Some((i, _)) = first_match(build_lines, &TEST) {

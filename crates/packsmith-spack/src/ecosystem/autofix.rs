@@ -1,7 +1,10 @@
 //! Repairs by rule, without a model, for failures whose fix is certain:
 //! an optional dependency that cannot be had here (offline, not external)
 //! gets its variant switched off; a dependency Spack does not know is
-//! taken out. The model only sees what these rules cannot fix.
+//! taken out; a build without install target gets an `install()`, and a
+//! configure-time download FetchContent's offline switches and the
+//! dependency ([`autofix_build`]). The model only sees what these rules
+//! cannot fix.
 //!
 //! The rules read the typed [`Diagnosis`] (its class and names, never the
 //! prose written for the model) and find dependencies with
@@ -9,10 +12,11 @@
 
 use std::collections::BTreeSet;
 
+use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
 
-use super::RECIPE_FILE;
+use super::{autofix_build, RECIPE_FILE};
 use crate::diagnose::{Diagnosis, FailureClass};
 
 /// The recipe's dependencies, as the recipe reader sees them.
@@ -223,14 +227,30 @@ fn switch_off_downloading_extras(text: &str, d: &Diagnosis) -> Option<(String, S
 }
 
 /// The first rule that applies to this diagnosis, as (recipe text, what
-/// changed).
+/// changed), without a knowledge base.
+#[cfg(test)]
 pub fn auto_repair(text: &str, d: &Diagnosis) -> Option<(String, String)> {
+    auto_repair_with(text, d, None)
+}
+
+/// [`auto_repair`], with the knowledge base's names for the rules that
+/// add a dependency (without it, only the curated table's names).
+pub fn auto_repair_with(
+    text: &str,
+    d: &Diagnosis,
+    kb: Option<&dyn SpackNames>,
+) -> Option<(String, String)> {
     let names: BTreeSet<&str> = d.names.iter().map(String::as_str).collect();
     match d.class {
         FailureClass::Fetch => {
             switch_off_unavailable(text, &names).or_else(|| switch_off_downloading_extras(text, d))
         }
         FailureClass::UnknownPackage => drop_unknown(text, &names),
+        FailureClass::NoInstallTarget => autofix_build::add_install_method(text),
+        FailureClass::ConfigureDownload => {
+            autofix_build::disconnect_fetch_content(text, &d.names, kb)
+                .or_else(|| switch_off_downloading_extras(text, d))
+        }
         _ => switch_off_downloading_extras(text, d),
     }
 }
@@ -387,6 +407,31 @@ mod tests {
         assert!(out.contains(r#"variant("inline", default=True"#));
         assert!(why.contains("benchmarks"));
         assert!(auto_repair(&out, &d).is_none());
+    }
+
+    #[test]
+    fn the_build_classes_dispatch_to_their_rules() {
+        let recipe = "class F(CMakePackage):\n    version(\"1.0\")\n";
+        let d = classify(
+            Stage::Install,
+            "==> f: Executing phase: 'install'\nmake: *** No rule to make target 'install'.  Stop.\n",
+            None,
+        );
+        assert_eq!(d.class, FailureClass::NoInstallTarget);
+        let (out, _) = auto_repair(recipe, &d).unwrap();
+        assert!(
+            out.contains("    def install(self, spec, prefix):"),
+            "{out}"
+        );
+        let log = "Cloning into 'fmt-src'...\n\
+            fatal: unable to access 'https://github.com/fmtlib/fmt.git/': Could not resolve host: github.com\n\
+            CMake Error at fmt-populate-gitclone.cmake:39 (message):\n  \
+            Failed to clone repository: 'https://github.com/fmtlib/fmt.git'\n";
+        let d = classify(Stage::Install, log, None);
+        assert_eq!(d.class, FailureClass::ConfigureDownload, "{d:#?}");
+        let (out, why) = auto_repair(recipe, &d).unwrap();
+        assert!(out.contains("FETCHCONTENT_FULLY_DISCONNECTED"), "{out}");
+        assert!(why.contains("fmt"), "{why}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! sandbox, failure excerpts, and the knowledge-base tools.
 
 mod autofix;
+mod autofix_build;
 mod error;
 mod output;
 mod prompts;
@@ -27,6 +28,7 @@ use packsmith_spack_knowledge::brief::SpackBrief;
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
 use packsmith_spack_knowledge::draft::{render_recipe, render_recipe_with_names, DraftOptions};
 use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::target::TargetSpack;
 
 pub use output::{clean_model_output, PinnedFetch};
@@ -328,7 +330,8 @@ impl Ecosystem for SpackEcosystem {
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
         let diagnosis = stages::diagnosis_of(failure)?;
-        autofix::auto_repair(&recipe.text, diagnosis)
+        let names = self.names.as_deref().map(|n| n as &dyn SpackNames);
+        autofix::auto_repair_with(&recipe.text, diagnosis, names)
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 

@@ -1,0 +1,76 @@
+//! What the build makes (`add_executable`, `add_library`) and the paths a
+//! configure insists on (`if(NOT EXISTS …) message(FATAL_ERROR …)`), so a
+//! recipe can install the targets of a project without install rules and
+//! name the submodules the build cannot do without.
+
+use super::vars::resolve_path;
+use super::walk::{Site, Walker};
+use packsmith_core::{CmakeRequiredPath, CmakeTarget, CmakeTargetKind};
+
+/// `add_executable(name …)` / `add_library(name [TYPE] …)`; imported,
+/// alias, object and interface libraries build nothing to install, and
+/// `EXCLUDE_FROM_ALL` targets are not built by default.
+pub fn target(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site) {
+    let Some(name) = args.first() else { return };
+    if !w.name_ok(name) || name.contains("${") || name.contains("$<") {
+        return;
+    }
+    let rest = &args[1..];
+    let has = |word: &str| rest.iter().take(3).any(|a| a == word);
+    if has("IMPORTED") || has("ALIAS") || has("EXCLUDE_FROM_ALL") {
+        return;
+    }
+    let kind = if command == "add_executable" {
+        CmakeTargetKind::Executable
+    } else if has("OBJECT") || has("INTERFACE") {
+        return;
+    } else if has("STATIC") {
+        CmakeTargetKind::StaticLibrary
+    } else if has("SHARED") || has("MODULE") {
+        CmakeTargetKind::SharedLibrary
+    } else {
+        CmakeTargetKind::Library
+    };
+    if w.facts.targets.iter().any(|t| t.name == *name) {
+        return;
+    }
+    w.facts.targets.push(CmakeTarget {
+        name: name.clone(),
+        kind,
+        conditions: site.conditions,
+        evidence: site.evidence,
+    });
+}
+
+/// `message(FATAL_ERROR …)` under `if(NOT EXISTS <path>)`: the configure
+/// stops when the path is missing.
+pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
+    for cond in site.conditions.iter().rev() {
+        let Some(path) = cond.trim().strip_prefix("NOT EXISTS ") else {
+            continue;
+        };
+        let path = w.vars.expand(path.trim().trim_matches('"'));
+        let Ok(rel) = resolve_path("", &path) else {
+            continue;
+        };
+        if rel.is_empty() {
+            continue;
+        }
+        w.facts.required_paths.push(CmakeRequiredPath {
+            path: rel,
+            check: format!("if(NOT EXISTS {path}) message(FATAL_ERROR)"),
+            evidence: site.evidence,
+        });
+        return;
+    }
+}
+
+/// A path `add_subdirectory` or `include` needs that the tree lacks
+/// (`check` is the command, as written).
+pub fn missing_path(w: &mut Walker<'_, '_>, path: &str, check: &str, site: Site) {
+    w.facts.required_paths.push(CmakeRequiredPath {
+        path: path.to_string(),
+        check: check.to_string(),
+        evidence: site.evidence,
+    });
+}

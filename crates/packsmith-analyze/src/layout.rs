@@ -1,0 +1,215 @@
+//! Facts about the build as a whole, read after every reader ran: where
+//! the top build file lives when it is not at the top, whether the build
+//! installs anything, and which git submodules the build cannot do
+//! without (their directory is empty here and a build command needs it).
+
+use crate::context::Ctx;
+use packsmith_core::{
+    BuildSystemFact, BuildSystemKind, CmakeFacts, DownloadFact, DownloadKind, Evidence,
+    InstallRules, Sourced,
+};
+
+/// The directory of the primary build file when it is below the top.
+pub fn build_root(
+    systems: &[BuildSystemFact],
+    primary: Option<BuildSystemKind>,
+) -> Option<Sourced<String>> {
+    let fact = systems.iter().find(|s| Some(s.kind) == primary)?;
+    if fact.depth == 0 {
+        return None;
+    }
+    let dir = fact.evidence.file.rsplit_once('/')?.0;
+    Some(Sourced::new(dir.to_string(), fact.evidence.clone()))
+}
+
+/// Whether the primary build system installs anything. Meson and
+/// Autotools always do; CMake does when some `install()` is reached; a
+/// Makefile when it has an `install:` target. Other systems: not told.
+pub fn install_rules(
+    ctx: &mut Ctx<'_>,
+    systems: &[BuildSystemFact],
+    primary: Option<BuildSystemKind>,
+    cmake: Option<&CmakeFacts>,
+) -> Option<InstallRules> {
+    let fact = systems.iter().find(|s| Some(s.kind) == primary)?;
+    match fact.kind {
+        BuildSystemKind::Meson | BuildSystemKind::Autotools => Some(InstallRules {
+            present: true,
+            how: format!("{} always installs", fact.kind),
+            evidence: fact.evidence.clone(),
+            headers: None,
+        }),
+        BuildSystemKind::Cmake => {
+            let cmake = cmake?;
+            // An install() in a file the walk could not follow still counts:
+            // a recipe's own install() would hide the project's.
+            let unread = match cmake.installs {
+                Some(_) => None,
+                None => install_in_unread_file(ctx, &cmake.files),
+            };
+            Some(match cmake.installs.as_ref().or(unread.as_ref()) {
+                Some(at) => InstallRules {
+                    present: true,
+                    how: "install()".into(),
+                    evidence: at.clone(),
+                    headers: None,
+                },
+                None => InstallRules {
+                    present: false,
+                    how: format!(
+                        "no install() in the {} CMake file(s) read",
+                        cmake.files.len()
+                    ),
+                    evidence: Evidence::file(
+                        cmake
+                            .files
+                            .first()
+                            .cloned()
+                            .unwrap_or(fact.evidence.file.clone()),
+                    ),
+                    headers: public_headers(ctx, &fact.evidence.file),
+                },
+            })
+        }
+        BuildSystemKind::Makefile => {
+            let file = fact.evidence.file.clone();
+            let text = ctx.read(&file)?;
+            let mut rules = makefile_install(&text, &file);
+            if !rules.present {
+                rules.headers = public_headers(ctx, &file);
+            }
+            Some(rules)
+        }
+        _ => None,
+    }
+}
+
+/// Most CMake files the walk did not reach that are searched for `install(`.
+const MAX_UNREAD_SEARCHED: usize = 500;
+
+/// The first `install(` in a project CMake file (not tests, examples or
+/// vendored code) that the walk did not read.
+fn install_in_unread_file(ctx: &Ctx<'_>, read: &[String]) -> Option<Evidence> {
+    let candidates: Vec<String> = ctx
+        .view
+        .files()
+        .iter()
+        .filter(|f| f.name() == "CMakeLists.txt" || f.name().ends_with(".cmake"))
+        .filter(|f| !read.contains(&f.rel) && !crate::detect::in_noise_dir(f))
+        .take(MAX_UNREAD_SEARCHED)
+        .map(|f| f.rel.clone())
+        .collect();
+    for rel in candidates {
+        // A file the build never reads is no one's concern: its problems
+        // are not the project's warnings.
+        let mut ignored = Vec::new();
+        let Some(text) = ctx.view.read_text(&rel, &mut ignored).map(|t| t.text) else {
+            continue;
+        };
+        let at = text.lines().position(|l| {
+            let l = l.trim_start().to_ascii_lowercase();
+            l.strip_prefix("install")
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        });
+        if let Some(i) = at {
+            return Some(Evidence::new(rel, i as u32 + 1));
+        }
+    }
+    None
+}
+
+/// `install:` (or `install ::`, or `install uninstall:`) as a rule target.
+fn makefile_install(text: &str, file: &str) -> InstallRules {
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with(['\t', ' ', '#']) {
+            continue;
+        }
+        let Some((targets, _)) = line.split_once(':') else {
+            continue;
+        };
+        if line[targets.len()..].starts_with(":=") {
+            continue; // an assignment
+        }
+        if targets.split_whitespace().any(|t| t == "install") {
+            return InstallRules {
+                present: true,
+                how: "install: target".into(),
+                evidence: Evidence::new(file, i as u32 + 1),
+                headers: None,
+            };
+        }
+    }
+    InstallRules {
+        present: false,
+        how: "no install: target".into(),
+        evidence: Evidence::file(file),
+        headers: None,
+    }
+}
+
+/// Header file endings.
+const HEADER_ENDINGS: &[&str] = &[".h", ".hh", ".hpp", ".hxx", ".inl", ".tpp"];
+
+/// An `include` directory holding headers, next to the build file or at
+/// the top of the repository.
+fn public_headers(ctx: &Ctx<'_>, build_file: &str) -> Option<String> {
+    let build_dir = build_file.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut candidates = vec!["include".to_string()];
+    if !build_dir.is_empty() {
+        candidates.insert(0, format!("{build_dir}/include"));
+    }
+    candidates.into_iter().find(|dir| {
+        let prefix = format!("{dir}/");
+        ctx.view.files().iter().any(|f| {
+            f.rel.starts_with(&prefix) && HEADER_ENDINGS.iter().any(|e| f.rel.ends_with(e))
+        })
+    })
+}
+
+/// Marks each submodule whose directory holds no file here and that a
+/// CMake check or `add_subdirectory` needs, with that check; fills in the
+/// upstream name from its URL.
+pub fn required_submodules(
+    ctx: &Ctx<'_>,
+    downloads: &mut [DownloadFact],
+    cmake: Option<&CmakeFacts>,
+) {
+    for d in downloads
+        .iter_mut()
+        .filter(|d| d.kind == DownloadKind::GitSubmodule)
+    {
+        if d.upstream.is_none() {
+            d.upstream = crate::cmake::upstream_name(d.url.as_deref(), &d.name);
+        }
+        let dir = d.name.trim_end_matches('/');
+        let prefix = format!("{dir}/");
+        if ctx.view.files().iter().any(|f| f.rel.starts_with(&prefix)) {
+            continue; // checked out: nothing is missing
+        }
+        let Some(cmake) = cmake else { continue };
+        let needed = cmake
+            .required_paths
+            .iter()
+            .find(|r| r.path == dir || r.path.starts_with(&prefix));
+        if let Some(r) = needed {
+            d.required_by = Some(Sourced::new(r.check.clone(), r.evidence.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn makefile_install_targets() {
+        let with = "CC=cc\nall: demo\n\ndemo: demo.c\n\t$(CC) -o $@ $<\n\ninstall: demo\n\tcp demo $(PREFIX)/bin\n";
+        let r = makefile_install(with, "Makefile");
+        assert!(r.present);
+        assert_eq!(r.evidence, Evidence::new("Makefile", 7));
+        let phony = ".PHONY: all install\ninstall uninstall:\n\ttrue\n";
+        assert_eq!(makefile_install(phony, "Makefile").evidence.line, 2);
+        let without = "all: demo\n\tcc -o demo demo.c\n# install: nothing\nINSTALL := install\n";
+        assert!(!makefile_install(without, "Makefile").present);
+    }
+}

@@ -1,0 +1,190 @@
+//! The `install()` method of a recipe whose build has no install rules:
+//! executables to `bin`, libraries to `lib`, public headers to `include`,
+//! found by name in `self.build_directory` with Spack's `find`, copied
+//! with `install`/`install_tree` (all from `spack.package`).
+
+use super::directives::{call, LINE_WIDTH};
+use super::pystr::{comment_text, py_str, wrap};
+use crate::brief::InstallPlan;
+
+/// Directories of the build tree that never hold the project's own
+/// products: CMake's probes and FetchContent's downloads.
+const NOT_PRODUCTS: &str = "\"CMakeFiles\" not in path and \"_deps\" not in path";
+
+fn py_list(items: &[String]) -> String {
+    format!(
+        "[{}]",
+        items
+            .iter()
+            .map(|i| py_str(i))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// One `for path in find(...)` loop that installs matches into `dest`.
+fn copy_loop(patterns: &[String], recursive: bool, test: &str, dest: &str) -> Vec<String> {
+    let mut args = vec!["self.build_directory".to_string(), py_list(patterns)];
+    if !recursive {
+        args.push("recursive=False".into());
+    }
+    let mut out = Vec::new();
+    let head = call("        ", "for path in find", &args);
+    // `call` renders `for path in find(...)`; the loop needs its colon.
+    let last = head.len() - 1;
+    for (i, line) in head.into_iter().enumerate() {
+        out.push(if i == last { format!("{line}:") } else { line });
+    }
+    // A test may start with statements of its own, one per line.
+    let (statements, test) = test.rsplit_once('\n').unwrap_or(("", test));
+    for s in statements.lines() {
+        out.push(format!("            {s}"));
+    }
+    out.push(format!("            if {test}:"));
+    out.push(format!("                install(path, {dest})"));
+    out
+}
+
+/// The whole method.
+pub fn render_install(plan: &InstallPlan) -> Vec<String> {
+    let mut out = vec!["    def install(self, spec, prefix):".to_string()];
+    let why = format!(
+        "The build has no install rules ({}): copy what it made.",
+        comment_text(&plan.why)
+    );
+    out.extend(
+        wrap(&why, LINE_WIDTH - 10)
+            .into_iter()
+            .map(|l| format!("        # {l}")),
+    );
+    let no_targets = plan.executables.is_empty() && plan.libraries.is_empty();
+    if no_targets {
+        out.push(
+            "        # FIXME: no targets are known by name: every executable without a dot in"
+                .into(),
+        );
+        out.push(
+            "        # its name goes to bin and every lib*.so*/lib*.a to lib; check the list."
+                .into(),
+        );
+        out.push("        mkdirp(prefix.bin)".into());
+        out.extend(copy_loop(
+            &["*".to_string()],
+            true,
+            "skip = \"CMakeFiles\" in path or \"_deps\" in path or \".\" in path.rsplit(\"/\", 1)[-1]\nis_exe(path) and not skip",
+            "prefix.bin",
+        ));
+        out.push("        mkdirp(prefix.lib)".into());
+        out.extend(copy_loop(
+            &["lib*.so*".to_string(), "lib*.a".to_string()],
+            true,
+            NOT_PRODUCTS,
+            "prefix.lib",
+        ));
+    }
+    if !plan.executables.is_empty() {
+        out.push("        mkdirp(prefix.bin)".into());
+        out.extend(copy_loop(
+            &plan.executables,
+            true,
+            &format!("is_exe(path) and {NOT_PRODUCTS}"),
+            "prefix.bin",
+        ));
+    }
+    if !plan.libraries.is_empty() {
+        let patterns: Vec<String> = plan
+            .libraries
+            .iter()
+            .flat_map(|l| {
+                [
+                    format!("lib{l}.a"),
+                    format!("lib{l}.so*"),
+                    format!("lib{l}.dylib"),
+                ]
+            })
+            .collect();
+        out.push("        mkdirp(prefix.lib)".into());
+        out.extend(copy_loop(&patterns, true, NOT_PRODUCTS, "prefix.lib"));
+    }
+    if no_targets && plan.headers.is_none() {
+        out.extend(call(
+            "        ",
+            "for path in find",
+            &[
+                "self.stage.source_path".into(),
+                "[\"include\"]".into(),
+                "recursive=False".into(),
+            ],
+        ));
+        let last = out.len() - 1;
+        out[last].push(':');
+        out.push("            install_tree(path, prefix.include)".into());
+    }
+    if let Some(headers) = &plan.headers {
+        out.extend(call(
+            "        ",
+            "install_tree",
+            &[
+                format!("join_path(self.stage.source_path, {})", py_str(headers)),
+                "prefix.include".into(),
+            ],
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn executables_libraries_and_headers_are_copied() {
+        let plan = InstallPlan {
+            executables: vec!["demo".into()],
+            libraries: vec!["core".into()],
+            headers: Some("include".into()),
+            why: "no install() in the 1 CMake file(s) read".into(),
+        };
+        let text = render_install(&plan).join("\n");
+        assert!(
+            text.starts_with("    def install(self, spec, prefix):"),
+            "{text}"
+        );
+        assert!(
+            text.contains("        for path in find(self.build_directory, [\"demo\"]):"),
+            "{text}"
+        );
+        assert!(text.contains("is_exe(path) and \"CMakeFiles\" not in path"));
+        assert!(text.contains("\"libcore.a\", \"libcore.so*\""), "{text}");
+        assert!(text.contains("install(path, prefix.lib)"));
+        assert!(text.contains(
+            "        install_tree(join_path(self.stage.source_path, \"include\"), prefix.include)"
+        ));
+    }
+
+    #[test]
+    fn without_targets_every_executable_and_library_is_copied() {
+        let plan = InstallPlan {
+            why: "no install: target".into(),
+            ..InstallPlan::default()
+        };
+        let text = render_install(&plan).join("\n");
+        assert!(text.contains("FIXME"), "{text}");
+        assert!(
+            text.contains("        for path in find(self.build_directory, [\"*\"]):"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\".\" in path.rsplit(\"/\", 1)[-1]"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 99), "{text}");
+        assert!(text.contains("[\"lib*.so*\", \"lib*.a\"]"), "{text}");
+        assert!(
+            text.contains(
+                "for path in find(self.stage.source_path, [\"include\"], recursive=False):"
+            ),
+            "{text}"
+        );
+    }
+}

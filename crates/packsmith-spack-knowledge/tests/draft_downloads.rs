@@ -1,0 +1,249 @@
+//! Issue 20 item 2: configure-time downloads, required submodules, a build
+//! without install rules and a build file under `src/` turn into Spack
+//! conventions in the brief and the draft.
+
+use std::path::{Path, PathBuf};
+
+use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
+use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::kb::NameIndex;
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::target::TargetSpack;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../packsmith-analyze/tests/fixtures")
+        .join(name)
+}
+
+fn kb() -> NameIndex {
+    let packages = ["cmake", "fmt", "eigen", "nlohmann-json", "blt", "zlib"];
+    NameIndex {
+        packages: packages.iter().map(|s| s.to_string()).collect(),
+        virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
+            .into_iter()
+            .collect(),
+    }
+}
+
+fn brief(name: &str) -> SpackBrief {
+    let dir = fixture(name);
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: name.into(),
+        },
+    )
+    .unwrap();
+    build_brief(&facts, TargetSpack::V0_23, &kb())
+}
+
+#[test]
+fn downloads_become_dependencies_and_switches() {
+    let b = brief("cmake-downloads");
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    // fmt (find_package first), eigen (project switch), json through the
+    // name find_package would look for (nlohmann_json), BLT for the
+    // required submodule; mesh-data is no Spack package.
+    for want in ["fmt", "eigen", "nlohmann-json", "blt"] {
+        assert!(deps.contains(&want), "{want} not in {deps:?}");
+    }
+    assert!(!deps.iter().any(|d| d.contains("mesh")), "{deps:?}");
+    let define = |key: &str| {
+        b.defines
+            .iter()
+            .find(|d| d.key == key)
+            .and_then(|d| d.value.clone())
+    };
+    assert_eq!(define("DLF_USE_SYSTEM_EIGEN").as_deref(), Some("True"));
+    assert_eq!(
+        define("FETCHCONTENT_FULLY_DISCONNECTED").as_deref(),
+        Some("True")
+    );
+    assert_eq!(
+        define("BLT_SOURCE_DIR").as_deref(),
+        Some("self.spec[\"blt\"].prefix")
+    );
+    // Every FetchContent here has a switch: no need for the generic mode.
+    assert_eq!(define("FETCHCONTENT_TRY_FIND_PACKAGE_MODE"), None);
+    // The switch is set by the recipe, not offered as a variant.
+    assert!(
+        !b.variants
+            .iter()
+            .any(|v| v.option == "DLF_USE_SYSTEM_EIGEN"),
+        "{:#?}",
+        b.variants
+    );
+    assert!(
+        b.notes.iter().any(|n| n.message
+            == "the build downloads `eigen` unless DLF_USE_SYSTEM_EIGEN=ON (CMakeLists.txt:4): set; depends on `eigen`"),
+        "{:#?}",
+        b.notes
+    );
+    // The git clone has no switch: the note says so.
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.message.contains("`mesh-data`") && n.message.contains("GitClone")),
+        "{:#?}",
+        b.notes
+    );
+}
+
+#[test]
+fn fetch_content_without_a_switch_tries_find_package_always() {
+    let b = brief("cmake-fetchcontent");
+    let define = |key: &str| {
+        b.defines
+            .iter()
+            .find(|d| d.key == key)
+            .and_then(|d| d.value.clone())
+    };
+    assert_eq!(
+        define("FETCHCONTENT_TRY_FIND_PACKAGE_MODE").as_deref(),
+        Some("\"ALWAYS\"")
+    );
+    assert_eq!(
+        define("FETCHCONTENT_FULLY_DISCONNECTED").as_deref(),
+        Some("True")
+    );
+    // The mode needs CMake 3.24; the project asked for 3.14.
+    assert_eq!(b.cmake_constraint.as_deref(), Some("cmake@3.24:"));
+    // The bundled-zstd option turned off, CPM asked for local packages.
+    assert_eq!(define("FETCHY_BUNDLE_ZSTD").as_deref(), Some("False"));
+    assert_eq!(define("CPM_USE_LOCAL_PACKAGES").as_deref(), Some("True"));
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    assert!(deps.contains(&"fmt"), "{deps:?}");
+    // `json` from github.com/nlohmann/json: Spack's name joins owner and repository.
+    assert!(deps.contains(&"nlohmann-json"), "{deps:?}");
+}
+
+#[test]
+fn the_draft_installs_by_hand_and_passes_the_switches() {
+    let b = brief("cmake-downloads");
+    let text = render_recipe(&b, &DraftOptions::default());
+    let recipe = parse_recipe(&text, "package.py");
+    assert!(recipe.syntax_errors.is_empty(), "{text}");
+    for line in [
+        "            self.define(\"FETCHCONTENT_FULLY_DISCONNECTED\", True),",
+        "            self.define(\"DLF_USE_SYSTEM_EIGEN\", True),",
+        "            self.define(\"BLT_SOURCE_DIR\", self.spec[\"blt\"].prefix),",
+        "    depends_on(\"fmt\")",
+        "    depends_on(\"blt\", type=\"build\")",
+        "    def install(self, spec, prefix):",
+        "        for path in find(self.build_directory, [\"dlf\"]):",
+        "                install(path, prefix.bin)",
+        "        install_tree(join_path(self.stage.source_path, \"include\"), prefix.include)",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in:\n{text}");
+    }
+    // A dependency the download rules declared is no longer listed as optional.
+    assert!(!text.contains("    # depends_on(\"fmt\")"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 99), "{text}");
+    // The install() comes after cmake_args, inside the class.
+    let args_at = text.find("def cmake_args").unwrap();
+    assert!(text.find("def install").unwrap() > args_at);
+}
+
+#[test]
+fn a_build_file_under_src_sets_root_cmakelists_dir() {
+    let b = brief("cmake-in-src");
+    assert_eq!(b.root_cmakelists_dir.as_deref(), Some("src"));
+    assert!(b.install.is_none(), "it has install rules");
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(text.contains("    root_cmakelists_dir = \"src\""), "{text}");
+    assert!(text.contains("    depends_on(\"zlib\")"), "{text}");
+}
+
+#[test]
+fn a_makefile_without_install_target_gets_an_install_method() {
+    let b = brief("makefile-no-install");
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    def install(self, spec, prefix):"),
+        "{text}"
+    );
+    assert!(!text.contains("install_targets"), "{text}");
+    assert!(parse_recipe(&text, "package.py").syntax_errors.is_empty());
+}
+
+#[test]
+fn without_a_knowledge_base_the_download_is_still_declared() {
+    use packsmith_spack_knowledge::mapping::NoKnowledge;
+    let dir = fixture("cmake-fetchcontent");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "cmake-fetchcontent".into(),
+        },
+    )
+    .unwrap();
+    let b = build_brief(&facts, TargetSpack::V0_23, &NoKnowledge);
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    for want in ["googletest", "fmt"] {
+        assert!(deps.contains(&want), "{want} not in {deps:?}");
+    }
+}
+
+/// Issue 20: options named in the negative become variants named for the
+/// feature, default on when the option is off, mapped back to the option.
+#[test]
+fn negative_options_become_positive_variants() {
+    let b = brief("cmake-negative-options");
+    let text = render_recipe(&b, &DraftOptions::default());
+    for line in [
+        "    variant(",
+        "        \"zlib\",",
+        "        default=True,",
+        "    depends_on(\"zlib\", when=\"+zlib\")",
+        "    depends_on(\"mpi\", when=\"+mpi\")",
+        "            self.define(\"NEGOPT_NO_ZLIB\", self.spec.satisfies(\"~zlib\")),",
+        "            self.define(\"NEGOPT_DISABLE_MPI\", self.spec.satisfies(\"~mpi\")),",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in:\n{text}");
+    }
+    let mpi = b.variants.iter().find(|v| v.name == "mpi").unwrap();
+    assert_eq!(
+        mpi.default,
+        packsmith_spack_knowledge::brief::VariantDefault::Bool(false)
+    );
+    assert!(
+        !text.contains("nozlib") && !text.contains("no_zlib"),
+        "{text}"
+    );
+    assert!(parse_recipe(&text, "package.py").syntax_errors.is_empty());
+}
+
+/// A test framework fetched unconditionally, in a project whose tests the
+/// recipe switches with `self.run_tests`: a test-only dependency.
+#[test]
+fn a_fetched_test_framework_is_a_test_dependency() {
+    let dir = fixture("cmake-fetch-gtest");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "cmake-fetch-gtest".into(),
+        },
+    )
+    .unwrap();
+    let kb = NameIndex {
+        packages: ["cmake", "googletest"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        virtuals: Default::default(),
+    };
+    let b = build_brief(&facts, TargetSpack::V0_23, &kb);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    depends_on(\"googletest\", type=\"test\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("            self.define(\"BUILD_TESTING\", self.run_tests),"),
+        "{text}"
+    );
+}

@@ -1,0 +1,149 @@
+//! Two build failures with a certain repair, recognised before the
+//! generic network, sandbox and make rules would take them: a configure
+//! that tried to download a dependency, and a build with no install
+//! target.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::excerpt::block;
+use super::rules::{diagnosis, first_match, re};
+use super::{Diagnosis, FailureClass};
+use crate::validate::Stage;
+
+/// A download step that failed (the name, when the line gives one).
+static DOWNLOAD_FAILED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(
+        r"(?:Failed to clone repository: '([^']+)'|Build step for (\S+) failed|error: downloading '([^']+)' failed|Each download failed)",
+    )
+});
+/// A download step that started: names only, never a failure by itself.
+static DOWNLOAD_STEP: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"Performing download step \([^)]*\) for '([^']+)'"));
+static CLONE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"fatal: (?:unable to access|repository) '([^']+)'"));
+static CLONING: LazyLock<Option<Regex>> = LazyLock::new(|| re(r"^Cloning into '([^']+)'"));
+static NO_INSTALL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r"(No rule to make target '?install'?|ninja: error: unknown target 'install')")
+});
+
+/// The project name in what a download step prints: `fmt-populate` →
+/// `fmt`, a URL → its repository, `_deps/fmt-src` → `fmt`.
+fn content_name(raw: &str) -> String {
+    let raw = raw.trim_end_matches('/');
+    let last = raw.rsplit('/').next().unwrap_or(raw);
+    let last = last.strip_suffix(".git").unwrap_or(last);
+    for suffix in ["-populate", "-src", "-subbuild"] {
+        if let Some(stem) = last.strip_suffix(suffix) {
+            return stem.to_string();
+        }
+    }
+    last.to_string()
+}
+
+/// A configure that tried to download: FetchContent's and
+/// ExternalProject's download steps, or a `git clone` that could not
+/// reach its host.
+pub fn configure_download(stage: Stage, lines: &[&str], build_lines: &[&str]) -> Option<Diagnosis> {
+    let (hit, i) = match first_match(build_lines, &DOWNLOAD_FAILED) {
+        Some((i, _)) => (build_lines, i),
+        None => match first_match(lines, &DOWNLOAD_FAILED) {
+            Some((i, _)) => (lines, i),
+            None => {
+                // A clone the configure runs itself.
+                let (ci, _) = first_match(build_lines, &CLONING)?;
+                let (fi, _) = first_match(&build_lines[ci..], &CLONE)?;
+                (build_lines, ci + fi)
+            }
+        },
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut push = |n: String| {
+        if !n.is_empty() && !names.contains(&n) {
+            names.push(n);
+        }
+    };
+    for regex in [&DOWNLOAD_FAILED, &DOWNLOAD_STEP, &CLONE] {
+        let Some(regex) = regex.as_ref() else {
+            continue;
+        };
+        for l in hit {
+            if let Some(c) = regex.captures(l) {
+                if let Some(m) = (1..c.len()).find_map(|g| c.get(g)) {
+                    push(content_name(m.as_str()));
+                }
+            }
+        }
+    }
+    let mut excerpt: Vec<&str> = Vec::new();
+    for l in hit.iter().filter(|l| {
+        DOWNLOAD_FAILED.as_ref().is_some_and(|r| r.is_match(l))
+            || DOWNLOAD_STEP.as_ref().is_some_and(|r| r.is_match(l))
+            || CLONE.as_ref().is_some_and(|r| r.is_match(l))
+            || l.contains("Could not resolve host")
+    }) {
+        if excerpt.len() < 6 && !excerpt.contains(l) {
+            excerpt.push(l);
+        }
+    }
+    for l in block(hit, i, 8, |l| !l.trim().is_empty()) {
+        if !excerpt.contains(&l) {
+            excerpt.push(l);
+        }
+    }
+    let summary = format!(
+        "configure-time download failed: {}",
+        if names.is_empty() {
+            hit[i].trim().to_string()
+        } else {
+            names.join(", ")
+        }
+    );
+    let mut d = diagnosis(stage, FailureClass::ConfigureDownload, summary, excerpt);
+    d.hint = Some(
+        "the build downloads a dependency while CMake runs and Spack builds have no network: \
+         depends_on() the Spack package for it and make the project use it (its own switch such \
+         as <PROJ>_USE_SYSTEM_<X>, or -DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=ALWAYS), with \
+         -DFETCHCONTENT_FULLY_DISCONNECTED=ON"
+            .into(),
+    );
+    d.names = names;
+    Some(d)
+}
+
+/// `make install` or `ninja install` with no install target.
+pub fn no_install_target(stage: Stage, lines: &[&str], build_lines: &[&str]) -> Option<Diagnosis> {
+    let (hit, i) = match first_match(build_lines, &NO_INSTALL) {
+        Some((i, _)) => (build_lines, i),
+        None => (lines, first_match(lines, &NO_INSTALL)?.0),
+    };
+    let start = i.saturating_sub(2);
+    let excerpt: Vec<&str> = hit[start..(i + 3).min(hit.len())].to_vec();
+    let mut d = diagnosis(
+        stage,
+        FailureClass::NoInstallTarget,
+        hit[i].trim().to_string(),
+        excerpt,
+    );
+    d.hint = Some(
+        "the build has no install rules: write an install(self, spec, prefix) method that copies \
+         the executables to prefix.bin, the libraries to prefix.lib and the public headers to \
+         prefix.include (find, install, install_tree, mkdirp)"
+            .into(),
+    );
+    Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_names() {
+        assert_eq!(content_name("fmt-populate"), "fmt");
+        assert_eq!(content_name("https://github.com/fmtlib/fmt.git"), "fmt");
+        assert_eq!(content_name("https://github.com/fmtlib/fmt.git/"), "fmt");
+        assert_eq!(content_name("zstd_ext"), "zstd_ext");
+    }
+}
