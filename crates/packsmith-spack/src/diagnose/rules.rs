@@ -132,7 +132,7 @@ fn error_lines<'a>(lines: &[&'a str]) -> Vec<(usize, &'a str)> {
         .collect()
 }
 
-fn diagnosis<S: AsRef<str>>(
+pub(super) fn diagnosis<S: AsRef<str>>(
     stage: Stage,
     class: FailureClass,
     summary: String,
@@ -147,6 +147,7 @@ fn diagnosis<S: AsRef<str>>(
         recipe_line: None,
         names: Vec::new(),
         hint: None,
+        findings: Vec::new(),
     }
 }
 

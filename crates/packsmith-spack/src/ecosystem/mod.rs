@@ -4,6 +4,7 @@
 
 mod autofix;
 mod error;
+mod hermeticity;
 mod output;
 mod prompts;
 mod references;
@@ -19,14 +20,18 @@ use packsmith_agent::{
 };
 use packsmith_core::chat::{ChatMessage, ChatRequest};
 
+use crate::diagnose::{diagnose_hermeticity, FailureClass};
+use crate::validate::hermetic::run_hermeticity;
 use crate::validate::{
     attempt_namespace, run_stage, Attempt, PreparedAttempts, Sandbox, SpackSetup, Stage,
     StageOptions,
 };
+use hermeticity::HermeticityLog;
 use packsmith_spack_knowledge::brief::SpackBrief;
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
 use packsmith_spack_knowledge::draft::{render_recipe, render_recipe_with_names, DraftOptions};
 use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 pub use output::{clean_model_output, PinnedFetch};
@@ -50,6 +55,9 @@ pub struct Validation {
     pub audit: bool,
     /// Stop after concretization (no install).
     pub install: bool,
+    /// After the install, check what the build took from outside the DAG
+    /// (off: `--no-hermeticity-check`).
+    pub hermeticity: bool,
 }
 
 /// How prompts are written.
@@ -98,6 +106,8 @@ pub struct SpackEcosystem {
     kb: Option<SharedKb>,
     /// The attempt whose stages are running, prepared once per recipe.
     prepared: PreparedAttempts,
+    /// The hermeticity checks of the run and their repairs.
+    hermeticity: HermeticityLog,
 }
 
 impl SpackEcosystem {
@@ -112,6 +122,7 @@ impl SpackEcosystem {
             names: None,
             kb: None,
             prepared: PreparedAttempts::default(),
+            hermeticity: HermeticityLog::default(),
         }
     }
 
@@ -186,6 +197,40 @@ impl SpackEcosystem {
                 self.validation.mirror.as_deref(),
             )
             .map_err(|e| EcosystemError::new(e.with_hint()))
+    }
+
+    /// What the hermeticity checks found and what was done, for the
+    /// report's extras; `None` when no check ran.
+    pub fn hermeticity_extra(&self) -> Option<serde_json::Value> {
+        self.hermeticity.extra()
+    }
+
+    fn spack_names(&self) -> &dyn SpackNames {
+        match self.names.as_deref() {
+            Some(n) => n,
+            None => &NoKnowledge,
+        }
+    }
+
+    /// The hermeticity stage: the check of the prefix the install stage
+    /// left, recorded for the report; a failure carries the typed
+    /// diagnosis with every finding.
+    fn run_hermeticity_stage(
+        &self,
+        attempt: &Attempt,
+        number: u32,
+    ) -> Result<StageOutcome, EcosystemError> {
+        let (outcome, report) =
+            run_hermeticity(attempt, self.spack_names()).map_err(EcosystemError::from)?;
+        let failure =
+            diagnose_hermeticity(&report).map(|d| stages::failure_from(d, &outcome.log_path));
+        self.hermeticity.record(number, report);
+        Ok(StageOutcome {
+            passed: outcome.passed,
+            duration_ms: outcome.duration.as_millis() as u64,
+            log_path: Some(outcome.log_path),
+            failure,
+        })
     }
 
     /// Attempt `number`'s overlay as its stages left it, when it still
@@ -309,7 +354,7 @@ impl Ecosystem for SpackEcosystem {
 
     fn stages(&self) -> Vec<StageSpec> {
         let v = &self.validation;
-        stages::stage_specs(&stage_list(v.audit, v.install), &v.options)
+        stages::stage_specs(&stage_list(v.audit, v.install, v.hermeticity), &v.options)
     }
 
     fn run_stage(
@@ -320,6 +365,9 @@ impl Ecosystem for SpackEcosystem {
     ) -> Result<StageOutcome, EcosystemError> {
         let which: Stage = stages::stage_of(stage)?;
         let attempt = self.attempt(recipe, dir)?;
+        if which == Stage::Hermeticity {
+            return self.run_hermeticity_stage(&attempt, dir.number());
+        }
         let v = &self.validation;
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
             .map_err(EcosystemError::from)?;
@@ -328,6 +376,11 @@ impl Ecosystem for SpackEcosystem {
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
         let diagnosis = stages::diagnosis_of(failure)?;
+        if diagnosis.class == FailureClass::UndeclaredDependency {
+            let (fixed, actions) = autofix::repair_undeclared(&recipe.text, diagnosis, &self.brief);
+            self.hermeticity.repaired(actions);
+            return fixed.map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
+        }
         autofix::auto_repair(&recipe.text, diagnosis)
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }

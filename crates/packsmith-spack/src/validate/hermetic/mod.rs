@@ -113,14 +113,17 @@ pub struct HermeticityReport {
     /// How many installed ELF files were read.
     pub elf_files: usize,
     pub findings: Vec<UndeclaredDependency>,
-    /// What could not be checked, and why.
+    /// What could not be read, and why (the check still ran).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Why the check could not run at all (no prefix, no `spec.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl HermeticityReport {
     pub fn passed(&self) -> bool {
-        self.findings.is_empty()
+        self.findings.is_empty() && self.error.is_none()
     }
 }
 
@@ -237,18 +240,13 @@ pub fn judge(
 /// line whose directory is named after the package (externals end with
 /// `(external …)` and dependencies come first).
 pub fn installed_prefix(install_log: &str, package: &str) -> Option<PathBuf> {
-    install_log
-        .lines()
-        .rev()
-        .find_map(|l| {
-            let l = strip_ansi(l);
-            let path = l.trim().strip_prefix("[+] ")?.trim().to_string();
-            let name = path.rsplit('/').next()?.to_string();
-            (path.starts_with('/')
-                && !path.contains(' ')
-                && name.starts_with(&format!("{package}-")))
+    install_log.lines().rev().find_map(|l| {
+        let l = strip_ansi(l);
+        let path = l.trim().strip_prefix("[+] ")?.trim().to_string();
+        let name = path.rsplit('/').next()?.to_string();
+        (path.starts_with('/') && !path.contains(' ') && name.starts_with(&format!("{package}-")))
             .then(|| PathBuf::from(path))
-        })
+    })
 }
 
 fn strip_ansi(line: &str) -> String {
@@ -416,13 +414,13 @@ pub fn run_hermeticity(
         }
         Err(why) => (
             HermeticityReport {
-                notes: vec![why.clone()],
+                error: Some(why.clone()),
                 ..HermeticityReport::default()
             },
             format!("packsmith hermeticity check: could not run: {why}\n"),
         ),
     };
-    let passed = report.passed() && report.notes.iter().all(|n| !n.contains("could not"));
+    let passed = report.passed();
     let log_path = attempt.logs.join(format!("{}.log", Stage::Hermeticity));
     atomic_write(&log_path, log.as_bytes()).map_err(|e| ValidateError::Io {
         action: "write",

@@ -3,14 +3,22 @@
 //! gets its variant switched off; a dependency Spack does not know is
 //! taken out. The model only sees what these rules cannot fix.
 //!
+//! An `undeclared_dependency` from the hermeticity check is repaired in
+//! `undeclared.rs` (declare it, or switch the optional lookup off), which
+//! also needs the brief.
+//!
 //! The rules read the typed [`Diagnosis`] (its class and names, never the
 //! prose written for the model) and find dependencies with
 //! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
+
+mod undeclared;
 
 use std::collections::BTreeSet;
 
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
+
+pub use undeclared::{repair_undeclared, Action};
 
 use super::RECIPE_FILE;
 use crate::diagnose::{Diagnosis, FailureClass};
@@ -263,6 +271,7 @@ mod tests {
             names: names.iter().map(|n| n.to_string()).collect(),
             hint: None,
             signature: String::new(),
+            findings: Vec::new(),
         }
     }
 

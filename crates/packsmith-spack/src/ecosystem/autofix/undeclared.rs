@@ -1,0 +1,399 @@
+//! The repair by rule of an `undeclared_dependency` (the hermeticity
+//! check): each finding mapped to a Spack package is either declared
+//! (`depends_on`, with the `when=` of the option that enables it in the
+//! brief) or, when the brief shows the upstream lookup is optional,
+//! switched off explicitly (`CMAKE_DISABLE_FIND_PACKAGE_<Name>`), so the
+//! host can no longer fill it in. Works on the typed findings, the brief
+//! and the parsed recipe, never on the prose written for the model.
+
+use packsmith_spack_knowledge::brief::{BriefDependency, SpackBrief};
+use packsmith_spack_knowledge::mapping::fallbacks_of;
+use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
+
+use super::super::RECIPE_FILE;
+use crate::diagnose::Diagnosis;
+use crate::validate::hermetic::UndeclaredDependency;
+
+/// What the rule did about one finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `depends_on(spec[, when=…])` added.
+    Declared { package: String, line: String },
+    /// `CMAKE_DISABLE_FIND_PACKAGE_<name>` added to `cmake_args`.
+    Disabled { package: String, name: String },
+    /// Nothing the rule can do with certainty: left to the model.
+    Left { what: String, why: String },
+}
+
+impl Action {
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Declared { line, .. } => format!("declared `{line}`"),
+            Self::Disabled { name, .. } => {
+                format!("switched the optional {name} off (-DCMAKE_DISABLE_FIND_PACKAGE_{name}=ON)")
+            }
+            Self::Left { what, why } => format!("{what}: left to the model ({why})"),
+        }
+    }
+
+    /// The finding's package, when there is one.
+    pub fn package(&self) -> Option<&str> {
+        match self {
+            Self::Declared { package, .. } | Self::Disabled { package, .. } => Some(package),
+            Self::Left { .. } => None,
+        }
+    }
+}
+
+/// The bare name of a spec (`hdf5@1.10:+mpi` → `hdf5`).
+fn spec_name(spec: &str) -> &str {
+    spec.split(['@', '+', '~', ' ', '%', '^'])
+        .next()
+        .unwrap_or(spec)
+}
+
+fn same_upstream(d: &BriefDependency, f: &UndeclaredDependency) -> bool {
+    f.upstream
+        .iter()
+        .any(|u| u.eq_ignore_ascii_case(&d.upstream))
+}
+
+fn names_of(package: &str) -> Vec<String> {
+    let mut names = vec![package.to_string()];
+    names.extend(fallbacks_of(package));
+    names
+}
+
+/// The brief's entry for a finding: by its upstream name, else by the
+/// Spack package.
+fn in_list<'a>(
+    list: &'a [BriefDependency],
+    f: &UndeclaredDependency,
+    package: &str,
+) -> Option<&'a BriefDependency> {
+    let names = names_of(package);
+    list.iter().find(|d| same_upstream(d, f)).or_else(|| {
+        list.iter()
+            .find(|d| names.iter().any(|n| n == spec_name(&d.spec)))
+    })
+}
+
+fn py(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `depends_on("zlib-api", when="+zlib", type="build")`.
+fn depends_line(package: &str, entry: Option<&BriefDependency>) -> String {
+    let mut args = vec![py(package)];
+    if let Some(when) = entry.and_then(|e| e.when.as_deref()) {
+        args.push(format!("when={}", py(when)));
+    }
+    if let Some(e) = entry.filter(|e| !e.types.is_empty()) {
+        let types: Vec<String> = e.types.iter().map(|t| py(t)).collect();
+        args.push(if types.len() == 1 {
+            format!("type={}", types[0])
+        } else {
+            format!("type=({})", types.join(", "))
+        });
+    }
+    format!("depends_on({})", args.join(", "))
+}
+
+/// Lines of the class body: where the first method (or its decorator)
+/// starts, at class indentation; else the end of the file.
+fn directive_insertion_point(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .position(|l| l.starts_with("    def ") || l.starts_with("    @"))
+        .map(|at| {
+            // Before the blank lines that separate the methods.
+            let mut at = at;
+            while at > 0 && lines[at - 1].trim().is_empty() {
+                at -= 1;
+            }
+            at
+        })
+        .unwrap_or(lines.len())
+}
+
+/// Inserts a directive at class level, before the methods.
+fn declare(lines: &mut Vec<String>, line: &str) {
+    let at = directive_insertion_point(lines);
+    lines.insert(at, format!("    {line}"));
+}
+
+/// Adds `CMAKE_DISABLE_FIND_PACKAGE_<name>` to `cmake_args`: before its
+/// `return <list>` when it ends so, as a new method when there is none.
+/// `None` when the method returns something the rule cannot extend.
+fn disable_cmake(lines: &mut Vec<String>, recipe: &ParsedRecipe, name: &str) -> Option<()> {
+    let define = format!(
+        "self.define({}, True)",
+        py(&format!("CMAKE_DISABLE_FIND_PACKAGE_{name}"))
+    );
+    let Some(method) = recipe.methods.iter().find(|m| m.name == "cmake_args") else {
+        let cmake = recipe.bases.iter().any(|b| b.ends_with("CMakePackage"));
+        if !cmake {
+            return None;
+        }
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
+            lines.pop();
+        }
+        lines.push(String::new());
+        lines.push("    def cmake_args(self):".into());
+        lines.push(format!("        return [{define}]"));
+        return Some(());
+    };
+    let start = usize::try_from(method.line).ok()?.checked_sub(1)?;
+    let indent = lines.get(start)?.len() - lines.get(start)?.trim_start().len();
+    let end = lines
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .find(|(_, l)| !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent)
+        .map_or(lines.len(), |(i, _)| i);
+    let (at, var) = (start + 1..end).rev().find_map(|i| {
+        let l = lines[i].trim();
+        let var = l.strip_prefix("return ")?.trim();
+        let plain = !var.is_empty() && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        plain.then(|| (i, var.to_string()))
+    })?;
+    let pad: String = lines[at]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
+    lines.insert(at, format!("{pad}{var}.append({define})"));
+    Some(())
+}
+
+/// The CMake spelling of a finding's upstream name: the brief's (what the
+/// project's `find_package` says; CMake's switch is case-sensitive), else
+/// the first the logs gave (a `Found X:` line comes first).
+fn cmake_spelling(f: &UndeclaredDependency, entry: Option<&BriefDependency>) -> Option<String> {
+    entry
+        .map(|e| e.upstream.clone())
+        .or_else(|| f.upstream.first().cloned())
+}
+
+/// The repair of every finding: the new recipe text (when anything
+/// changed), a one-line account, and each finding's action.
+pub fn repair_undeclared(
+    text: &str,
+    d: &Diagnosis,
+    brief: &SpackBrief,
+) -> (Option<(String, String)>, Vec<Action>) {
+    let recipe = parse_recipe(text, RECIPE_FILE);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut actions = Vec::new();
+    for f in &d.findings {
+        let Some(package) = f.package.as_deref() else {
+            actions.push(Action::Left {
+                what: f.paths.join(", "),
+                why: "no Spack package is known for it".into(),
+            });
+            continue;
+        };
+        let names = names_of(package);
+        if recipe
+            .dependencies
+            .iter()
+            .any(|dep| names.contains(&dep.name))
+        {
+            actions.push(Action::Left {
+                what: package.to_string(),
+                why: "the recipe declares it, under a condition that is off".into(),
+            });
+            continue;
+        }
+        let required = in_list(&brief.dependencies, f, package);
+        let optional = in_list(&brief.optional_dependencies, f, package);
+        let spelling = cmake_spelling(f, optional);
+        let already_off = spelling.as_deref().is_some_and(|n| {
+            recipe
+                .define_key_names()
+                .contains(&format!("CMAKE_DISABLE_FIND_PACKAGE_{n}").as_str())
+        });
+        match (required, optional, spelling) {
+            (None, Some(_), Some(name)) if !already_off => {
+                if disable_cmake(&mut lines, &recipe, &name).is_some() {
+                    actions.push(Action::Disabled {
+                        package: package.to_string(),
+                        name,
+                    });
+                    continue;
+                }
+                let line = depends_line(package, None);
+                declare(&mut lines, &line);
+                actions.push(Action::Declared {
+                    package: package.to_string(),
+                    line,
+                });
+            }
+            (None, Some(_), _) => actions.push(Action::Left {
+                what: package.to_string(),
+                why: "switched off already, yet found".into(),
+            }),
+            _ => {
+                let line = depends_line(package, required);
+                declare(&mut lines, &line);
+                actions.push(Action::Declared {
+                    package: package.to_string(),
+                    line,
+                });
+            }
+        }
+    }
+    let changed = actions.iter().any(|a| a.package().is_some());
+    if !changed {
+        return (None, actions);
+    }
+    let mut out = lines.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    let why = format!(
+        "hermeticity: {}",
+        actions
+            .iter()
+            .map(Action::describe)
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    (Some((out, why)), actions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::diagnose_hermeticity;
+    use crate::validate::hermetic::{Evidence, EvidenceSource, HermeticityReport};
+
+    fn dep(spec: &str, upstream: &str, when: Option<&str>) -> serde_json::Value {
+        serde_json::json!({"spec": spec, "when": when, "types": [], "upstream": upstream,
+            "confidence": 0.9, "why": "t", "evidence": {"file": "CMakeLists.txt", "line": 3}})
+    }
+
+    fn brief(deps: Vec<serde_json::Value>, optional: Vec<serde_json::Value>) -> SpackBrief {
+        serde_json::from_value(serde_json::json!({
+            "target": "0.23", "package": "demo", "class_name": "Demo", "build_system": null,
+            "base_classes": ["CMakePackage"], "description": null, "homepage": null,
+            "license": null, "fetch": {"version": "1.0", "url": null, "sha256": null, "git": null,
+            "tag": null, "commit": null, "submodules": false}, "variants": [],
+            "dependencies": deps, "optional_dependencies": optional, "language_virtuals": [],
+            "cmake_constraint": null, "defines": [], "notes": []
+        }))
+        .unwrap()
+    }
+
+    fn zlib_finding() -> Diagnosis {
+        let report = HermeticityReport {
+            findings: vec![UndeclaredDependency {
+                package: Some("zlib-api".into()),
+                upstream: vec!["ZLIB".into()],
+                paths: vec!["/usr/lib/x86_64-linux-gnu/libz.so".into()],
+                evidence: vec![Evidence {
+                    source: EvidenceSource::ConfigureOutput,
+                    file: ".spack/spack-build-out.txt.gz".into(),
+                    entry: "-- Found ZLIB: /usr/lib/x86_64-linux-gnu/libz.so".into(),
+                }],
+            }],
+            ..HermeticityReport::default()
+        };
+        diagnose_hermeticity(&report).unwrap()
+    }
+
+    const RECIPE: &str = r#"from spack.package import *
+
+
+class Demo(CMakePackage):
+    """Demo."""
+
+    version("1.0", sha256="0000")
+
+    variant("shared", default=True, description="shared")
+
+    depends_on("cmake@3.16:", type="build")
+
+    def cmake_args(self):
+        args = [
+            self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
+        ]
+        return args
+"#;
+
+    #[test]
+    fn an_optional_lookup_is_switched_off_in_cmake_args() {
+        let b = brief(vec![], vec![dep("zlib-api", "ZLIB", None)]);
+        let (fixed, actions) = repair_undeclared(RECIPE, &zlib_finding(), &b);
+        let (text, why) = fixed.unwrap();
+        assert!(
+            text.contains(
+                "        args.append(self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True))\n        return args\n"
+            ),
+            "{text}"
+        );
+        assert!(why.contains("switched the optional ZLIB off"), "{why}");
+        assert_eq!(
+            actions,
+            [Action::Disabled {
+                package: "zlib-api".into(),
+                name: "ZLIB".into()
+            }]
+        );
+        let parsed = parse_recipe(&text, RECIPE_FILE);
+        assert!(parsed.syntax_errors.is_empty(), "{text}");
+        assert!(parsed
+            .define_key_names()
+            .contains(&"CMAKE_DISABLE_FIND_PACKAGE_ZLIB"));
+        // Applied again: nothing more to do, no second repair.
+        let (again, _) = repair_undeclared(&text, &zlib_finding(), &b);
+        assert!(again.is_none());
+    }
+
+    #[test]
+    fn a_required_or_unknown_lookup_is_declared_with_its_condition() {
+        let b = brief(vec![dep("zlib-api", "ZLIB", Some("+compression"))], vec![]);
+        let (fixed, actions) = repair_undeclared(RECIPE, &zlib_finding(), &b);
+        let (text, _) = fixed.unwrap();
+        assert!(
+            text.contains(
+                "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"zlib-api\", when=\"+compression\")\n\n    def cmake_args"
+            ),
+            "{text}"
+        );
+        assert!(matches!(&actions[0], Action::Declared { package, .. } if package == "zlib-api"));
+        // Not in the brief at all: declared unconditionally.
+        let (fixed, _) = repair_undeclared(RECIPE, &zlib_finding(), &brief(vec![], vec![]));
+        let text = fixed.unwrap().0;
+        assert!(text.contains("    depends_on(\"zlib-api\")\n"), "{text}");
+        let parsed = parse_recipe(&text, RECIPE_FILE);
+        assert!(parsed.dependencies.iter().any(|d| d.name == "zlib-api"));
+    }
+
+    #[test]
+    fn a_cmake_recipe_without_cmake_args_gets_one() {
+        let recipe = "class Demo(CMakePackage):\n    version(\"1.0\", sha256=\"0000\")\n";
+        let b = brief(vec![], vec![dep("zlib-api", "ZLIB", None)]);
+        let (fixed, _) = repair_undeclared(recipe, &zlib_finding(), &b);
+        let text = fixed.unwrap().0;
+        assert_eq!(
+            text,
+            "class Demo(CMakePackage):\n    version(\"1.0\", sha256=\"0000\")\n\n    def cmake_args(self):\n        return [self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True)]\n"
+        );
+    }
+
+    #[test]
+    fn what_no_rule_can_fix_is_left_to_the_model() {
+        let mut d = zlib_finding();
+        d.findings[0].package = None;
+        let (fixed, actions) = repair_undeclared(RECIPE, &d, &brief(vec![], vec![]));
+        assert!(fixed.is_none());
+        assert!(matches!(&actions[0], Action::Left { .. }));
+        // Declared under a variant that is off: the model decides.
+        let recipe = RECIPE.replace(
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n",
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"zlib\", when=\"+z\")\n",
+        );
+        let (fixed, _) = repair_undeclared(&recipe, &zlib_finding(), &brief(vec![], vec![]));
+        assert!(fixed.is_none());
+    }
+}

@@ -1,0 +1,80 @@
+//! What the hermeticity stage found and what the rule repair did, kept
+//! per run for the report (`report.json`'s `hermeticity` extra, a table
+//! in `report.md`).
+
+use std::sync::Mutex;
+
+use serde_json::{json, Value};
+
+use super::autofix::Action;
+use crate::validate::hermetic::HermeticityReport;
+
+/// One run of the check.
+#[derive(Debug, Clone)]
+struct Check {
+    attempt: u32,
+    report: HermeticityReport,
+    /// What the rule did about the findings (empty: nothing yet).
+    actions: Vec<Action>,
+}
+
+/// Every check of a run, in order.
+#[derive(Debug, Default)]
+pub struct HermeticityLog {
+    checks: Mutex<Vec<Check>>,
+}
+
+impl HermeticityLog {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Check>> {
+        self.checks.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn record(&self, attempt: u32, report: HermeticityReport) {
+        self.lock().push(Check {
+            attempt,
+            report,
+            actions: Vec::new(),
+        });
+    }
+
+    /// The rule's actions on the findings of the latest check.
+    pub fn repaired(&self, actions: Vec<Action>) {
+        if let Some(last) = self.lock().last_mut() {
+            last.actions = actions;
+        }
+    }
+
+    /// The report's extra; `None` when the check never ran.
+    pub fn extra(&self) -> Option<Value> {
+        let checks = self.lock();
+        let last = checks.last()?;
+        let mut rows = Vec::new();
+        for c in checks.iter() {
+            for f in &c.report.findings {
+                let action = c
+                    .actions
+                    .iter()
+                    .find(|a| a.package().is_some() && a.package() == f.package.as_deref())
+                    .map_or_else(|| "left to the model".to_string(), Action::describe);
+                rows.push(json!({
+                    "attempt": c.attempt,
+                    "package": f.package.clone().unwrap_or_default(),
+                    "upstream": f.upstream.join(", "),
+                    "paths": f.paths.join(", "),
+                    "evidence": f.evidence.iter().map(ToString::to_string).collect::<Vec<_>>().join(" | "),
+                    "action": action,
+                }));
+            }
+        }
+        let mut out = json!({
+            "checks": checks.len(),
+            "last_passed": last.report.passed(),
+            "last_prefix": last.report.prefix.display().to_string(),
+            "findings": rows,
+        });
+        if let Some(e) = &last.report.error {
+            out["last_error"] = json!(e);
+        }
+        Some(out)
+    }
+}
