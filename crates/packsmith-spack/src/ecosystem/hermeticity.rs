@@ -45,7 +45,9 @@ impl HermeticityLog {
     }
 
     /// The report's extra; `None` when the check never ran.
-    pub fn extra(&self) -> Option<Value> {
+    /// `draft_off` names the optional lookups the deterministic draft
+    /// switched off itself (they never reach the check).
+    pub fn extra(&self, draft_off: &[String]) -> Option<Value> {
         let checks = self.lock();
         let last = checks.last()?;
         let mut rows = Vec::new();
@@ -72,6 +74,9 @@ impl HermeticityLog {
             "last_prefix": last.report.prefix.display().to_string(),
             "findings": rows,
         });
+        if !draft_off.is_empty() {
+            out["draft_switched_off"] = json!(draft_off.join(", "));
+        }
         if let Some(e) = &last.report.error {
             out["last_error"] = json!(e);
         }

@@ -202,7 +202,17 @@ impl SpackEcosystem {
     /// What the hermeticity checks found and what was done, for the
     /// report's extras; `None` when no check ran.
     pub fn hermeticity_extra(&self) -> Option<serde_json::Value> {
-        self.hermeticity.extra()
+        let draft_off: Vec<String> = match &self.draft {
+            Some(_) => self
+                .brief
+                .defines
+                .iter()
+                .filter_map(|d| d.key.strip_prefix("CMAKE_DISABLE_FIND_PACKAGE_"))
+                .map(str::to_string)
+                .collect(),
+            None => Vec::new(),
+        };
+        self.hermeticity.extra(&draft_off)
     }
 
     fn spack_names(&self) -> &dyn SpackNames {
