@@ -24,8 +24,8 @@ use std::time::Instant;
 
 use packsmith_exec::atomic_write;
 use packsmith_spack_knowledge::mapping::{
-    fallbacks_of, is_system_runtime, library_stem, map_library_file, map_name, MappingKind,
-    NameSource, SpackNames,
+    fallbacks_of, is_system_runtime, library_stem, map_library_file, map_name, Mapping,
+    MappingKind, NameSource, SpackNames,
 };
 use serde::{Deserialize, Serialize};
 
@@ -143,6 +143,39 @@ fn is_host_path(path: &str) -> bool {
         .any(|root| path == *root || path.starts_with(&format!("{root}/")))
 }
 
+/// Segments of a cache key between the package and the key's ending:
+/// languages and parts (`MPI_C_HEADER_DIR`, `HDF5_HL_INCLUDE_DIR`).
+const KEY_PARTS: &[&str] = &["C", "CXX", "Fortran", "HEADER", "HL", "ADDITIONAL_INCLUDE"];
+
+/// A CMake name as logs and caches spell it (`MPI_C_HEADER` from
+/// `MPI_C_HEADER_DIR`, `MPI_mpi_cxx` from `MPI_mpi_cxx_LIBRARY`): with
+/// language, part and lower-case component segments taken off the end
+/// until the table or the knowledge base knows it (`MPI`), else the
+/// mapping of the whole. Other segments stay (`CLANG_FORMAT` is no Clang).
+fn map_upstream(upstream: &str, kb: &dyn SpackNames) -> Mapping {
+    let mut name = upstream;
+    loop {
+        let m = map_name(name, NameSource::Cmake, kb);
+        if m.kind != MappingKind::Unmapped {
+            return m;
+        }
+        let shorter = KEY_PARTS
+            .iter()
+            .find_map(|p| name.strip_suffix(p)?.strip_suffix('_'))
+            .or_else(|| {
+                let (head, last) = name.rsplit_once('_')?;
+                last.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                    .then_some(head)
+            })
+            .filter(|s| !s.is_empty());
+        match shorter {
+            Some(s) => name = s,
+            None => return map_name(upstream, NameSource::Cmake, kb),
+        }
+    }
+}
+
 /// The Spack name a host path stands for, and the names under which the
 /// DAG would hold it. `None` for the compiler, the C library and the
 /// build environment (nothing to declare).
@@ -152,10 +185,7 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
     if by_file.as_ref().is_some_and(is_system_runtime) {
         return None;
     }
-    let by_upstream = obs
-        .upstream
-        .as_deref()
-        .map(|u| map_name(u, NameSource::Cmake, kb));
+    let by_upstream = obs.upstream.as_deref().map(|u| map_upstream(u, kb));
     if by_upstream
         .as_ref()
         .is_some_and(|m| matches!(m.kind, MappingKind::Compiler | MappingKind::None))
@@ -168,6 +198,16 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
         .flatten()
         .filter(|m| m.spack.is_some())
         .min_by_key(|m| u8::from(m.kind == MappingKind::Unmapped));
+    // A cache entry of a name nobody knows that is no library
+    // (`FOO_HEADER_DIR:PATH=/usr/include`) says too little to act on;
+    // a library taken is seen in the ELF files anyway.
+    let unknown = mapping
+        .as_ref()
+        .is_none_or(|m| m.kind == MappingKind::Unmapped);
+    if unknown && obs.evidence.source == EvidenceSource::CmakeCache && library_stem(file).is_none()
+    {
+        return None;
+    }
     let spack = mapping.as_ref().and_then(|m| m.spack.clone());
     let mut aliases: Vec<String> = spack.iter().cloned().collect();
     if let Some(s) = &spack {
@@ -552,6 +592,46 @@ mod tests {
             &NoKnowledge,
         );
         assert_eq!(found, Vec::new(), "{found:?}");
+    }
+
+    #[test]
+    fn cache_keys_map_through_their_known_prefix() {
+        let cache = [
+            obs(
+                Some("MPI_C_HEADER"),
+                "/usr/lib/x86_64-linux-gnu/openmpi/include",
+                EvidenceSource::CmakeCache,
+                "MPI_C_HEADER_DIR:PATH=/usr/lib/x86_64-linux-gnu/openmpi/include",
+            ),
+            obs(
+                Some("CLANG_FORMAT"),
+                "/usr/bin/clang-format",
+                EvidenceSource::CmakeCache,
+                "CLANG_FORMAT_EXECUTABLE:FILEPATH=/usr/bin/clang-format",
+            ),
+            obs(
+                Some("MPI_mpi_cxx"),
+                "/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi_cxx.so",
+                EvidenceSource::CmakeCache,
+                "MPI_mpi_cxx_LIBRARY:FILEPATH=/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi_cxx.so",
+            ),
+            obs(
+                Some("PKG_CONFIG"),
+                "/usr/bin/pkg-config",
+                EvidenceSource::CmakeCache,
+                "PKG_CONFIG_EXECUTABLE:FILEPATH=/usr/bin/pkg-config",
+            ),
+        ];
+        // MPI declared (openmpi external, the mpi virtual): nothing.
+        assert_eq!(
+            judge(&cache, &dag(&["demo", "openmpi"], &["mpi"]), &NoKnowledge),
+            Vec::new()
+        );
+        // Not declared: MPI is the finding; the unknown tool and
+        // pkg-config are not.
+        let found = judge(&cache, &dag(&["demo"], &[]), &NoKnowledge);
+        let names: Vec<Option<&str>> = found.iter().map(|f| f.package.as_deref()).collect();
+        assert_eq!(names, [Some("mpi")], "{found:#?}");
     }
 
     #[test]
