@@ -3,7 +3,11 @@
 //! and the paths CMake cached (`ZLIB_LIBRARY_RELEASE:FILEPATH=/usr/…`,
 //! `Boost_DIR:PATH=/usr/lib/…/cmake/Boost-1.74.0`). Every absolute path
 //! is reported with the CMake package it belongs to; which of them lie
-//! outside the DAG is decided by the caller.
+//! outside the DAG is decided by the caller. Meson's output names what it
+//! found without a path (`Run-time dependency zlib found: YES 1.2.13`,
+//! `Library m found: YES`): those are reported by name.
+
+use packsmith_spack_knowledge::mapping::NameSource;
 
 use super::{Evidence, EvidenceSource, Observation};
 
@@ -44,6 +48,7 @@ pub fn configure_output(text: &str, file: &str) -> Vec<Observation> {
             let (name, path) = found_line(line)?;
             Some(Observation {
                 upstream: Some(package_of_found(&name).to_string()),
+                lookup: NameSource::Cmake,
                 path,
                 evidence: Evidence {
                     source: EvidenceSource::ConfigureOutput,
@@ -96,11 +101,47 @@ pub fn cmake_cache(text: &str, file: &str) -> Vec<Observation> {
             }
             Some(Observation {
                 upstream: Some(package.to_string()),
+                lookup: NameSource::Cmake,
                 path: path.to_string(),
                 evidence: Evidence {
                     source: EvidenceSource::CmakeCache,
                     file: file.to_string(),
                     entry: line.trim().to_string(),
+                },
+            })
+        })
+        .collect()
+}
+
+/// Meson's `Run-time dependency X found: YES …` (a pkg-config or CMake
+/// lookup) and `Library X found: YES` (`find_library`) lines. A
+/// dependency from a subproject or a fallback is the project's own and
+/// says `from subproject`; `found: NO` took nothing.
+pub fn meson_output(text: &str, file: &str) -> Vec<Observation> {
+    text.lines()
+        .filter_map(|line| {
+            let l = line.trim();
+            let (lookup, rest) = if let Some(r) = l
+                .strip_prefix("Run-time dependency ")
+                .or_else(|| l.strip_prefix("Build-time dependency "))
+                .or_else(|| l.strip_prefix("Dependency "))
+            {
+                (NameSource::Pkgconfig, r)
+            } else {
+                (NameSource::Library, l.strip_prefix("Library ")?)
+            };
+            let (name, result) = rest.split_once(" found: ")?;
+            if !result.starts_with("YES") || name.contains(' ') || name.is_empty() {
+                return None;
+            }
+            Some(Observation {
+                upstream: Some(name.to_string()),
+                lookup,
+                path: String::new(),
+                evidence: Evidence {
+                    source: EvidenceSource::ConfigureOutput,
+                    file: file.to_string(),
+                    entry: l.to_string(),
                 },
             })
         })
@@ -150,6 +191,36 @@ mod tests {
             "-- Found ZLIB: /usr/lib/x86_64-linux-gnu/libz.so (found version \"1.2.13\")"
         );
         assert_eq!(obs[0].evidence.source, EvidenceSource::ConfigureOutput);
+    }
+
+    #[test]
+    fn meson_names_what_it_found() {
+        let out = "\
+The Meson build system
+Run-time dependency zlib found: YES 1.2.13
+Run-time dependency libzstd found: NO (tried pkgconfig and cmake)
+Dependency fmt from subproject subprojects/fmt found: YES 10.2.1
+Library m found: YES
+Build-time dependency bison found: YES
+";
+        let obs = meson_output(out, "spack-build-out.txt");
+        let got: Vec<(&str, NameSource)> = obs
+            .iter()
+            .map(|o| (o.upstream.as_deref().unwrap(), o.lookup))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("zlib", NameSource::Pkgconfig),
+                ("m", NameSource::Library),
+                ("bison", NameSource::Pkgconfig)
+            ]
+        );
+        assert!(obs.iter().all(|o| o.path.is_empty()));
+        assert_eq!(
+            obs[0].evidence.entry,
+            "Run-time dependency zlib found: YES 1.2.13"
+        );
     }
 
     #[test]

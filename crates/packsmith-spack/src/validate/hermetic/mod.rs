@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 pub use dag::Dag;
 pub use elf::{parse_dynamic, read_dynamic, DynamicInfo};
-pub use logs::{cmake_cache, configure_output};
+pub use logs::{cmake_cache, configure_output, meson_output};
 pub use resolve::{elf_observations, resolve_needed, DEFAULT_LIBRARY_DIRS};
 
 use super::{Attempt, SpackStageOutcome, Stage, ValidateError};
@@ -66,8 +66,14 @@ impl std::fmt::Display for Evidence {
 /// A path the build used, before it is judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observation {
-    /// The CMake package it belongs to, when a log says (`ZLIB`).
+    /// The name the build looked it up by, when a log says (`ZLIB`).
     pub upstream: Option<String>,
+    /// How `upstream` was looked up.
+    pub lookup: NameSource,
+    /// The host path; empty when the log names only what was found
+    /// (Meson's `Run-time dependency zlib found: YES`): pkg-config looks
+    /// in the DAG's prefixes and then the host's, so what the DAG does
+    /// not hold came from the host.
     pub path: String,
     pub evidence: Evidence,
 }
@@ -92,12 +98,17 @@ impl UndeclaredDependency {
     /// `zlib-api (ZLIB): /usr/lib/x86_64-linux-gnu/libz.so`.
     pub fn headline(&self) -> String {
         let name = self.package.as_deref().unwrap_or("an unknown package");
+        let paths = if self.paths.is_empty() {
+            "found by name".to_string()
+        } else {
+            self.paths.join(", ")
+        };
         let upstream = if self.upstream.is_empty() {
             String::new()
         } else {
             format!(" ({})", self.upstream.join(", "))
         };
-        format!("{name}{upstream}: {}", self.paths.join(", "))
+        format!("{name}{upstream}: {paths}")
     }
 }
 
@@ -185,7 +196,10 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
     if by_file.as_ref().is_some_and(is_system_runtime) {
         return None;
     }
-    let by_upstream = obs.upstream.as_deref().map(|u| map_upstream(u, kb));
+    let by_upstream = obs.upstream.as_deref().map(|u| match obs.lookup {
+        NameSource::Cmake => map_upstream(u, kb),
+        other => map_name(u, other, kb),
+    });
     if by_upstream
         .as_ref()
         .is_some_and(|m| matches!(m.kind, MappingKind::Compiler | MappingKind::None))
@@ -240,7 +254,8 @@ pub fn judge(
     let mut findings: Vec<UndeclaredDependency> = Vec::new();
     let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
     for obs in observations {
-        if !is_host_path(&obs.path) || dag.built_path(&obs.path) {
+        let named_only = obs.path.is_empty() && obs.upstream.is_some();
+        if !named_only && (!is_host_path(&obs.path) || dag.built_path(&obs.path)) {
             continue;
         }
         let Some((package, aliases)) = owner(obs, kb) else {
@@ -250,7 +265,11 @@ pub fn judge(
         if aliases.iter().any(|a| dag.has(a)) {
             continue;
         }
-        let key = package.clone().unwrap_or_else(|| obs.path.clone());
+        let key = package
+            .clone()
+            .or_else(|| (!obs.path.is_empty()).then(|| obs.path.clone()))
+            .or_else(|| obs.upstream.clone())
+            .unwrap_or_default();
         let at = *by_key.entry(key).or_insert_with(|| {
             findings.push(UndeclaredDependency {
                 package: package.clone(),
@@ -266,7 +285,7 @@ pub fn judge(
                 f.upstream.push(u.clone());
             }
         }
-        if !f.paths.contains(&obs.path) {
+        if !obs.path.is_empty() && !f.paths.contains(&obs.path) {
             f.paths.push(obs.path.clone());
         }
         if !f.evidence.contains(&obs.evidence) {
@@ -359,6 +378,7 @@ fn log_observations(prefix: &Path, report: &mut HermeticityReport) -> Vec<Observ
         Some((path, text)) => {
             let rel = relative(prefix, path);
             out.extend(configure_output(&text, &rel));
+            out.extend(meson_output(&text, &rel));
             report.read.push(rel);
         }
         None => report
@@ -490,6 +510,7 @@ mod tests {
     fn obs(upstream: Option<&str>, path: &str, source: EvidenceSource, entry: &str) -> Observation {
         Observation {
             upstream: upstream.map(str::to_string),
+            lookup: NameSource::Cmake,
             path: path.into(),
             evidence: Evidence {
                 source,
@@ -632,6 +653,31 @@ mod tests {
         let found = judge(&cache, &dag(&["demo"], &[]), &NoKnowledge);
         let names: Vec<Option<&str>> = found.iter().map(|f| f.package.as_deref()).collect();
         assert_eq!(names, [Some("mpi")], "{found:#?}");
+    }
+
+    #[test]
+    fn what_meson_found_by_name_is_judged_by_name() {
+        let named = |name: &str, lookup: NameSource| Observation {
+            upstream: Some(name.into()),
+            lookup,
+            path: String::new(),
+            evidence: Evidence {
+                source: EvidenceSource::ConfigureOutput,
+                file: "f".into(),
+                entry: format!("Run-time dependency {name} found: YES"),
+            },
+        };
+        let obs = [
+            named("zlib", NameSource::Pkgconfig),
+            named("m", NameSource::Library),
+        ];
+        let found = judge(&obs, &dag(&["demo"], &[]), &NoKnowledge);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].headline(), "zlib-api (zlib): found by name");
+        assert_eq!(
+            judge(&obs, &dag(&["demo", "zlib"], &["zlib-api"]), &NoKnowledge),
+            Vec::new()
+        );
     }
 
     #[test]

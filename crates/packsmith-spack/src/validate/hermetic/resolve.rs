@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use super::elf::{read_dynamic, DynamicInfo};
+use packsmith_spack_knowledge::mapping::NameSource;
+
 use super::{Evidence, EvidenceSource, Observation};
 
 /// Where the dynamic linker looks after the file's own paths (Debian's
@@ -101,6 +103,7 @@ pub fn elf_observations(prefix: &Path, default_dirs: &[&str]) -> (Vec<Observatio
             };
             out.push(Observation {
                 upstream: None,
+                lookup: NameSource::Library,
                 path: found.display().to_string(),
                 evidence: Evidence {
                     source: EvidenceSource::Elf,
