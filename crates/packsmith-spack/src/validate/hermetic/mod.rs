@@ -198,7 +198,13 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
     }
     let by_upstream = obs.upstream.as_deref().map(|u| match obs.lookup {
         NameSource::Cmake => map_upstream(u, kb),
-        other => map_name(u, other, kb),
+        // Meson names its special lookups (threads, openmp, dl) like
+        // CMake's modules or plain libraries.
+        other => [other, NameSource::Cmake, NameSource::Library]
+            .into_iter()
+            .map(|s| map_name(u, s, kb))
+            .find(|m| m.kind != MappingKind::Unmapped)
+            .unwrap_or_else(|| map_name(u, other, kb)),
     });
     if by_upstream
         .as_ref()
@@ -222,7 +228,12 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
     {
         return None;
     }
-    let spack = mapping.as_ref().and_then(|m| m.spack.clone());
+    // A guess the knowledge base does not confirm is no Spack package.
+    let spack = if unknown && kb.knows_names() {
+        None
+    } else {
+        mapping.as_ref().and_then(|m| m.spack.clone())
+    };
     let mut aliases: Vec<String> = spack.iter().cloned().collect();
     if let Some(s) = &spack {
         aliases.extend(fallbacks_of(s));
@@ -670,6 +681,8 @@ mod tests {
         let obs = [
             named("zlib", NameSource::Pkgconfig),
             named("m", NameSource::Library),
+            named("threads", NameSource::Pkgconfig),
+            named("OpenMP", NameSource::Pkgconfig),
         ];
         let found = judge(&obs, &dag(&["demo"], &[]), &NoKnowledge);
         assert_eq!(found.len(), 1, "{found:#?}");
