@@ -100,6 +100,19 @@ impl Dag {
         self.names.iter().any(|n| n == name) || self.virtuals.contains(name)
     }
 
+    /// Whether `path` lies under the prefix of an external of its own
+    /// (`cuda` at `/usr/local/cuda`); externals at a shared system prefix
+    /// (`/usr`, `/usr/local`, `/`) say nothing about the files there.
+    pub fn in_own_external(&self, path: &str) -> bool {
+        self.externals.values().any(|prefix| {
+            let p = prefix.trim_end_matches('/');
+            !matches!(p, "" | "/usr" | "/usr/local" | "/opt")
+                && path
+                    .strip_prefix(p)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
+
     /// Whether `path` lies in the prefix of a node Spack built: Spack's
     /// prefixes end in `-<hash>`, so a path component does.
     pub fn built_path(&self, path: &str) -> bool {
@@ -136,6 +149,12 @@ mod tests {
             "/s/opt/linux-x86_64/gcc-12.2.0/gcc-runtime-12.2.0-g0000000000000000000000000000000/lib/libgcc_s.so.1"
         ));
         assert!(!dag.built_path("/usr/lib/x86_64-linux-gnu/libz.so.1"));
+        assert!(!dag.in_own_external("/usr/lib/x86_64-linux-gnu/libz.so.1"));
+        let mut cuda = dag.clone();
+        cuda.externals
+            .insert("cuda".into(), "/usr/local/cuda".into());
+        assert!(cuda.in_own_external("/usr/local/cuda/lib64/libcudart.so.12"));
+        assert!(!cuda.in_own_external("/usr/local/cudax/lib/libfoo.so"));
         // An external's hash is no built prefix.
         assert!(!dag.built_path("/x/zlib-1.2.13-z0000000000000000000000000000000/lib"));
     }

@@ -142,7 +142,8 @@ pub fn judge(
     let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
     for obs in observations {
         let named_only = obs.path.is_empty() && obs.upstream.is_some();
-        if !named_only && (!is_host_path(&obs.path) || dag.built_path(&obs.path)) {
+        let dag_path = dag.built_path(&obs.path) || dag.in_own_external(&obs.path);
+        if !named_only && (!is_host_path(&obs.path) || dag_path) {
             continue;
         }
         let Some((package, aliases)) = owner(obs, kb) else {
