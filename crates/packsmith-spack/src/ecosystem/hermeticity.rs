@@ -83,3 +83,56 @@ impl HermeticityLog {
         Some(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::hermetic::{Evidence, EvidenceSource, UndeclaredDependency};
+
+    fn finding(package: &str, upstream: &str) -> UndeclaredDependency {
+        UndeclaredDependency {
+            package: Some(package.into()),
+            upstream: vec![upstream.into()],
+            paths: vec![format!("/usr/lib/lib{package}.so")],
+            evidence: vec![Evidence {
+                source: EvidenceSource::ConfigureOutput,
+                file: ".spack/spack-build-out.txt.gz".into(),
+                entry: format!("-- Found {upstream}: /usr/lib/lib{package}.so"),
+            }],
+        }
+    }
+
+    #[test]
+    fn the_extra_lists_each_finding_with_what_was_done() {
+        let log = HermeticityLog::default();
+        assert_eq!(log.extra(&[]), None);
+        log.record(
+            1,
+            HermeticityReport {
+                findings: vec![finding("zlib-api", "ZLIB"), finding("boost", "Boost")],
+                ..HermeticityReport::default()
+            },
+        );
+        log.repaired(vec![Action::Disabled {
+            package: "zlib-api".into(),
+            name: "ZLIB".into(),
+        }]);
+        log.record(1, HermeticityReport::default());
+        let extra = log.extra(&["fmt".to_string()]).unwrap();
+        assert_eq!(extra["checks"], 2);
+        assert_eq!(extra["last_passed"], true);
+        assert_eq!(extra["draft_switched_off"], "fmt");
+        let rows = extra["findings"].as_array().unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0]["package"], "zlib-api");
+        assert_eq!(
+            rows[0]["action"],
+            "switched the optional ZLIB off (-DCMAKE_DISABLE_FIND_PACKAGE_ZLIB=ON)"
+        );
+        assert_eq!(rows[1]["action"], "left to the model");
+        assert!(rows[0]["evidence"]
+            .as_str()
+            .unwrap()
+            .contains("-- Found ZLIB: /usr/lib/libzlib-api.so"));
+    }
+}
