@@ -67,7 +67,7 @@ fn whole_call_on_line(line: &str) -> bool {
 }
 
 /// `variant("name", default=True|False` → the other default.
-fn flip_variant_default(text: &str, variant: &str, to: bool) -> Option<String> {
+pub(super) fn flip_variant_default(text: &str, variant: &str, to: bool) -> Option<String> {
     let pattern = format!(
         r#"(variant\(\s*["']{}["']\s*,\s*default\s*=\s*)(True|False)"#,
         regex::escape(variant)

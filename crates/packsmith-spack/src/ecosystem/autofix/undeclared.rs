@@ -2,8 +2,10 @@
 //! check): each finding mapped to a Spack package is either declared
 //! (`depends_on`, with the `when=` of the option that enables it in the
 //! brief) or, when the brief shows the upstream lookup is optional,
-//! switched off explicitly (`CMAKE_DISABLE_FIND_PACKAGE_<Name>`), so the
-//! host can no longer fill it in. Works on the typed findings, the brief
+//! switched off explicitly, so the host can no longer fill it in: in
+//! CMake's `cmake_args` (`CMAKE_DISABLE_FIND_PACKAGE_<Name>`), else by
+//! defaulting off the variant of the option that drives it (the draft
+//! passes `--without-x` / `-Dx=…` from that variant). Works on the typed findings, the brief
 //! and the parsed recipe, never on the prose written for the model.
 
 use packsmith_spack_knowledge::brief::{BriefDependency, SpackBrief};
@@ -21,6 +23,8 @@ pub enum Action {
     Declared { package: String, line: String },
     /// `CMAKE_DISABLE_FIND_PACKAGE_<name>` added to `cmake_args`.
     Disabled { package: String, name: String },
+    /// The variant of the option that turns the lookup on, defaulted off.
+    VariantOff { package: String, variant: String },
     /// Nothing the rule can do with certainty: left to the model.
     Left { what: String, why: String },
 }
@@ -32,6 +36,9 @@ impl Action {
             Self::Disabled { name, .. } => {
                 format!("switched the optional {name} off (-DCMAKE_DISABLE_FIND_PACKAGE_{name}=ON)")
             }
+            Self::VariantOff { package, variant } => {
+                format!("switched the optional {package} off (variant `{variant}` now defaults to False)")
+            }
             Self::Left { what, why } => format!("{what}: left to the model ({why})"),
         }
     }
@@ -39,7 +46,9 @@ impl Action {
     /// The finding's package, when there is one.
     pub fn package(&self) -> Option<&str> {
         match self {
-            Self::Declared { package, .. } | Self::Disabled { package, .. } => Some(package),
+            Self::Declared { package, .. }
+            | Self::Disabled { package, .. }
+            | Self::VariantOff { package, .. } => Some(package),
             Self::Left { .. } => None,
         }
     }
@@ -165,6 +174,43 @@ fn disable_cmake(lines: &mut Vec<String>, recipe: &ParsedRecipe, name: &str) -> 
     Some(())
 }
 
+/// The option name a variant drives, without its spelling
+/// (`--with-zlib` → `zlib`, `-Dzlib` → `zlib`, `WITH_ZLIB` stays).
+fn option_feature(option: &str) -> String {
+    let o = option.trim();
+    let o = o.strip_prefix("-D").unwrap_or(o);
+    let o = [
+        "--with-",
+        "--without-",
+        "--enable-",
+        "--disable-",
+        "with-",
+        "enable-",
+    ]
+    .iter()
+    .find_map(|p| o.strip_prefix(p))
+    .unwrap_or(o);
+    o.split('=').next().unwrap_or(o).to_ascii_lowercase()
+}
+
+/// The variant of the brief whose option turns this finding's lookup on
+/// (its name or option is the upstream name, the package or a provider of
+/// it), when the recipe has it defaulting to True: its default flipped.
+fn variant_off(
+    text: &str,
+    brief: &SpackBrief,
+    f: &UndeclaredDependency,
+    package: &str,
+) -> Option<(String, String)> {
+    let mut names: Vec<String> = f.upstream.iter().map(|u| u.to_ascii_lowercase()).collect();
+    names.extend(names_of(package));
+    let variant = brief.variants.iter().find(|v| {
+        names.contains(&v.name.to_ascii_lowercase()) || names.contains(&option_feature(&v.option))
+    })?;
+    let flipped = super::flip_variant_default(text, &variant.name, false)?;
+    Some((flipped, variant.name.clone()))
+}
+
 /// The CMake spelling of a finding's upstream name: the brief's (what the
 /// project's `find_package` says; CMake's switch is case-sensitive), else
 /// the first the logs gave (a `Found X:` line comes first).
@@ -218,6 +264,15 @@ pub fn repair_undeclared(
                     actions.push(Action::Disabled {
                         package: package.to_string(),
                         name,
+                    });
+                    continue;
+                }
+                let text = lines.join("\n");
+                if let Some((flipped, variant)) = variant_off(&text, brief, f, package) {
+                    lines = flipped.lines().map(str::to_string).collect();
+                    actions.push(Action::VariantOff {
+                        package: package.to_string(),
+                        variant,
                     });
                     continue;
                 }
@@ -379,6 +434,35 @@ class Demo(CMakePackage):
             text,
             "class Demo(CMakePackage):\n    version(\"1.0\", sha256=\"0000\")\n\n    def cmake_args(self):\n        return [self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True)]\n"
         );
+    }
+
+    #[test]
+    fn an_autotools_option_that_turns_the_lookup_on_defaults_off() {
+        let recipe = "class Demo(AutotoolsPackage):\n    version(\"1.0\", sha256=\"0000\")\n\n    \
+                      variant(\"zlib\", default=True, description=\"compression\")\n\n    \
+                      def configure_args(self):\n        args = []\n        \
+                      args.extend(self.with_or_without(\"zlib\"))\n        return args\n";
+        let mut b = brief(vec![], vec![dep("zlib-api", "zlib", None)]);
+        b.variants = serde_json::from_value(serde_json::json!([{"name": "zlib",
+            "default": true, "values": [], "description": "compression", "when": null,
+            "option": "--with-zlib", "inherited": false,
+            "evidence": {"file": "configure.ac", "line": 9}}]))
+        .unwrap();
+        b.base_classes = vec!["AutotoolsPackage".into()];
+        let mut d = zlib_finding();
+        d.findings[0].upstream.clear();
+        let (fixed, actions) = repair_undeclared(recipe, &d, &b);
+        let (text, why) = fixed.unwrap();
+        assert!(text.contains("variant(\"zlib\", default=False"), "{text}");
+        assert!(
+            why.contains("variant `zlib` now defaults to False"),
+            "{why}"
+        );
+        assert!(matches!(&actions[0], Action::VariantOff { variant, .. } if variant == "zlib"));
+        // Without such a variant: declared.
+        b.variants.clear();
+        let (fixed, _) = repair_undeclared(recipe, &d, &b);
+        assert!(fixed.unwrap().0.contains("    depends_on(\"zlib-api\")\n"));
     }
 
     #[test]
