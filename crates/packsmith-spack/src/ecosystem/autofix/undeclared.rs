@@ -211,13 +211,25 @@ fn variant_off(
     Some((flipped, variant.name.clone()))
 }
 
-/// The CMake spelling of a finding's upstream name: the brief's (what the
-/// project's `find_package` says; CMake's switch is case-sensitive), else
-/// the first the logs gave (a `Found X:` line comes first).
-fn cmake_spelling(f: &UndeclaredDependency, entry: Option<&BriefDependency>) -> Option<String> {
-    entry
-        .map(|e| e.upstream.clone())
-        .or_else(|| f.upstream.first().cloned())
+/// The lookup the draft itself switches off for this finding
+/// (`CMAKE_DISABLE_FIND_PACKAGE_<Name>` among the brief's defines: an
+/// optional `find_package` that is REQUIRED nowhere, as CMake refuses to
+/// disable those), in the project's spelling (the switch is
+/// case-sensitive).
+fn draft_switch(
+    brief: &SpackBrief,
+    f: &UndeclaredDependency,
+    optional: Option<&BriefDependency>,
+) -> Option<String> {
+    brief
+        .defines
+        .iter()
+        .filter_map(|d| d.key.strip_prefix("CMAKE_DISABLE_FIND_PACKAGE_"))
+        .find(|n| {
+            f.upstream.iter().any(|u| u.eq_ignore_ascii_case(n))
+                || optional.is_some_and(|o| o.upstream.eq_ignore_ascii_case(n))
+        })
+        .map(str::to_string)
 }
 
 /// The repair of every finding: the new recipe text (when anything
@@ -252,14 +264,16 @@ pub fn repair_undeclared(
         }
         let required = in_list(&brief.dependencies, f, package);
         let optional = in_list(&brief.optional_dependencies, f, package);
-        let spelling = cmake_spelling(f, optional);
-        let already_off = spelling.as_deref().is_some_and(|n| {
-            recipe
-                .define_key_names()
-                .contains(&format!("CMAKE_DISABLE_FIND_PACKAGE_{n}").as_str())
-        });
-        match (required, optional, spelling) {
-            (None, Some(_), Some(name)) if !already_off => {
+        if required.is_none() {
+            if let Some(name) = draft_switch(brief, f, optional) {
+                let key = format!("CMAKE_DISABLE_FIND_PACKAGE_{name}");
+                if recipe.define_key_names().contains(&key.as_str()) {
+                    actions.push(Action::Left {
+                        what: package.to_string(),
+                        why: "switched off already, yet found".into(),
+                    });
+                    continue;
+                }
                 if disable_cmake(&mut lines, &recipe, &name).is_some() {
                     actions.push(Action::Disabled {
                         package: package.to_string(),
@@ -267,6 +281,8 @@ pub fn repair_undeclared(
                     });
                     continue;
                 }
+            }
+            if optional.is_some() {
                 let text = lines.join("\n");
                 if let Some((flipped, variant)) = variant_off(&text, brief, f, package) {
                     lines = flipped.lines().map(str::to_string).collect();
@@ -276,26 +292,14 @@ pub fn repair_undeclared(
                     });
                     continue;
                 }
-                let line = depends_line(package, None);
-                declare(&mut lines, &line);
-                actions.push(Action::Declared {
-                    package: package.to_string(),
-                    line,
-                });
-            }
-            (None, Some(_), _) => actions.push(Action::Left {
-                what: package.to_string(),
-                why: "switched off already, yet found".into(),
-            }),
-            _ => {
-                let line = depends_line(package, required);
-                declare(&mut lines, &line);
-                actions.push(Action::Declared {
-                    package: package.to_string(),
-                    line,
-                });
             }
         }
+        let line = depends_line(package, required);
+        declare(&mut lines, &line);
+        actions.push(Action::Declared {
+            package: package.to_string(),
+            line,
+        });
     }
     let changed = actions.iter().any(|a| a.package().is_some());
     if !changed {
@@ -327,14 +331,26 @@ mod tests {
             "confidence": 0.9, "why": "t", "evidence": {"file": "CMakeLists.txt", "line": 3}})
     }
 
+    /// A brief with these dependencies; an optional one whose upstream
+    /// name is upper-case is switched off by the draft, as `build_brief`
+    /// does for a `find_package` that is REQUIRED nowhere.
     fn brief(deps: Vec<serde_json::Value>, optional: Vec<serde_json::Value>) -> SpackBrief {
+        let defines: Vec<serde_json::Value> = optional
+            .iter()
+            .filter_map(|o| o["upstream"].as_str())
+            .filter(|u| u.chars().all(|c| c.is_ascii_uppercase()))
+            .map(|u| {
+                serde_json::json!({"key": format!("CMAKE_DISABLE_FIND_PACKAGE_{u}"),
+                "variant": null, "value": "True"})
+            })
+            .collect();
         serde_json::from_value(serde_json::json!({
             "target": "0.23", "package": "demo", "class_name": "Demo", "build_system": null,
             "base_classes": ["CMakePackage"], "description": null, "homepage": null,
             "license": null, "fetch": {"version": "1.0", "url": null, "sha256": null, "git": null,
             "tag": null, "commit": null, "submodules": false}, "variants": [],
             "dependencies": deps, "optional_dependencies": optional, "language_virtuals": [],
-            "cmake_constraint": null, "defines": [], "notes": []
+            "cmake_constraint": null, "defines": defines, "notes": []
         }))
         .unwrap()
     }
@@ -422,6 +438,20 @@ class Demo(CMakePackage):
         assert!(text.contains("    depends_on(\"zlib-api\")\n"), "{text}");
         let parsed = parse_recipe(&text, RECIPE_FILE);
         assert!(parsed.dependencies.iter().any(|d| d.name == "zlib-api"));
+    }
+
+    #[test]
+    fn an_optional_lookup_that_is_required_elsewhere_is_declared() {
+        // In the optional list (an untranslatable condition) but with no
+        // switch in the draft: REQUIRED somewhere, so CMake would refuse
+        // to disable it.
+        let mut b = brief(vec![], vec![dep("zlib-api", "ZLIB", None)]);
+        b.defines.clear();
+        let (fixed, actions) = repair_undeclared(RECIPE, &zlib_finding(), &b);
+        let text = fixed.unwrap().0;
+        assert!(text.contains("    depends_on(\"zlib-api\")\n"), "{text}");
+        assert!(!text.contains("CMAKE_DISABLE_FIND_PACKAGE"), "{text}");
+        assert!(matches!(&actions[0], Action::Declared { .. }));
     }
 
     #[test]
