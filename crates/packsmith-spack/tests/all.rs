@@ -3,5 +3,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod ecosystem;
+mod hermeticity;
 mod spack_logs;
 mod spack_real;

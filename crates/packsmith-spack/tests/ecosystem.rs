@@ -53,6 +53,7 @@ fn fake_validation() -> Validation {
         options: StageOptions::default(),
         audit: true,
         install: true,
+        hermeticity: false,
     }
 }
 
@@ -215,6 +216,7 @@ fn scripted_model_repairs_until_spack_installs() {
         options: StageOptions::default(),
         audit: false,
         install: true,
+        hermeticity: true,
     };
     let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
     let bad = format!(

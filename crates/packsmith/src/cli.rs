@@ -379,6 +379,13 @@ pub struct SpackArgs {
     /// the recipe's code then runs with your rights).
     #[arg(long)]
     pub no_sandbox: bool,
+    /// After the install, check that the build took nothing from the host
+    /// that the recipe does not declare (default; a finding fails the
+    /// attempt as `undeclared_dependency`).
+    #[arg(long, overrides_with = "no_hermeticity_check")]
+    pub hermeticity_check: bool,
+    #[arg(long, overrides_with = "hermeticity_check")]
+    pub no_hermeticity_check: bool,
     /// After success, flip up to five boolean variants and concretize each (default).
     #[arg(long, overrides_with = "no_variant_check")]
     pub variant_check: bool,

@@ -242,3 +242,82 @@ fn ctrl_c_during_the_set_up_query_exits_130() {
         );
     }
 }
+
+/// A project whose optional `find_package(ZLIB)` would find the host's
+/// zlib: the draft switches the lookup off, the install passes the
+/// hermeticity check as it stands, and the report says what the draft
+/// switched off; `--no-hermeticity-check` leaves the stage out.
+#[test]
+fn an_optional_host_library_is_switched_off_and_the_report_says_so() {
+    let Some(env) =
+        common::test_spack_env("an_optional_host_library_is_switched_off_and_the_report_says_so")
+    else {
+        return;
+    };
+    let src = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(src.path().join("src")).unwrap();
+    std::fs::write(
+        src.path().join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\nproject(zoptcli VERSION 0.1.0 LANGUAGES C)\n\
+         find_package(ZLIB)\nadd_library(zoptcli SHARED src/z.c)\nif(ZLIB_FOUND)\n  \
+         target_link_libraries(zoptcli PRIVATE ZLIB::ZLIB)\n  \
+         target_compile_definitions(zoptcli PRIVATE HAVE_Z=1)\nendif()\ninstall(TARGETS zoptcli)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.path().join("src/z.c"),
+        "#ifdef HAVE_Z\n#include <zlib.h>\nconst char *z(void) { return zlibVersion(); }\n#else\nconst char *z(void) { return \"none\"; }\n#endif\n",
+    )
+    .unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let (src_s, out_s, env_s) = (
+        src.path().display().to_string(),
+        out.path().display().to_string(),
+        env.display().to_string(),
+    );
+    let base = [
+        "spack",
+        src_s.as_str(),
+        "--spack",
+        &env_s,
+        "--out",
+        &out_s,
+        "--no-audit",
+        "--no-variant-check",
+        "--model",
+        "none",
+    ];
+    let o = packsmith(&base, cache.path(), None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("  hermeticity    ok"), "{err}");
+    let run = out.path().join("zoptcli");
+    let recipe = std::fs::read_to_string(run.join("package.py")).unwrap();
+    assert!(
+        recipe.contains("self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True)"),
+        "{recipe}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
+    let h = &report["extras"]["hermeticity"];
+    assert_eq!(h["last_passed"], true, "{report:#}");
+    assert_eq!(h["draft_switched_off"], "ZLIB", "{report:#}");
+    assert_eq!(
+        h["findings"].as_array().map(Vec::len),
+        Some(0),
+        "{report:#}"
+    );
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(md.contains("## hermeticity"), "{md}");
+
+    let mut skip = base.to_vec();
+    skip.extend(["--replace", "--no-hermeticity-check"]);
+    let o = packsmith(&skip, cache.path(), None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("hermeticity"), "{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
+    assert!(report["extras"].get("hermeticity").is_none(), "{report:#}");
+}

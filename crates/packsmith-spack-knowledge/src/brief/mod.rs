@@ -231,6 +231,7 @@ pub fn build_brief_with(
     base_classes(facts, &mut brief);
     let cond_map = cmake_variants(facts, &mut brief);
     cmake_dependencies(facts, kb, &cond_map, &mut brief);
+    disable_optional_lookups(facts, kb, &mut brief);
     autotools_dependencies(facts, kb, &cond_map, &mut brief);
     meson_dependencies(facts, kb, &cond_map, &mut brief);
     python_dependencies(facts, kb, &mut brief);
@@ -351,6 +352,58 @@ fn cmake_dependencies(
                 ),
             );
         }
+    }
+}
+
+/// `find_package` names that the build environment provides and no
+/// recipe declares (pkg-config's own lookup, git for version strings).
+const BUILD_ENVIRONMENT_PACKAGES: &[&str] = &["PkgConfig", "Git"];
+
+/// Every optional `find_package` the brief does not declare is switched
+/// off (`CMAKE_DISABLE_FIND_PACKAGE_<Name>`), so the host cannot fill it
+/// in: Spack's build environment does not hide `/usr`. A lookup that is
+/// REQUIRED anywhere is left alone (CMake refuses to disable it), as are
+/// the compiler's (OpenMP, Threads) and the base classes' (CUDA).
+fn disable_optional_lookups(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut SpackBrief) {
+    let Some(cmake) = &facts.cmake else {
+        return;
+    };
+    let finds = &cmake.find_packages;
+    for fp in finds {
+        let name = fp.name.as_str();
+        let required_somewhere = finds.iter().any(|o| o.required && o.name == name);
+        let declared = brief
+            .dependencies
+            .iter()
+            .any(|d| d.upstream.eq_ignore_ascii_case(name));
+        let environment = BUILD_ENVIRONMENT_PACKAGES
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(name));
+        if required_somewhere || declared || environment {
+            continue;
+        }
+        let kind = map_name(name, NameSource::Cmake, kb).kind;
+        if matches!(
+            kind,
+            MappingKind::Compiler | MappingKind::None | MappingKind::BaseClass
+        ) {
+            continue;
+        }
+        let key = format!("CMAKE_DISABLE_FIND_PACKAGE_{name}");
+        if brief.defines.iter().any(|d| d.key == key) {
+            continue;
+        }
+        brief.notes.push(BriefNote {
+            message: format!(
+                "{name} is looked for optionally and not declared: switched off (-D{key}=ON) so the host's copy is not used"
+            ),
+            evidence: Some(fp.evidence.clone()),
+        });
+        brief.defines.push(BriefDefine {
+            key,
+            variant: None,
+            value: Some("True".into()),
+        });
     }
 }
 

@@ -242,7 +242,15 @@ fn dependencies(b: &SpackBrief, options: &DraftOptions) -> Vec<String> {
     }
     if options.comment_optional_dependencies && !b.optional_dependencies.is_empty() {
         out.push(String::new());
-        out.push("    # Optional upstream, behind no option; add a variant if needed:".into());
+        let switched_off = b
+            .defines
+            .iter()
+            .any(|d| d.key.starts_with("CMAKE_DISABLE_FIND_PACKAGE_"));
+        out.push(if switched_off {
+            "    # Optional upstream, behind no option; the lookups CMake may skip are switched off in\n    # cmake_args (CMAKE_DISABLE_FIND_PACKAGE_*) so the host cannot fill them in; add a variant if needed:".into()
+        } else {
+            "    # Optional upstream, behind no option; add a variant if needed:".into()
+        });
         for d in &b.optional_dependencies {
             for line in depends_on(d) {
                 out.push(format!("    # {}", line.trim_start()));

@@ -6,12 +6,14 @@
 //! the knowledge base of the Spack in use. Every mapping says why it was
 //! made and how sure it is.
 
+mod library;
 mod unknown;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+pub use library::{is_system_runtime, library_stem, map_library_file};
 pub use unknown::{fix_name, NameFix, CLOSEST};
 
 const TABLE_TOML: &str = include_str!("../../data/dependency-names.toml");
@@ -117,6 +119,29 @@ impl SpackNames for NoKnowledge {
     fn knows_names(&self) -> bool {
         false
     }
+}
+
+/// The concrete packages the curated table names as fallbacks of
+/// `spack` (`zlib-api` → `zlib`): a DAG holding one of them holds what
+/// the virtual stands for.
+pub fn fallbacks_of(spack: &str) -> Vec<String> {
+    let t = table();
+    let mut out: Vec<String> = Vec::new();
+    for entry in t
+        .cmake
+        .values()
+        .chain(t.pkgconfig.values())
+        .chain(t.library.values())
+    {
+        if entry.spack.as_deref() == Some(spack) {
+            if let Some(f) = &entry.fallback {
+                if !out.contains(f) {
+                    out.push(f.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The result of mapping one upstream name.
@@ -336,6 +361,8 @@ mod tests {
         let m = map_name("ZLIB", NameSource::Cmake, &old);
         assert_eq!(m.spack.as_deref(), Some("zlib"));
         assert!(m.evidence.contains("fallback"));
+        assert_eq!(fallbacks_of("zlib-api"), ["zlib"]);
+        assert_eq!(fallbacks_of("boost"), Vec::<String>::new());
     }
 
     #[test]

@@ -9,13 +9,16 @@
 
 mod build_rules;
 mod excerpt;
+mod hermetic;
 mod rules;
 
 use serde::{Deserialize, Serialize};
 
+use crate::validate::hermetic::UndeclaredDependency;
 use crate::validate::{SpackStageOutcome, Stage};
 
 pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
+pub use hermetic::diagnose_hermeticity;
 pub use rules::classify;
 
 /// What went wrong, coarse enough for the repair loop to dispatch on.
@@ -50,6 +53,9 @@ pub enum FailureClass {
     Fetch,
     /// Tests run during the install failed.
     Test,
+    /// The install passed but took libraries, headers or tools from the
+    /// host that the concretized DAG does not hold (the hermeticity check).
+    UndeclaredDependency,
     /// The stage ran out of time.
     Timeout,
     /// The sandbox stopped something (a write outside, the network, the
@@ -65,7 +71,7 @@ impl FailureClass {
         match self {
             Self::Syntax => "syntax",
             Self::UnknownPackage | Self::Constraint => "constraint",
-            Self::MissingDependency => "missing_dependency",
+            Self::MissingDependency | Self::UndeclaredDependency => "missing_dependency",
             Self::MissingSourceFile => "compilation",
             Self::CmakeConfigure => "cmake",
             Self::ConfigureDownload => "web",
@@ -101,6 +107,9 @@ pub struct Diagnosis {
     /// The main error line with numbers and hashes blurred, to tell "the
     /// same error again" from a new one.
     pub signature: String,
+    /// The hermeticity check's findings, each with its evidence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<UndeclaredDependency>,
 }
 
 /// Diagnoses a failed stage: from what the stage itself knows when

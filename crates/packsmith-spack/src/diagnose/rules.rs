@@ -147,6 +147,7 @@ pub(super) fn diagnosis<S: AsRef<str>>(
         recipe_line: None,
         names: Vec::new(),
         hint: None,
+        findings: Vec::new(),
     }
 }
 

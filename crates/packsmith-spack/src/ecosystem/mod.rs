@@ -5,6 +5,7 @@
 mod autofix;
 mod autofix_build;
 mod error;
+mod hermeticity;
 mod output;
 mod prompts;
 mod references;
@@ -20,15 +21,18 @@ use packsmith_agent::{
 };
 use packsmith_core::chat::{ChatMessage, ChatRequest};
 
+use crate::diagnose::{diagnose_hermeticity, FailureClass};
+use crate::validate::hermetic::run_hermeticity;
 use crate::validate::{
     attempt_namespace, run_stage, Attempt, PreparedAttempts, Sandbox, SpackSetup, Stage,
     StageOptions,
 };
+use hermeticity::HermeticityLog;
 use packsmith_spack_knowledge::brief::SpackBrief;
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
 use packsmith_spack_knowledge::draft::{render_recipe, render_recipe_with_names, DraftOptions};
 use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
-use packsmith_spack_knowledge::mapping::SpackNames;
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 pub use output::{clean_model_output, PinnedFetch};
@@ -52,6 +56,9 @@ pub struct Validation {
     pub audit: bool,
     /// Stop after concretization (no install).
     pub install: bool,
+    /// After the install, check what the build took from outside the DAG
+    /// (off: `--no-hermeticity-check`).
+    pub hermeticity: bool,
 }
 
 /// How prompts are written.
@@ -100,6 +107,8 @@ pub struct SpackEcosystem {
     kb: Option<SharedKb>,
     /// The attempt whose stages are running, prepared once per recipe.
     prepared: PreparedAttempts,
+    /// The hermeticity checks of the run and their repairs.
+    hermeticity: HermeticityLog,
 }
 
 impl SpackEcosystem {
@@ -114,6 +123,7 @@ impl SpackEcosystem {
             names: None,
             kb: None,
             prepared: PreparedAttempts::default(),
+            hermeticity: HermeticityLog::default(),
         }
     }
 
@@ -188,6 +198,50 @@ impl SpackEcosystem {
                 self.validation.mirror.as_deref(),
             )
             .map_err(|e| EcosystemError::new(e.with_hint()))
+    }
+
+    /// What the hermeticity checks found and what was done, for the
+    /// report's extras; `None` when no check ran.
+    pub fn hermeticity_extra(&self) -> Option<serde_json::Value> {
+        let draft_off: Vec<String> = match &self.draft {
+            Some(_) => self
+                .brief
+                .defines
+                .iter()
+                .filter_map(|d| d.key.strip_prefix("CMAKE_DISABLE_FIND_PACKAGE_"))
+                .map(str::to_string)
+                .collect(),
+            None => Vec::new(),
+        };
+        self.hermeticity.extra(&draft_off)
+    }
+
+    fn spack_names(&self) -> &dyn SpackNames {
+        match self.names.as_deref() {
+            Some(n) => n,
+            None => &NoKnowledge,
+        }
+    }
+
+    /// The hermeticity stage: the check of the prefix the install stage
+    /// left, recorded for the report; a failure carries the typed
+    /// diagnosis with every finding.
+    fn run_hermeticity_stage(
+        &self,
+        attempt: &Attempt,
+        number: u32,
+    ) -> Result<StageOutcome, EcosystemError> {
+        let (outcome, report) =
+            run_hermeticity(attempt, self.spack_names()).map_err(EcosystemError::from)?;
+        let failure =
+            diagnose_hermeticity(&report).map(|d| stages::failure_from(d, &outcome.log_path));
+        self.hermeticity.record(number, report);
+        Ok(StageOutcome {
+            passed: outcome.passed,
+            duration_ms: outcome.duration.as_millis() as u64,
+            log_path: Some(outcome.log_path),
+            failure,
+        })
     }
 
     /// Attempt `number`'s overlay as its stages left it, when it still
@@ -311,7 +365,7 @@ impl Ecosystem for SpackEcosystem {
 
     fn stages(&self) -> Vec<StageSpec> {
         let v = &self.validation;
-        stages::stage_specs(&stage_list(v.audit, v.install), &v.options)
+        stages::stage_specs(&stage_list(v.audit, v.install, v.hermeticity), &v.options)
     }
 
     fn run_stage(
@@ -322,6 +376,9 @@ impl Ecosystem for SpackEcosystem {
     ) -> Result<StageOutcome, EcosystemError> {
         let which: Stage = stages::stage_of(stage)?;
         let attempt = self.attempt(recipe, dir)?;
+        if which == Stage::Hermeticity {
+            return self.run_hermeticity_stage(&attempt, dir.number());
+        }
         let v = &self.validation;
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)
             .map_err(EcosystemError::from)?;
@@ -330,6 +387,11 @@ impl Ecosystem for SpackEcosystem {
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
         let diagnosis = stages::diagnosis_of(failure)?;
+        if diagnosis.class == FailureClass::UndeclaredDependency {
+            let (fixed, actions) = autofix::repair_undeclared(&recipe.text, diagnosis, &self.brief);
+            self.hermeticity.repaired(actions);
+            return fixed.map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
+        }
         let names = self.names.as_deref().map(|n| n as &dyn SpackNames);
         autofix::auto_repair_with(&recipe.text, diagnosis, names)
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))

@@ -11,13 +11,18 @@ use crate::diagnose::{diagnose_outcome, Diagnosis};
 use crate::validate::{SpackStageOutcome, Stage, StageOptions};
 
 /// The stages to run, cheapest first. `audit` is optional (`--no-audit`);
-/// `install` is left out for a concretize-only run.
-pub fn stage_list(audit: bool, install: bool) -> Vec<Stage> {
-    Stage::ALL
+/// `install` is left out for a concretize-only run; `hermeticity` follows
+/// an install (`--no-hermeticity-check` leaves it out).
+pub fn stage_list(audit: bool, install: bool, hermeticity: bool) -> Vec<Stage> {
+    let mut stages: Vec<Stage> = Stage::ALL
         .into_iter()
         .filter(|s| audit || *s != Stage::Audit)
         .filter(|s| install || *s != Stage::Install)
-        .collect()
+        .collect();
+    if install && hermeticity {
+        stages.push(Stage::Hermeticity);
+    }
+    stages
 }
 
 /// The loop's stage specs, each carrying its typed [`Stage`].

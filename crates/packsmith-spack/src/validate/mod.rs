@@ -4,6 +4,10 @@
 //! `packsmith-exec` and, by default, inside its bubblewrap sandbox with
 //! the Spack policy of `sandbox.rs`.
 //!
+//! After a successful install, `hermetic` checks what the build took from
+//! outside the concretized DAG (configure output, CMake cache, the
+//! installed ELF files' `DT_NEEDED`).
+//!
 //! After a recipe passed, `variant_check` flips its boolean variants one
 //! at a time and concretizes (optionally installs) each.
 //!
@@ -11,6 +15,7 @@
 //! lives elsewhere.
 
 mod error;
+pub mod hermetic;
 mod overlay;
 mod sandbox;
 mod setup;

@@ -1,5 +1,7 @@
 //! The validation stages, cheapest first, each with its own timeout and a
-//! captured log file: load → audit → concretize → install.
+//! captured log file: load → audit → concretize → install, then the
+//! hermeticity check of the installed prefix (`hermetic/`), which runs no
+//! Spack command.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -22,9 +24,13 @@ pub enum Stage {
     Concretize,
     /// `spack install --fresh --fail-fast <name>`.
     Install,
+    /// What the install took from outside the concretized DAG (read from
+    /// the prefix; no Spack command).
+    Hermeticity,
 }
 
 impl Stage {
+    /// The stages that run a Spack command, in order.
     pub const ALL: [Stage; 4] = [Self::Load, Self::Audit, Self::Concretize, Self::Install];
 
     pub fn as_str(self) -> &'static str {
@@ -33,6 +39,7 @@ impl Stage {
             Self::Audit => "audit",
             Self::Concretize => "concretize",
             Self::Install => "install",
+            Self::Hermeticity => "hermeticity",
         }
     }
 }
@@ -51,6 +58,12 @@ pub struct StageTimeouts {
     pub audit: Duration,
     pub concretize: Duration,
     pub install: Duration,
+    #[serde(default = "hermeticity_timeout")]
+    pub hermeticity: Duration,
+}
+
+fn hermeticity_timeout() -> Duration {
+    Duration::from_secs(300)
 }
 
 impl Default for StageTimeouts {
@@ -60,6 +73,7 @@ impl Default for StageTimeouts {
             audit: Duration::from_secs(300),
             concretize: Duration::from_secs(600),
             install: Duration::from_secs(3600),
+            hermeticity: hermeticity_timeout(),
         }
     }
 }
@@ -71,6 +85,7 @@ impl StageTimeouts {
             Stage::Audit => self.audit,
             Stage::Concretize => self.concretize,
             Stage::Install => self.install,
+            Stage::Hermeticity => self.hermeticity,
         }
     }
 }
@@ -204,6 +219,8 @@ fn stage_args(stage: Stage, package: &str, spec: &str, options: &StageOptions) -
             args.push(spec.into());
             args
         }
+        // Runs no Spack command (see `hermetic::run_hermeticity`).
+        Stage::Hermeticity => Vec::new(),
     }
 }
 
@@ -272,6 +289,14 @@ pub fn run_stage_spec(
     spec: &str,
     options: &StageOptions,
 ) -> Result<SpackStageOutcome, ValidateError> {
+    if stage == Stage::Hermeticity {
+        return Err(ValidateError::Invalid {
+            what: "Spack stage",
+            value: stage.to_string(),
+            why: "the hermeticity check runs no Spack command: use `hermetic::run_hermeticity`"
+                .into(),
+        });
+    }
     let command = stage_command(setup, attempt, stage, spec, options);
     let (out, command, sandbox_events) = run_sandboxed(sandbox, command)?;
     let mut passed = out.success();

@@ -120,10 +120,11 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
         .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
 
     let distilled = record_distillation(&mut report, distill_usage, distill_cost);
+    let hermetic = record_hermeticity(&mut report, &eco);
     let checked = !args.no_variant_check
         && !cancel.is_cancelled()
         && check_variants(args, &mut report, &eco, &validation, &prepared);
-    if distilled || checked {
+    if distilled || hermetic || checked {
         rewrite_report(&prepared.run_dir, &report)
             .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
     }
@@ -191,6 +192,7 @@ fn validation(args: &SpackArgs, prepared: &PreparedRun) -> Validation {
         },
         audit: !args.no_audit,
         install: true,
+        hermeticity: !args.no_hermeticity_check,
     }
 }
 
@@ -221,6 +223,16 @@ fn record_distillation(report: &mut RunReport, usage: Usage, cost_usd: f64) -> b
         "facts_distillation".into(),
         serde_json::json!({"usage": usage, "cost_usd": cost_usd}),
     );
+    true
+}
+
+/// What the hermeticity checks found and what was done about it, into the
+/// report's extras.
+fn record_hermeticity(report: &mut RunReport, eco: &SpackEcosystem) -> bool {
+    let Some(extra) = eco.hermeticity_extra() else {
+        return false;
+    };
+    report.extras.insert("hermeticity".into(), extra);
     true
 }
 

@@ -6,15 +6,23 @@
 //! dependency ([`autofix_build`]). The model only sees what these rules
 //! cannot fix.
 //!
+//! An `undeclared_dependency` from the hermeticity check is repaired in
+//! `undeclared.rs` (declare it, or switch the optional lookup off), which
+//! also needs the brief.
+//!
 //! The rules read the typed [`Diagnosis`] (its class and names, never the
 //! prose written for the model) and find dependencies with
 //! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
+
+mod undeclared;
 
 use std::collections::BTreeSet;
 
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
+
+pub use undeclared::{repair_undeclared, Action};
 
 use super::{autofix_build, RECIPE_FILE};
 use crate::diagnose::{Diagnosis, FailureClass};
@@ -63,7 +71,7 @@ fn whole_call_on_line(line: &str) -> bool {
 }
 
 /// `variant("name", default=True|False` → the other default.
-fn flip_variant_default(text: &str, variant: &str, to: bool) -> Option<String> {
+pub(super) fn flip_variant_default(text: &str, variant: &str, to: bool) -> Option<String> {
     let pattern = format!(
         r#"(variant\(\s*["']{}["']\s*,\s*default\s*=\s*)(True|False)"#,
         regex::escape(variant)
@@ -283,6 +291,7 @@ mod tests {
             names: names.iter().map(|n| n.to_string()).collect(),
             hint: None,
             signature: String::new(),
+            findings: Vec::new(),
         }
     }
 

@@ -1,0 +1,513 @@
+//! The repair by rule of an `undeclared_dependency` (the hermeticity
+//! check): each finding mapped to a Spack package is either declared
+//! (`depends_on`, with the `when=` of the option that enables it in the
+//! brief) or, when the brief shows the upstream lookup is optional,
+//! switched off explicitly, so the host can no longer fill it in: in
+//! CMake's `cmake_args` (`CMAKE_DISABLE_FIND_PACKAGE_<Name>`), else by
+//! defaulting off the variant of the option that drives it (the draft
+//! passes `--without-x` / `-Dx=…` from that variant). Works on the typed findings, the brief
+//! and the parsed recipe, never on the prose written for the model.
+
+use packsmith_spack_knowledge::brief::{BriefDependency, SpackBrief};
+use packsmith_spack_knowledge::mapping::fallbacks_of;
+use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
+
+use super::super::RECIPE_FILE;
+use crate::diagnose::Diagnosis;
+use crate::validate::hermetic::UndeclaredDependency;
+
+/// What the rule did about one finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `depends_on(spec[, when=…])` added.
+    Declared { package: String, line: String },
+    /// `CMAKE_DISABLE_FIND_PACKAGE_<name>` added to `cmake_args`.
+    Disabled { package: String, name: String },
+    /// The variant of the option that turns the lookup on, defaulted off.
+    VariantOff { package: String, variant: String },
+    /// Nothing the rule can do with certainty: left to the model.
+    Left { what: String, why: String },
+}
+
+impl Action {
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Declared { line, .. } => format!("declared `{line}`"),
+            Self::Disabled { name, .. } => {
+                format!("switched the optional {name} off (-DCMAKE_DISABLE_FIND_PACKAGE_{name}=ON)")
+            }
+            Self::VariantOff { package, variant } => {
+                format!("switched the optional {package} off (variant `{variant}` now defaults to False)")
+            }
+            Self::Left { what, why } => format!("{what}: left to the model ({why})"),
+        }
+    }
+
+    /// The finding's package, when there is one.
+    pub fn package(&self) -> Option<&str> {
+        match self {
+            Self::Declared { package, .. }
+            | Self::Disabled { package, .. }
+            | Self::VariantOff { package, .. } => Some(package),
+            Self::Left { .. } => None,
+        }
+    }
+}
+
+/// The bare name of a spec (`hdf5@1.10:+mpi` → `hdf5`).
+fn spec_name(spec: &str) -> &str {
+    spec.split(['@', '+', '~', ' ', '%', '^'])
+        .next()
+        .unwrap_or(spec)
+}
+
+fn same_upstream(d: &BriefDependency, f: &UndeclaredDependency) -> bool {
+    f.upstream
+        .iter()
+        .any(|u| u.eq_ignore_ascii_case(&d.upstream))
+}
+
+fn names_of(package: &str) -> Vec<String> {
+    let mut names = vec![package.to_string()];
+    names.extend(fallbacks_of(package));
+    names
+}
+
+/// The brief's entry for a finding: by its upstream name, else by the
+/// Spack package.
+fn in_list<'a>(
+    list: &'a [BriefDependency],
+    f: &UndeclaredDependency,
+    package: &str,
+) -> Option<&'a BriefDependency> {
+    let names = names_of(package);
+    list.iter().find(|d| same_upstream(d, f)).or_else(|| {
+        list.iter()
+            .find(|d| names.iter().any(|n| n == spec_name(&d.spec)))
+    })
+}
+
+fn py(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `depends_on("zlib-api", when="+zlib", type="build")`.
+fn depends_line(package: &str, entry: Option<&BriefDependency>) -> String {
+    let mut args = vec![py(package)];
+    if let Some(when) = entry.and_then(|e| e.when.as_deref()) {
+        args.push(format!("when={}", py(when)));
+    }
+    if let Some(e) = entry.filter(|e| !e.types.is_empty()) {
+        let types: Vec<String> = e.types.iter().map(|t| py(t)).collect();
+        args.push(if types.len() == 1 {
+            format!("type={}", types[0])
+        } else {
+            format!("type=({})", types.join(", "))
+        });
+    }
+    format!("depends_on({})", args.join(", "))
+}
+
+/// Lines of the class body: where the first method (or its decorator)
+/// starts, at class indentation; else the end of the file.
+fn directive_insertion_point(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .position(|l| l.starts_with("    def ") || l.starts_with("    @"))
+        .map(|at| {
+            // Before the blank lines that separate the methods.
+            let mut at = at;
+            while at > 0 && lines[at - 1].trim().is_empty() {
+                at -= 1;
+            }
+            at
+        })
+        .unwrap_or(lines.len())
+}
+
+/// Inserts a directive at class level, before the methods.
+fn declare(lines: &mut Vec<String>, line: &str) {
+    let at = directive_insertion_point(lines);
+    lines.insert(at, format!("    {line}"));
+}
+
+/// Adds `CMAKE_DISABLE_FIND_PACKAGE_<name>` to `cmake_args`: before its
+/// `return <list>` when it ends so, as a new method when there is none.
+/// `None` when the method returns something the rule cannot extend.
+fn disable_cmake(lines: &mut Vec<String>, recipe: &ParsedRecipe, name: &str) -> Option<()> {
+    let define = format!(
+        "self.define({}, True)",
+        py(&format!("CMAKE_DISABLE_FIND_PACKAGE_{name}"))
+    );
+    let Some(method) = recipe.methods.iter().find(|m| m.name == "cmake_args") else {
+        let cmake = recipe.bases.iter().any(|b| b.ends_with("CMakePackage"));
+        if !cmake {
+            return None;
+        }
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
+            lines.pop();
+        }
+        lines.push(String::new());
+        lines.push("    def cmake_args(self):".into());
+        lines.push(format!("        return [{define}]"));
+        return Some(());
+    };
+    let start = usize::try_from(method.line).ok()?.checked_sub(1)?;
+    let indent = lines.get(start)?.len() - lines.get(start)?.trim_start().len();
+    let end = lines
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .find(|(_, l)| !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent)
+        .map_or(lines.len(), |(i, _)| i);
+    let (at, var) = (start + 1..end).rev().find_map(|i| {
+        let l = lines[i].trim();
+        let var = l.strip_prefix("return ")?.trim();
+        let plain = !var.is_empty() && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        plain.then(|| (i, var.to_string()))
+    })?;
+    let pad: String = lines[at]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
+    lines.insert(at, format!("{pad}{var}.append({define})"));
+    Some(())
+}
+
+/// The option name a variant drives, without its spelling
+/// (`--with-zlib` → `zlib`, `-Dzlib` → `zlib`, `WITH_ZLIB` stays).
+fn option_feature(option: &str) -> String {
+    let o = option.trim();
+    let o = o.strip_prefix("-D").unwrap_or(o);
+    let o = [
+        "--with-",
+        "--without-",
+        "--enable-",
+        "--disable-",
+        "with-",
+        "enable-",
+    ]
+    .iter()
+    .find_map(|p| o.strip_prefix(p))
+    .unwrap_or(o);
+    o.split('=').next().unwrap_or(o).to_ascii_lowercase()
+}
+
+/// The variant of the brief whose option turns this finding's lookup on
+/// (its name or option is the upstream name, the package or a provider of
+/// it), when the recipe has it defaulting to True: its default flipped.
+fn variant_off(
+    text: &str,
+    brief: &SpackBrief,
+    f: &UndeclaredDependency,
+    package: &str,
+) -> Option<(String, String)> {
+    let mut names: Vec<String> = f.upstream.iter().map(|u| u.to_ascii_lowercase()).collect();
+    names.extend(names_of(package));
+    let variant = brief.variants.iter().find(|v| {
+        names.contains(&v.name.to_ascii_lowercase()) || names.contains(&option_feature(&v.option))
+    })?;
+    let flipped = super::flip_variant_default(text, &variant.name, false)?;
+    Some((flipped, variant.name.clone()))
+}
+
+/// The lookup the draft itself switches off for this finding
+/// (`CMAKE_DISABLE_FIND_PACKAGE_<Name>` among the brief's defines: an
+/// optional `find_package` that is REQUIRED nowhere, as CMake refuses to
+/// disable those), in the project's spelling (the switch is
+/// case-sensitive).
+fn draft_switch(
+    brief: &SpackBrief,
+    f: &UndeclaredDependency,
+    optional: Option<&BriefDependency>,
+) -> Option<String> {
+    brief
+        .defines
+        .iter()
+        .filter_map(|d| d.key.strip_prefix("CMAKE_DISABLE_FIND_PACKAGE_"))
+        .find(|n| {
+            f.upstream.iter().any(|u| u.eq_ignore_ascii_case(n))
+                || optional.is_some_and(|o| o.upstream.eq_ignore_ascii_case(n))
+        })
+        .map(str::to_string)
+}
+
+/// The repair of every finding: the new recipe text (when anything
+/// changed), a one-line account, and each finding's action.
+pub fn repair_undeclared(
+    text: &str,
+    d: &Diagnosis,
+    brief: &SpackBrief,
+) -> (Option<(String, String)>, Vec<Action>) {
+    let recipe = parse_recipe(text, RECIPE_FILE);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut actions = Vec::new();
+    for f in &d.findings {
+        let Some(package) = f.package.as_deref() else {
+            actions.push(Action::Left {
+                what: f.paths.join(", "),
+                why: "no Spack package is known for it".into(),
+            });
+            continue;
+        };
+        let names = names_of(package);
+        if recipe
+            .dependencies
+            .iter()
+            .any(|dep| names.contains(&dep.name))
+        {
+            actions.push(Action::Left {
+                what: package.to_string(),
+                why: "the recipe declares it, under a condition that is off".into(),
+            });
+            continue;
+        }
+        let required = in_list(&brief.dependencies, f, package);
+        let optional = in_list(&brief.optional_dependencies, f, package);
+        if required.is_none() {
+            if let Some(name) = draft_switch(brief, f, optional) {
+                let key = format!("CMAKE_DISABLE_FIND_PACKAGE_{name}");
+                if recipe.define_key_names().contains(&key.as_str()) {
+                    actions.push(Action::Left {
+                        what: package.to_string(),
+                        why: "switched off already, yet found".into(),
+                    });
+                    continue;
+                }
+                if disable_cmake(&mut lines, &recipe, &name).is_some() {
+                    actions.push(Action::Disabled {
+                        package: package.to_string(),
+                        name,
+                    });
+                    continue;
+                }
+            }
+            if optional.is_some() {
+                let text = lines.join("\n");
+                if let Some((flipped, variant)) = variant_off(&text, brief, f, package) {
+                    lines = flipped.lines().map(str::to_string).collect();
+                    actions.push(Action::VariantOff {
+                        package: package.to_string(),
+                        variant,
+                    });
+                    continue;
+                }
+            }
+        }
+        let line = depends_line(package, required);
+        declare(&mut lines, &line);
+        actions.push(Action::Declared {
+            package: package.to_string(),
+            line,
+        });
+    }
+    let changed = actions.iter().any(|a| a.package().is_some());
+    if !changed {
+        return (None, actions);
+    }
+    let mut out = lines.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    let why = format!(
+        "hermeticity: {}",
+        actions
+            .iter()
+            .map(Action::describe)
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    (Some((out, why)), actions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::diagnose_hermeticity;
+    use crate::validate::hermetic::{Evidence, EvidenceSource, HermeticityReport};
+
+    fn dep(spec: &str, upstream: &str, when: Option<&str>) -> serde_json::Value {
+        serde_json::json!({"spec": spec, "when": when, "types": [], "upstream": upstream,
+            "confidence": 0.9, "why": "t", "evidence": {"file": "CMakeLists.txt", "line": 3}})
+    }
+
+    /// A brief with these dependencies; an optional one whose upstream
+    /// name is upper-case is switched off by the draft, as `build_brief`
+    /// does for a `find_package` that is REQUIRED nowhere.
+    fn brief(deps: Vec<serde_json::Value>, optional: Vec<serde_json::Value>) -> SpackBrief {
+        let defines: Vec<serde_json::Value> = optional
+            .iter()
+            .filter_map(|o| o["upstream"].as_str())
+            .filter(|u| u.chars().all(|c| c.is_ascii_uppercase()))
+            .map(|u| {
+                serde_json::json!({"key": format!("CMAKE_DISABLE_FIND_PACKAGE_{u}"),
+                "variant": null, "value": "True"})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "target": "0.23", "package": "demo", "class_name": "Demo", "build_system": null,
+            "base_classes": ["CMakePackage"], "description": null, "homepage": null,
+            "license": null, "fetch": {"version": "1.0", "url": null, "sha256": null, "git": null,
+            "tag": null, "commit": null, "submodules": false}, "variants": [],
+            "dependencies": deps, "optional_dependencies": optional, "language_virtuals": [],
+            "cmake_constraint": null, "defines": defines, "notes": []
+        }))
+        .unwrap()
+    }
+
+    fn zlib_finding() -> Diagnosis {
+        let report = HermeticityReport {
+            findings: vec![UndeclaredDependency {
+                package: Some("zlib-api".into()),
+                upstream: vec!["ZLIB".into()],
+                paths: vec!["/usr/lib/x86_64-linux-gnu/libz.so".into()],
+                evidence: vec![Evidence {
+                    source: EvidenceSource::ConfigureOutput,
+                    file: ".spack/spack-build-out.txt.gz".into(),
+                    entry: "-- Found ZLIB: /usr/lib/x86_64-linux-gnu/libz.so".into(),
+                }],
+            }],
+            ..HermeticityReport::default()
+        };
+        diagnose_hermeticity(&report).unwrap()
+    }
+
+    const RECIPE: &str = r#"from spack.package import *
+
+
+class Demo(CMakePackage):
+    """Demo."""
+
+    version("1.0", sha256="0000")
+
+    variant("shared", default=True, description="shared")
+
+    depends_on("cmake@3.16:", type="build")
+
+    def cmake_args(self):
+        args = [
+            self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
+        ]
+        return args
+"#;
+
+    #[test]
+    fn an_optional_lookup_is_switched_off_in_cmake_args() {
+        let b = brief(vec![], vec![dep("zlib-api", "ZLIB", None)]);
+        let (fixed, actions) = repair_undeclared(RECIPE, &zlib_finding(), &b);
+        let (text, why) = fixed.unwrap();
+        assert!(
+            text.contains(
+                "        args.append(self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True))\n        return args\n"
+            ),
+            "{text}"
+        );
+        assert!(why.contains("switched the optional ZLIB off"), "{why}");
+        assert_eq!(
+            actions,
+            [Action::Disabled {
+                package: "zlib-api".into(),
+                name: "ZLIB".into()
+            }]
+        );
+        let parsed = parse_recipe(&text, RECIPE_FILE);
+        assert!(parsed.syntax_errors.is_empty(), "{text}");
+        assert!(parsed
+            .define_key_names()
+            .contains(&"CMAKE_DISABLE_FIND_PACKAGE_ZLIB"));
+        // Applied again: nothing more to do, no second repair.
+        let (again, _) = repair_undeclared(&text, &zlib_finding(), &b);
+        assert!(again.is_none());
+    }
+
+    #[test]
+    fn a_required_or_unknown_lookup_is_declared_with_its_condition() {
+        let b = brief(vec![dep("zlib-api", "ZLIB", Some("+compression"))], vec![]);
+        let (fixed, actions) = repair_undeclared(RECIPE, &zlib_finding(), &b);
+        let (text, _) = fixed.unwrap();
+        assert!(
+            text.contains(
+                "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"zlib-api\", when=\"+compression\")\n\n    def cmake_args"
+            ),
+            "{text}"
+        );
+        assert!(matches!(&actions[0], Action::Declared { package, .. } if package == "zlib-api"));
+        // Not in the brief at all: declared unconditionally.
+        let (fixed, _) = repair_undeclared(RECIPE, &zlib_finding(), &brief(vec![], vec![]));
+        let text = fixed.unwrap().0;
+        assert!(text.contains("    depends_on(\"zlib-api\")\n"), "{text}");
+        let parsed = parse_recipe(&text, RECIPE_FILE);
+        assert!(parsed.dependencies.iter().any(|d| d.name == "zlib-api"));
+    }
+
+    #[test]
+    fn an_optional_lookup_that_is_required_elsewhere_is_declared() {
+        // In the optional list (an untranslatable condition) but with no
+        // switch in the draft: REQUIRED somewhere, so CMake would refuse
+        // to disable it.
+        let mut b = brief(vec![], vec![dep("zlib-api", "ZLIB", None)]);
+        b.defines.clear();
+        let (fixed, actions) = repair_undeclared(RECIPE, &zlib_finding(), &b);
+        let text = fixed.unwrap().0;
+        assert!(text.contains("    depends_on(\"zlib-api\")\n"), "{text}");
+        assert!(!text.contains("CMAKE_DISABLE_FIND_PACKAGE"), "{text}");
+        assert!(matches!(&actions[0], Action::Declared { .. }));
+    }
+
+    #[test]
+    fn a_cmake_recipe_without_cmake_args_gets_one() {
+        let recipe = "class Demo(CMakePackage):\n    version(\"1.0\", sha256=\"0000\")\n";
+        let b = brief(vec![], vec![dep("zlib-api", "ZLIB", None)]);
+        let (fixed, _) = repair_undeclared(recipe, &zlib_finding(), &b);
+        let text = fixed.unwrap().0;
+        assert_eq!(
+            text,
+            "class Demo(CMakePackage):\n    version(\"1.0\", sha256=\"0000\")\n\n    def cmake_args(self):\n        return [self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True)]\n"
+        );
+    }
+
+    #[test]
+    fn an_autotools_option_that_turns_the_lookup_on_defaults_off() {
+        let recipe = "class Demo(AutotoolsPackage):\n    version(\"1.0\", sha256=\"0000\")\n\n    \
+                      variant(\"zlib\", default=True, description=\"compression\")\n\n    \
+                      def configure_args(self):\n        args = []\n        \
+                      args.extend(self.with_or_without(\"zlib\"))\n        return args\n";
+        let mut b = brief(vec![], vec![dep("zlib-api", "zlib", None)]);
+        b.variants = serde_json::from_value(serde_json::json!([{"name": "zlib",
+            "default": true, "values": [], "description": "compression", "when": null,
+            "option": "--with-zlib", "inherited": false,
+            "evidence": {"file": "configure.ac", "line": 9}}]))
+        .unwrap();
+        b.base_classes = vec!["AutotoolsPackage".into()];
+        let mut d = zlib_finding();
+        d.findings[0].upstream.clear();
+        let (fixed, actions) = repair_undeclared(recipe, &d, &b);
+        let (text, why) = fixed.unwrap();
+        assert!(text.contains("variant(\"zlib\", default=False"), "{text}");
+        assert!(
+            why.contains("variant `zlib` now defaults to False"),
+            "{why}"
+        );
+        assert!(matches!(&actions[0], Action::VariantOff { variant, .. } if variant == "zlib"));
+        // Without such a variant: declared.
+        b.variants.clear();
+        let (fixed, _) = repair_undeclared(recipe, &d, &b);
+        assert!(fixed.unwrap().0.contains("    depends_on(\"zlib-api\")\n"));
+    }
+
+    #[test]
+    fn what_no_rule_can_fix_is_left_to_the_model() {
+        let mut d = zlib_finding();
+        d.findings[0].package = None;
+        let (fixed, actions) = repair_undeclared(RECIPE, &d, &brief(vec![], vec![]));
+        assert!(fixed.is_none());
+        assert!(matches!(&actions[0], Action::Left { .. }));
+        // Declared under a variant that is off: the model decides.
+        let recipe = RECIPE.replace(
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n",
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"zlib\", when=\"+z\")\n",
+        );
+        let (fixed, _) = repair_undeclared(&recipe, &zlib_finding(), &brief(vec![], vec![]));
+        assert!(fixed.is_none());
+    }
+}
