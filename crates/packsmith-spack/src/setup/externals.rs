@@ -34,6 +34,7 @@ pub(crate) const SPACK_DETECTABLE: &[&str] = &[
     "bzip2",
     "zstd",
     "texinfo",
+    "nasm",
 ];
 
 /// The PATH Spack's detection searches: the user's PATH without version
@@ -73,6 +74,18 @@ const PKG_CONFIG: &[(&str, &str)] = &[
     ("elfutils", "libelf"),
     ("googletest", "gtest"),
     ("py-pybind11", "pybind11"),
+    ("eigen", "eigen3"),
+    ("libxml2", "libxml-2.0"),
+    ("sqlite", "sqlite3"),
+    ("ncurses", "ncurses"),
+    ("readline", "readline"),
+    ("libtiff", "libtiff-4"),
+    ("libjpeg-turbo", "libjpeg"),
+    ("libpng", "libpng"),
+    ("libffi", "libffi"),
+    ("expat", "expat"),
+    ("yaml-cpp", "yaml-cpp"),
+    ("nlohmann-json", "nlohmann_json"),
 ];
 
 /// One package packsmith found on the host.
