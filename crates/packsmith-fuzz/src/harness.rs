@@ -186,7 +186,12 @@ fn run_loop(target: &Target, root: &Path, opts: &Options, crash_dir: Option<&Pat
             Some(problem) => {
                 let key = problem_key(&problem);
                 if problems.insert(key) && stats.failures.len() < 20 {
-                    let input = minimize(target, scratch, input, &problem, opts);
+                    // Shrinking reruns the input hundreds of times: worth it
+                    // for a panic, not for an input that is slow already.
+                    let input = match problem {
+                        Problem::Panic(_) => minimize(target, scratch, input, &problem, opts),
+                        _ => input.to_vec(),
+                    };
                     let saved = crash_dir.and_then(|d| save(d, target.name, &input));
                     stats.failures.push(Failure {
                         problem,
