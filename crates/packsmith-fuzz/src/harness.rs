@@ -6,6 +6,7 @@
 use crate::mutate::{mutate, Grammar};
 use crate::probe;
 use crate::rng::Rng;
+use crate::watchdog::Watchdog;
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -165,6 +166,7 @@ fn run_loop(target: &Target, root: &Path, opts: &Options, crash_dir: Option<&Pat
         return stats;
     };
     let mut scratch = Scratch { dir };
+    let watchdog = Watchdog::start(target.name, crash_dir.map(Path::to_path_buf));
     let mut corpus = (target.seeds)(root);
     stats.seeds = corpus.len();
     if corpus.is_empty() {
@@ -173,7 +175,13 @@ fn run_loop(target: &Target, root: &Path, opts: &Options, crash_dir: Option<&Pat
     let mut seen: HashSet<u64> = HashSet::new();
     let mut problems: HashSet<String> = HashSet::new();
     let mut exec = |input: &[u8], stats: &mut Stats, scratch: &mut Scratch| -> Option<u64> {
+        // Ten times the time limit, and half a minute for a loaded machine.
+        watchdog.arm(
+            input,
+            opts.time_limit(input.len()) * 10 + Duration::from_secs(30),
+        );
         let outcome = check_one(target, scratch, input, opts);
+        watchdog.disarm();
         stats.execs += 1;
         stats.largest_input = stats.largest_input.max(input.len());
         if outcome.ms >= stats.slowest_ms {

@@ -7,7 +7,7 @@
 //! bytes, invalid UTF-8, include cycles), then mutates seeds with a seeded
 //! RNG ([`mutate`]) until its time is up. Every input is checked for a
 //! panic, for time bounded by its size and for memory bounded by its size
-//! ([`harness`]). An input that changes what the reader reports joins the
+//! ([`harness`]); a [`watchdog`] aborts on a hang, saving the input. An input that changes what the reader reports joins the
 //! corpus: output-guided, the cheap stand-in for coverage on stable.
 //!
 //! Dev-only (`publish = false`): nothing in the product depends on it.
@@ -18,6 +18,7 @@ pub mod probe;
 pub mod rng;
 pub mod seeds;
 pub mod targets;
+pub mod watchdog;
 
 pub use harness::{fuzz, Failure, Options, Problem, Scratch, Stats, Target};
 pub use targets::all_targets;
