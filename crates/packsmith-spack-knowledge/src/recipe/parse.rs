@@ -33,11 +33,28 @@ fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
     })
 }
 
+/// Larger sources are not parsed: Spack's largest recipes are under
+/// 100 KB, and a hostile 10 MB file of `[` took a minute and a gigabyte
+/// of tree-sitter stack in a debug build (found by packsmith-fuzz).
+pub const MAX_RECIPE_BYTES: usize = 1 << 20;
+
 pub fn parse(source: &str, path: &str) -> ParsedRecipe {
     let mut recipe = ParsedRecipe {
         path: path.to_string(),
         ..ParsedRecipe::default()
     };
+    if source.len() > MAX_RECIPE_BYTES {
+        recipe.syntax_errors.push(SyntaxError {
+            line: 1,
+            col: 1,
+            message: format!(
+                "the file is {} bytes, more than a recipe's {} MiB; it was not parsed",
+                source.len(),
+                MAX_RECIPE_BYTES >> 20
+            ),
+        });
+        return recipe;
+    }
     let (tree, failed) = match parse_tree(source) {
         Ok(t) => t,
         Err(message) => {
