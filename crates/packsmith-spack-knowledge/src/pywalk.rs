@@ -5,8 +5,38 @@
 //! caller decides what a `when` or a `default_args` means to it.
 
 use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser, Tree};
+
+/// How long one parse may take. Recipes parse in milliseconds, but
+/// tree-sitter-python's scanner is quadratic in a run of comment lines
+/// inside a block (20 000 of them took a minute; found by packsmith-fuzz).
+pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
+
+/// Parses `source`, giving up (None) after [`PARSE_BUDGET`].
+pub fn parse_budgeted(parser: &mut Parser, source: &str) -> Option<Tree> {
+    let start = Instant::now();
+    let mut progress = |_: &ParseState| {
+        if start.elapsed() > PARSE_BUDGET {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let bytes = source.as_bytes();
+    let tree = parser.parse_with_options(
+        &mut |i, _| bytes.get(i..).unwrap_or_default(),
+        None,
+        Some(ParseOptions::new().progress_callback(&mut progress)),
+    );
+    if tree.is_none() {
+        // A cancelled parse would otherwise resume on the next call.
+        parser.reset();
+    }
+    tree
+}
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
@@ -32,9 +62,7 @@ pub fn with_parser<T>(f: impl FnOnce(&mut Parser) -> Result<T, String>) -> Resul
 /// grammar cannot be loaded.
 pub fn parse_tree(source: &str) -> Option<Tree> {
     with_parser(|parser| {
-        parser
-            .parse(source, None)
-            .ok_or_else(|| "tree-sitter returned no tree".to_string())
+        parse_budgeted(parser, source).ok_or_else(|| "no tree within the budget".to_string())
     })
     .ok()
 }

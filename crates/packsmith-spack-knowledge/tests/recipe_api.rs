@@ -143,3 +143,32 @@ fn a_source_over_a_mebibyte_is_refused_quickly() {
         Some("Foo")
     );
 }
+
+#[test]
+fn a_parse_that_runs_too_long_is_given_up() {
+    // Found by packsmith-fuzz (target package-py): tree-sitter-python's
+    // scanner is quadratic in comment lines inside a block; 20 000 of them
+    // took a minute. The parse now gives up after its budget.
+    let mut src = String::from("from spack.package import *\n\nclass Foo(Package):\n    pass\n");
+    src.push_str(&"    # padding\n".repeat(40_000));
+    let t = std::time::Instant::now();
+    let r = parse_recipe(&src, "package.py");
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(
+        r.syntax_errors
+            .iter()
+            .any(|e| e.message.contains("parsing took over")),
+        "{:?}",
+        r.syntax_errors
+    );
+    // The parser is usable again afterwards.
+    let ok = "from spack.package import *\n\nclass Foo(Package):\n    pass\n";
+    assert_eq!(
+        parse_recipe(ok, "package.py").class_name.as_deref(),
+        Some("Foo")
+    );
+}

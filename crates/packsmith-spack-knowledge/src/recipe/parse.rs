@@ -20,9 +20,13 @@ const MAX_ERRORS: usize = 50;
 /// and return the failed statement parses whose errors are to be reported.
 fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
     with_parser(|parser| {
-        let tree = parser
-            .parse(source, None)
-            .ok_or_else(|| "tree-sitter returned no tree".to_string())?;
+        let tree = crate::pywalk::parse_budgeted(parser, source).ok_or_else(|| {
+            format!(
+                "parsing took over {} s, so the file was not read (are there thousands of \
+                 comment lines in a row?)",
+                crate::pywalk::PARSE_BUDGET.as_secs()
+            )
+        })?;
         if !tree.root_node().has_error() {
             return Ok((tree, None));
         }
