@@ -13,13 +13,17 @@ use tree_sitter::{Node, ParseOptions, ParseState, Parser, Tree};
 /// How long one parse may take. Recipes parse in milliseconds, but
 /// tree-sitter-python's scanner is quadratic in a run of comment lines
 /// inside a block (20 000 of them took a minute; found by packsmith-fuzz).
-pub const PARSE_BUDGET: Duration = Duration::from_secs(2);
+pub const PARSE_BUDGET: Duration = Duration::from_secs(1);
 
 /// Parses `source`, giving up (None) after [`PARSE_BUDGET`].
 pub fn parse_budgeted(parser: &mut Parser, source: &str) -> Option<Tree> {
-    let start = Instant::now();
+    parse_until(parser, source, Instant::now() + PARSE_BUDGET)
+}
+
+/// Parses `source`, giving up (None) at `deadline`.
+pub fn parse_until(parser: &mut Parser, source: &str, deadline: Instant) -> Option<Tree> {
     let mut progress = |_: &ParseState| {
-        if start.elapsed() > PARSE_BUDGET {
+        if Instant::now() > deadline {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

@@ -19,8 +19,10 @@ const MAX_ERRORS: usize = 50;
 /// Parse the file; when it has errors, also try the statement-wise recovery
 /// and return the failed statement parses whose errors are to be reported.
 fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
+    // One budget for the whole-file parse and the recovery together.
+    let deadline = std::time::Instant::now() + crate::pywalk::PARSE_BUDGET;
     with_parser(|parser| {
-        let tree = crate::pywalk::parse_budgeted(parser, source).ok_or_else(|| {
+        let tree = crate::pywalk::parse_until(parser, source, deadline).ok_or_else(|| {
             format!(
                 "parsing took over {} s, so the file was not read (are there thousands of \
                  comment lines in a row?)",
@@ -30,7 +32,7 @@ fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
         if !tree.root_node().has_error() {
             return Ok((tree, None));
         }
-        Ok(match super::recover::recover(parser, source) {
+        Ok(match super::recover::recover(parser, source, deadline) {
             Some((recovered, failed)) => (recovered, Some(failed)),
             None => (tree, None),
         })
