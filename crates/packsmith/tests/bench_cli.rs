@@ -7,6 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Held by the tests that load the machine (the kill soak) and those
+/// whose stand-in must start before a deadline (the timeout test): run
+/// side by side, the stand-in's Python sometimes started after the
+/// timeout had already struck, forking its grandchild past the kill.
+pub(crate) static SLOW_START: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 pub(crate) fn fake() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/fake-packsmith.py")
 }
@@ -312,6 +318,7 @@ fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
 
 #[test]
 fn timeout_kills_the_pair_and_is_recorded() {
+    let _alone = SLOW_START.lock();
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().to_str().unwrap();
     setup(tmp.path(), &["hang"]);

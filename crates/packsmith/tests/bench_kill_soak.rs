@@ -4,7 +4,7 @@
 //! pair lost, none journaled twice, no process of the killed runs' groups
 //! alive, and the report the same as an uninterrupted run's.
 
-use super::bench_cli::{bench, fake, journal_pairs, run_args, setup, strs, text};
+use super::bench_cli::{bench, fake, journal_pairs, run_args, setup, strs, text, SLOW_START};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -141,6 +141,7 @@ fn alive_in(groups: &BTreeSet<i32>, tmp: &Path) -> Vec<String> {
 
 #[test]
 fn twenty_kills_lose_nothing_repeat_nothing_and_leave_nothing_running() {
+    let _alone = SLOW_START.lock();
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().to_str().unwrap();
     let names = names();
