@@ -138,8 +138,9 @@ pub fn cache_env(config: &BenchConfig, out: &Path) -> Vec<(String, OsString)> {
 const PID_FILE: &str = "child.pid";
 
 /// Kills what a killed runner left running in this pair directory: the
-/// recorded process group, if its leader still has this directory on its
-/// command line (so a reused pid is never hit).
+/// recorded process group and the groups its descendants started (Spack's
+/// and Nix's processes run in groups of their own), if its leader still
+/// has this directory on its command line (so a reused pid is never hit).
 pub fn kill_stale(dir: &Path) {
     let Ok(text) = std::fs::read_to_string(dir.join(PID_FILE)) else {
         return;
@@ -152,8 +153,10 @@ pub fn kill_stale(dir: &Path) {
     if !cmdline.windows(needle.len().max(1)).any(|w| w == needle) {
         return;
     }
-    if let Some(pid) = rustix::process::Pid::from_raw(pid) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    if let Some(pgid) = rustix::process::Pid::from_raw(pid) {
+        // Found by the kill soak: killing the group alone left the
+        // children that had sessions of their own running.
+        stop_tree(pid.unsigned_abs(), pgid);
     }
 }
 
@@ -161,6 +164,9 @@ pub fn kill_stale(dir: &Path) {
 /// started process groups of their own (packsmith runs every tool that
 /// way), found through /proc before anything is killed.
 fn stop_tree(pid: u32, pgid: rustix::process::Pid) {
+    // Frozen first, so that nothing of the group forks between the scan
+    // and the kill (the kill soak caught a grandchild started just then).
+    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::STOP);
     let mut tree = descendants(pid);
     tree.push(pid);
     let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);

@@ -5,8 +5,42 @@
 //! caller decides what a `when` or a `default_args` means to it.
 
 use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser, Tree};
+
+/// How long one parse may take. Recipes parse in milliseconds, but
+/// tree-sitter-python's scanner is quadratic in a run of comment lines
+/// inside a block (20 000 of them took a minute; found by packsmith-fuzz).
+pub const PARSE_BUDGET: Duration = Duration::from_secs(1);
+
+/// Parses `source`, giving up (None) after [`PARSE_BUDGET`].
+pub fn parse_budgeted(parser: &mut Parser, source: &str) -> Option<Tree> {
+    parse_until(parser, source, Instant::now() + PARSE_BUDGET)
+}
+
+/// Parses `source`, giving up (None) at `deadline`.
+pub fn parse_until(parser: &mut Parser, source: &str, deadline: Instant) -> Option<Tree> {
+    let mut progress = |_: &ParseState| {
+        if Instant::now() > deadline {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let bytes = source.as_bytes();
+    let tree = parser.parse_with_options(
+        &mut |i, _| bytes.get(i..).unwrap_or_default(),
+        None,
+        Some(ParseOptions::new().progress_callback(&mut progress)),
+    );
+    if tree.is_none() {
+        // A cancelled parse would otherwise resume on the next call.
+        parser.reset();
+    }
+    tree
+}
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
@@ -32,9 +66,7 @@ pub fn with_parser<T>(f: impl FnOnce(&mut Parser) -> Result<T, String>) -> Resul
 /// grammar cannot be loaded.
 pub fn parse_tree(source: &str) -> Option<Tree> {
     with_parser(|parser| {
-        parser
-            .parse(source, None)
-            .ok_or_else(|| "tree-sitter returned no tree".to_string())
+        parse_budgeted(parser, source).ok_or_else(|| "no tree within the budget".to_string())
     })
     .ok()
 }

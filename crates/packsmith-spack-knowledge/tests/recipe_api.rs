@@ -113,3 +113,62 @@ fn spec_head_split() {
         ("hdf5".into(), Some("1.10:".into()))
     );
 }
+
+#[test]
+fn a_source_over_a_mebibyte_is_refused_quickly() {
+    // Found by packsmith-fuzz (target package-py): 10 MB of `[` took a
+    // minute and a gigabyte of memory in tree-sitter.
+    let huge = "[".repeat(10 << 20);
+    let t = std::time::Instant::now();
+    let r = parse_recipe(&huge, "package.py");
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(!r.is_spack_recipe());
+    assert!(
+        r.syntax_errors[0].message.contains("not parsed"),
+        "{:?}",
+        r.syntax_errors
+    );
+    // A recipe under the limit is still read. (Not one of many comment
+    // lines: tree-sitter-python's scanner is quadratic in them, an open
+    // finding in BENCHMARKS.md.)
+    let mut ok = String::from("from spack.package import *\n\nclass Foo(Package):\n");
+    ok.push_str(&"    version(\"1.0\")\n".repeat(20_000));
+    assert!(ok.len() < 1 << 20);
+    assert_eq!(
+        parse_recipe(&ok, "package.py").class_name.as_deref(),
+        Some("Foo")
+    );
+}
+
+#[test]
+fn a_parse_that_runs_too_long_is_given_up() {
+    // Found by packsmith-fuzz (target package-py): tree-sitter-python's
+    // scanner is quadratic in comment lines inside a block; 20 000 of them
+    // took a minute. The parse now gives up after its budget.
+    let mut src = String::from("from spack.package import *\n\nclass Foo(Package):\n    pass\n");
+    src.push_str(&"    # padding\n".repeat(40_000));
+    let t = std::time::Instant::now();
+    let r = parse_recipe(&src, "package.py");
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(
+        r.syntax_errors
+            .iter()
+            .any(|e| e.message.contains("parsing took over")),
+        "{:?}",
+        r.syntax_errors
+    );
+    // The parser is usable again afterwards.
+    let ok = "from spack.package import *\n\nclass Foo(Package):\n    pass\n";
+    assert_eq!(
+        parse_recipe(ok, "package.py").class_name.as_deref(),
+        Some("Foo")
+    );
+}

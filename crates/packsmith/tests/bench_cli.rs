@@ -7,11 +7,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn fake() -> PathBuf {
+/// Held by the tests that load the machine (the kill soak) and those
+/// whose stand-in must start before a deadline (the timeout test): run
+/// side by side, the stand-in's Python sometimes started after the
+/// timeout had already struck, forking its grandchild past the kill.
+pub(crate) static SLOW_START: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+pub(crate) fn fake() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/fake-packsmith.py")
 }
 
-fn bench(args: &[&str], env: &[(&str, &str)]) -> Output {
+pub(crate) fn bench(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_packsmith"));
     c.arg("bench").args(args).env("PACKSMITH_BENCH_BIN", fake());
     for (k, v) in env {
@@ -20,7 +26,7 @@ fn bench(args: &[&str], env: &[(&str, &str)]) -> Output {
     c.output().expect("run packsmith")
 }
 
-fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),
@@ -29,7 +35,7 @@ fn text(o: &Output) -> String {
 }
 
 /// A task file, a source map, and a ground-truth repository for `names`.
-fn setup(dir: &Path, names: &[&str]) {
+pub(crate) fn setup(dir: &Path, names: &[&str]) {
     let mut tasks = String::new();
     let mut map = String::from("[sources]\n");
     for n in names {
@@ -50,7 +56,7 @@ fn setup(dir: &Path, names: &[&str]) {
     std::fs::write(dir.join("sources.toml"), map).unwrap();
 }
 
-fn journal_pairs(out: &Path) -> Vec<serde_json::Value> {
+pub(crate) fn journal_pairs(out: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(out.join("journal.jsonl"))
         .unwrap_or_default()
         .lines()
@@ -59,7 +65,7 @@ fn journal_pairs(out: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
-fn run_args<'a>(d: &'a str, extra: &[&'a str]) -> Vec<String> {
+pub(crate) fn run_args<'a>(d: &'a str, extra: &[&'a str]) -> Vec<String> {
     let mut v: Vec<String> = [
         "run",
         &format!("{d}/tasks.jsonl"),
@@ -75,7 +81,7 @@ fn run_args<'a>(d: &'a str, extra: &[&'a str]) -> Vec<String> {
     v
 }
 
-fn strs(v: &[String]) -> Vec<&str> {
+pub(crate) fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
@@ -312,6 +318,7 @@ fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
 
 #[test]
 fn timeout_kills_the_pair_and_is_recorded() {
+    let _alone = SLOW_START.lock();
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().to_str().unwrap();
     setup(tmp.path(), &["hang"]);

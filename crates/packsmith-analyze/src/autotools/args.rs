@@ -1,6 +1,6 @@
 //! `AC_ARG_ENABLE` / `AC_ARG_WITH`: the options a recipe turns into variants.
 
-use super::conditions;
+use super::conditions::Conditions;
 use super::m4::{unquote, Call};
 use crate::context::Ctx;
 use crate::support::hints::feature_for_dependency;
@@ -21,6 +21,7 @@ pub fn read_args(
     ev: &dyn Fn(usize) -> Evidence,
     facts: &mut AutotoolsFacts,
 ) {
+    let conds = Conditions::new(calls);
     for call in calls {
         let kind = match call.name.as_str() {
             "AC_ARG_ENABLE" => "enable",
@@ -42,7 +43,7 @@ pub fn read_args(
                 FeatureHint {
                     feature,
                     detail: format!("--{kind}-{name}"),
-                    conditions: conditions::enclosing(calls, call.offset),
+                    conditions: conds.of(call.offset),
                     evidence: evidence.clone(),
                 },
             );

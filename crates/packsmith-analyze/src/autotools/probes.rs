@@ -1,6 +1,6 @@
 //! Library, header and pkg-config probes, and the MPI / OpenMP macros.
 
-use super::conditions;
+use super::conditions::Conditions;
 use super::m4::Call;
 use crate::context::Ctx;
 use crate::support::hints::feature_for_dependency;
@@ -14,6 +14,7 @@ pub fn read_probes(
     ev: &dyn Fn(usize) -> Evidence,
     facts: &mut AutotoolsFacts,
 ) {
+    let conds = Conditions::new(calls);
     for call in calls {
         let evidence = ev(call.offset);
         let name = call.name.as_str();
@@ -24,7 +25,7 @@ pub fn read_probes(
                     prefix: call.arg(0),
                     modules: split_modules(&call.arg(1)),
                     required: not_found.is_empty() || stops_configure(not_found),
-                    conditions: conditions::enclosing(calls, call.offset),
+                    conditions: conds.of(call.offset),
                     evidence: evidence.clone(),
                 };
                 hint_names(
@@ -41,7 +42,7 @@ pub fn read_probes(
                     prefix: String::new(),
                     modules: split_modules(&call.arg(0)),
                     required: stops_configure(call.raw(2)),
-                    conditions: conditions::enclosing(calls, call.offset),
+                    conditions: conds.of(call.offset),
                     evidence: evidence.clone(),
                 };
                 hint_names(
@@ -55,7 +56,7 @@ pub fn read_probes(
             }
             "AC_CHECK_LIB" => push_check(
                 ctx,
-                calls,
+                &conds,
                 facts,
                 call,
                 vec![call.arg(0)],
@@ -65,7 +66,7 @@ pub fn read_probes(
             ),
             "AC_SEARCH_LIBS" => push_check(
                 ctx,
-                calls,
+                &conds,
                 facts,
                 call,
                 words(&call.arg(1)),
@@ -75,7 +76,7 @@ pub fn read_probes(
             ),
             "AC_CHECK_HEADER" | "AC_CHECK_HEADERS" | "AC_CHECK_HEADERS_ONCE" => push_check(
                 ctx,
-                calls,
+                &conds,
                 facts,
                 call,
                 words(&call.arg(0)),
@@ -91,7 +92,7 @@ pub fn read_probes(
                             FeatureHint {
                                 feature,
                                 detail: name.to_string(),
-                                conditions: conditions::enclosing(calls, call.offset),
+                                conditions: conds.of(call.offset),
                                 evidence: evidence.clone(),
                             },
                         );
@@ -102,7 +103,7 @@ pub fn read_probes(
                             names: vec![lib],
                             function: None,
                             required: stops_configure(call.raw(1)),
-                            conditions: conditions::enclosing(calls, call.offset),
+                            conditions: conds.of(call.offset),
                             evidence,
                         });
                     }
@@ -115,7 +116,7 @@ pub fn read_probes(
 #[allow(clippy::too_many_arguments)]
 fn push_check(
     ctx: &mut Ctx<'_>,
-    all: &[Call],
+    conds: &Conditions<'_>,
     facts: &mut AutotoolsFacts,
     call: &Call,
     names: Vec<String>,
@@ -124,7 +125,7 @@ fn push_check(
     evidence: Evidence,
 ) {
     let names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
-    let conditions = conditions::enclosing(all, call.offset);
+    let conditions = conds.of(call.offset);
     hint_names(ctx, &call.name, &names, conditions.clone(), &evidence);
     facts.checks.push(AutotoolsCheck {
         macro_name: call.name.clone(),

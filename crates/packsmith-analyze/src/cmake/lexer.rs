@@ -109,7 +109,6 @@ pub fn lex(text: &str) -> Lexed {
             continue;
         }
         lx.pos += 1;
-        let resume = lx.next_line_start(start);
         match lx.arguments() {
             Ok(args) => out.commands.push(Command { name, args, line }),
             Err(e) => {
@@ -125,7 +124,9 @@ pub fn lex(text: &str) -> Lexed {
                     });
                     break;
                 }
-                lx.pos = resume;
+                // Found only now: scanning for it before every command
+                // made a one-line file of 50 000 commands quadratic.
+                lx.pos = lx.next_line_start(start);
                 lx.line = line + 1;
             }
         }
@@ -506,5 +507,21 @@ mod tests {
         ] {
             let _ = lex(src);
         }
+    }
+
+    #[test]
+    fn many_commands_on_one_line_lex_in_linear_time() {
+        // Found by the fuzzer (packsmith-fuzz, target cmake-lexer): 1 MB of
+        // `add_subdirectory(sub)` without a newline took minutes, each
+        // command scanning to the end of the line.
+        let src = "add_subdirectory(sub)".repeat(50_000);
+        let t = std::time::Instant::now();
+        let l = lex(&src);
+        assert_eq!(l.commands.len(), 50_000);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            t.elapsed()
+        );
     }
 }

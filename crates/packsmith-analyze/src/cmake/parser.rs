@@ -118,6 +118,11 @@ impl Frame {
     }
 }
 
+/// Blocks nested deeper than this end the file: real CMake files nest a
+/// dozen levels, and the walk (and dropping the tree) recurse per level,
+/// so a hostile file of 100 000 `if()`s would overflow the stack.
+pub const MAX_NESTING: usize = 200;
+
 /// Turns commands into a tree; structural problems go to `problems`.
 pub fn parse(commands: Vec<Command>, problems: &mut Vec<Problem>) -> Vec<Node> {
     let mut root = Vec::new();
@@ -133,6 +138,15 @@ pub fn parse(commands: Vec<Command>, problems: &mut Vec<Problem>) -> Vec<Node> {
             _ => None,
         };
         if let Some(kind) = open {
+            if stack.len() >= MAX_NESTING {
+                problems.push(Problem {
+                    line: cmd.line,
+                    message: format!(
+                        "blocks nested deeper than {MAX_NESTING} levels; the rest of the file is skipped"
+                    ),
+                });
+                break;
+            }
             let branches = if kind == Kind::If {
                 vec![Branch {
                     kind: BranchKind::If,
@@ -278,6 +292,30 @@ mod tests {
         };
         assert!(!is_macro);
         assert!(matches!(body[0], Node::Loop { .. }));
+    }
+
+    #[test]
+    fn deep_nesting_is_cut_without_overflowing_the_stack() {
+        // Found by the fuzzer (packsmith-fuzz, target cmake-lexer): 75 000
+        // unclosed `if()`s overflowed the stack.
+        let (nodes, p) = tree(&"if(X)\n".repeat(100_000));
+        assert_eq!(nodes.len(), 1);
+        assert!(
+            p.iter()
+                .any(|p| p.message.contains("nested deeper than 200")),
+            "{:?}",
+            p.first()
+        );
+        let mut depth = 0;
+        let mut node = &nodes[0];
+        while let Node::If(b) = node {
+            depth += 1;
+            match b[0].body.first() {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        assert_eq!(depth, MAX_NESTING);
     }
 
     #[test]

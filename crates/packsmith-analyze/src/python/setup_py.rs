@@ -6,6 +6,8 @@ use super::{fill, fill_sourced};
 use crate::context::Ctx;
 use crate::support::lines::LineIndex;
 use packsmith_core::{Evidence, PythonEntryPoint, PythonExtra, PythonFacts};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -43,8 +45,9 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
         ctx.warn(file, 0, "no setup(...) call found");
         return;
     };
+    let bound = bindings(&tokens);
     for (key, at, value) in kwargs(&tokens, open + 2) {
-        let value = resolve(&tokens, value);
+        let value = resolve(&tokens, &bound, value);
         let line_ev = ev(tokens[at].start);
         match key.as_str() {
             "name" | "version" => {
@@ -95,7 +98,7 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
                 if let Lit::Dict(pairs) = &value {
                     for (k, v) in pairs {
                         let (Lit::Str(name, _), Lit::List(items)) =
-                            (k, resolve(&tokens, v.clone()))
+                            (k, resolve(&tokens, &bound, v.clone()))
                         else {
                             continue;
                         };
@@ -112,7 +115,8 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
             "entry_points" => {
                 let Lit::Dict(pairs) = &value else { continue };
                 for (k, v) in pairs {
-                    let (Lit::Str(group, _), Lit::List(items)) = (k, resolve(&tokens, v.clone()))
+                    let (Lit::Str(group, _), Lit::List(items)) =
+                        (k, resolve(&tokens, &bound, v.clone()))
                     else {
                         continue;
                     };
@@ -160,25 +164,55 @@ fn strings(items: &[Lit]) -> Vec<(String, usize)> {
         .collect()
 }
 
-/// A name bound at the top level to a literal (`REQUIRES = [...]`) → that literal.
-fn resolve(tokens: &[Token], lit: Lit) -> Lit {
-    let Lit::Name(name) = &lit else { return lit };
-    let found = tokens.windows(3).enumerate().find(|(_, w)| {
-        w[0].tok == Tok::Ident(name.clone())
-            && w[1].tok == Tok::Punct('=')
-            && w[2].tok != Tok::Punct('=')
-    });
-    match found {
-        Some((i, _)) => {
-            let (v, _) = literal(tokens, i + 2);
-            if matches!(v, Lit::Name(_)) {
-                Lit::Other // no chains: bounded work
-            } else {
-                v
+/// Distinct names resolved per file at most: each resolution may scan to
+/// the end of the file (a value runs to the next `,` at depth 0).
+const MAX_RESOLVED: usize = 64;
+
+/// The first `name = …` of each name (where its value starts), and the
+/// values read so far. Built once: looking each name up by a scan of every
+/// token, for every `key=name` argument, was quadratic (found by
+/// packsmith-fuzz: 50 000 such arguments took over a minute).
+struct Bindings<'t> {
+    at: HashMap<&'t str, usize>,
+    resolved: RefCell<HashMap<usize, Lit>>,
+}
+
+fn bindings(tokens: &[Token]) -> Bindings<'_> {
+    let mut at = HashMap::new();
+    for (i, w) in tokens.windows(3).enumerate() {
+        if let Tok::Ident(name) = &w[0].tok {
+            if w[1].tok == Tok::Punct('=') && w[2].tok != Tok::Punct('=') {
+                at.entry(name.as_str()).or_insert(i + 2);
             }
         }
-        None => lit,
     }
+    Bindings {
+        at,
+        resolved: RefCell::new(HashMap::new()),
+    }
+}
+
+/// A name bound at the top level to a literal (`REQUIRES = [...]`) → that literal.
+fn resolve(tokens: &[Token], bound: &Bindings<'_>, lit: Lit) -> Lit {
+    let Lit::Name(name) = &lit else { return lit };
+    let Some(&at) = bound.at.get(name.as_str()) else {
+        return lit;
+    };
+    if let Some(v) = bound.resolved.borrow().get(&at) {
+        return v.clone();
+    }
+    if bound.resolved.borrow().len() >= MAX_RESOLVED {
+        return Lit::Other;
+    }
+    let (v, _) = literal(tokens, at, 0);
+    // No chains: bounded work.
+    let v = if matches!(v, Lit::Name(_)) {
+        Lit::Other
+    } else {
+        v
+    };
+    bound.resolved.borrow_mut().insert(at, v.clone());
+    v
 }
 
 /// `key=value` arguments of the call whose first argument token is `from`:
@@ -193,7 +227,7 @@ fn kwargs(tokens: &[Token], from: usize) -> Vec<(String, usize, Lit)> {
                 if tokens.get(i + 1).map(|t| &t.tok) == Some(&Tok::Punct('='))
                     && tokens.get(i + 2).map(|t| &t.tok) != Some(&Tok::Punct('=')) =>
             {
-                let (v, next) = literal(tokens, i + 2);
+                let (v, next) = literal(tokens, i + 2, 0);
                 out.push((k.clone(), i, v));
                 i = next;
             }
@@ -226,9 +260,17 @@ fn skip_expr(tokens: &[Token], mut i: usize) -> usize {
     i.max(start + 1).min(tokens.len())
 }
 
-/// Reads the literal starting at token `i`; returns it and the index after it.
-fn literal(tokens: &[Token], i: usize) -> (Lit, usize) {
+/// Lists nested deeper than this are not read (each level recursed, so
+/// 100 000 `[` overflowed the stack, found by packsmith-fuzz).
+const MAX_LITERAL_DEPTH: usize = 32;
+
+/// Reads the literal starting at token `i`, `depth` lists deep; returns it
+/// and the index after it.
+fn literal(tokens: &[Token], i: usize, depth: usize) -> (Lit, usize) {
     let end = skip_expr(tokens, i);
+    if depth > MAX_LITERAL_DEPTH {
+        return (Lit::Other, end);
+    }
     let Some(first) = tokens.get(i) else {
         return (Lit::Other, end);
     };
@@ -263,10 +305,10 @@ fn literal(tokens: &[Token], i: usize) -> (Lit, usize) {
             let mut pairs = Vec::new();
             let mut j = i + 1;
             while j < tokens.len() && tokens[j].tok != Tok::Punct(close) {
-                let (item, next) = literal(tokens, j);
+                let (item, next) = literal(tokens, j, depth + 1);
                 j = next;
                 if tokens.get(j).map(|t| &t.tok) == Some(&Tok::Punct(':')) {
-                    let (v, next) = literal(tokens, j + 1);
+                    let (v, next) = literal(tokens, j + 1, depth + 1);
                     pairs.push((item, v));
                     j = next;
                 } else {
@@ -380,4 +422,53 @@ fn read_string(text: &str, i: usize) -> (String, usize) {
         }
     }
     (s, text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deeply_nested_lists_do_not_overflow_the_stack() {
+        // Found by packsmith-fuzz (target setup-py): `x = [[[[…` recursed
+        // once per bracket until the stack overflowed.
+        let tokens = tokenize(&format!("x = {}", "[".repeat(100_000)));
+        let (lit, end) = literal(&tokens, 2, 0);
+        assert!(matches!(lit, Lit::Other));
+        assert_eq!(end, tokens.len());
+        // Shallow lists are still read.
+        let tokens = tokenize("x = [['a'], ['b', 'c']]");
+        let (lit, _) = literal(&tokens, 2, 0);
+        assert!(
+            matches!(lit, Lit::List(ref items) if items.len() == 2),
+            "{lit:?}"
+        );
+    }
+
+    #[test]
+    fn many_named_arguments_resolve_in_linear_time() {
+        // Found by packsmith-fuzz: each `key=name` argument scanned every
+        // token for the name's binding.
+        let text = format!(
+            "REQ = ['numpy']\nsetup({})",
+            "install_requires=REQ,".repeat(50_000)
+        );
+        let t = std::time::Instant::now();
+        let tokens = tokenize(&text);
+        let bound = bindings(&tokens);
+        let open = 7;
+        assert_eq!(tokens[open - 1].tok, Tok::Punct('('));
+        let resolved = kwargs(&tokens, open)
+            .into_iter()
+            .filter(|(_, _, v)| {
+                matches!(resolve(&tokens, &bound, v.clone()), Lit::List(ref l) if l.len() == 1)
+            })
+            .count();
+        assert_eq!(resolved, 50_000);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            t.elapsed()
+        );
+    }
 }

@@ -19,25 +19,48 @@ const MAX_ERRORS: usize = 50;
 /// Parse the file; when it has errors, also try the statement-wise recovery
 /// and return the failed statement parses whose errors are to be reported.
 fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
+    // One budget for the whole-file parse and the recovery together.
+    let deadline = std::time::Instant::now() + crate::pywalk::PARSE_BUDGET;
     with_parser(|parser| {
-        let tree = parser
-            .parse(source, None)
-            .ok_or_else(|| "tree-sitter returned no tree".to_string())?;
+        let tree = crate::pywalk::parse_until(parser, source, deadline).ok_or_else(|| {
+            format!(
+                "parsing took over {} s, so the file was not read (are there thousands of \
+                 comment lines in a row?)",
+                crate::pywalk::PARSE_BUDGET.as_secs()
+            )
+        })?;
         if !tree.root_node().has_error() {
             return Ok((tree, None));
         }
-        Ok(match super::recover::recover(parser, source) {
+        Ok(match super::recover::recover(parser, source, deadline) {
             Some((recovered, failed)) => (recovered, Some(failed)),
             None => (tree, None),
         })
     })
 }
 
+/// Larger sources are not parsed: Spack's largest recipes are under
+/// 100 KB, and a hostile 10 MB file of `[` took a minute and a gigabyte
+/// of tree-sitter stack in a debug build (found by packsmith-fuzz).
+pub const MAX_RECIPE_BYTES: usize = 1 << 20;
+
 pub fn parse(source: &str, path: &str) -> ParsedRecipe {
     let mut recipe = ParsedRecipe {
         path: path.to_string(),
         ..ParsedRecipe::default()
     };
+    if source.len() > MAX_RECIPE_BYTES {
+        recipe.syntax_errors.push(SyntaxError {
+            line: 1,
+            col: 1,
+            message: format!(
+                "the file is {} bytes, more than a recipe's {} MiB; it was not parsed",
+                source.len(),
+                MAX_RECIPE_BYTES >> 20
+            ),
+        });
+        return recipe;
+    }
     let (tree, failed) = match parse_tree(source) {
         Ok(t) => t,
         Err(message) => {

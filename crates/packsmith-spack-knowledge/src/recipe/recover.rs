@@ -129,13 +129,24 @@ fn range(source: &str, start: usize, end: usize, row: usize) -> Range {
 
 /// Parse only the statements that parse on their own. Returns the tree and
 /// the failed parses of the dropped statements (their errors are reported).
-pub fn recover(parser: &mut Parser, source: &str) -> Option<(Tree, Vec<Tree>)> {
+/// Gives up (None) at `deadline`, shared with the whole-file parse.
+pub fn recover(
+    parser: &mut Parser,
+    source: &str,
+    deadline: std::time::Instant,
+) -> Option<(Tree, Vec<Tree>)> {
     let lines = lines(source);
     let (chunks, headers) = chunks(source, &lines);
     let mut keep: Vec<Range> = Vec::new();
     let mut dropped: Vec<Tree> = Vec::new();
     let mut used_headers = vec![false; headers.len()];
+    // The statement-wise parses took seconds on a hostile file (found by
+    // packsmith-fuzz); past the deadline, no recovery.
     for chunk in &chunks {
+        if std::time::Instant::now() > deadline {
+            parser.set_included_ranges(&[]).ok()?;
+            return None;
+        }
         let body = range(source, chunk.start, chunk.end, chunk.row);
         let mut ranges = Vec::new();
         if let Some(h) = chunk.header {
@@ -144,7 +155,7 @@ pub fn recover(parser: &mut Parser, source: &str) -> Option<(Tree, Vec<Tree>)> {
         }
         ranges.push(body);
         parser.set_included_ranges(&ranges).ok()?;
-        let Some(tree) = parser.parse(source, None) else {
+        let Some(tree) = crate::pywalk::parse_until(parser, source, deadline) else {
             continue;
         };
         if !tree.root_node().has_error() {
@@ -169,7 +180,7 @@ pub fn recover(parser: &mut Parser, source: &str) -> Option<(Tree, Vec<Tree>)> {
         None
     } else {
         parser.set_included_ranges(&keep).ok()?;
-        parser.parse(source, None)
+        crate::pywalk::parse_until(parser, source, deadline)
     };
     // Leave the parser reading whole files again.
     parser.set_included_ranges(&[]).ok()?;

@@ -3,7 +3,8 @@
 # RunReport as the real commands do, with behaviour chosen by the task name:
 #   ok-N   succeeds at attempt N          bad    fails every attempt
 #   crash  exits 3 without a report      hang   sleeps until killed
-# FAKE_SLEEP (seconds) slows every run; FAKE_LOG gets one line per start.
+# FAKE_SLEEP (seconds) slows every run; FAKE_LOG gets one line per start;
+# FAKE_PIDS: a grandchild runs meanwhile, and the pids are logged there.
 import json, os, sys, time
 
 argv = sys.argv[1:]
@@ -26,7 +27,21 @@ if name.startswith("hang"):
 with open(os.path.join(out, "args.json"), "w") as f:
     json.dump({"argv": argv, "cache": os.environ.get("PACKSMITH_LLM_CACHE"),
                "cache_dir": os.environ.get("PACKSMITH_LLM_CACHE_DIR")}, f)
-time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+sleep = float(os.environ.get("FAKE_SLEEP", "0"))
+pids = os.environ.get("FAKE_PIDS")
+if pids:
+    # A grandchild in a session of its own (as Spack's or Nix's processes
+    # are) that outlives the run unless the run ends it: FAKE_PIDS gets
+    # "pid pgid grandchild-pid".
+    import subprocess
+    g = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    with open(pids, "a") as f:
+        f.write("%d %d %d\n" % (os.getpid(), os.getpgid(0), g.pid))
+    time.sleep(sleep)
+    g.kill()
+    g.wait()
+else:
+    time.sleep(sleep)
 if name.startswith("crash"):
     sys.stderr.write("fake: crashed\n")
     sys.exit(3)
