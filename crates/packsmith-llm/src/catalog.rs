@@ -42,6 +42,9 @@ pub struct KnownModel {
     pub description: &'static str,
     /// None: only `scripts/fetch-models.sh` can fetch it.
     pub download: Option<Download>,
+    /// Good enough to write and repair recipes, so a run with no model
+    /// configured may take it when it is in the cache (not a test model).
+    pub default_when_present: bool,
 }
 
 /// Sorted by name.
@@ -54,6 +57,7 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
         kind: ModelKind::Embedding,
         description: "all-MiniLM-L6-v2 sentence embeddings, F32 (87 MB); for LocalEmbedder",
         download: None,
+        default_when_present: false,
     },
     KnownModel {
         name: "qwen2.5-coder-1.5b",
@@ -66,6 +70,7 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
             size: 1_117_320_768,
             sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
         }),
+        default_when_present: true,
     },
     KnownModel {
         name: "smollm2-135m",
@@ -74,6 +79,7 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
         kind: ModelKind::Chat,
         description: "SmolLM2-135M-Instruct, Q4_1 (98 MB); fast, for tests; emulated tool calls",
         download: None,
+        default_when_present: false,
     },
 ];
 // keep-sorted end

@@ -603,6 +603,25 @@ fn a_local_model_at_hand_is_used_when_none_is_configured() {
     let p = project(tmp.path());
     let models = tmp.path().join("models");
     std::fs::create_dir_all(&models).unwrap();
+    // The tests' SmolLM2 alone is never taken: the draft runs alone.
+    std::fs::write(
+        models.join("smollm2-135m-instruct-q4_1.gguf"),
+        "not a model",
+    )
+    .unwrap();
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--out",
+            tmp.path().join("runs-smol").to_str().unwrap(),
+        ],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("using local:"), "{stderr}");
     std::fs::write(
         models.join("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"),
         "not a model",

@@ -36,7 +36,10 @@ fn local_model_at_hand() -> Option<String> {
         return None;
     }
     let dir = catalog::models_dir(&cache_dir());
-    let model = catalog::chat_models().find(|m| dir.join(m.file).is_file())?;
+    // Only a model fit for the job: SmolLM2, fetched for the tests, is not.
+    let model = catalog::chat_models()
+        .filter(|m| m.default_when_present)
+        .find(|m| dir.join(m.file).is_file())?;
     note(&format!(
         "note: no model configured; using local:{} from {} (--model none for the draft alone)",
         model.name,
