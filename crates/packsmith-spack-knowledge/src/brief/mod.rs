@@ -7,6 +7,7 @@ mod conditions;
 mod downloads;
 mod install;
 mod names;
+mod own_name;
 mod render;
 
 pub use conditions::{ConditionMap, When};
@@ -238,6 +239,7 @@ pub fn build_brief_with(
     languages(facts, &mut brief);
     downloads::apply(facts, kb, &cond_map, &mut brief);
     install::apply(facts, &mut brief);
+    own_name::drop_self(facts, &mut brief);
     brief
 }
 

@@ -1,0 +1,79 @@
+//! Issue 13 item 3: the draft follows Spack's conventions on dependencies
+//! and variants — never its own dependency, no empty string default, every
+//! test/example/benchmark/doc option off or tied to `self.run_tests`, and
+//! virtuals over their providers.
+
+use std::path::{Path, PathBuf};
+
+use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
+use packsmith_spack_knowledge::check::{check_source, CheckOptions};
+use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
+use packsmith_spack_knowledge::target::TargetSpack;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/conventions")
+        .join(name)
+}
+
+fn brief_with(name: &str, kb: &dyn SpackNames) -> SpackBrief {
+    let dir = fixture(name);
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: name.into(),
+        },
+    )
+    .unwrap();
+    build_brief(&facts, TargetSpack::V0_23, kb)
+}
+
+fn draft(brief: &SpackBrief) -> String {
+    render_recipe(brief, &DraftOptions::default())
+}
+
+/// The static check's findings on a draft, as `CODE message` lines.
+fn check(brief: &SpackBrief, text: &str) -> Vec<String> {
+    let opts = CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: None,
+        package: Some(&brief.package),
+    };
+    check_source(text, "package.py", &opts)
+        .into_iter()
+        .map(|d| format!("{:?} {}", d.code, d.message))
+        .collect()
+}
+
+#[test]
+fn the_project_is_never_its_own_dependency() {
+    let b = brief_with("selfdep", &NoKnowledge);
+    assert_eq!(b.package, "quillo");
+    let text = draft(&b);
+    assert!(!text.contains("depends_on(\"quillo"), "{text}");
+    assert!(
+        !text.contains("CMAKE_DISABLE_FIND_PACKAGE_Quillo"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("CMAKE_DISABLE_FIND_PACKAGE_QUILLO"),
+        "{text}"
+    );
+    // The real dependency stays.
+    assert!(text.contains("depends_on(\"zlib-api\")"), "{text}");
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.message.starts_with("Quillo is the project itself")),
+        "{:#?}",
+        b.notes
+    );
+    let findings = check(&b, &text);
+    assert!(
+        !findings.iter().any(|f| f.contains("itself")),
+        "{findings:#?}"
+    );
+    insta::assert_snapshot!(text);
+}
