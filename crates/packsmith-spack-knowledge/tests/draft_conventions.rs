@@ -77,3 +77,37 @@ fn the_project_is_never_its_own_dependency() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn empty_string_defaults_get_a_real_default_or_no_variant() {
+    use packsmith_spack_knowledge::brief::VariantDefault;
+    let b = brief_with("emptystr", &NoKnowledge);
+    let variant = |name: &str| b.variants.iter().find(|v| v.name == name);
+    // One non-empty choice: it is the default.
+    assert_eq!(
+        variant("backend").map(|v| v.default.clone()),
+        Some(VariantDefault::Str("serial".into())),
+        "{:#?}",
+        b.variants
+    );
+    // Several choices and no default: no variant, a FIXME naming the option.
+    assert!(variant("precision").is_none(), "{:#?}", b.variants);
+    // A real upstream default is kept as it is.
+    assert_eq!(
+        variant("layout").map(|v| v.default.clone()),
+        Some(VariantDefault::Str("row".into()))
+    );
+    let text = draft(&b);
+    assert!(!text.contains("default=\"\""), "{text}");
+    assert!(
+        text.contains("# FIXME: upstream STRDEMO_PRECISION defaults to an empty string"),
+        "{text}"
+    );
+    assert!(!text.contains("\"STRDEMO_PRECISION\""), "{text}");
+    let findings = check(&b, &text);
+    assert!(
+        !findings.iter().any(|f| f.contains("empty")),
+        "{findings:#?}"
+    );
+    insta::assert_snapshot!(text);
+}

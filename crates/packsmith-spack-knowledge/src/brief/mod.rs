@@ -115,6 +115,10 @@ pub struct SpackBrief {
     /// The recipe's own `install()`, for a build without install rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<InstallPlan>,
+    /// Things the draft must show a maintainer as `# FIXME` comments
+    /// (an option the brief could not turn into a variant).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixmes: Vec<String>,
 }
 
 /// One CMake define the recipe should pass.
@@ -275,6 +279,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         notes: Vec::new(),
         root_cmakelists_dir: None,
         install: None,
+        fixmes: Vec::new(),
     }
 }
 
@@ -632,18 +637,25 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             });
             continue;
         }
-        if var.choices.len() < 2 || !var.cache_type.eq_ignore_ascii_case("STRING") {
+        // Enumerated string options only; one with an empty default and a
+        // single listed choice (`STRINGS "" serial`) is one too.
+        let listed = var.choices.iter().filter(|c| !c.trim().is_empty()).count();
+        let enumerated = var.choices.len() >= 2 || (listed == 1 && var.default.trim().is_empty());
+        if !enumerated || listed == 0 || !var.cache_type.eq_ignore_ascii_case("STRING") {
             continue;
         }
         let name = variant_name(&var.name, project);
         if brief.variants.iter().any(|v| v.name == name) {
             continue;
         }
+        let Some(default) = string_default(var, brief) else {
+            continue;
+        };
         map.variants
             .insert(var.name.to_ascii_uppercase(), name.clone());
         brief.variants.push(BriefVariant {
             name,
-            default: VariantDefault::Str(var.default.clone()),
+            default: VariantDefault::Str(default),
             values: var.choices.clone(),
             description: var.doc.clone(),
             when: None,
@@ -682,6 +694,46 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         });
     }
     map
+}
+
+/// The default of a string variant. Spack refuses `default=""` at load
+/// time, so an empty upstream default becomes the one non-empty choice
+/// when there is exactly one, else no variant and a FIXME naming the
+/// option (the build keeps upstream's empty value).
+fn string_default(var: &packsmith_core::CmakeCacheVar, brief: &mut SpackBrief) -> Option<String> {
+    if !var.default.trim().is_empty() {
+        return Some(var.default.clone());
+    }
+    let candidates: Vec<&String> = var
+        .choices
+        .iter()
+        .filter(|c| !c.trim().is_empty())
+        .collect();
+    if let [only] = candidates.as_slice() {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "{} defaults to an empty string upstream; its variant defaults to its only choice `{only}`",
+                var.name
+            ),
+            evidence: Some(var.evidence.clone()),
+        });
+        return Some((*only).clone());
+    }
+    let listed = candidates
+        .iter()
+        .map(|c| c.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = format!(
+        "upstream {} defaults to an empty string (choices: {listed}); Spack refuses an empty variant default, so it is no variant: add one with a real default, or set it in cmake_args",
+        var.name
+    );
+    brief.notes.push(BriefNote {
+        message: message.clone(),
+        evidence: Some(var.evidence.clone()),
+    });
+    brief.fixmes.push(message);
+    None
 }
 
 fn dep(
