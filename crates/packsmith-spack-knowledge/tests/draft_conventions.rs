@@ -111,3 +111,67 @@ fn empty_string_defaults_get_a_real_default_or_no_variant() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn every_test_example_benchmark_and_doc_option_is_off_or_follows_run_tests() {
+    use packsmith_spack_knowledge::brief::VariantDefault;
+    let b = brief_with("testopts", &NoKnowledge);
+    let define = |key: &str| {
+        b.defines
+            .iter()
+            .find(|d| d.key == key)
+            .and_then(|d| d.value.clone())
+    };
+    for test in [
+        "GAUGE_BUILD_UNIT_TESTS",
+        "GAUGE_MOCK_TESTS",
+        "GAUGE_ENABLE_CHECK",
+    ] {
+        assert_eq!(
+            define(test).as_deref(),
+            Some("self.run_tests"),
+            "{test}: {:#?}",
+            b.defines
+        );
+        assert!(!b.variants.iter().any(|v| v.option == test), "{test}");
+    }
+    let default = |option: &str| {
+        b.variants
+            .iter()
+            .find(|v| v.option == option)
+            .map(|v| v.default.clone())
+    };
+    for extra in [
+        "ENABLE_EXAMPLES",
+        "BUILD_BENCHMARKS",
+        "WITH_DOCS",
+        "GAUGE_BUILD_DOC",
+    ] {
+        assert_eq!(
+            default(extra),
+            Some(VariantDefault::Bool(false)),
+            "{extra}: {:#?}",
+            b.variants
+        );
+    }
+    // Look-alikes keep their upstream default.
+    for feature in ["GAUGE_BOUNDS_CHECK", "GAUGE_CONTEST_MODE"] {
+        assert_eq!(
+            default(feature),
+            Some(VariantDefault::Bool(true)),
+            "{feature}"
+        );
+    }
+    assert_eq!(
+        default("GAUGE_DOCKER_PATHS"),
+        Some(VariantDefault::Bool(false))
+    );
+    // The test framework behind a test option is a test dependency.
+    let gtest = b
+        .dependencies
+        .iter()
+        .find(|d| d.spec == "googletest")
+        .unwrap();
+    assert_eq!(gtest.types, ["test"]);
+    insta::assert_snapshot!(draft(&b));
+}

@@ -7,6 +7,7 @@ mod conditions;
 mod downloads;
 mod install;
 mod names;
+mod option_words;
 mod own_name;
 mod render;
 
@@ -18,6 +19,7 @@ pub use render::{render_brief, render_raw_facts};
 use crate::base_classes::class_for_kind;
 use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
+use option_words::{is_extras_option, is_test_option};
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -146,41 +148,6 @@ const DEVELOPER_OPTION_WORDS: &[&str] = &[
     "PEDANTIC",
     "GCOV",
 ];
-
-fn is_test_option(name: &str) -> bool {
-    let u = name.to_ascii_uppercase();
-    u == "BUILD_TESTING"
-        || u.ends_with("_TESTS")
-        || u.ends_with("_TESTING")
-        || u.ends_with("_TEST")
-        || u.contains("_BUILD_TEST")
-        || u.contains("_ENABLE_TEST")
-}
-
-/// Options for things a package user does not install: benchmarks,
-/// examples, docs, demos. Their variants default to off whatever the
-/// upstream default (they often download or need heavy tools), as Spack
-/// recipes usually do.
-/// Judged on the variant name (project prefix already stripped), word by
-/// word, so a project called `demo` does not turn every option off.
-fn is_extras_option(variant: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "bench",
-        "benchmark",
-        "benchmarks",
-        "example",
-        "examples",
-        "doc",
-        "docs",
-        "documentation",
-        "demo",
-        "demos",
-        "sandbox",
-        "tutorial",
-        "tutorials",
-    ];
-    variant.split(['_', '-']).any(|word| WORDS.contains(&word))
-}
 
 fn is_developer_option(name: &str) -> bool {
     let u = name.to_ascii_uppercase();
@@ -545,7 +512,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if switches.contains(&opt.name) {
             continue; // a download switch: the recipe sets it
         }
-        if is_test_option(&opt.name) {
+        if is_test_option(&opt.name, project) && !is_developer_option(&opt.name) {
             map.test_options.push(opt.name.to_ascii_uppercase());
             continue;
         }
@@ -681,12 +648,21 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         };
         brief.defines.push(define);
     }
-    if cmake.testing.is_some() || !map.test_options.is_empty() {
-        let key = map
-            .test_options
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "BUILD_TESTING".into());
+    // Every test option follows `self.run_tests`, not only the first: a
+    // second one left at its upstream ON builds (and often downloads) tests.
+    let mut test_keys: Vec<String> = Vec::new();
+    for opt in &cmake.options {
+        let upper = opt.name.to_ascii_uppercase();
+        if map.test_options.contains(&upper)
+            && !test_keys.iter().any(|k| k.eq_ignore_ascii_case(&opt.name))
+        {
+            test_keys.push(opt.name.clone());
+        }
+    }
+    if test_keys.is_empty() && cmake.testing.is_some() {
+        test_keys.push("BUILD_TESTING".into());
+    }
+    for key in test_keys {
         brief.defines.push(BriefDefine {
             key,
             variant: None,
@@ -931,21 +907,6 @@ fn languages(facts: &RepoFacts, brief: &mut SpackBrief) {
         let uses = facts.languages.iter().any(|l| l.language == lang);
         if uses && !brief.language_virtuals.iter().any(|v| v == virt) {
             brief.language_virtuals.push(virt.to_string());
-        }
-    }
-}
-
-#[cfg(test)]
-mod extras_tests {
-    use super::is_extras_option;
-
-    #[test]
-    fn extras_are_judged_word_by_word_on_the_variant_name() {
-        for v in ["benchmarks", "build_docs", "examples", "sandbox", "demo"] {
-            assert!(is_extras_option(v), "{v}");
-        }
-        for v in ["openmp", "mpi_io", "shared", "docopt", "benchmarking_lib"] {
-            assert!(!is_extras_option(v), "{v}");
         }
     }
 }
