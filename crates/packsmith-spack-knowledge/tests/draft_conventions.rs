@@ -175,3 +175,72 @@ fn every_test_example_benchmark_and_doc_option_is_off_or_follows_run_tests() {
     assert_eq!(gtest.types, ["test"]);
     insta::assert_snapshot!(draft(&b));
 }
+
+fn provides_kb(with_elf: bool) -> packsmith_spack_knowledge::kb::NameIndex {
+    let packages = [
+        "boost", "cmake", "elfutils", "hdf5", "libelf", "openblas", "zlib", "zlib-ng",
+    ];
+    let mut virtuals = vec![
+        ("blas", vec!["openblas"]),
+        ("lapack", vec!["openblas"]),
+        ("zlib-api", vec!["zlib", "zlib-ng"]),
+    ];
+    if with_elf {
+        virtuals.push(("elf", vec!["elfutils", "libelf"]));
+    }
+    packsmith_spack_knowledge::kb::NameIndex {
+        packages: packages.iter().map(|s| s.to_string()).collect(),
+        virtuals: virtuals
+            .into_iter()
+            .map(|(v, p)| (v.to_string(), p.iter().map(|s| s.to_string()).collect()))
+            .collect(),
+    }
+}
+
+fn dep_specs(b: &SpackBrief) -> Vec<&str> {
+    b.dependencies.iter().map(|d| d.spec.as_str()).collect()
+}
+
+#[test]
+fn virtuals_over_providers() {
+    // Without a knowledge base: the curated provider table.
+    let plain = brief_with("providers", &NoKnowledge);
+    // With one: its provides() data.
+    let kb = provides_kb(true);
+    let known = brief_with("providers", &kb);
+    for b in [&plain, &known] {
+        let specs = dep_specs(b);
+        for want in ["elf", "blas", "lapack", "zlib-api", "hdf5@1.10:", "boost"] {
+            assert!(specs.contains(&want), "{want} not in {specs:?}");
+        }
+        for gone in ["libelf", "openblas", "zlib-ng"] {
+            assert!(
+                !specs.iter().any(|s| s.starts_with(gone)),
+                "{gone} in {specs:?}"
+            );
+        }
+        let elf = b.dependencies.iter().find(|d| d.spec == "elf").unwrap();
+        assert!(elf.why.contains("`libelf` provides `elf`"), "{}", elf.why);
+    }
+    let text = packsmith_spack_knowledge::draft::render_recipe_with_names(
+        &known,
+        &DraftOptions::default(),
+        &kb,
+    );
+    let opts = CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: Some(&kb),
+        package: Some(&known.package),
+    };
+    let findings: Vec<String> = check_source(&text, "package.py", &opts)
+        .into_iter()
+        .map(|d| format!("{:?} {}", d.code, d.message))
+        // A draft from a bare directory has no version yet, by design.
+        .filter(|f| !f.starts_with("NoVersion"))
+        .collect();
+    assert!(findings.is_empty(), "{findings:#?}\n{text}");
+    insta::assert_snapshot!(text);
+    // A Spack without the `elf` virtual keeps the provider it knows.
+    let old = brief_with("providers", &provides_kb(false));
+    assert!(dep_specs(&old).contains(&"libelf"), "{:?}", dep_specs(&old));
+}

@@ -10,6 +10,7 @@ mod names;
 mod option_words;
 mod own_name;
 mod render;
+mod virtuals;
 
 pub use conditions::{ConditionMap, When};
 pub use install::InstallPlan;
@@ -210,6 +211,7 @@ pub fn build_brief_with(
     languages(facts, &mut brief);
     downloads::apply(facts, kb, &cond_map, &mut brief);
     install::apply(facts, &mut brief);
+    virtuals::apply(kb, &mut brief);
     own_name::drop_self(facts, &mut brief);
     brief
 }
