@@ -173,6 +173,9 @@ mod tests {
         assert_eq!(virtuals_for("gcc", &kb), None);
         assert_eq!(virtuals_for("hdf5", &kb), None);
         assert_eq!(virtuals_for("binutils", &kb), None);
+        let tools = Kb(&[("yacc", &["bison", "byacc"]), ("pkgconfig", &["pkgconf"])]);
+        assert_eq!(virtuals_for("bison", &tools), None);
+        assert_eq!(virtuals_for("pkgconf", &tools).unwrap().0, ["pkgconfig"]);
         // A Spack without the virtual keeps the provider.
         let old = Kb(&[("blas", &["openblas"])]);
         assert_eq!(virtuals_for("openblas", &old).unwrap().0, ["blas"]);
