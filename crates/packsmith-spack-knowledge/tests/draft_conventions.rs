@@ -244,3 +244,37 @@ fn virtuals_over_providers() {
     let old = brief_with("providers", &provides_kb(false));
     assert!(dep_specs(&old).contains(&"libelf"), "{:?}", dep_specs(&old));
 }
+
+/// The four drafts above load in real Spack 0.23 and pass its package
+/// audits (load-time refusals are what items 1 and 2 are about). Skipped
+/// with a loud line unless `PACKSMITH_TEST_SPACK` names a Spack checkout.
+#[test]
+fn the_drafts_load_in_real_spack() {
+    let Some(root) = std::env::var_os("PACKSMITH_TEST_SPACK") else {
+        eprintln!(
+            "SKIPPED: the_drafts_load_in_real_spack: PACKSMITH_TEST_SPACK is not set; \
+             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut packages = Vec::new();
+    for fixture in ["selfdep", "emptystr", "testopts", "providers"] {
+        let mut b = brief_with(fixture, &NoKnowledge);
+        // A version, so that the audits look at a complete recipe.
+        b.fetch.url = Some(format!("https://example.org/{0}-1.0.tar.gz", b.package));
+        b.fetch.version = Some("1.0".into());
+        b.fetch.sha256 = Some("0".repeat(64));
+        let file = tmp.path().join(format!("{}.py", b.package));
+        std::fs::write(&file, draft(&b)).unwrap();
+        packages.push((b.package.clone(), file));
+    }
+    let verdicts = crate::check_real_spack::spack_verdicts(Path::new(&root), &packages, true);
+    for (name, _) in &packages {
+        let (kind, message) = verdicts
+            .get(name)
+            .unwrap_or_else(|| panic!("{name}: no verdict from Spack: {verdicts:?}"));
+        eprintln!("{name}: Spack {kind} ({message})");
+        assert_eq!(kind, "accepted", "{name}: {message}");
+    }
+}
