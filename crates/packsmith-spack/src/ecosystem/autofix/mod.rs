@@ -6,6 +6,9 @@
 //! dependency ([`autofix_build`]). The model only sees what these rules
 //! cannot fix.
 //!
+//! A `compiler_compat` failure gets the known flags in a `flag_handler`
+//! (`compiler_flags`).
+//!
 //! An `undeclared_dependency` from the hermeticity check is repaired in
 //! `undeclared.rs` (declare it, or switch the optional lookup off), which
 //! also needs the brief.
@@ -14,6 +17,7 @@
 //! prose written for the model) and find dependencies with
 //! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
 
+mod compiler_flags;
 mod undeclared;
 
 use std::collections::BTreeSet;
@@ -255,6 +259,7 @@ pub fn auto_repair_with(
         }
         FailureClass::UnknownPackage => drop_unknown(text, &names),
         FailureClass::NoInstallTarget => autofix_build::add_install_method(text),
+        FailureClass::CompilerCompat => compiler_flags::add_compat_flags(text, &d.names),
         FailureClass::ConfigureDownload => {
             autofix_build::disconnect_fetch_content(text, &d.names, kb)
                 .or_else(|| switch_off_downloading_extras(text, d))
@@ -441,6 +446,47 @@ mod tests {
         let (out, why) = auto_repair(recipe, &d).unwrap();
         assert!(out.contains("FETCHCONTENT_FULLY_DISCONNECTED"), "{out}");
         assert!(why.contains("fmt"), "{why}");
+    }
+
+    /// The known compiler-compatibility errors (our own logs) are
+    /// diagnosed as such and repaired with their flag for the compiler
+    /// range, once; a recipe with its own flag_handler is left alone.
+    #[test]
+    fn compiler_compat_errors_get_their_flags() {
+        let cases = [
+            (
+                include_str!("../../../tests/compiler-logs/gfortran-argument-mismatch.build.log"),
+                "        if name == \"fflags\" and self.spec.satisfies(\"%gcc@10:\"):\n            flags.append(\"-fallow-argument-mismatch\")",
+            ),
+            (
+                include_str!("../../../tests/compiler-logs/gcc-friend-default-argument.build.log"),
+                "        if name == \"cxxflags\" and self.spec.satisfies(\"%gcc@12:\"):\n            flags.append(\"-fpermissive\")",
+            ),
+        ];
+        let recipe = "class F(CMakePackage):\n    version(\"1.0\")\n";
+        for (log, want) in cases {
+            let d = classify(
+                Stage::Install,
+                "==> Error: ProcessError: Command exited with status 2:\n",
+                Some(log),
+            );
+            assert_eq!(d.class, FailureClass::CompilerCompat, "{d:#?}");
+            let (out, why) = auto_repair(recipe, &d).unwrap();
+            assert!(
+                out.contains("    def flag_handler(self, name, flags):"),
+                "{out}"
+            );
+            assert!(out.contains(want), "{out}");
+            assert!(
+                out.trim_end().ends_with("return (flags, None, None)"),
+                "{out}"
+            );
+            assert!(why.contains("compiler-compatibility"), "{why}");
+            // Applied once: the repaired recipe gets no second handler.
+            assert!(auto_repair(&out, &d).is_none());
+            let own = format!("{recipe}\n    def flag_handler(self, name, flags):\n        return (flags, None, None)\n");
+            assert!(auto_repair(&own, &d).is_none());
+        }
     }
 
     #[test]
