@@ -50,7 +50,14 @@ const FILLER_WORDS: &[&str] = &["ENABLE", "BUILD", "WITH", "USE", "INCLUDE", "DO
 /// A test option: the name without the project's prefix has a test word.
 pub(super) fn is_test_option(name: &str, project: Option<&str>) -> bool {
     let u = name.to_ascii_uppercase();
-    if u == "BUILD_TESTING" {
+    // The spellings recognised before word matching, kept (`FOO_BUILD_TESTEXE`).
+    if u == "BUILD_TESTING"
+        || u.ends_with("_TESTS")
+        || u.ends_with("_TESTING")
+        || u.ends_with("_TEST")
+        || u.contains("_BUILD_TEST")
+        || u.contains("_ENABLE_TEST")
+    {
         return true;
     }
     let mut w = words(name);
@@ -129,6 +136,7 @@ mod tests {
             "FooBuildTests",
             "ENABLE_CHECK",
             "FOO_BUILD_CHECKS",
+            "FOO_BUILD_TESTEXE",
         ] {
             assert!(is_test_option(name, Some("foo")), "{name}");
         }
