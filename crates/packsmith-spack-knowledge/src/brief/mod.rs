@@ -15,6 +15,7 @@ mod virtuals;
 pub use conditions::{ConditionMap, When};
 pub use install::InstallPlan;
 pub use names::{class_name, package_name, positive_variant_name, variant_name};
+pub use option_words::is_extras_or_test_variant;
 pub use render::{render_brief, render_raw_facts};
 
 use crate::base_classes::class_for_kind;

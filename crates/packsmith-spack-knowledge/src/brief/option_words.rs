@@ -108,9 +108,29 @@ pub(super) fn is_extras_option(variant: &str) -> bool {
     words(variant).iter().any(|w| WORDS.contains(&w.as_str()))
 }
 
+/// A variant that builds tests, examples, benchmarks or docs, judged word
+/// by word (`docs`, `build_tests`; never `docker` or `contest`): what a
+/// repair may switch off when the build tried to download.
+pub fn is_extras_or_test_variant(variant: &str) -> bool {
+    is_extras_option(variant)
+        || words(variant)
+            .iter()
+            .any(|w| TEST_WORDS.contains(&w.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{is_extras_option, is_test_option, words};
+    use super::{is_extras_option, is_extras_or_test_variant, is_test_option, words};
+
+    #[test]
+    fn extras_or_tests_for_repairs() {
+        for v in ["tests", "build_tests", "docs", "benchmarks", "examples"] {
+            assert!(is_extras_or_test_variant(v), "{v}");
+        }
+        for v in ["docker", "contest", "latest", "mpi"] {
+            assert!(!is_extras_or_test_variant(v), "{v}");
+        }
+    }
 
     #[test]
     fn words_split_at_separators_and_case() {

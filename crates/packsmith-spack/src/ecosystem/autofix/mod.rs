@@ -22,6 +22,7 @@ mod undeclared;
 
 use std::collections::BTreeSet;
 
+use packsmith_spack_knowledge::brief::is_extras_or_test_variant;
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
@@ -190,11 +191,6 @@ fn drop_unknown(text: &str, unknown: &BTreeSet<&str>) -> Option<(String, String)
     ))
 }
 
-/// Words that mark a download-prone, non-essential part of a build.
-const EXTRAS: &[&str] = &[
-    "bench", "example", "doc", "demo", "test", "sandbox", "tutorial",
-];
-
 /// Whether the log lines the diagnosis kept show a failed name lookup or
 /// an unreachable network.
 fn mentions_network_failure(d: &Diagnosis) -> bool {
@@ -218,10 +214,8 @@ fn switch_off_downloading_extras(text: &str, d: &Diagnosis) -> Option<(String, S
     let names: Vec<String> = re
         .captures_iter(text)
         .map(|c| c[1].to_string())
-        .filter(|n| {
-            let l = n.to_ascii_lowercase();
-            EXTRAS.iter().any(|w| l.contains(w))
-        })
+        // Word by word: `docs` and `tests`, never `docker` or `contest`.
+        .filter(|n| is_extras_or_test_variant(n))
         .collect();
     let mut out = text.to_string();
     for n in &names {
@@ -407,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_configure_time_download_switches_extras_off() {
-        let recipe = "class F(CMakePackage):\n    variant(\"benchmarks\", default=True, description=\"b\")\n    variant(\"inline\", default=True, description=\"i\")\n";
+        let recipe = "class F(CMakePackage):\n    variant(\"benchmarks\", default=True, description=\"b\")\n    variant(\"inline\", default=True, description=\"i\")\n    variant(\"docker\", default=True, description=\"d\")\n";
         let d = diagnosis(
             FailureClass::CmakeConfigure,
             &[],
@@ -419,6 +413,8 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(r#"variant("inline", default=True"#));
+        // Not a documentation switch, whatever its first letters.
+        assert!(out.contains(r#"variant("docker", default=True"#), "{out}");
         assert!(why.contains("benchmarks"));
         assert!(auto_repair(&out, &d).is_none());
     }
