@@ -13,13 +13,14 @@ use std::process::Command;
 use packsmith_spack_knowledge::check::{check_source, CheckOptions, Severity};
 use packsmith_spack_knowledge::target::TargetSpack;
 
-/// Loads each named package of the repository at argv[1] and, when that
-/// works, runs the `packages` audits on it; prints one verdict a line.
+/// Loads each named package of the repositories at argv[1] (comma-separated,
+/// first wins) and, when that works, runs the `packages` audits on it;
+/// prints one verdict a line.
 const LOAD_SCRIPT: &str = r#"
 import sys
 import spack.audit
 import spack.repo
-with spack.repo.use_repositories(sys.argv[1]) as path:
+with spack.repo.use_repositories(*sys.argv[1].split(",")) as path:
     for name in sys.argv[2:]:
         try:
             path.get_pkg_class(name)
@@ -51,9 +52,12 @@ fn load_fixtures() -> Vec<(String, PathBuf)> {
 }
 
 /// Spack's verdict per package: (kind, first line of Spack's message).
-fn spack_verdicts(
+/// With `builtin`, Spack's builtin repository sits behind the test one, so
+/// the audits can resolve dependencies.
+pub(crate) fn spack_verdicts(
     spack_root: &Path,
     packages: &[(String, PathBuf)],
+    builtin: bool,
 ) -> BTreeMap<String, (String, String)> {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
@@ -74,7 +78,12 @@ fn spack_verdicts(
     let output = Command::new(spack_root.join("bin/spack"))
         .arg("python")
         .arg(&script)
-        .arg(&repo)
+        .arg(if builtin {
+            let builtin = spack_root.join("var/spack/repos/builtin");
+            format!("{},{}", repo.display(), builtin.display())
+        } else {
+            repo.display().to_string()
+        })
         .args(packages.iter().map(|(n, _)| n))
         .current_dir(tmp.path())
         .env("HOME", &home)
@@ -128,7 +137,7 @@ fn what_spack_refuses_at_load_the_check_flags() {
     let mut packages = load_fixtures();
     assert!(packages.len() >= 20, "{packages:?}");
     packages.push(("clean-load".into(), fixtures().join("clean-load.py")));
-    let verdicts = spack_verdicts(Path::new(&root), &packages);
+    let verdicts = spack_verdicts(Path::new(&root), &packages, false);
     for (name, file) in &packages {
         let (kind, message) = verdicts
             .get(name)

@@ -391,6 +391,73 @@ fn captured_failures_classify() {
     eprintln!("captured failures:\n  {}", report.join("\n  "));
 }
 
+/// A Fortran library that gfortran >= 10 refuses (argument mismatch between
+/// two calls): the install fails as `compiler_compat`, the rule repair adds
+/// the flag through `flag_handler`, and the repaired recipe installs.
+#[test]
+fn a_compiler_compat_error_is_repaired_by_its_flag() {
+    let Some(env) = spack_or_skip("a_compiler_compat_error_is_repaired_by_its_flag") else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let sb = sandbox(&env, |_| {});
+    let project = env.run.path().join("fmismatch-src");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(
+        project.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\nproject(fmismatch VERSION 1.0.0 LANGUAGES Fortran)\nadd_library(fmismatch src/mm.f90)\ninstall(TARGETS fmismatch)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("src/mm.f90"),
+        "subroutine user()\n  real(8) :: x(4)\n  integer :: n\n  call sink(x, 4)\n  call sink(n, 1)\nend subroutine user\n",
+    )
+    .unwrap();
+    let mirror = env.run.path().join("mirror");
+    let src = pack_local_source(&project, "fmismatch", "1.0.0", &mirror).unwrap();
+    let recipe = format!(
+        r#"from spack.package import *
+
+
+class Fmismatch(CMakePackage):
+    """A Fortran library with an old-style argument mismatch."""
+
+    homepage = "https://example.invalid/fmismatch"
+    url = "{}"
+
+    version("1.0.0", sha256="{}")
+"#,
+        src.url, src.sha256
+    );
+    let options = StageOptions::default();
+    let install = |n: u32, text: &str| {
+        let attempt = prepare_attempt(
+            env.run.path(),
+            "compat",
+            n,
+            "fmismatch",
+            text,
+            Some(&src.mirror),
+        )
+        .unwrap();
+        run_stages(&env.setup, &sb, &attempt, &[Stage::Install], &options).unwrap()
+    };
+    let outcomes = install(1, &recipe);
+    let last = outcomes.last().unwrap();
+    assert!(!last.passed, "{outcomes:?}");
+    let d = diagnose_outcome(last).unwrap().unwrap();
+    assert_eq!(d.class, FailureClass::CompilerCompat, "{d:#?}");
+    assert_eq!(d.names, ["gfortran-argument-mismatch"]);
+    let (fixed, why) = packsmith_spack::ecosystem::auto_repair_with(&recipe, &d, None).unwrap();
+    eprintln!("repair: {why}\n{fixed}");
+    let outcomes = install(2, &fixed);
+    assert!(
+        outcomes.iter().all(|o| o.passed),
+        "{outcomes:?}\n{}",
+        std::fs::read_to_string(&outcomes.last().unwrap().log_path).unwrap_or_default()
+    );
+}
+
 #[test]
 fn heatsim_installs_end_to_end() {
     let Some(env) = spack_or_skip("heatsim_installs_end_to_end") else {

@@ -7,16 +7,21 @@ mod conditions;
 mod downloads;
 mod install;
 mod names;
+mod option_words;
+mod own_name;
 mod render;
+mod virtuals;
 
 pub use conditions::{ConditionMap, When};
 pub use install::InstallPlan;
 pub use names::{class_name, package_name, positive_variant_name, variant_name};
+pub use option_words::is_extras_or_test_variant;
 pub use render::{render_brief, render_raw_facts};
 
 use crate::base_classes::class_for_kind;
 use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
+use option_words::{is_extras_option, is_test_option};
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -114,6 +119,10 @@ pub struct SpackBrief {
     /// The recipe's own `install()`, for a build without install rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<InstallPlan>,
+    /// Things the draft must show a maintainer as `# FIXME` comments
+    /// (an option the brief could not turn into a variant).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixmes: Vec<String>,
 }
 
 /// One CMake define the recipe should pass.
@@ -141,41 +150,6 @@ const DEVELOPER_OPTION_WORDS: &[&str] = &[
     "PEDANTIC",
     "GCOV",
 ];
-
-fn is_test_option(name: &str) -> bool {
-    let u = name.to_ascii_uppercase();
-    u == "BUILD_TESTING"
-        || u.ends_with("_TESTS")
-        || u.ends_with("_TESTING")
-        || u.ends_with("_TEST")
-        || u.contains("_BUILD_TEST")
-        || u.contains("_ENABLE_TEST")
-}
-
-/// Options for things a package user does not install: benchmarks,
-/// examples, docs, demos. Their variants default to off whatever the
-/// upstream default (they often download or need heavy tools), as Spack
-/// recipes usually do.
-/// Judged on the variant name (project prefix already stripped), word by
-/// word, so a project called `demo` does not turn every option off.
-fn is_extras_option(variant: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "bench",
-        "benchmark",
-        "benchmarks",
-        "example",
-        "examples",
-        "doc",
-        "docs",
-        "documentation",
-        "demo",
-        "demos",
-        "sandbox",
-        "tutorial",
-        "tutorials",
-    ];
-    variant.split(['_', '-']).any(|word| WORDS.contains(&word))
-}
 
 fn is_developer_option(name: &str) -> bool {
     let u = name.to_ascii_uppercase();
@@ -238,6 +212,8 @@ pub fn build_brief_with(
     languages(facts, &mut brief);
     downloads::apply(facts, kb, &cond_map, &mut brief);
     install::apply(facts, &mut brief);
+    virtuals::apply(kb, &mut brief);
+    own_name::drop_self(facts, &mut brief);
     brief
 }
 
@@ -273,6 +249,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         notes: Vec::new(),
         root_cmakelists_dir: None,
         install: None,
+        fixmes: Vec::new(),
     }
 }
 
@@ -538,7 +515,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if switches.contains(&opt.name) {
             continue; // a download switch: the recipe sets it
         }
-        if is_test_option(&opt.name) {
+        if is_test_option(&opt.name, project) && !is_developer_option(&opt.name) {
             map.test_options.push(opt.name.to_ascii_uppercase());
             continue;
         }
@@ -630,18 +607,25 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             });
             continue;
         }
-        if var.choices.len() < 2 || !var.cache_type.eq_ignore_ascii_case("STRING") {
+        // Enumerated string options only; one with an empty default and a
+        // single listed choice (`STRINGS "" serial`) is one too.
+        let listed = var.choices.iter().filter(|c| !c.trim().is_empty()).count();
+        let enumerated = var.choices.len() >= 2 || (listed == 1 && var.default.trim().is_empty());
+        if !enumerated || listed == 0 || !var.cache_type.eq_ignore_ascii_case("STRING") {
             continue;
         }
         let name = variant_name(&var.name, project);
         if brief.variants.iter().any(|v| v.name == name) {
             continue;
         }
+        let Some(default) = string_default(var, brief) else {
+            continue;
+        };
         map.variants
             .insert(var.name.to_ascii_uppercase(), name.clone());
         brief.variants.push(BriefVariant {
             name,
-            default: VariantDefault::Str(var.default.clone()),
+            default: VariantDefault::Str(default),
             values: var.choices.clone(),
             description: var.doc.clone(),
             when: None,
@@ -667,12 +651,21 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         };
         brief.defines.push(define);
     }
-    if cmake.testing.is_some() || !map.test_options.is_empty() {
-        let key = map
-            .test_options
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "BUILD_TESTING".into());
+    // Every test option follows `self.run_tests`, not only the first: a
+    // second one left at its upstream ON builds (and often downloads) tests.
+    let mut test_keys: Vec<String> = Vec::new();
+    for opt in &cmake.options {
+        let upper = opt.name.to_ascii_uppercase();
+        if map.test_options.contains(&upper)
+            && !test_keys.iter().any(|k| k.eq_ignore_ascii_case(&opt.name))
+        {
+            test_keys.push(opt.name.clone());
+        }
+    }
+    if test_keys.is_empty() && cmake.testing.is_some() {
+        test_keys.push("BUILD_TESTING".into());
+    }
+    for key in test_keys {
         brief.defines.push(BriefDefine {
             key,
             variant: None,
@@ -680,6 +673,46 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         });
     }
     map
+}
+
+/// The default of a string variant. Spack refuses `default=""` at load
+/// time, so an empty upstream default becomes the one non-empty choice
+/// when there is exactly one, else no variant and a FIXME naming the
+/// option (the build keeps upstream's empty value).
+fn string_default(var: &packsmith_core::CmakeCacheVar, brief: &mut SpackBrief) -> Option<String> {
+    if !var.default.trim().is_empty() {
+        return Some(var.default.clone());
+    }
+    let candidates: Vec<&String> = var
+        .choices
+        .iter()
+        .filter(|c| !c.trim().is_empty())
+        .collect();
+    if let [only] = candidates.as_slice() {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "{} defaults to an empty string upstream; its variant defaults to its only choice `{only}`",
+                var.name
+            ),
+            evidence: Some(var.evidence.clone()),
+        });
+        return Some((*only).clone());
+    }
+    let listed = candidates
+        .iter()
+        .map(|c| c.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = format!(
+        "upstream {} defaults to an empty string (choices: {listed}); Spack refuses an empty variant default, so it is no variant: add one with a real default, or set it in cmake_args",
+        var.name
+    );
+    brief.notes.push(BriefNote {
+        message: message.clone(),
+        evidence: Some(var.evidence.clone()),
+    });
+    brief.fixmes.push(message);
+    None
 }
 
 fn dep(
@@ -877,21 +910,6 @@ fn languages(facts: &RepoFacts, brief: &mut SpackBrief) {
         let uses = facts.languages.iter().any(|l| l.language == lang);
         if uses && !brief.language_virtuals.iter().any(|v| v == virt) {
             brief.language_virtuals.push(virt.to_string());
-        }
-    }
-}
-
-#[cfg(test)]
-mod extras_tests {
-    use super::is_extras_option;
-
-    #[test]
-    fn extras_are_judged_word_by_word_on_the_variant_name() {
-        for v in ["benchmarks", "build_docs", "examples", "sandbox", "demo"] {
-            assert!(is_extras_option(v), "{v}");
-        }
-        for v in ["openmp", "mpi_io", "shared", "docopt", "benchmarking_lib"] {
-            assert!(!is_extras_option(v), "{v}");
         }
     }
 }

@@ -43,11 +43,12 @@ pub fn render_body(
     out.push(String::new());
     out.extend(versions(b));
     let variants: Vec<&BriefVariant> = b.variants.iter().filter(|v| !v.inherited).collect();
-    if !variants.is_empty() {
+    if !variants.is_empty() || !b.fixmes.is_empty() {
         out.push(String::new());
         for v in variants {
             out.extend(variant(v));
         }
+        out.extend(fixmes(&b.fixmes));
     }
     let mut deps = dependencies(b, options);
     let unknown = render_unknown(unknown, depends_on);
@@ -169,6 +170,20 @@ fn versions(b: &SpackBrief) -> Vec<String> {
         format!("    # FIXME: version {version} has no archive checksum, tag or commit; add one"),
         format!("    # version({v}, sha256=\"...\") or version({v}, tag=\"...\")"),
     ]
+}
+
+/// The brief's FIXMEs as comments wrapped at the line width.
+fn fixmes(items: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        let text = format!("FIXME: {}", comment_text(item));
+        out.extend(
+            wrap(&text, LINE_WIDTH - 6)
+                .into_iter()
+                .map(|l| format!("    # {l}")),
+        );
+    }
+    out
 }
 
 fn variant(v: &BriefVariant) -> Vec<String> {

@@ -376,6 +376,17 @@ impl SpackNames for NameIndex {
         }
     }
 
+    fn provided_by(&self, package: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .virtuals
+            .iter()
+            .filter(|(_, providers)| providers.iter().any(|p| p == package))
+            .map(|(v, _)| v.clone())
+            .collect();
+        out.sort();
+        out
+    }
+
     /// Known names by edit distance (at most 2, and at most a third of the
     /// name, rounded up), ties by name.
     fn closest(&self, name: &str, n: usize) -> Vec<String> {

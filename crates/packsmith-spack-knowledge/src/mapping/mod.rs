@@ -7,6 +7,7 @@
 //! made and how sure it is.
 
 mod library;
+mod providers;
 mod unknown;
 
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub use library::{is_system_runtime, library_stem, map_library_file};
+pub use providers::virtuals_for;
 pub use unknown::{fix_name, NameFix, CLOSEST};
 
 const TABLE_TOML: &str = include_str!("../../data/dependency-names.toml");
@@ -104,6 +106,12 @@ pub trait SpackNames {
     /// Up to `n` known names closest to `name`, best first; none when the
     /// knowledge base cannot list its names.
     fn closest(&self, _name: &str, _n: usize) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The virtuals `package` provides, from the knowledge base's
+    /// `provides()` data; none when it has no such data.
+    fn provided_by(&self, _package: &str) -> Vec<String> {
         Vec::new()
     }
 }

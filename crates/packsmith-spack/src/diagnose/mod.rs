@@ -8,6 +8,7 @@
 //! traceback frame), capped at [`MAX_LINES`] lines and [`MAX_BYTES`] bytes.
 
 mod build_rules;
+mod compiler_compat;
 mod excerpt;
 mod hermetic;
 mod rules;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::validate::hermetic::UndeclaredDependency;
 use crate::validate::{SpackStageOutcome, Stage};
 
+pub use compiler_compat::{compat_rule, CompatRule, COMPAT_RULES};
 pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
 pub use hermetic::diagnose_hermeticity;
 pub use rules::classify;
@@ -46,6 +48,10 @@ pub enum FailureClass {
     /// The build has no install rules: `make install` / `ninja install`
     /// has no such target.
     NoInstallTarget,
+    /// The compiler failed on a known compatibility error of a newer
+    /// compiler (gfortran ≥ 10 argument mismatch, …) that a flag fixes;
+    /// `names` holds the matching rules of `COMPAT_RULES`.
+    CompilerCompat,
     /// The compiler or linker failed.
     Compilation,
     /// The source could not be fetched or verified (checksum, missing
@@ -76,7 +82,7 @@ impl FailureClass {
             Self::CmakeConfigure => "cmake",
             Self::ConfigureDownload => "web",
             Self::NoInstallTarget => "compilation",
-            Self::Compilation | Self::Unknown => "compilation",
+            Self::CompilerCompat | Self::Compilation | Self::Unknown => "compilation",
             Self::Fetch => "web",
             Self::Test => "test",
             Self::Timeout => "compute_timeout",

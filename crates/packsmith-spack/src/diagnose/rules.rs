@@ -246,6 +246,9 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
             excerpt,
         );
     }
+    if let Some(d) = super::compiler_compat::compiler_compat(stage, build_lines) {
+        return d;
+    }
     if let Some(d) = compilation(stage, &lines, build_lines) {
         return d;
     }

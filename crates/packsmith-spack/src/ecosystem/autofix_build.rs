@@ -19,7 +19,7 @@ const DISCONNECTED: [&str; 2] = [
 
 /// Whether the class body runs to the end of the file, so a method can be
 /// appended to it.
-fn class_runs_to_end(text: &str) -> bool {
+pub(super) fn class_runs_to_end(text: &str) -> bool {
     text.lines()
         .rev()
         .find(|l| !l.trim().is_empty())
@@ -32,7 +32,7 @@ fn base_is(text: &str, bases: &[&str]) -> bool {
         .any(|l| bases.iter().any(|b| l.contains(b)))
 }
 
-fn append_method(text: &str, method: &[String]) -> String {
+pub(super) fn append_method(text: &str, method: &[String]) -> String {
     let mut out = text.trim_end().to_string();
     out.push_str("\n\n");
     out.push_str(&method.join("\n"));

@@ -35,6 +35,7 @@ use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
 use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
+pub use autofix::auto_repair_with;
 pub use output::{clean_model_output, PinnedFetch};
 pub use prompts::PromptReference;
 pub use references::{compact_recipe, references_from};

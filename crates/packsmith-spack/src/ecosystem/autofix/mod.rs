@@ -6,6 +6,9 @@
 //! dependency ([`autofix_build`]). The model only sees what these rules
 //! cannot fix.
 //!
+//! A `compiler_compat` failure gets the known flags in a `flag_handler`
+//! (`compiler_flags`).
+//!
 //! An `undeclared_dependency` from the hermeticity check is repaired in
 //! `undeclared.rs` (declare it, or switch the optional lookup off), which
 //! also needs the brief.
@@ -14,10 +17,12 @@
 //! prose written for the model) and find dependencies with
 //! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
 
+mod compiler_flags;
 mod undeclared;
 
 use std::collections::BTreeSet;
 
+use packsmith_spack_knowledge::brief::is_extras_or_test_variant;
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
@@ -186,11 +191,6 @@ fn drop_unknown(text: &str, unknown: &BTreeSet<&str>) -> Option<(String, String)
     ))
 }
 
-/// Words that mark a download-prone, non-essential part of a build.
-const EXTRAS: &[&str] = &[
-    "bench", "example", "doc", "demo", "test", "sandbox", "tutorial",
-];
-
 /// Whether the log lines the diagnosis kept show a failed name lookup or
 /// an unreachable network.
 fn mentions_network_failure(d: &Diagnosis) -> bool {
@@ -214,10 +214,8 @@ fn switch_off_downloading_extras(text: &str, d: &Diagnosis) -> Option<(String, S
     let names: Vec<String> = re
         .captures_iter(text)
         .map(|c| c[1].to_string())
-        .filter(|n| {
-            let l = n.to_ascii_lowercase();
-            EXTRAS.iter().any(|w| l.contains(w))
-        })
+        // Word by word: `docs` and `tests`, never `docker` or `contest`.
+        .filter(|n| is_extras_or_test_variant(n))
         .collect();
     let mut out = text.to_string();
     for n in &names {
@@ -255,6 +253,7 @@ pub fn auto_repair_with(
         }
         FailureClass::UnknownPackage => drop_unknown(text, &names),
         FailureClass::NoInstallTarget => autofix_build::add_install_method(text),
+        FailureClass::CompilerCompat => compiler_flags::add_compat_flags(text, &d.names),
         FailureClass::ConfigureDownload => {
             autofix_build::disconnect_fetch_content(text, &d.names, kb)
                 .or_else(|| switch_off_downloading_extras(text, d))
@@ -402,7 +401,7 @@ mod tests {
 
     #[test]
     fn a_configure_time_download_switches_extras_off() {
-        let recipe = "class F(CMakePackage):\n    variant(\"benchmarks\", default=True, description=\"b\")\n    variant(\"inline\", default=True, description=\"i\")\n";
+        let recipe = "class F(CMakePackage):\n    variant(\"benchmarks\", default=True, description=\"b\")\n    variant(\"inline\", default=True, description=\"i\")\n    variant(\"docker\", default=True, description=\"d\")\n";
         let d = diagnosis(
             FailureClass::CmakeConfigure,
             &[],
@@ -414,6 +413,8 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(r#"variant("inline", default=True"#));
+        // Not a documentation switch, whatever its first letters.
+        assert!(out.contains(r#"variant("docker", default=True"#), "{out}");
         assert!(why.contains("benchmarks"));
         assert!(auto_repair(&out, &d).is_none());
     }
@@ -441,6 +442,47 @@ mod tests {
         let (out, why) = auto_repair(recipe, &d).unwrap();
         assert!(out.contains("FETCHCONTENT_FULLY_DISCONNECTED"), "{out}");
         assert!(why.contains("fmt"), "{why}");
+    }
+
+    /// The known compiler-compatibility errors (our own logs) are
+    /// diagnosed as such and repaired with their flag for the compiler
+    /// range, once; a recipe with its own flag_handler is left alone.
+    #[test]
+    fn compiler_compat_errors_get_their_flags() {
+        let cases = [
+            (
+                include_str!("../../../tests/compiler-logs/gfortran-argument-mismatch.build.log"),
+                "        if name == \"fflags\" and self.spec.satisfies(\"%gcc@10:\"):\n            flags.append(\"-fallow-argument-mismatch\")",
+            ),
+            (
+                include_str!("../../../tests/compiler-logs/gcc-friend-default-argument.build.log"),
+                "        if name == \"cxxflags\" and self.spec.satisfies(\"%gcc@12:\"):\n            flags.append(\"-fpermissive\")",
+            ),
+        ];
+        let recipe = "class F(CMakePackage):\n    version(\"1.0\")\n";
+        for (log, want) in cases {
+            let d = classify(
+                Stage::Install,
+                "==> Error: ProcessError: Command exited with status 2:\n",
+                Some(log),
+            );
+            assert_eq!(d.class, FailureClass::CompilerCompat, "{d:#?}");
+            let (out, why) = auto_repair(recipe, &d).unwrap();
+            assert!(
+                out.contains("    def flag_handler(self, name, flags):"),
+                "{out}"
+            );
+            assert!(out.contains(want), "{out}");
+            assert!(
+                out.trim_end().ends_with("return (flags, None, None)"),
+                "{out}"
+            );
+            assert!(why.contains("compiler-compatibility"), "{why}");
+            // Applied once: the repaired recipe gets no second handler.
+            assert!(auto_repair(&out, &d).is_none());
+            let own = format!("{recipe}\n    def flag_handler(self, name, flags):\n        return (flags, None, None)\n");
+            assert!(auto_repair(&own, &d).is_none());
+        }
     }
 
     #[test]

@@ -1,0 +1,121 @@
+//! Known compiler-compatibility errors and the flag that every Spack
+//! maintainer adds for them: newer compilers turned old, widespread code
+//! patterns into errors (gfortran ≥ 10 argument mismatches, g++ friend
+//! declarations with default arguments). A small table of rules; the
+//! diagnosis names the rules that matched, and the repair adds their flags
+//! through `flag_handler` for the compiler range.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::excerpt::block;
+use super::rules::{diagnosis, re};
+use super::{Diagnosis, FailureClass};
+use crate::validate::Stage;
+
+/// One known error and its flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompatRule {
+    /// Stable name, carried in the diagnosis's `names`.
+    pub id: &'static str,
+    /// What the compiler prints.
+    pattern: &'static str,
+    /// The `flag_handler` flag list the flag goes to (`fflags`, `cxxflags`).
+    pub flags: &'static str,
+    pub flag: &'static str,
+    /// The compilers that need it, as a spec (`%gcc@10:`).
+    pub when: &'static str,
+    /// Why, for the recipe's comment and the report.
+    pub why: &'static str,
+}
+
+/// The table, most common first.
+pub const COMPAT_RULES: &[CompatRule] = &[
+    CompatRule {
+        id: "gfortran-argument-mismatch",
+        pattern: r"Error: (?:Type|Rank) mismatch between actual argument at \(1\) and actual argument at \(2\)",
+        flags: "fflags",
+        flag: "-fallow-argument-mismatch",
+        when: "%gcc@10:",
+        why: "gfortran 10 and later refuse calls whose arguments differ in type or rank",
+    },
+    CompatRule {
+        id: "gcc-friend-default-argument",
+        pattern: r"error: friend declaration of .* specifies default arguments and isn.t a definition",
+        flags: "cxxflags",
+        flag: "-fpermissive",
+        when: "%gcc@12:",
+        why: "g++ refuses a friend declaration with default arguments that is not a definition",
+    },
+];
+
+static PATTERNS: LazyLock<Vec<(CompatRule, Option<Regex>)>> =
+    LazyLock::new(|| COMPAT_RULES.iter().map(|r| (*r, re(r.pattern))).collect());
+
+/// The rule named `id`.
+pub fn compat_rule(id: &str) -> Option<&'static CompatRule> {
+    COMPAT_RULES.iter().find(|r| r.id == id)
+}
+
+/// A build that failed on known compatibility errors: every rule that
+/// matched, in table order, and the block around the first hit.
+pub fn compiler_compat(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
+    let mut first: Option<usize> = None;
+    let mut ids: Vec<String> = Vec::new();
+    for (rule, regex) in PATTERNS.iter() {
+        let Some(regex) = regex else { continue };
+        if let Some(i) = build_lines.iter().position(|l| regex.is_match(l)) {
+            first = Some(first.map_or(i, |f| f.min(i)));
+            ids.push(rule.id.to_string());
+        }
+    }
+    let i = first?;
+    let start = i.saturating_sub(6);
+    let mut excerpt: Vec<&str> = build_lines[start..i].to_vec();
+    excerpt.extend(block(build_lines, i, 6, |l| !l.trim().is_empty()));
+    let mut d = diagnosis(
+        stage,
+        FailureClass::CompilerCompat,
+        build_lines[i].trim().to_string(),
+        excerpt,
+    );
+    let hints: Vec<String> = ids
+        .iter()
+        .filter_map(|id| compat_rule(id))
+        .map(|r| format!("{} to {} when {}", r.flag, r.flags, r.when))
+        .collect();
+    d.hint = Some(format!(
+        "a known compiler-compatibility error: add {} in flag_handler",
+        hints.join(", ")
+    ));
+    d.names = ids;
+    Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles() {
+        for (rule, regex) in PATTERNS.iter() {
+            assert!(regex.is_some(), "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn both_rules_and_nothing_else() {
+        let log = [
+            "mm.f90:5:12:",
+            "Error: Rank mismatch between actual argument at (1) and actual argument at (2) (scalar and rank-1)",
+            "fr.cpp:2:14: error: friend declaration of 'int area(const Box&, int)' specifies default arguments and isn't a definition [-fpermissive]",
+        ];
+        let d = compiler_compat(Stage::Install, &log).unwrap();
+        assert_eq!(
+            d.names,
+            ["gfortran-argument-mismatch", "gcc-friend-default-argument"]
+        );
+        assert!(compiler_compat(Stage::Install, &["error: 'x' was not declared"]).is_none());
+    }
+}
