@@ -529,6 +529,17 @@ fn heatsim_installs_end_to_end() {
     assert_eq!(outcomes.len(), 4);
 }
 
+/// Whether a `sleep <secs>` process is alive on the host.
+fn daemon_alive(secs: &str) -> bool {
+    let wanted = format!("sleep\0{secs}\0");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .any(|c| c == wanted.as_bytes())
+}
+
 /// sha256 over every path and file content under `dir`.
 fn tree_hash(dir: &Path) -> String {
     use sha2::{Digest, Sha256};
@@ -556,9 +567,17 @@ fn tree_hash(dir: &Path) -> String {
 
 /// A recipe whose `cmake_args()` attacks the machine; each attack reports
 /// what happened, and the install then fails with the report.
-fn evil_recipe(url: &str, sha: &str, host_home: &Path, outside: &Path) -> String {
+fn evil_recipe(
+    url: &str,
+    sha: &str,
+    host_home: &Path,
+    outside: &Path,
+    run_parent: &Path,
+) -> String {
     let home = host_home.display();
     let outside = outside.display();
+    let run_parent = run_parent.display();
+    let host_pid = std::process::id();
     format!(
         r#"from spack.package import *
 
@@ -629,6 +648,46 @@ class Tinyproj(CMakePackage):
             return "no limit hit"
 
         attempt("fork-bomb", fork_bomb)
+
+        def secrets():
+            words = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+            found = sorted(k for k in os.environ if any(w in k.upper() for w in words))
+            if not found:
+                raise KeyError("no secret in the environment")
+            return "found " + ",".join(found)
+
+        attempt("read-secret-env", secrets)
+
+        def through_symlink():
+            link = os.path.join(self.stage.path, "parent-link")
+            os.symlink("{run_parent}", link)
+            return write(os.path.join(link, "escaped-via-link"))
+
+        attempt("write-via-symlink", through_symlink)
+
+        def ptrace():
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.ptrace(16, {host_pid}, 0, 0) != 0:  # PTRACE_ATTACH
+                err = ctypes.get_errno()
+                raise OSError(err, os.strerror(err))
+            libc.ptrace(17, {host_pid}, 0, 0)  # PTRACE_DETACH
+            return "attached to the test process"
+
+        attempt("ptrace-host", ptrace)
+
+        def daemon():
+            import subprocess
+            p = subprocess.Popen(
+                ["sleep", "4242"],
+                start_new_session=True,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            return "started pid %d" % p.pid
+
+        attempt("daemon", daemon)
         raise InstallError("containment report:\n" + "\n".join(report))
 "#
     )
@@ -665,7 +724,17 @@ fn sandbox_contains_malicious_recipes() {
         &env.run.path().join("mirror"),
     )
     .unwrap();
-    let recipe = evil_recipe(&src.url, &src.sha256, host_home.path(), &outside);
+    let run_parent = env.run.path().parent().unwrap().to_path_buf();
+    let recipe = evil_recipe(
+        &src.url,
+        &src.sha256,
+        host_home.path(),
+        &outside,
+        &run_parent,
+    );
+    // A secret in packsmith's own environment, as a user's API key is
+    // (edition 2021; the real-Spack tests run one at a time under SPACK).
+    std::env::set_var("OPENAI_API_KEY", "sk-sandbox-test-not-a-secret");
     let attempt = prepare_attempt(
         env.run.path(),
         "evil",
@@ -697,6 +766,10 @@ fn sandbox_contains_malicious_recipes() {
                 "fill-disk",
                 "fork-bomb",
                 "forked ",
+                "read-secret-env",
+                "write-via-symlink",
+                "ptrace-host",
+                "daemon",
             ]
             .iter()
             .any(|k| l.trim_start().starts_with(k))
@@ -724,7 +797,21 @@ fn sandbox_contains_malicious_recipes() {
     assert!(line("network").contains("BLOCKED"), "{report:?}");
     assert!(line("fill-disk").contains("File too large"), "{report:?}");
     assert!(line("fork-bomb").contains("BLOCKED"), "{report:?}");
+    assert!(line("read-secret-env").contains("BLOCKED"), "{report:?}");
+    assert!(line("ptrace-host").contains("BLOCKED"), "{report:?}");
+    // The daemon may start, but not outlive the sandbox.
+    assert!(!line("daemon").is_empty(), "{report:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while daemon_alive("4242") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!daemon_alive("4242"), "a daemon outlived the sandbox");
     // Nothing outside the sandbox changed.
+    assert!(
+        !run_parent.join("escaped-via-link").exists(),
+        "a write through a planted symlink reached {}",
+        run_parent.display()
+    );
     assert_eq!(tree_hash(host_home.path()), before, "the host home changed");
     assert!(!host_home.path().join("pwned").exists());
     assert!(!outside.exists(), "a file escaped to {}", outside.display());

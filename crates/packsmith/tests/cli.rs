@@ -8,6 +8,10 @@ fn packsmith(args: &[&str], cache: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_packsmith"))
         .args(args)
         .env("PACKSMITH_CACHE_DIR", cache)
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache).join("packsmith.toml"),
+        )
         .output()
         .expect("run packsmith")
 }
@@ -226,6 +230,10 @@ fn doctor_reports_every_check_with_hints_for_what_is_missing() {
     let out = Command::new(env!("CARGO_BIN_EXE_packsmith"))
         .arg("doctor")
         .env("PACKSMITH_CACHE_DIR", cache.path())
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache.path()).join("packsmith.toml"),
+        )
         .env("OPENAI_API_KEY", "sk-test-do-not-print")
         .output()
         .unwrap();
@@ -253,24 +261,11 @@ fn doctor_reports_every_check_with_hints_for_what_is_missing() {
     assert!(!text.contains("sk-test-do-not-print"), "{text}");
 }
 
-/// A set-up made by `packsmith setup spack` (here written by hand around a
-/// stand-in `spack`): doctor reports its Spack, compilers, externals and
-/// the common libraries that are not external with the package to install;
-/// `setup spack --check` says which common specs would be built.
-#[test]
-fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
+/// A set-up as `packsmith setup spack` leaves it, around a stand-in `spack`
+/// in `checkout` that concretizes `hdf5` to a node it would build and
+/// everything else to externals only.
+fn stand_in_setup(prefix: &Path, checkout: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    let cache = tempfile::tempdir().unwrap();
-    // Without a set-up, --check says what to run first.
-    let o = packsmith(&["setup", "spack", "--check"], cache.path());
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("packsmith setup spack --from"),
-        "{}",
-        stderr(&o)
-    );
-
-    let checkout = cache.path().join("spack-checkout");
     std::fs::create_dir_all(checkout.join("bin")).unwrap();
     std::fs::create_dir_all(checkout.join("lib/spack/spack")).unwrap();
     std::fs::write(
@@ -287,7 +282,6 @@ fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
     )
     .unwrap();
     std::fs::set_permissions(&spack, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let prefix = cache.path().join("spack");
     std::fs::create_dir_all(prefix.join("scope")).unwrap();
     std::fs::create_dir_all(prefix.join("mirror")).unwrap();
     std::fs::write(
@@ -309,6 +303,28 @@ fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
         "packages:\n  all:\n    target: [x86_64]\n  zlib:\n    buildable: false\n  cmake:\n    buildable: false\n",
     )
     .unwrap();
+}
+
+/// A set-up made by `packsmith setup spack` (here written by hand around a
+/// stand-in `spack`): doctor reports its Spack, compilers, externals and
+/// the common libraries that are not external with the package to install;
+/// `setup spack --check` says which common specs would be built.
+#[test]
+fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
+    let cache = tempfile::tempdir().unwrap();
+    // Without a set-up, --check says what to run first.
+    let o = packsmith(&["setup", "spack", "--check"], cache.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("packsmith setup spack --from"),
+        "{}",
+        stderr(&o)
+    );
+
+    stand_in_setup(
+        &cache.path().join("spack"),
+        &cache.path().join("spack-checkout"),
+    );
 
     let o = packsmith(&["doctor"], cache.path());
     let text = stdout(&o);
@@ -329,6 +345,60 @@ fn doctor_and_setup_check_report_the_spack_set_up_by_packsmith() {
         "{text}"
     );
     assert!(text.contains("zlib-api  ok: nothing to build"), "{text}");
+}
+
+/// The set-up that the user's packsmith.toml records (`[spack] env`, what
+/// `setup spack` writes) is the default wherever its prefix lies; one whose
+/// env file is gone is named with the fix, never silently replaced.
+#[test]
+fn the_recorded_setup_is_the_default_and_a_stale_record_is_named() {
+    let cache = tempfile::tempdir().unwrap();
+    let elsewhere = cache.path().join("scratch/spack-setup");
+    // The test helper's PACKSMITH_CONFIG.
+    std::fs::write(
+        cache.path().join("packsmith.toml"),
+        format!("[spack]\nenv = \"{}/env.sh\"\n", elsewhere.display()),
+    )
+    .unwrap();
+
+    let o = packsmith(&["doctor"], cache.path());
+    let text = stdout(&o);
+    assert!(
+        text.contains("which does not exist") && text.contains("scratch/spack-setup"),
+        "{text}"
+    );
+    let out = cache.path().join("out");
+    let o = packsmith(
+        &[
+            "spack",
+            example().to_str().unwrap(),
+            "--model",
+            "none",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        cache.path(),
+    );
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("packsmith.toml") && err.contains("which does not exist"),
+        "{err}"
+    );
+    assert!(err.contains("packsmith setup spack"), "{err}");
+    assert!(!out.join("package.py").exists());
+
+    stand_in_setup(&elsewhere, &cache.path().join("spack-checkout"));
+    let o = packsmith(&["doctor"], cache.path());
+    let text = stdout(&o);
+    assert!(text.contains("Spack 0.23.1 (0.x, builtin repo)"), "{text}");
+    assert!(text.contains("scratch/spack-setup"), "{text}");
+    let o = packsmith(&["setup", "spack", "--check"], cache.path());
+    assert!(
+        stdout(&o).contains("zlib-api  ok: nothing to build"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// A directory that looks like a Spack checkout of the given version.
@@ -456,6 +526,10 @@ fn setup_spack_without_clingo_or_network_says_how_to_get_it() {
         .arg("--prefix")
         .arg(&prefix)
         .env("PACKSMITH_CACHE_DIR", tmp.path())
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&tmp.path()).join("packsmith.toml"),
+        )
         .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
         .env("PIP_RETRIES", "0")
         .env("PIP_TIMEOUT", "2")

@@ -291,6 +291,10 @@ fn serve_listens_on_loopback_and_lists_the_model() {
             "0",
         ])
         .env("PACKSMITH_CACHE_DIR", cache.path())
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache.path()).join("packsmith.toml"),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

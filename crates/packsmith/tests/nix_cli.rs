@@ -16,6 +16,10 @@ fn packsmith(args: &[&str], cache: &Path, envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_packsmith"));
     cmd.args(args)
         .env("PACKSMITH_CACHE_DIR", cache)
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache).join("packsmith.toml"),
+        )
         .env_remove("PACKSMITH_MODEL")
         .env("NIX_PATH", "");
     for (k, v) in envs {
@@ -577,6 +581,10 @@ fn ctrl_c_during_the_build_kills_it_and_exits_130() {
         .arg("--out")
         .arg(&out)
         .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&tmp.path().join("cache")).join("packsmith.toml"),
+        )
         .env_remove("PACKSMITH_MODEL")
         .env("NIX_PATH", "")
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))

@@ -13,6 +13,10 @@ fn packsmith(cache: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_packsmith"))
         .args(args)
         .env("PACKSMITH_CACHE_DIR", cache)
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache).join("packsmith.toml"),
+        )
         .output()
         .unwrap()
 }

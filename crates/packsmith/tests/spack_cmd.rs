@@ -12,6 +12,10 @@ fn packsmith(args: &[&str], cache: &Path, path_env: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_packsmith"));
     cmd.args(args)
         .env("PACKSMITH_CACHE_DIR", cache)
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache).join("packsmith.toml"),
+        )
         .env_remove("PACKSMITH_MODEL");
     if let Some(p) = path_env {
         cmd.env("PATH", p);
@@ -186,6 +190,10 @@ fn ctrl_c_during_install_kills_the_build_and_exits_130() {
         .args(["spack", &example(), "--no-sandbox", "--no-audit", "--out"])
         .arg(&out)
         .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&tmp.path().join("cache")).join("packsmith.toml"),
+        )
         .env_remove("PACKSMITH_MODEL")
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
         .stdout(std::process::Stdio::null())
@@ -225,6 +233,10 @@ fn ctrl_c_during_the_set_up_query_exits_130() {
             .args(["spack", &example(), "--no-sandbox", "--out"])
             .arg(tmp.path().join("out"))
             .env("PACKSMITH_CACHE_DIR", tmp.path().join("cache"))
+            .env(
+                "PACKSMITH_CONFIG",
+                std::path::Path::new(&tmp.path().join("cache")).join("packsmith.toml"),
+            )
             .env_remove("PACKSMITH_MODEL")
             .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
             .stdout(std::process::Stdio::null())

@@ -27,6 +27,10 @@ fn packsmith_spack(env: &Path, source: &Path, out: &Path, extra: &[&str]) -> Out
         .args(["--model", "none"])
         .args(extra)
         .env("PACKSMITH_CACHE_DIR", cache.path())
+        .env(
+            "PACKSMITH_CONFIG",
+            std::path::Path::new(&cache.path()).join("packsmith.toml"),
+        )
         .env_remove("PACKSMITH_MODEL")
         .output()
         .unwrap()

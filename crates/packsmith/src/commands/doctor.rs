@@ -2,7 +2,7 @@
 //! what is not. Each check prints one line: `ok`, `missing` or `warning`,
 //! then a `hint:` for anything not ok. Nothing is changed.
 
-use super::setup::default_prefix;
+use super::spack_default::default_env_file;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use packsmith_exec::sandbox::{Sandbox, SandboxPolicy};
@@ -93,7 +93,21 @@ fn check_spack() -> Check {
 /// the concretizer, compilers, externals (and the common libraries that are
 /// not), the mirror.
 fn check_spack_setup() -> Vec<Check> {
-    let Some(status) = inspect_setup(&default_prefix()) else {
+    let env_file = match default_env_file() {
+        Ok(found) => found,
+        Err(e) => {
+            return vec![Check::missing(
+                "spack",
+                e.message,
+                e.hint.unwrap_or_default(),
+            )]
+        }
+    };
+    let Some(status) = env_file
+        .as_deref()
+        .and_then(Path::parent)
+        .and_then(inspect_setup)
+    else {
         return vec![check_spack()];
     };
     let rerun = "rerun `packsmith setup spack --from <checkout>`";

@@ -13,6 +13,7 @@ mod score;
 mod serve;
 pub mod setup;
 mod spack;
+pub mod spack_default;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CliError, Exit};

@@ -9,7 +9,7 @@ use packsmith_spack::setup::{
     check_specs, setup_spack, Generation, SetupError, SetupOptions, SpecCheck, CHECK_SPECS,
 };
 
-use crate::env_vars::cache_dir;
+use super::spack_default::{default_env_file, default_prefix, record_env, user_config};
 use crate::exit::{CliError, Exit};
 
 #[derive(Debug, clap::Args)]
@@ -46,22 +46,16 @@ pub struct SetupSpackArgs {
     pub check: bool,
 }
 
-/// The set-up's directory under the packsmith cache.
-pub fn default_prefix() -> PathBuf {
-    cache_dir().join("spack")
-}
-
-/// The env file of a finished set-up, if there is one.
-pub fn default_env_file() -> Option<PathBuf> {
-    Some(default_prefix().join("env.sh")).filter(|p| p.is_file())
-}
-
 pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
     let SetupWhat::Spack(args) = &args.what;
-    let prefix = args.prefix.clone().unwrap_or_else(default_prefix);
     if args.check {
-        return check(&prefix);
+        let env_file = match &args.prefix {
+            Some(prefix) => Some(prefix.join("env.sh")).filter(|p| p.is_file()),
+            None => default_env_file()?,
+        };
+        return check(env_file, args.prefix.as_deref());
     }
+    let prefix = args.prefix.clone().unwrap_or_else(default_prefix);
     let from = resolve_from(args.from.as_deref(), &prefix)?;
     let started = std::time::Instant::now();
     let report = setup_spack(&SetupOptions {
@@ -105,25 +99,32 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         own.len(),
         own.join(" ")
     );
+    // The last set-up is the default, wherever its prefix.
+    let recorded = match user_config() {
+        Some(config) => record_env(&config, &report.env_file)
+            .map(|()| format!("; recorded in {} ([spack] env)", config.display())),
+        None => Ok(String::new()),
+    };
     let _ = writeln!(
         out,
-        "env file: {} ({:.1}s); `packsmith spack` uses it by default",
+        "env file: {} ({:.1}s); `packsmith spack`, `bench` and `doctor` use it by default{}",
         report.env_file.display(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        recorded.as_deref().unwrap_or("")
     );
-    Ok(Exit::Success)
+    recorded.map(|_| Exit::Success)
 }
 
 /// `--check`: each common spec, and what of its DAG would be built.
-fn check(prefix: &Path) -> Result<Exit, CliError> {
-    let env_file = prefix.join("env.sh");
-    if !env_file.is_file() {
+fn check(env_file: Option<PathBuf>, prefix: Option<&Path>) -> Result<Exit, CliError> {
+    let Some(env_file) = env_file else {
+        let prefix = prefix.map(Path::to_path_buf).unwrap_or_else(default_prefix);
         return Err(CliError::new(
             Exit::BadInput,
             format!("no Spack set up in {} (no env.sh)", prefix.display()),
         )
         .hint("run `packsmith setup spack --from <a Spack checkout or git URL>` first"));
-    }
+    };
     let scratch = tempfile::tempdir().map_err(|e| {
         CliError::new(
             Exit::Environment,

@@ -52,6 +52,8 @@ pub fn test_spack_env(test: &str) -> Option<PathBuf> {
             .arg(&checkout)
             .arg("--prefix")
             .arg(&prefix)
+            // The test set-up is no default of the developer's own.
+            .env("PACKSMITH_CONFIG", prefix.with_extension("toml"))
             .output()
             .map_err(|e| e.to_string())?;
         if !out.status.success() {

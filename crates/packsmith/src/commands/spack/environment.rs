@@ -25,7 +25,7 @@ fn spack_error(e: ValidateError) -> CliError {
 pub fn locate_spack(args: &SpackArgs, scratch: &Path) -> Result<SpackSetup, CliError> {
     let setup = match &args.spack {
         // A set-up made by `packsmith setup spack` comes before PATH.
-        None => match crate::commands::setup::default_env_file() {
+        None => match crate::commands::spack_default::default_env_file()? {
             Some(env) => SpackSetup::from_env_script(&env, scratch),
             None => SpackSetup::from_path(scratch),
         },
