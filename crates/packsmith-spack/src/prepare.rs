@@ -11,13 +11,15 @@ use packsmith_agent::rundir::RunDir;
 use packsmith_agent::AgentError;
 use packsmith_core::RepoFacts;
 use packsmith_exec::sandbox::SandboxError;
-use packsmith_spack_knowledge::brief::{build_brief_with, BriefOverrides, SpackBrief};
+use packsmith_spack_knowledge::brief::{
+    build_brief_with, BriefOverrides, ReleaseChecksum, SpackBrief,
+};
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::validate::{
-    pack_local_source, LocalSource, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup,
-    ValidateError,
+    pack_local_source, pack_upstream_release, upstream_release_sha256, LocalSource, Sandbox,
+    SandboxPolicy, SpackSandboxPolicy, SpackSetup, UpstreamRelease, ValidateError,
 };
 
 /// What the caller decided: the analysed source, the located Spack and
@@ -118,14 +120,37 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
     })?;
     let mut setup = inputs.setup;
     setup.scratch = run_dir.clone();
-    let source = pack_local_source(
-        inputs.source_root,
-        &brief.package,
-        &version,
-        &run_dir.join("mirror"),
-    )
-    .map_err(PrepareError::Pack)?;
-    pin_local_source(&mut brief, &source);
+    let mirror = run_dir.join("mirror");
+    let upstream = upstream_release(inputs.facts, &version);
+    let released = match &upstream {
+        Some(release) => pack_upstream_release(
+            inputs.source_root,
+            &brief.package,
+            &version,
+            &mirror,
+            release,
+        )
+        .map_err(PrepareError::Pack)?,
+        None => None,
+    };
+    let source = match released {
+        Some(source) => {
+            pin_upstream_release(
+                &mut brief,
+                &source,
+                inputs.facts,
+                inputs.source_root,
+                &version,
+            );
+            source
+        }
+        None => {
+            let source = pack_local_source(inputs.source_root, &brief.package, &version, &mirror)
+                .map_err(PrepareError::Pack)?;
+            pin_local_source(&mut brief, &source);
+            source
+        }
+    };
     let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
     Ok(PreparedRun {
         brief,
@@ -135,6 +160,62 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         sandbox,
         source,
     })
+}
+
+/// The forge release of `version`, when the project is on GitHub and a tag
+/// names that version.
+fn upstream_release(facts: &RepoFacts, version: &str) -> Option<UpstreamRelease> {
+    let remote = facts.versions.remote.as_deref()?;
+    let tag = facts
+        .versions
+        .recent_tags
+        .iter()
+        .find(|t| t.version == version)?;
+    UpstreamRelease::github(remote, &tag.tag)
+}
+
+/// How many earlier releases the recipe lists beside the packaged one.
+const OLDER_RELEASES: usize = 4;
+
+/// The checkout reproduced the forge's own archive: the recipe fetches it
+/// from the forge (the run installs it from the mirror, same checksum),
+/// with the forge's git URL and page, and the earlier tags' releases with
+/// their checksums as further versions.
+fn pin_upstream_release(
+    brief: &mut SpackBrief,
+    source: &LocalSource,
+    facts: &RepoFacts,
+    root: &Path,
+    version: &str,
+) {
+    brief.fetch.url = Some(source.url.clone());
+    brief.fetch.sha256 = Some(source.sha256.clone());
+    let repo = facts
+        .versions
+        .remote
+        .as_deref()
+        .and_then(packsmith_core::forge::ForgeRepo::parse_remote);
+    if let Some(repo) = repo {
+        brief.fetch.git = Some(format!("{}.git", repo.web_url()));
+        brief.homepage.get_or_insert_with(|| repo.web_url());
+    }
+    let remote = facts.versions.remote.as_deref().unwrap_or_default();
+    brief.fetch.older = facts
+        .versions
+        .recent_tags
+        .iter()
+        .skip_while(|t| t.version != version)
+        .skip(1)
+        .take(OLDER_RELEASES)
+        .filter_map(|t| {
+            let release = UpstreamRelease::github(remote, &t.tag)?;
+            let sha256 = upstream_release_sha256(root, &release).ok()?;
+            Some(ReleaseChecksum {
+                version: t.version.clone(),
+                sha256,
+            })
+        })
+        .collect();
 }
 
 /// The packed tarball is what the draft fetches: its `file://` URL and

@@ -160,6 +160,117 @@ fn the_example_installs_from_the_draft_without_a_model() {
     assert!(stderr(&again).contains("already holds a run"));
 }
 
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(["-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// A clone of a GitHub project checked out at its release tag: the recipe
+/// fetches the forge's archive (reproduced offline, same sha256 as `git
+/// archive | gzip -n`), names the forge's git URL and lists the earlier
+/// release with its checksum, and the run installs it from the mirror.
+#[test]
+fn a_github_clone_at_its_tag_gets_the_forge_url_and_installs_from_the_mirror() {
+    let Some(env) = common::test_spack_env(
+        "a_github_clone_at_its_tag_gets_the_forge_url_and_installs_from_the_mirror",
+    ) else {
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let clone = work.path().join("heatsim");
+    copy_tree(Path::new(&example()), &clone);
+    git(&clone, &["init", "-q"]);
+    git(&clone, &["add", "."]);
+    git(&clone, &["commit", "-qm", "2.0"]);
+    git(&clone, &["tag", "-a", "v2.0.0", "-m", "2.0.0"]);
+    std::fs::write(clone.join("NEWS"), "2.1.0: checkpoints\n").unwrap();
+    git(&clone, &["add", "."]);
+    git(&clone, &["commit", "-qm", "2.1"]);
+    git(&clone, &["tag", "-a", "v2.1.0", "-m", "2.1.0"]);
+    git(
+        &clone,
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/example-org/heatsim.git",
+        ],
+    );
+    let sha = |tag: &str, prefix: &str| {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "git archive --format=tar --prefix={prefix}/ {tag} | gzip -n | sha256sum"
+            ))
+            .current_dir(&clone)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout)
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+
+    let cache = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let args = [
+        "spack",
+        clone.to_str().unwrap(),
+        "--spack",
+        env.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--model",
+        "none",
+        "--no-audit",
+        "--no-variant-check",
+    ];
+    let o = packsmith(&args, cache.path(), None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("  install        ok"), "{err}");
+    let recipe = std::fs::read_to_string(out.join("heatsim/package.py")).unwrap();
+    for line in [
+        "url = \"https://github.com/example-org/heatsim/archive/refs/tags/v2.1.0.tar.gz\""
+            .to_string(),
+        "git = \"https://github.com/example-org/heatsim.git\"".to_string(),
+        format!(
+            "version(\"2.1.0\", sha256=\"{}\")",
+            sha("v2.1.0", "heatsim-2.1.0")
+        ),
+        format!(
+            "version(\"2.0.0\", sha256=\"{}\")",
+            sha("v2.0.0", "heatsim-2.0.0")
+        ),
+    ] {
+        assert!(recipe.contains(&line), "missing `{line}` in:\n{recipe}");
+    }
+    assert!(!recipe.contains("file://"), "{recipe}");
+}
+
 /// A stand-in `spack` whose `install` runs until killed and records its pid
 /// (`STANDIN` is replaced by the test's temp dir: the runner passes only
 /// allowlisted variables).

@@ -87,6 +87,17 @@ pub struct FetchPlan {
     pub commit: Option<String>,
     /// Submodules are needed (use git with `submodules=True`).
     pub submodules: bool,
+    /// Earlier releases with their archive checksums, newest first (as
+    /// `spack checksum` lists them); filled by the caller that made them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub older: Vec<ReleaseChecksum>,
+}
+
+/// One release archive's checksum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseChecksum {
+    pub version: String,
+    pub sha256: String,
 }
 
 /// The brief.
@@ -233,7 +244,15 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         build_system: facts.primary_build_system,
         base_classes: Vec::new(),
         description: facts.description.as_ref().map(|d| d.value.clone()),
-        homepage: facts.homepage.as_ref().map(|h| h.value.clone()),
+        // The forge's page when the project names none.
+        homepage: facts
+            .homepage
+            .as_ref()
+            .map(|h| h.value.clone())
+            .or_else(|| {
+                let remote = facts.versions.remote.as_deref()?;
+                packsmith_core::forge::ForgeRepo::parse_remote(remote).map(|r| r.web_url())
+            }),
         license: facts
             .license
             .as_ref()
@@ -492,6 +511,7 @@ fn fetch_plan(facts: &RepoFacts) -> FetchPlan {
             .downloads
             .iter()
             .any(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule),
+        older: Vec::new(),
     }
 }
 

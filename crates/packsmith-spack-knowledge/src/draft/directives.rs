@@ -145,7 +145,18 @@ fn versions(b: &SpackBrief) -> Vec<String> {
     let v = py_str(version);
     let submodules = f.submodules.then(|| "submodules=True".to_string());
     if let (Some(_), Some(sha)) = (&f.url, &f.sha256) {
-        return call("    ", "version", &[v, format!("sha256={}", py_str(sha))]);
+        let mut out = call("    ", "version", &[v, format!("sha256={}", py_str(sha))]);
+        for older in &f.older {
+            out.extend(call(
+                "    ",
+                "version",
+                &[
+                    py_str(&older.version),
+                    format!("sha256={}", py_str(&older.sha256)),
+                ],
+            ));
+        }
+        return out;
     }
     if f.git.is_some() && (f.tag.is_some() || f.commit.is_some()) {
         let mut args = vec![v];

@@ -21,6 +21,7 @@ mod sandbox;
 mod setup;
 mod source;
 mod stages;
+mod upstream;
 mod variant_check;
 
 pub use error::{ValidateError, NO_SPACK_HINT};
@@ -35,6 +36,7 @@ pub use stages::{
     offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages,
     SpackStageOutcome, Stage, StageOptions, StageTimeouts, ToBuild,
 };
+pub use upstream::{pack_upstream_release, upstream_release_sha256, UpstreamRelease};
 pub use variant_check::{
     check_variants, pick_variants, VariantCheck, VariantCheckOptions, VariantFlip, VariantResult,
     VariantSkip, MAX_VARIANT_FLIPS,

@@ -44,7 +44,7 @@ fn check_component(what: &'static str, value: &str) -> Result<(), ValidateError>
     }
 }
 
-fn run_checked(spec: &CommandSpec, hint: &str) -> Result<(), ValidateError> {
+pub(super) fn run_checked(spec: &CommandSpec, hint: &str) -> Result<(), ValidateError> {
     let out = packsmith_exec::run(spec).map_err(|e| ValidateError::Command {
         command: spec.display(),
         detail: e.to_string(),
@@ -83,9 +83,20 @@ pub fn sha256_file(path: &Path) -> Result<String, ValidateError> {
     Ok(hex::encode(hasher.finalize()))
 }
 
+/// A git command's trimmed output in `dir`; None when it fails or says
+/// nothing.
+pub(super) fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
+    let spec = CommandSpec::new("git")
+        .args(args.iter().copied())
+        .cwd(dir)
+        .timeout(Duration::from_secs(60));
+    let out = packsmith_exec::run(&spec).ok().filter(|o| o.success())?;
+    Some(out.stdout.trim().to_string()).filter(|s| !s.is_empty())
+}
+
 /// True for the top of a git work tree whose tracked files are unchanged
 /// (then `git archive HEAD` is exactly the tree on disk).
-fn clean_git_checkout(dir: &Path) -> bool {
+pub(super) fn clean_git_checkout(dir: &Path) -> bool {
     if !dir.join(".git").exists() {
         return false;
     }
