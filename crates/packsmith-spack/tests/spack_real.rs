@@ -659,7 +659,10 @@ class Tinyproj(CMakePackage):
         attempt("read-secret-env", secrets)
 
         def through_symlink():
+            # Spack calls cmake_args more than once: plant the link anew.
             link = os.path.join(self.stage.path, "parent-link")
+            if os.path.lexists(link):
+                os.remove(link)
             os.symlink("{run_parent}", link)
             return write(os.path.join(link, "escaped-via-link"))
 
