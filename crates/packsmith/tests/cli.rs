@@ -1,6 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The `packsmith` binary as a user runs it.
 
+use crate::common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -30,27 +32,6 @@ fn stderr(o: &Output) -> String {
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("bad JSON ({e}): {}", stdout(o)))
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.org",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]
@@ -133,9 +114,9 @@ fn git_url_is_cloned_into_the_cache_and_tags_give_versions() {
     let repo = work.path().join("demo");
     std::fs::create_dir(&repo).unwrap();
     std::fs::write(repo.join("CMakeLists.txt"), "project(demo VERSION 1.9.0)\n").unwrap();
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "one"]);
+    common::git(&repo, &["init", "-q"]);
+    common::git(&repo, &["add", "-A"]);
+    common::git(&repo, &["commit", "-qm", "one"]);
     for tag in [
         "v1.0.0",
         "v1.2.0",
@@ -143,7 +124,7 @@ fn git_url_is_cloned_into_the_cache_and_tags_give_versions() {
         "v1.10.0-rc1",
         "nightly",
     ] {
-        git(&repo, &["tag", tag]);
+        common::git(&repo, &["tag", tag]);
     }
     let url = format!("file://{}", repo.display());
     let out = packsmith(&["analyze", "--json", &url], cache.path());

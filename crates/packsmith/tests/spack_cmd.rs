@@ -160,21 +160,6 @@ fn the_example_installs_from_the_draft_without_a_model() {
     assert!(stderr(&again).contains("already holds a run"));
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(["-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
@@ -201,15 +186,15 @@ fn a_github_clone_at_its_tag_gets_the_forge_url_and_installs_from_the_mirror() {
     let work = tempfile::tempdir().unwrap();
     let clone = work.path().join("heatsim");
     copy_tree(Path::new(&example()), &clone);
-    git(&clone, &["init", "-q"]);
-    git(&clone, &["add", "."]);
-    git(&clone, &["commit", "-qm", "2.0"]);
-    git(&clone, &["tag", "-a", "v2.0.0", "-m", "2.0.0"]);
+    common::git(&clone, &["init", "-q"]);
+    common::git(&clone, &["add", "."]);
+    common::git(&clone, &["commit", "-qm", "2.0"]);
+    common::git(&clone, &["tag", "-a", "v2.0.0", "-m", "2.0.0"]);
     std::fs::write(clone.join("NEWS"), "2.1.0: checkpoints\n").unwrap();
-    git(&clone, &["add", "."]);
-    git(&clone, &["commit", "-qm", "2.1"]);
-    git(&clone, &["tag", "-a", "v2.1.0", "-m", "2.1.0"]);
-    git(
+    common::git(&clone, &["add", "."]);
+    common::git(&clone, &["commit", "-qm", "2.1"]);
+    common::git(&clone, &["tag", "-a", "v2.1.0", "-m", "2.1.0"]);
+    common::git(
         &clone,
         &[
             "remote",

@@ -69,26 +69,33 @@ pub fn diagnose_hermeticity(report: &HermeticityReport) -> Option<Diagnosis> {
     Some(d)
 }
 
+/// A check that found the host's zlib through CMake, with no declaration:
+/// the tests' usual finding.
+#[cfg(test)]
+pub(crate) fn host_zlib_report() -> HermeticityReport {
+    use crate::validate::hermetic::{Evidence, EvidenceSource, UndeclaredDependency};
+    HermeticityReport {
+        findings: vec![UndeclaredDependency {
+            package: Some("zlib-api".into()),
+            upstream: vec!["ZLIB".into()],
+            paths: vec!["/usr/lib/x86_64-linux-gnu/libz.so".into()],
+            evidence: vec![Evidence {
+                source: EvidenceSource::ConfigureOutput,
+                file: ".spack/spack-build-out.txt.gz".into(),
+                entry: "-- Found ZLIB: /usr/lib/x86_64-linux-gnu/libz.so".into(),
+            }],
+        }],
+        ..HermeticityReport::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::hermetic::{Evidence, EvidenceSource, UndeclaredDependency};
 
     #[test]
     fn findings_become_an_undeclared_dependency_with_their_evidence() {
-        let report = HermeticityReport {
-            findings: vec![UndeclaredDependency {
-                package: Some("zlib-api".into()),
-                upstream: vec!["ZLIB".into()],
-                paths: vec!["/usr/lib/x86_64-linux-gnu/libz.so".into()],
-                evidence: vec![Evidence {
-                    source: EvidenceSource::ConfigureOutput,
-                    file: ".spack/spack-build-out.txt.gz".into(),
-                    entry: "-- Found ZLIB: /usr/lib/x86_64-linux-gnu/libz.so".into(),
-                }],
-            }],
-            ..HermeticityReport::default()
-        };
+        let report = host_zlib_report();
         let d = diagnose_hermeticity(&report).unwrap();
         assert_eq!(d.class, FailureClass::UndeclaredDependency);
         assert_eq!(d.stage, Stage::Hermeticity);

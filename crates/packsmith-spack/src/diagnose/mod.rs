@@ -21,6 +21,8 @@ use crate::validate::{SpackStageOutcome, Stage};
 pub use compiler_compat::{compat_rule, CompatRule, COMPAT_RULES};
 pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
 pub use hermetic::diagnose_hermeticity;
+#[cfg(test)]
+pub(crate) use hermetic::host_zlib_report;
 pub use rules::classify;
 
 /// What went wrong, coarse enough for the repair loop to dispatch on.

@@ -184,3 +184,21 @@ pub fn assert_interrupted_cleanly(run: &Interrupted, report: &serde_json::Value,
     );
     assert!(attempt.get("failure").is_none(), "{report:#}");
 }
+
+/// `git` in `dir` with a throwaway identity, `main` as the first branch and
+/// no signing, failing the test with git's message.
+pub fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(["-c", "init.defaultBranch=main"])
+        .args(["-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run git: {e}"));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -323,8 +323,7 @@ pub fn repair_undeclared(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::diagnose_hermeticity;
-    use crate::validate::hermetic::{Evidence, EvidenceSource, HermeticityReport};
+    use crate::diagnose::{diagnose_hermeticity, host_zlib_report};
 
     fn dep(spec: &str, upstream: &str, when: Option<&str>) -> serde_json::Value {
         serde_json::json!({"spec": spec, "when": when, "types": [], "upstream": upstream,
@@ -356,19 +355,7 @@ mod tests {
     }
 
     fn zlib_finding() -> Diagnosis {
-        let report = HermeticityReport {
-            findings: vec![UndeclaredDependency {
-                package: Some("zlib-api".into()),
-                upstream: vec!["ZLIB".into()],
-                paths: vec!["/usr/lib/x86_64-linux-gnu/libz.so".into()],
-                evidence: vec![Evidence {
-                    source: EvidenceSource::ConfigureOutput,
-                    file: ".spack/spack-build-out.txt.gz".into(),
-                    entry: "-- Found ZLIB: /usr/lib/x86_64-linux-gnu/libz.so".into(),
-                }],
-            }],
-            ..HermeticityReport::default()
-        };
+        let report = host_zlib_report();
         diagnose_hermeticity(&report).unwrap()
     }
 
