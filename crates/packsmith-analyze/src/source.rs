@@ -29,6 +29,7 @@ pub fn resolve(given: &str, cache: &Path) -> Result<(PathBuf, SourceInfo), Analy
             SourceInfo {
                 kind: "path".into(),
                 given: given.into(),
+                release_tag: None,
             },
         ));
     }
@@ -39,13 +40,30 @@ pub fn resolve(given: &str, cache: &Path) -> Result<(PathBuf, SourceInfo), Analy
     } else {
         clone(given, &dest)?;
     }
+    let release_tag = check_out_newest_release(&dest);
     Ok((
         dest,
         SourceInfo {
             kind: "git".into(),
             given: given.into(),
+            release_tag,
         },
     ))
+}
+
+/// Puts a clone packsmith owns at its newest release tag (detached), as a
+/// packager packages a release and not the default branch's head; the
+/// release's archive is then the forge's own (see packsmith-spack's
+/// `validate::upstream`). Without a release tag the clone stays as it is.
+fn check_out_newest_release(dest: &Path) -> Option<String> {
+    let probe = crate::versions::probe_git(dest).join().ok()?;
+    let tag = crate::versions::from_git(probe, None).latest_tag?.tag;
+    let out = run(&git(&["-C"])
+        .arg(dest)
+        .args(["checkout", "--quiet", "--detach"])
+        .arg(format!("refs/tags/{tag}")))
+    .ok()?;
+    out.success().then_some(tag)
 }
 
 /// Clones and fetches may move a lot of data: a long timeout.
@@ -119,6 +137,45 @@ fn clone(url: &str, dest: &Path) -> Result<(), AnalyzeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn git_in(dir: &Path, args: &[&str]) {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+            .args(["-c", "init.defaultBranch=main", "-c", "tag.gpgSign=false"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// A URL's clone is analysed at its newest release, not at the default
+    /// branch's head, and says so.
+    #[test]
+    fn a_cloned_url_is_put_at_its_newest_release_tag() {
+        let upstream = tempfile::tempdir().unwrap();
+        let up = upstream.path();
+        git_in(up, &["init", "-q"]);
+        std::fs::write(up.join("CMakeLists.txt"), "project(demo VERSION 1.0)\n").unwrap();
+        git_in(up, &["add", "."]);
+        git_in(up, &["commit", "-qm", "1.0"]);
+        git_in(up, &["tag", "v1.0"]);
+        std::fs::write(up.join("CMakeLists.txt"), "project(demo VERSION 1.1)\n").unwrap();
+        git_in(up, &["commit", "-qam", "unreleased"]);
+        let cache = tempfile::tempdir().unwrap();
+        let url = format!("file://{}", up.display());
+        let (dir, info) = resolve(&url, cache.path()).unwrap();
+        assert_eq!(info.release_tag.as_deref(), Some("v1.0"));
+        let text = std::fs::read_to_string(dir.join("CMakeLists.txt")).unwrap();
+        assert!(text.contains("VERSION 1.0"), "{text}");
+        // Reused from the cache: still at the release.
+        let (_, again) = resolve(&url, cache.path()).unwrap();
+        assert_eq!(again.release_tag.as_deref(), Some("v1.0"));
+    }
 
     #[test]
     fn urls_and_paths_are_told_apart() {

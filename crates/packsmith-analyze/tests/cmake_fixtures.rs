@@ -23,6 +23,7 @@ fn dump_cmake_facts() {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: path.clone(),
+            release_tag: None,
         },
     )
     .expect("analyze");

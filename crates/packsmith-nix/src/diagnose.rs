@@ -166,7 +166,10 @@ fn caps<'a>(re: &LazyLock<Option<Regex>>, text: &'a str) -> Option<regex::Captur
 }
 
 fn lines(log: &str) -> Vec<String> {
-    log.lines().map(strip_ansi).collect()
+    crate::logs::bounded_tail(log)
+        .lines()
+        .map(strip_ansi)
+        .collect()
 }
 
 /// Classifies a failed step. `top_drv` is the derivation that was asked

@@ -24,6 +24,25 @@ static TIMESTAMP: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b").ok()
 });
 
+/// Most lines of a log any reader looks at: the last ones, where a build
+/// fails (Nix itself shows 25). A log of 200 000 empty lines costs what
+/// 20 000 do.
+pub const MAX_LOG_LINES: usize = 20_000;
+
+/// The last [`MAX_LOG_LINES`] lines of `log`, found from the end.
+pub fn bounded_tail(log: &str) -> &str {
+    let mut seen = 0;
+    for (i, b) in log.bytes().enumerate().rev() {
+        if b == b'\n' && i + 1 < log.len() {
+            seen += 1;
+            if seen == MAX_LOG_LINES {
+                return &log[i + 1..];
+            }
+        }
+    }
+    log
+}
+
 /// Longest line kept whole. Every reader of a log goes through
 /// [`strip_ansi`], so a megabyte-long line (minified output, a runaway
 /// progress bar) costs each regex this much, not the whole line; an error
@@ -45,9 +64,10 @@ pub fn strip_ansi(line: &str) -> String {
     } else {
         line
     };
+    // The regexes only where they can match: most lines have no escape.
     match ANSI.as_ref() {
-        Some(re) => re.replace_all(line, "").into_owned(),
-        None => line.to_string(),
+        Some(re) if line.contains('\x1b') => re.replace_all(line, "").into_owned(),
+        _ => line.to_string(),
     }
 }
 
@@ -55,6 +75,12 @@ pub fn strip_ansi(line: &str) -> String {
 /// store-path hashes, build directory numbers, timestamps and durations.
 pub fn normalize_line(line: &str) -> String {
     let mut s = strip_ansi(line);
+    // Build numbers and times need a digit and hashes a store path: a line
+    // with neither has nothing to blur (most lines of a log).
+    if !s.contains("/nix/store/") && !s.bytes().any(|b| b.is_ascii_digit()) {
+        s.truncate(s.trim_end().len());
+        return s;
+    }
     for (re, with) in [
         (&STORE_HASH, "/nix/store/<hash>-"),
         (&TMP_BUILD, "<builddir>"),
@@ -157,6 +183,7 @@ const CONTEXT: usize = 3;
 /// Each side is then capped at `max_lines` (the last ones are kept: the
 /// failure is at the end).
 pub fn compare_logs(previous: &str, new: &str, max_lines: usize) -> LogComparison {
+    let (previous, new) = (bounded_tail(previous), bounded_tail(new));
     let prev: Vec<String> = previous.lines().map(strip_ansi).collect();
     let next: Vec<String> = new.lines().map(strip_ansi).collect();
     let pn: Vec<String> = prev.iter().map(|l| normalize_line(l)).collect();
@@ -261,6 +288,7 @@ fn garbled_ratio(log: &str) -> f64 {
 /// that is mostly terminal control codes is broken. None = ask the model.
 /// Both logs should be of build failures (other failures get no verdict).
 pub fn prejudge(previous: &str, new: &str) -> Option<PreJudgement> {
+    let (previous, new) = (bounded_tail(previous), bounded_tail(new));
     let j = |verdict, reason: String| Some(PreJudgement { verdict, reason });
     if garbled_ratio(new) > 0.3 {
         return j(
@@ -268,8 +296,9 @@ pub fn prejudge(previous: &str, new: &str) -> Option<PreJudgement> {
             "most lines of the new log are terminal control output".into(),
         );
     }
-    let cmp = compare_logs(previous, new, usize::MAX);
-    if cmp.identical {
+    // Only whether they are the same: no numbered copy of either log.
+    let normalized = |log: &str| log.lines().map(normalize_line).collect::<Vec<_>>();
+    if normalized(previous) == normalized(new) {
         return j(
             Verdict::Stagnation,
             "the logs are identical apart from hashes and times".into(),
@@ -315,6 +344,15 @@ mod tests {
 
     fn log(lines: &[&str]) -> String {
         lines.join("\n")
+    }
+
+    #[test]
+    fn readers_see_only_the_last_lines_of_a_long_log() {
+        let log: String = (0..MAX_LOG_LINES + 5).map(|i| format!("{i}\n")).collect();
+        let tail = bounded_tail(&log);
+        assert_eq!(tail.lines().count(), MAX_LOG_LINES);
+        assert!(tail.starts_with("5\n") && tail.ends_with(&format!("{}\n", MAX_LOG_LINES + 4)));
+        assert_eq!(bounded_tail("a\nb"), "a\nb");
     }
 
     /// The fuzzer's 1 MB line: each reader sees its start, not all of it

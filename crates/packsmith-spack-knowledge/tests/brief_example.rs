@@ -15,6 +15,7 @@ fn heatsim_brief(target: TargetSpack) -> SpackBrief {
         SourceInfo {
             kind: "path".into(),
             given: "examples/heatsim".into(),
+            release_tag: None,
         },
     )
     .unwrap();

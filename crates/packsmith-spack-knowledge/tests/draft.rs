@@ -21,6 +21,7 @@ fn brief_for(dir: &Path, target: TargetSpack) -> SpackBrief {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: dir.display().to_string(),
+            release_tag: None,
         },
     )
     .expect("analyze");

@@ -24,6 +24,7 @@ fn brief_with(name: &str, kb: &dyn SpackNames) -> SpackBrief {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: name.into(),
+            release_tag: None,
         },
     )
     .unwrap();

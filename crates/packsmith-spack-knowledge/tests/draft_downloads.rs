@@ -33,6 +33,7 @@ fn brief(name: &str) -> SpackBrief {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: name.into(),
+            release_tag: None,
         },
     )
     .unwrap();
@@ -177,6 +178,7 @@ fn without_a_knowledge_base_the_download_is_still_declared() {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: "cmake-fetchcontent".into(),
+            release_tag: None,
         },
     )
     .unwrap();
@@ -226,6 +228,7 @@ fn a_fetched_test_framework_is_a_test_dependency() {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: "cmake-fetch-gtest".into(),
+            release_tag: None,
         },
     )
     .unwrap();

@@ -402,6 +402,7 @@ fn a_brief_is_retrieved_for_in_one_call() {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: root.display().to_string(),
+            release_tag: None,
         },
     )
     .unwrap();

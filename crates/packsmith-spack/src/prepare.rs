@@ -48,6 +48,9 @@ pub struct PreparedRun {
     pub setup: SpackSetup,
     pub sandbox: Sandbox,
     pub source: LocalSource,
+    /// What the user should know about the run's inputs (printed by the
+    /// caller before the loop starts).
+    pub notes: Vec<String>,
 }
 
 /// Why a run cannot start; each names the input and says what to do.
@@ -133,6 +136,17 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         .map_err(PrepareError::Pack)?,
         None => None,
     };
+    let mut notes = Vec::new();
+    if let (Some(release), None) = (&upstream, &released) {
+        notes.push(format!(
+            "{} is not a clean checkout at {} (the GitHub release of {version}): the recipe pins \
+             the packed tree by a file:// URL; `git checkout {}` there for the forge's URL and \
+             checksum",
+            inputs.source_root.display(),
+            release.tag,
+            release.tag
+        ));
+    }
     let source = match released {
         Some(source) => {
             pin_upstream_release(
@@ -159,6 +173,7 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         setup,
         sandbox,
         source,
+        notes,
     })
 }
 

@@ -36,6 +36,7 @@ fn facts(root: &Path) -> packsmith_core::RepoFacts {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: root.display().to_string(),
+            release_tag: None,
         },
     )
     .unwrap()

@@ -91,6 +91,7 @@ fn run_loop(answer: &str) -> Option<Run> {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: src.display().to_string(),
+            release_tag: None,
         },
     )
     .unwrap();

@@ -471,6 +471,7 @@ fn heatsim_installs_end_to_end() {
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: root.display().to_string(),
+            release_tag: None,
         },
     )
     .unwrap();

@@ -43,6 +43,9 @@ pub fn render(f: &RepoFacts) -> String {
     if let Some(c) = &f.versions.commit {
         meta.push(format!("commit {}", &c[..c.len().min(12)]));
     }
+    if let Some(t) = &f.source.release_tag {
+        meta.push(format!("clone checked out at release {t}"));
+    }
     if let Some(l) = &f.license {
         meta.push(format!("license {} ({})", l.spdx, l.evidence));
     }

@@ -254,6 +254,22 @@ fn a_github_clone_at_its_tag_gets_the_forge_url_and_installs_from_the_mirror() {
         assert!(recipe.contains(&line), "missing `{line}` in:\n{recipe}");
     }
     assert!(!recipe.contains("file://"), "{recipe}");
+
+    // A commit past the tag: the tree is no release, so the recipe pins it
+    // by a file:// URL and the run says how to get the forge's.
+    std::fs::write(clone.join("NEWS"), "unreleased\n").unwrap();
+    common::git(&clone, &["commit", "-qam", "unreleased"]);
+    let mut again = args.to_vec();
+    again.push("--replace");
+    let o = packsmith(&again, cache.path(), None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("is not a clean checkout at v2.1.0") && err.contains("git checkout v2.1.0"),
+        "{err}"
+    );
+    let recipe = std::fs::read_to_string(out.join("heatsim/package.py")).unwrap();
+    assert!(recipe.contains("url = \"file://"), "{recipe}");
 }
 
 /// A stand-in `spack` whose `install` runs until killed and records its pid

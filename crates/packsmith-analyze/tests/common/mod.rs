@@ -19,6 +19,7 @@ pub fn analyze_fixture(name: &str) -> RepoFacts {
         SourceInfo {
             kind: "path".into(),
             given: format!("fixtures/{name}"),
+            release_tag: None,
         },
     )
     .unwrap_or_else(|e| panic!("fixture {name}: {e}"))

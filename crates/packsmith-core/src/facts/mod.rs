@@ -344,6 +344,10 @@ pub struct SourceInfo {
     pub kind: String,
     /// What the user gave (a path or URL).
     pub given: String,
+    /// The release tag a clone packsmith made was checked out at (a recipe
+    /// packages a release, not the default branch's head).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release_tag: Option<String>,
 }
 
 /// Everything `packsmith analyze` reports about a repository.

@@ -279,6 +279,7 @@ fn tree(s: &mut Scratch, input: &[u8], files: &[&str]) -> u64 {
     let source = SourceInfo {
         kind: "path".into(),
         given: "fuzz".into(),
+        release_tag: None,
     };
     match packsmith_analyze::analyze_dir(root, source) {
         Ok(facts) => signature((

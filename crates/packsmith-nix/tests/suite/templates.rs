@@ -15,6 +15,7 @@ fn facts(primary: BuildSystemKind) -> RepoFacts {
         source: SourceInfo {
             kind: "path".into(),
             given: "/src/demo".into(),
+            release_tag: None,
         },
         name: None,
         build_systems: Vec::new(),
@@ -340,6 +341,7 @@ fn heatsim_draft_declares_zlib_and_the_option_flags() {
         SourceInfo {
             kind: "path".into(),
             given: "examples/heatsim".into(),
+            release_tag: None,
         },
     )
     .expect("examples/heatsim analyses");

@@ -171,6 +171,7 @@ pub fn resolve(
                     let info = SourceInfo {
                         kind: "archive".into(),
                         given: given.into(),
+                        release_tag: None,
                     };
                     let facts = analyze_dir(&root, info)
                         .map_err(|e| note = Some(analysis_failed(&e.to_string())))

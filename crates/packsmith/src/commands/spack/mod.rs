@@ -71,6 +71,9 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     if args.no_sandbox {
         note("warning: --no-sandbox: recipes run with your rights");
     }
+    for line in &prepared.notes {
+        note(&format!("note: {line}"));
+    }
 
     let (model, _) = load_optional_model(args.model.as_deref())?;
     let tools = tools_on(args, model.as_ref());
