@@ -221,6 +221,8 @@ fn pin_upstream_release(
         .iter()
         .skip_while(|t| t.version != version)
         .skip(1)
+        // Releases only: `1.0rc1`, `2.0-beta` are not offered as versions.
+        .filter(|t| !t.version.chars().any(|c| c.is_ascii_alphabetic()))
         .take(OLDER_RELEASES)
         .filter_map(|t| {
             let release = UpstreamRelease::github(remote, &t.tag)?;
