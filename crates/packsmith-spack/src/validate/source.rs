@@ -83,6 +83,28 @@ pub fn sha256_file(path: &Path) -> Result<String, ValidateError> {
     Ok(hex::encode(hasher.finalize()))
 }
 
+/// Removes `tar` and its `.tar.gz` left by an earlier packing; returns the
+/// `.tar.gz` path that [`gzip_reproducibly`] will write.
+pub(super) fn clear_archive(tar: &Path) -> Result<PathBuf, ValidateError> {
+    let gz = tar.with_extension("tar.gz");
+    for stale in [tar, gz.as_path()] {
+        if stale.exists() {
+            std::fs::remove_file(stale).map_err(|e| ValidateError::io("remove", stale, e))?;
+        }
+    }
+    Ok(gz)
+}
+
+/// `gzip -n` (no file name, no time stamp) replaces `tar` by `tar`.gz, so
+/// the bytes depend on the tar alone, as a forge's archives do.
+pub(super) fn gzip_reproducibly(tar: &Path) -> Result<(), ValidateError> {
+    let spec = CommandSpec::new("gzip")
+        .args(["-n", "-6", "-f"])
+        .arg(tar)
+        .timeout(Duration::from_secs(600));
+    run_checked(&spec, "gzip must be installed")
+}
+
 /// A git command's trimmed output in `dir`; None when it fails or says
 /// nothing.
 pub(super) fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
@@ -128,12 +150,7 @@ pub fn pack_local_source(
     let target_dir = mirror.join(name);
     let stem = format!("{name}-{version}");
     let tar = target_dir.join(format!("{stem}.tar"));
-    let gz = target_dir.join(format!("{stem}.tar.gz"));
-    for stale in [&tar, &gz] {
-        if stale.exists() {
-            std::fs::remove_file(stale).map_err(|e| ValidateError::io("remove", stale, e))?;
-        }
-    }
+    let gz = clear_archive(&tar)?;
     let method;
     if clean_git_checkout(&dir) {
         method = "git archive";
@@ -167,11 +184,7 @@ pub fn pack_local_source(
             .timeout(Duration::from_secs(600));
         run_checked(&spec, "GNU tar 1.28 or newer is needed (--sort=name)")?;
     }
-    let spec = CommandSpec::new("gzip")
-        .args(["-n", "-6", "-f"])
-        .arg(&tar)
-        .timeout(Duration::from_secs(600));
-    run_checked(&spec, "gzip must be installed")?;
+    gzip_reproducibly(&tar)?;
     let sha256 = sha256_file(&gz)?;
     Ok(LocalSource {
         url: format!("file://{}", gz.display()),

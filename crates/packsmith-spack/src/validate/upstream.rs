@@ -12,7 +12,9 @@ use std::time::Duration;
 use packsmith_core::forge::{Forge, ForgeRepo};
 use packsmith_exec::CommandSpec;
 
-use super::source::{git_output, run_checked, sha256_file, LocalSource};
+use super::source::{
+    clear_archive, git_output, gzip_reproducibly, run_checked, sha256_file, LocalSource,
+};
 use super::ValidateError;
 
 /// One tag's archive on the forge.
@@ -114,12 +116,7 @@ fn archive_tag(
     release: &UpstreamRelease,
     tar: &Path,
 ) -> Result<std::path::PathBuf, ValidateError> {
-    let gz = tar.with_extension("tar.gz");
-    for stale in [tar, gz.as_path()] {
-        if stale.exists() {
-            std::fs::remove_file(stale).map_err(|e| ValidateError::io("remove", stale, e))?;
-        }
-    }
+    let gz = clear_archive(tar)?;
     let spec = CommandSpec::new("git")
         .args(["archive", "--format=tar"])
         .arg(format!("--prefix={}/", release.prefix))
@@ -129,11 +126,7 @@ fn archive_tag(
         .cwd(dir)
         .timeout(Duration::from_secs(600));
     run_checked(&spec, "check that the tag exists in the checkout")?;
-    let spec = CommandSpec::new("gzip")
-        .args(["-n", "-6", "-f"])
-        .arg(tar)
-        .timeout(Duration::from_secs(600));
-    run_checked(&spec, "gzip must be installed")?;
+    gzip_reproducibly(tar)?;
     Ok(gz)
 }
 
