@@ -74,7 +74,11 @@ pub fn strip_ansi(line: &str) -> String {
 /// A line with what differs between otherwise identical builds blurred:
 /// store-path hashes, build directory numbers, timestamps and durations.
 pub fn normalize_line(line: &str) -> String {
-    let mut s = strip_ansi(line);
+    blur(strip_ansi(line))
+}
+
+/// [`normalize_line`] of a line [`strip_ansi`] already cleaned.
+fn blur(mut s: String) -> String {
     // Build numbers and times need a digit and hashes a store path: a line
     // with neither has nothing to blur (most lines of a log).
     if !s.contains("/nix/store/") && !s.bytes().any(|b| b.is_ascii_digit()) {
@@ -186,8 +190,8 @@ pub fn compare_logs(previous: &str, new: &str, max_lines: usize) -> LogCompariso
     let (previous, new) = (bounded_tail(previous), bounded_tail(new));
     let prev: Vec<String> = previous.lines().map(strip_ansi).collect();
     let next: Vec<String> = new.lines().map(strip_ansi).collect();
-    let pn: Vec<String> = prev.iter().map(|l| normalize_line(l)).collect();
-    let nn: Vec<String> = next.iter().map(|l| normalize_line(l)).collect();
+    let pn: Vec<String> = prev.iter().cloned().map(blur).collect();
+    let nn: Vec<String> = next.iter().cloned().map(blur).collect();
     let pset: HashSet<&str> = pn.iter().map(String::as_str).collect();
     let nset: HashSet<&str> = nn.iter().map(String::as_str).collect();
     let first_missing = |lines: &[String], other: &HashSet<&str>| {
