@@ -10,6 +10,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use packsmith_spack_knowledge::score::Fidelity;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{BenchError, Result};
@@ -93,6 +94,9 @@ pub struct PairResult {
     pub s_d: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub s_v: Option<f64>,
+    /// Dependency and variant fidelity to the human recipe (Spack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<Fidelity>,
     /// Which recipe was scored: `final` or `best`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scored: Option<String>,
@@ -239,6 +243,7 @@ mod tests {
             cost_usd: 0.0,
             s_d: None,
             s_v: None,
+            fidelity: None,
             scored: None,
             score_error: None,
         }

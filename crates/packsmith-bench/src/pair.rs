@@ -295,6 +295,7 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         cost_usd: 0.0,
         s_d: None,
         s_v: None,
+        fidelity: None,
         scored: None,
         score_error: None,
     };
@@ -430,9 +431,10 @@ fn score_into(
     };
     let release = config.spack.release.as_deref().unwrap_or("1");
     match spack_scores(&run_root.join(rel), &reference, release) {
-        Ok((s_d, s_v)) => {
-            r.s_d = s_d;
-            r.s_v = s_v;
+        Ok(scores) => {
+            r.s_d = scores.s_d;
+            r.s_v = scores.s_v;
+            r.fidelity = Some(scores.fidelity);
             r.scored = Some(which.to_string());
         }
         Err(e) => r.score_error = Some(e),

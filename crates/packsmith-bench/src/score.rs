@@ -1,10 +1,10 @@
-//! S_d and S_v of a generated Spack recipe against the human one, in
-//! process (the same conversion as `packsmith score`).
+//! S_d, S_v and the fidelity figures of a generated Spack recipe against
+//! the human one, in process (the same conversion as `packsmith score`).
 
 use std::path::Path;
 
 use packsmith_spack_knowledge::recipe::read_recipe;
-use packsmith_spack_knowledge::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
+use packsmith_spack_knowledge::score::{score, Fidelity, ScoreOptions, ScoreRecipe, SpackRelease};
 
 fn load(path: &Path) -> Result<ScoreRecipe, String> {
     let recipe = read_recipe(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -14,12 +14,19 @@ fn load(path: &Path) -> Result<ScoreRecipe, String> {
     Ok(ScoreRecipe::from_recipe(&recipe))
 }
 
-/// (S_d, S_v) of `generated` against `reference`.
+/// What a pair's journal record keeps of the comparison.
+pub struct SpackScores {
+    pub s_d: Option<f64>,
+    pub s_v: Option<f64>,
+    pub fidelity: Fidelity,
+}
+
+/// The scores of `generated` against `reference`.
 pub fn spack_scores(
     generated: &Path,
     reference: &Path,
     release: &str,
-) -> Result<(Option<f64>, Option<f64>), String> {
+) -> Result<SpackScores, String> {
     let release = if release == "0.23" {
         SpackRelease::V0_23
     } else {
@@ -28,5 +35,9 @@ pub fn spack_scores(
     let reference = load(reference)?;
     let generated = load(generated)?;
     let s = score(&reference, &generated, ScoreOptions { release });
-    Ok((s.s_d, s.s_v))
+    Ok(SpackScores {
+        s_d: s.s_d,
+        s_v: s.s_v,
+        fidelity: s.fidelity,
+    })
 }

@@ -12,6 +12,7 @@ mod embed_kb;
 mod kb_index;
 mod recipe_api;
 mod recipe_snapshots;
+mod score_fidelity;
 mod score_spackit;
 mod spec_real_repos;
 mod spec_roundtrip;

@@ -18,6 +18,7 @@ fn recipe(bases: &[&str], deps: Vec<ScoreDep>, keys: &[&str]) -> ScoreRecipe {
         bases: bases.iter().map(|b| b.to_string()).collect(),
         dependencies: deps,
         define_keys: keys.iter().map(|k| k.to_string()).collect(),
+        variants: Vec::new(),
     }
 }
 

@@ -244,6 +244,66 @@ fn run_resume_and_report() {
     );
 }
 
+/// The report's fidelity section: hermeticity beside install success, and
+/// package-level dependency figures against the ground truth (the stand-in
+/// depends on zlib and mpi, the human recipe on zlib and hdf5).
+#[test]
+fn report_shows_hermeticity_and_fidelity() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    setup(tmp.path(), &["ok-1", "leaky"]);
+    let args = run_args(
+        d,
+        &[
+            "--config",
+            "packsmith",
+            "--ground-truth",
+            &format!("{d}/gt"),
+            "--spack-version",
+            "0.23",
+        ],
+    );
+    let o = bench(&strs(&args), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let pairs = journal_pairs(&tmp.path().join("out"));
+    let leaky = pairs.iter().find(|p| p["task"] == "leaky").unwrap();
+    assert_eq!(leaky["outcome"], "failed", "{leaky}");
+    assert_eq!(leaky["failure_class"], "undeclared_dependency", "{leaky}");
+    assert_eq!(leaky["fidelity"]["dep_recall"], 0.5, "{leaky}");
+    assert_eq!(leaky["fidelity"]["deps_missing"][0], "hdf5", "{leaky}");
+    assert_eq!(leaky["fidelity"]["deps_extra"][0], "mpi", "{leaky}");
+
+    let o = bench(&["report", &format!("{d}/out")], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let md = std::fs::read_to_string(tmp.path().join("out/report/report.md")).unwrap();
+    assert!(
+        md.contains("## Fidelity to the human recipes (Spack)"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| `packsmith` | 2 | 1 of 2 checked (50.0%) | leaky | 0.500 (n=2) | 0.500 (n=2) | – (n=0) | 0 / 0 / 0 |"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| leaky | `packsmith` | failed | not hermetic | 0.50 | 0.50 | – | hdf5 | mpi |"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("| ok-1 | `packsmith` | succeeded | hermetic |"),
+        "{md}"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(tmp.path().join("out/report/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["fidelity"][0]["hermetic_installs"], 1, "{json}");
+    assert_eq!(json["fidelity_tasks"][0]["hermetic"], "failed", "{json}");
+}
+
 #[test]
 fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
     let tmp = tempfile::tempdir().unwrap();

@@ -264,6 +264,9 @@ fn score_reproduces_fxdiv() {
     assert_eq!(v["s_v"], 1.0);
     assert!((v["s_d"].as_f64().unwrap() - 0.75).abs() < 1e-9, "{v}");
     assert_eq!(v["keys"]["extra"][0], "fxdiv_use_inline_assembly");
+    // FXdiv's dependencies are all build-only: nothing to recall at the
+    // package level, which is not the same as a score of 0.
+    assert!(v["fidelity"]["dep_recall"].is_null(), "{v}");
     let o = packsmith(
         cache.path(),
         &[
@@ -275,6 +278,11 @@ fn score_reproduces_fxdiv() {
     assert!(stdout(&o).starts_with("S_d 0.750"), "{}", stdout(&o));
     assert!(
         stdout(&o).contains("missing  depends_on(\"python\""),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("link/run dependencies: recall n/a"),
         "{}",
         stdout(&o)
     );

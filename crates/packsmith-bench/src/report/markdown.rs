@@ -26,6 +26,96 @@ fn row(cells: &[String]) -> String {
     format!("| {} |\n", cells.join(" | "))
 }
 
+fn names(list: &[String]) -> String {
+    if list.is_empty() {
+        "–".into()
+    } else {
+        list.join(", ")
+    }
+}
+
+/// Hermeticity and fidelity to the human recipes; empty when no pair was
+/// checked or scored (Nix runs, runs without ground truth).
+fn fidelity_section(r: &Report) -> String {
+    let relevant = r.fidelity.iter().any(|c| {
+        c.hermeticity_checked > 0 || c.dep_recall_n + c.dep_precision_n + c.variant_recall_n > 0
+    });
+    if !relevant {
+        return String::new();
+    }
+    let mut s = String::from("\n## Fidelity to the human recipes (Spack)\n\n");
+    let head = [
+        "configuration",
+        "n",
+        "hermetic installs",
+        "installed, not hermetic",
+        "dependency recall",
+        "dependency precision",
+        "variant recall",
+        "test-only deps (human / generated / both)",
+    ]
+    .map(String::from);
+    s.push_str(&row(&head));
+    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    for c in &r.fidelity {
+        let figure = |x: Option<f64>, n: usize| format!("{} (n={n})", opt(x, 3));
+        s.push_str(&row(&[
+            format!("`{}`", c.name),
+            c.n.to_string(),
+            format!(
+                "{} of {} checked ({})",
+                c.hermetic_installs,
+                c.hermeticity_checked,
+                pct(c.hermetic_installs as f64 / c.n.max(1) as f64)
+            ),
+            names(&c.installed_not_hermetic),
+            figure(c.dep_recall, c.dep_recall_n),
+            figure(c.dep_precision, c.dep_precision_n),
+            figure(c.variant_recall, c.variant_recall_n),
+            format!(
+                "{} / {} / {}",
+                c.test_deps_reference, c.test_deps_generated, c.test_deps_shared
+            ),
+        ]));
+    }
+    s.push_str(
+        "\nHermetic installs: pairs that installed and whose install took nothing from outside \
+         the concretized DAG (share of n). Dependency recall and precision count packages the \
+         recipe links against or runs with (build-only and test-only ones apart; a provider \
+         counts for its virtual; one package's version ranges must overlap), means over the \
+         pairs where the human or the generated recipe, respectively, has any. Variant recall: \
+         the human recipe's variants the generated recipe declares.\n\n",
+    );
+    let head = [
+        "task",
+        "configuration",
+        "outcome",
+        "hermeticity",
+        "dep. recall",
+        "dep. precision",
+        "variant recall",
+        "missing",
+        "extra",
+    ]
+    .map(String::from);
+    s.push_str(&row(&head));
+    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    for t in &r.fidelity_tasks {
+        s.push_str(&row(&[
+            t.task.clone(),
+            format!("`{}`", t.config),
+            t.outcome.clone(),
+            t.hermetic.as_str().to_string(),
+            opt(t.dep_recall, 2),
+            opt(t.dep_precision, 2),
+            opt(t.variant_recall, 2),
+            names(&t.deps_missing),
+            names(&t.deps_extra),
+        ]));
+    }
+    s
+}
+
 pub fn render(r: &Report, plot_png: &str) -> String {
     let mut s = String::from("# packsmith bench report\n\n");
     for run in &r.runs {
@@ -177,6 +267,8 @@ pub fn render(r: &Report, plot_png: &str) -> String {
             s.push_str(&row(&cells));
         }
     }
+
+    s.push_str(&fidelity_section(r));
 
     s.push_str("\n## Paired comparisons\n\n");
     if r.paired.is_empty() {

@@ -2,15 +2,19 @@
 //! cumulative-success plot, from the journals alone.
 
 mod aggregate;
+mod fidelity;
 mod markdown;
 pub mod mcnemar;
 mod plot;
+#[cfg(test)]
+mod testing;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 pub use aggregate::{config_stats, paired, ConfigStats, Paired, StageRate};
+pub use fidelity::{ConfigFidelity, Hermetic, TaskFidelity};
 
 use crate::error::{BenchError, Result};
 use crate::journal::{self, PairResult};
@@ -31,6 +35,9 @@ pub struct Report {
     pub runs: Vec<RunSource>,
     pub configurations: Vec<ConfigStats>,
     pub paired: Vec<Paired>,
+    /// Spack fidelity and hermeticity, per configuration and per pair.
+    pub fidelity: Vec<ConfigFidelity>,
+    pub fidelity_tasks: Vec<TaskFidelity>,
 }
 
 /// Where the report was written.
@@ -147,10 +154,22 @@ pub fn build(dir: &Path, against: Option<&Path>) -> Result<Report> {
             }
         }
     }
+    let fidelity = refs
+        .iter()
+        .map(|(n, v)| fidelity::config_fidelity(n, v))
+        .collect();
+    let mut fidelity_tasks: Vec<TaskFidelity> = refs
+        .iter()
+        .flat_map(|(n, v)| fidelity::task_fidelity(n, v))
+        .collect();
+    // Stable: each task's configurations stay in the journal's order.
+    fidelity_tasks.sort_by(|a, b| a.task.cmp(&b.task));
     Ok(Report {
         runs,
         configurations,
         paired: pairs,
+        fidelity,
+        fidelity_tasks,
     })
 }
 

@@ -19,12 +19,12 @@ const TYPE_ORDER: [&str; 4] = ["build", "link", "run", "test"];
 /// A dependency in the form SpackIt compares: canonical spec and condition
 /// strings (Spack's `str(Spec)`), canonical type tuple.
 #[derive(Debug, Clone)]
-struct Dep {
-    name: String,
+pub(super) struct Dep {
+    pub name: String,
     spec: String,
     when: Option<String>,
-    types: Vec<String>,
-    spec_ast: Option<Spec>,
+    pub types: Vec<String>,
+    pub spec_ast: Option<Spec>,
     /// The empty spec when unconditional; None when it did not parse.
     when_ast: Option<Spec>,
 }
@@ -97,7 +97,7 @@ fn canonical_types(types: &[String]) -> Vec<String> {
     out
 }
 
-fn render(d: &Dep) -> String {
+pub(super) fn render(d: &Dep) -> String {
     let mut s = format!("depends_on(\"{}\"", d.spec);
     if let Some(w) = &d.when {
         s.push_str(&format!(", when=\"{w}\""));
@@ -111,7 +111,7 @@ fn render(d: &Dep) -> String {
 }
 
 /// Drops dependencies exactly equal to one a listed base class declares.
-fn split_inherited(recipe: &ScoreRecipe, release: SpackRelease) -> (Vec<Dep>, Vec<Dep>) {
+pub(super) fn split_inherited(recipe: &ScoreRecipe, release: SpackRelease) -> (Vec<Dep>, Vec<Dep>) {
     let inherited: Vec<Dep> = recipe
         .bases
         .iter()

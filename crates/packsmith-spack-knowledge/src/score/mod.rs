@@ -10,16 +10,20 @@
 //!   when the reference has no own dependencies.
 //! - `s_v`: recall of lower-cased CMake define keys; None without reference keys.
 //! - `dep_precision`, `key_precision`: the mirror images over the generated side.
+//! - `fidelity`: package-level recall and precision of link/run dependencies,
+//!   test-only dependencies apart, and variant recall (see `fidelity.rs`).
 //!
 //! The inputs are plain data; callers convert their recipe model into
 //! [`ScoreRecipe`], listing only the directives written in the recipe itself.
 
 mod deps;
+mod fidelity;
 mod inherited;
 mod keys;
 
 use serde::{Deserialize, Serialize};
 
+pub use fidelity::Fidelity;
 pub use inherited::{inherited_dependencies, known_base_classes, SpackRelease};
 
 /// One `depends_on` (or `extends`) directive as written.
@@ -44,6 +48,9 @@ pub struct ScoreRecipe {
     pub dependencies: Vec<ScoreDep>,
     /// CMake define keys as written (`FXDIV_BUILD_TESTS`).
     pub define_keys: Vec<String>,
+    /// Names of the variants the recipe declares.
+    #[serde(default)]
+    pub variants: Vec<String>,
 }
 
 impl ScoreRecipe {
@@ -68,6 +75,7 @@ impl ScoreRecipe {
                 .into_iter()
                 .map(str::to_string)
                 .collect(),
+            variants: recipe.variants.iter().map(|v| v.name.clone()).collect(),
         }
     }
 }
@@ -127,6 +135,7 @@ pub struct Scores {
     pub key_extras: usize,
     pub deps: DepReport,
     pub keys: KeyReport,
+    pub fidelity: Fidelity,
 }
 
 /// Scores `generated` against the human `reference`.
@@ -142,5 +151,6 @@ pub fn score(reference: &ScoreRecipe, generated: &ScoreRecipe, options: ScoreOpt
         key_extras: key.report.extra.len(),
         deps: dep.report,
         keys: key.report,
+        fidelity: fidelity::fidelity(reference, generated, options.release),
     }
 }

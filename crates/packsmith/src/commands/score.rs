@@ -78,10 +78,25 @@ pub fn run(args: &ScoreArgs) -> Result<Exit, CliError> {
         t.push_str(&format!("extra    {d}\n"));
     }
     t.push_str(&format!(
-        "keys matched [{}] missing [{}] extra [{}]",
+        "keys matched [{}] missing [{}] extra [{}]\n",
         s.keys.matched.join(", "),
         s.keys.missing.join(", "),
         s.keys.extra.join(", ")
+    ));
+    let f = &s.fidelity;
+    t.push_str(&format!(
+        "link/run dependencies: recall {}  precision {}  missing [{}] extra [{}]\n\
+         test-only dependencies: human [{}] generated [{}]\n\
+         variants: recall {}  missing [{}] extra [{}]",
+        fmt(f.dep_recall),
+        fmt(f.dep_precision),
+        f.deps_missing.join(", "),
+        f.deps_extra.join(", "),
+        f.test_deps_reference.join(", "),
+        f.test_deps_generated.join(", "),
+        fmt(f.variant_recall),
+        f.variants_missing.join(", "),
+        f.variants_extra.join(", ")
     ));
     let _ = writeln!(out, "{t}");
     Ok(Exit::Success)

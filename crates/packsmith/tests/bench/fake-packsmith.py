@@ -3,6 +3,7 @@
 # RunReport as the real commands do, with behaviour chosen by the task name:
 #   ok-N   succeeds at attempt N          bad    fails every attempt
 #   crash  exits 3 without a report      hang   sleeps until killed
+#   leaky  installs at every attempt and fails the hermeticity check
 # FAKE_SLEEP (seconds) slows every run; FAKE_LOG gets one line per start;
 # FAKE_PIDS: a grandchild runs meanwhile, and the pids are logged there.
 import json, os, sys, time
@@ -46,7 +47,7 @@ if name.startswith("crash"):
     sys.stderr.write("fake: crashed\n")
     sys.exit(3)
 
-stages = ["load", "audit", "concretize", "install"] if eco == "spack" else ["evaluate", "build", "runtime_check"]
+stages = ["load", "audit", "concretize", "install", "hermeticity"] if eco == "spack" else ["evaluate", "build", "runtime_check"]
 k = int(opt("--max-attempts", opt("--max-iterations", "3")))
 win = int(name.split("-")[1]) if name.startswith("ok-") else None
 run = os.path.join(out, name)
@@ -58,6 +59,8 @@ attempts = []
 for i in range(1, k + 1):
     passed = win is not None and i >= win
     reached = len(stages) if passed else min(i, len(stages) - 1)
+    if name.startswith("leaky"):
+        reached = len(stages) - 1
     rel = "attempts/%02d/package.py" % i
     os.makedirs(os.path.join(run, os.path.dirname(rel)), exist_ok=True)
     open(os.path.join(run, rel), "w").write(recipe)
@@ -69,7 +72,10 @@ for i in range(1, k + 1):
          "usage": {"prompt_tokens": 0 if i == 1 else 1000, "completion_tokens": 0 if i == 1 else 200},
          "cost_usd": 0.0 if i == 1 else 0.01, "duration_ms": 10}
     if not passed:
-        a["failure"] = {"stage": a["stage_reached"], "class": "compilation", "excerpt": "error"}
+        leak = name.startswith("leaky")
+        a["failure"] = {"stage": a["stage_reached"],
+                        "class": "undeclared_dependency" if leak else "compilation",
+                        "excerpt": "Found ZLIB: /usr/lib/libz.so" if leak else "error"}
     attempts.append(a)
     if passed:
         break

@@ -1,0 +1,160 @@
+//! Fidelity to the human recipe as a maintainer reads it (issue 13 item 5):
+//! does the generated recipe depend on the packages the human one links
+//! against or runs with, does it add ones the human one does not, and does
+//! it expose the human recipe's variants.
+//!
+//! Unlike S_d, which weighs each directive, this counts packages: several
+//! `depends_on("x", when=…)` are one dependency on x. Two names are the same
+//! dependency when they are equal, or when one is a provider of the other's
+//! virtual (`zlib` and `zlib-api`, `openblas` and `lapack`); a same-name pair
+//! must also have version ranges that overlap. Build-only dependencies (the
+//! build tool, the compiler's language virtuals) are left out; test-only ones
+//! are counted apart, since a recipe may rightly leave tests to the build.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::mapping::{virtuals_for, NoKnowledge};
+
+use super::deps::{split_inherited, Dep};
+use super::inherited::SpackRelease;
+use super::ScoreRecipe;
+
+/// The fidelity figures of one generated recipe against its reference.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Fidelity {
+    /// Reference link/run dependencies the generated recipe has; None when
+    /// the reference has none.
+    pub dep_recall: Option<f64>,
+    /// Generated link/run dependencies the reference has; None when the
+    /// generated recipe has none.
+    pub dep_precision: Option<f64>,
+    /// Reference link/run dependencies, by package name, sorted.
+    pub deps_found: Vec<String>,
+    pub deps_missing: Vec<String>,
+    /// Generated link/run dependencies the reference lacks.
+    pub deps_extra: Vec<String>,
+    /// Test-only dependencies of each side, by package name.
+    pub test_deps_reference: Vec<String>,
+    pub test_deps_generated: Vec<String>,
+    /// Reference variants the generated recipe declares too; None when the
+    /// reference declares none.
+    pub variant_recall: Option<f64>,
+    pub variants_missing: Vec<String>,
+    /// Generated variants the reference lacks.
+    pub variants_extra: Vec<String>,
+}
+
+/// What a dependency is for, as far as this score cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    LinkOrRun,
+    TestOnly,
+    BuildOnly,
+}
+
+fn role(d: &Dep) -> Role {
+    let has = |t: &str| d.types.iter().any(|x| x == t);
+    if has("link") || has("run") {
+        Role::LinkOrRun
+    } else if has("test") && !has("build") {
+        Role::TestOnly
+    } else {
+        Role::BuildOnly
+    }
+}
+
+/// The virtuals a name stands for: itself, plus those it provides.
+fn aliases(name: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::from([name.to_string()]);
+    if let Some((virtuals, _)) = virtuals_for(name, &NoKnowledge) {
+        out.extend(virtuals);
+    }
+    out
+}
+
+/// One package on one side: its name and every directive's spec.
+struct Package<'a> {
+    name: &'a str,
+    aliases: BTreeSet<String>,
+    directives: Vec<&'a Dep>,
+}
+
+fn packages<'a>(deps: &'a [Dep], wanted: Role) -> Vec<Package<'a>> {
+    let mut out: Vec<Package<'a>> = Vec::new();
+    for d in deps.iter().filter(|d| role(d) == wanted) {
+        match out.iter_mut().find(|p| p.name == d.name) {
+            Some(p) => p.directives.push(d),
+            None => out.push(Package {
+                name: &d.name,
+                aliases: aliases(&d.name),
+                directives: vec![d],
+            }),
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(b.name));
+    out
+}
+
+/// Same package (or provider and virtual) with overlapping version ranges
+/// in some pair of directives; an unparsed spec does not veto.
+fn same_dependency(a: &Package, b: &Package) -> bool {
+    if a.name != b.name {
+        return !a.aliases.is_disjoint(&b.aliases);
+    }
+    a.directives.iter().any(|x| {
+        b.directives
+            .iter()
+            .any(|y| match (&x.spec_ast, &y.spec_ast) {
+                (Some(x), Some(y)) => x.intersects(y),
+                _ => true,
+            })
+    })
+}
+
+fn names(packages: &[Package]) -> Vec<String> {
+    packages.iter().map(|p| p.name.to_string()).collect()
+}
+
+/// Variant names compare as Spack users type them: case and `-`/`_` aside.
+fn variant_key(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace('-', "_")
+}
+
+pub(super) fn fidelity(
+    reference: &ScoreRecipe,
+    generated: &ScoreRecipe,
+    release: SpackRelease,
+) -> Fidelity {
+    let (orig, _) = split_inherited(reference, release);
+    let (new, _) = split_inherited(generated, release);
+    let ref_deps = packages(&orig, Role::LinkOrRun);
+    let gen_deps = packages(&new, Role::LinkOrRun);
+    let (found, missing): (Vec<&Package>, Vec<&Package>) = ref_deps
+        .iter()
+        .partition(|r| gen_deps.iter().any(|g| same_dependency(r, g)));
+    let (kept, extra): (Vec<&Package>, Vec<&Package>) = gen_deps
+        .iter()
+        .partition(|g| ref_deps.iter().any(|r| same_dependency(r, g)));
+    let ratio = |part: usize, whole: usize| (whole > 0).then(|| part as f64 / whole as f64);
+
+    let ref_variants: BTreeSet<String> =
+        reference.variants.iter().map(|v| variant_key(v)).collect();
+    let gen_variants: BTreeSet<String> =
+        generated.variants.iter().map(|v| variant_key(v)).collect();
+    let shared_variants = ref_variants.intersection(&gen_variants).count();
+    let name_of = |p: &&Package| p.name.to_string();
+    Fidelity {
+        dep_recall: ratio(found.len(), ref_deps.len()),
+        dep_precision: ratio(kept.len(), gen_deps.len()),
+        deps_found: found.iter().map(name_of).collect(),
+        deps_missing: missing.iter().map(name_of).collect(),
+        deps_extra: extra.iter().map(name_of).collect(),
+        test_deps_reference: names(&packages(&orig, Role::TestOnly)),
+        test_deps_generated: names(&packages(&new, Role::TestOnly)),
+        variant_recall: ratio(shared_variants, ref_variants.len()),
+        variants_missing: ref_variants.difference(&gen_variants).cloned().collect(),
+        variants_extra: gen_variants.difference(&ref_variants).cloned().collect(),
+    }
+}
