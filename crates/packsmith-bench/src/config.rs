@@ -207,6 +207,10 @@ pub struct NixSettings {
     /// Passed as `--nixpkgs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nixpkgs: Option<PathBuf>,
+    /// nixpkgs' own expressions, the reference for the fidelity score: a
+    /// nixpkgs checkout, or a directory of `<attr_path>.nix` files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<PathBuf>,
     /// More flags for every `packsmith nix` pair.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra_args: Vec<String>,

@@ -10,6 +10,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use packsmith_nix::fidelity::NixFidelity;
 use packsmith_spack_knowledge::score::Fidelity;
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,9 @@ pub struct PairResult {
     /// Dependency and variant fidelity to the human recipe (Spack).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fidelity: Option<Fidelity>,
+    /// Fidelity to nixpkgs' own expression (Nix).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nix_fidelity: Option<NixFidelity>,
     /// Which recipe was scored: `final` or `best`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scored: Option<String>,
@@ -244,6 +248,7 @@ mod tests {
             s_d: None,
             s_v: None,
             fidelity: None,
+            nix_fidelity: None,
             scored: None,
             score_error: None,
         }

@@ -14,7 +14,7 @@ use crate::config::{BenchConfig, Configuration};
 use crate::error::{BenchError, Result};
 use crate::journal::{Outcome, PairResult};
 use crate::plan::{Pair, Plan};
-use crate::score::spack_scores;
+use crate::score::{nix_reference, nix_scores, scored_recipe, spack_scores};
 use crate::task::Task;
 
 /// `<out>/runs/<config>/<task>`.
@@ -54,6 +54,13 @@ pub fn pair_args(
             if let Some(rev) = &t.rev {
                 push(&mut a, "--rev", rev.clone());
             }
+            // As the task names it: a snapshot directory's name says nothing.
+            push(&mut a, "--name", t.pname.clone());
+            push(
+                &mut a,
+                "--version",
+                version.unwrap_or(&t.version).to_string(),
+            );
         }
     }
     a.push("--out".into());
@@ -296,6 +303,7 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         s_d: None,
         s_v: None,
         fidelity: None,
+        nix_fidelity: None,
         scored: None,
         score_error: None,
     };
@@ -304,8 +312,9 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         Some((Ok(report), path)) => {
             absorb(&mut result, &report);
             let run_root = path.parent().unwrap_or(&dir).to_path_buf();
-            if let Task::Spack(t) = task {
-                score_into(&mut result, &report, &run_root, t, &plan.config);
+            match task {
+                Task::Spack(t) => score_into(&mut result, &report, &run_root, t, &plan.config),
+                Task::Nix(t) => score_nix_into(&mut result, &report, &run_root, t, &plan.config),
             }
         }
         Some((Err(e), _)) => result.reason = Some(e),
@@ -414,10 +423,8 @@ fn score_into(
     let Some(gt) = &config.spack.ground_truth else {
         return;
     };
-    let (which, rel) = match (&report.final_recipe, &report.best_recipe) {
-        (Some(p), _) => ("final", p),
-        (None, Some(p)) => ("best", p),
-        (None, None) => return,
+    let Some((which, rel)) = scored_recipe(report) else {
+        return;
     };
     let Some(reference) = ground_truth_recipe(gt, task) else {
         r.score_error = Some(format!(
@@ -435,6 +442,38 @@ fn score_into(
             r.s_d = scores.s_d;
             r.s_v = scores.s_v;
             r.fidelity = Some(scores.fidelity);
+            r.scored = Some(which.to_string());
+        }
+        Err(e) => r.score_error = Some(e),
+    }
+}
+
+/// The Nix fidelity score against nixpkgs' own expression, when the
+/// configuration names where those are.
+fn score_nix_into(
+    r: &mut PairResult,
+    report: &RunReport,
+    run_root: &Path,
+    task: &crate::task::NixTask,
+    config: &BenchConfig,
+) {
+    let Some(dir) = &config.nix.reference else {
+        return;
+    };
+    let Some((which, rel)) = scored_recipe(report) else {
+        return;
+    };
+    let Some(reference) = nix_reference(dir, task) else {
+        r.score_error = Some(format!(
+            "no reference expression for {} under {}",
+            task.attr_path,
+            dir.display()
+        ));
+        return;
+    };
+    match nix_scores(&run_root.join(rel), &reference) {
+        Ok(f) => {
+            r.nix_fidelity = Some(f);
             r.scored = Some(which.to_string());
         }
         Err(e) => r.score_error = Some(e),
@@ -477,7 +516,7 @@ mod tests {
         let a = args_of(line, "vibenix", &config);
         assert_eq!(
             a,
-            "nix /src/x --rev v1 --out /out/p --replace --model none --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
+            "nix /src/x --rev v1 --name p --version 1 --out /out/p --replace --model none --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
         );
     }
 

@@ -40,6 +40,8 @@ pub struct RunOptions {
     pub timeout_secs: Option<u64>,
     pub cache: Option<String>,
     pub ground_truth: Option<PathBuf>,
+    /// nixpkgs checkout or directory of reference expressions (Nix tasks).
+    pub nix_reference: Option<PathBuf>,
     pub spack_release: Option<String>,
     /// `--spack` for every Spack pair.
     pub spack: Option<String>,
@@ -104,6 +106,9 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
     if let Some(g) = &o.ground_truth {
         config.spack.ground_truth = Some(g.clone());
     }
+    if let Some(r) = &o.nix_reference {
+        config.nix.reference = Some(r.clone());
+    }
     if let Some(s) = &o.spack {
         config.spack.spack = Some(s.clone());
     }
@@ -119,6 +124,15 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
                 g.display()
             ))
             .hint("pass a Spack package repository root, e.g. <spack>/var/spack/repos/builtin"));
+        }
+    }
+    if let Some(r) = &config.nix.reference {
+        if !r.is_dir() {
+            return Err(BenchError::bad_input(format!(
+                "nix reference {} is not a directory",
+                r.display()
+            ))
+            .hint("pass a nixpkgs checkout, or a directory of <attr_path>.nix files"));
         }
     }
     let bin = std::fs::canonicalize(&o.packsmith_bin).map_err(|e| {

@@ -9,6 +9,7 @@ pub mod diagnose;
 pub mod ecosystem;
 pub mod edit;
 pub mod fetch;
+pub mod fidelity;
 pub mod hash;
 pub mod logs;
 pub mod prefetch;

@@ -304,6 +304,81 @@ fn report_shows_hermeticity_and_fidelity() {
     assert_eq!(json["fidelity_tasks"][0]["hermetic"], "failed", "{json}");
 }
 
+/// Nix pairs scored against a directory of reference expressions: the
+/// stand-in's expression (cmake; zlib, mpi) against nixpkgs' (cmake,
+/// pkg-config; zlib, libpng).
+#[test]
+fn nix_pairs_are_scored_against_reference_expressions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    let mut tasks = String::new();
+    for n in ["ok-1", "bad"] {
+        tasks.push_str(&format!(
+            "{{\"attr_path\": \"{n}\", \"package_name\": \"{n}\", \"pname\": \"{n}\", \"version\": \"1.0\", \"nixpkgs_base_commit\": \"c\"}}\n"
+        ));
+        std::fs::create_dir_all(tmp.path().join("src").join(n)).unwrap();
+    }
+    std::fs::write(tmp.path().join("tasks.jsonl"), tasks).unwrap();
+    std::fs::write(
+        tmp.path().join("sources.toml"),
+        "[sources]\n\"ok-1\" = \"src/ok-1\"\n\"bad\" = \"src/bad\"\n",
+    )
+    .unwrap();
+    let refs = tmp.path().join("refs");
+    std::fs::create_dir_all(&refs).unwrap();
+    // Only ok-1 has a reference: bad's pair says so in its record.
+    std::fs::write(
+        refs.join("ok-1.nix"),
+        "{ lib, stdenv, cmake, pkg-config, zlib, libpng }:\nstdenv.mkDerivation {\n  src = fetchFromGitHub { };\n  nativeBuildInputs = [ cmake pkg-config ];\n  buildInputs = [ zlib libpng ];\n  meta = { description = \"x\"; license = lib.licenses.mit; };\n}\n",
+    )
+    .unwrap();
+    let args = run_args(
+        d,
+        &[
+            "--config",
+            "packsmith",
+            "--nix-reference",
+            &format!("{d}/refs"),
+        ],
+    );
+    let o = bench(&strs(&args), &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let pairs = journal_pairs(&tmp.path().join("out"));
+    let ok = pairs.iter().find(|p| p["task"] == "ok-1").unwrap();
+    let f = &ok["nix_fidelity"];
+    assert_eq!(f["builder_match"], true, "{ok}");
+    assert_eq!(f["fetcher_match"], true, "{ok}");
+    assert_eq!(f["native"]["recall"], 0.5, "{ok}");
+    assert_eq!(f["build"]["missing"][0], "libpng", "{ok}");
+    assert_eq!(f["build"]["extra"][0], "mpi", "{ok}");
+    let bad = pairs.iter().find(|p| p["task"] == "bad").unwrap();
+    assert!(
+        bad["score_error"]
+            .as_str()
+            .unwrap()
+            .contains("no reference expression for bad"),
+        "{bad}"
+    );
+
+    let o = bench(&["report", &format!("{d}/out")], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let md = std::fs::read_to_string(tmp.path().join("out/report/report.md")).unwrap();
+    assert!(
+        md.contains("## Fidelity to nixpkgs' expressions (Nix)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| `packsmith` | 1 | 1.000 (n=1) | 1.000 (n=1) | 0.500 (n=1) | 1.000 (n=1) | 0.500 (n=1) | 0.500 (n=1) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| ok-1 | `packsmith` | stdenv+cmake → stdenv+cmake | 0.50 / 1.00 | 0.50 / 0.50 | libpng | mpi | – | 0.50 |"),
+        "{md}"
+    );
+    // No Spack pair: no Spack fidelity section.
+    assert!(!md.contains("Fidelity to the human recipes"), "{md}");
+}
+
 #[test]
 fn kill_minus_nine_then_resume_loses_and_repeats_nothing() {
     let tmp = tempfile::tempdir().unwrap();

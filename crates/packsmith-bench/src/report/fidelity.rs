@@ -88,7 +88,7 @@ pub struct TaskFidelity {
 }
 
 /// Mean and count of the values present.
-fn mean_of(xs: impl Iterator<Item = Option<f64>>) -> (Option<f64>, usize) {
+pub(super) fn mean_of(xs: impl Iterator<Item = Option<f64>>) -> (Option<f64>, usize) {
     let (sum, n) = xs.flatten().fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
     ((n > 0).then(|| sum / n as f64), n)
 }

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use super::Report;
+use packsmith_nix::fidelity::SetScore;
+
+use super::{Mean, Report};
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
@@ -111,6 +113,97 @@ fn fidelity_section(r: &Report) -> String {
             opt(t.variant_recall, 2),
             names(&t.deps_missing),
             names(&t.deps_extra),
+        ]));
+    }
+    s
+}
+
+/// A mean with the number of pairs it is over.
+fn mean_cell(m: &Mean, digits: usize) -> String {
+    format!("{} (n={})", opt(m.value, digits), m.n)
+}
+
+fn scored_set(s: &SetScore) -> String {
+    format!("{} / {}", opt(s.recall, 2), opt(s.precision, 2))
+}
+
+/// Closeness to nixpkgs' own expressions; empty when nothing was scored.
+fn nix_fidelity_section(r: &Report) -> String {
+    if r.nix_fidelity.iter().all(|c| c.scored == 0) {
+        return String::new();
+    }
+    let mut s = String::from("\n## Fidelity to nixpkgs' expressions (Nix)\n\n");
+    let head = [
+        "configuration",
+        "scored",
+        "builder match",
+        "fetcher match",
+        "native inputs recall",
+        "native inputs precision",
+        "build inputs recall",
+        "build inputs precision",
+        "flags recall",
+        "meta recall",
+        "license match",
+    ]
+    .map(String::from);
+    s.push_str(&row(&head));
+    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    for c in r.nix_fidelity.iter().filter(|c| c.scored > 0) {
+        s.push_str(&row(&[
+            format!("`{}`", c.name),
+            c.scored.to_string(),
+            mean_cell(&c.builder_match, 3),
+            mean_cell(&c.fetcher_match, 3),
+            mean_cell(&c.native_recall, 3),
+            mean_cell(&c.native_precision, 3),
+            mean_cell(&c.build_recall, 3),
+            mean_cell(&c.build_precision, 3),
+            mean_cell(&c.flags_recall, 3),
+            mean_cell(&c.meta_recall, 3),
+            mean_cell(&c.license_match, 3),
+        ]));
+    }
+    s.push_str(
+        "\nEach figure is a mean over the pairs that have it (n): a recall needs the reference \
+         to have the item kind, a precision needs the generated expression to have it. Builder: \
+         the same builder family and, for `mkDerivation`, the same build system. Inputs compare \
+         by their last attribute name. Native: `nativeBuildInputs` and `build-system`; build: \
+         `buildInputs`, `propagatedBuildInputs` and `dependencies`. Flags: the option names \
+         `cmakeFlags`, `mesonFlags` and `configureFlags` set. Meta: description, homepage, \
+         license, mainProgram, platforms and changelog.\n\n",
+    );
+    let head = [
+        "task",
+        "configuration",
+        "builder (nixpkgs → generated)",
+        "native R / P",
+        "build R / P",
+        "missing build inputs",
+        "extra build inputs",
+        "flags R",
+        "meta R",
+    ]
+    .map(String::from);
+    s.push_str(&row(&head));
+    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    for t in &r.nix_fidelity_tasks {
+        let f = &t.fidelity;
+        s.push_str(&row(&[
+            t.task.clone(),
+            format!("`{}`", t.config),
+            format!(
+                "{} → {}{}",
+                f.builder_reference.as_deref().unwrap_or("?"),
+                f.builder_generated.as_deref().unwrap_or("?"),
+                if f.builder_match { "" } else { " ✗" }
+            ),
+            scored_set(&f.native),
+            scored_set(&f.build),
+            names(&f.build.missing),
+            names(&f.build.extra),
+            opt(f.flags.recall, 2),
+            opt(f.meta.recall, 2),
         ]));
     }
     s
@@ -269,6 +362,7 @@ pub fn render(r: &Report, plot_png: &str) -> String {
     }
 
     s.push_str(&fidelity_section(r));
+    s.push_str(&nix_fidelity_section(r));
 
     s.push_str("\n## Paired comparisons\n\n");
     if r.paired.is_empty() {

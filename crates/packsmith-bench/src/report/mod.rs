@@ -5,6 +5,7 @@ mod aggregate;
 mod fidelity;
 mod markdown;
 pub mod mcnemar;
+mod nix_fidelity;
 mod plot;
 #[cfg(test)]
 mod testing;
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 pub use aggregate::{config_stats, paired, ConfigStats, Paired, StageRate};
 pub use fidelity::{ConfigFidelity, Hermetic, TaskFidelity};
+pub use nix_fidelity::{ConfigNixFidelity, Mean, TaskNixFidelity};
 
 use crate::error::{BenchError, Result};
 use crate::journal::{self, PairResult};
@@ -38,6 +40,9 @@ pub struct Report {
     /// Spack fidelity and hermeticity, per configuration and per pair.
     pub fidelity: Vec<ConfigFidelity>,
     pub fidelity_tasks: Vec<TaskFidelity>,
+    /// Nix fidelity to nixpkgs' own expressions.
+    pub nix_fidelity: Vec<ConfigNixFidelity>,
+    pub nix_fidelity_tasks: Vec<TaskNixFidelity>,
 }
 
 /// Where the report was written.
@@ -164,12 +169,23 @@ pub fn build(dir: &Path, against: Option<&Path>) -> Result<Report> {
         .collect();
     // Stable: each task's configurations stay in the journal's order.
     fidelity_tasks.sort_by(|a, b| a.task.cmp(&b.task));
+    let nix_fidelity = refs
+        .iter()
+        .map(|(n, v)| nix_fidelity::config_nix_fidelity(n, v))
+        .collect();
+    let mut nix_fidelity_tasks: Vec<TaskNixFidelity> = refs
+        .iter()
+        .flat_map(|(n, v)| nix_fidelity::task_nix_fidelity(n, v))
+        .collect();
+    nix_fidelity_tasks.sort_by(|a, b| a.task.cmp(&b.task));
     Ok(Report {
         runs,
         configurations,
         paired: pairs,
         fidelity,
         fidelity_tasks,
+        nix_fidelity,
+        nix_fidelity_tasks,
     })
 }
 

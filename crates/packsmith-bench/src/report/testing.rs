@@ -34,6 +34,7 @@ pub(crate) fn pair(task: &str, outcome: Outcome, success_attempt: Option<u32>) -
         s_d: Some(0.5),
         s_v: None,
         fidelity: None,
+        nix_fidelity: None,
         scored: Some("final".into()),
         score_error: None,
     }

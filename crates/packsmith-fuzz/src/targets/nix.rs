@@ -1,7 +1,7 @@
 //! packsmith-nix's readers of untrusted text: the edit layer (the
 //! fallback syntax check, replace/insert edits, numbered views), the
 //! builder answer, hash-mismatch and failure-log readers, source strings
-//! and hashes.
+//! and hashes, and the expression reader of the fidelity score.
 
 use super::{signature, text};
 use crate::harness::Target;
@@ -33,6 +33,24 @@ pub fn targets() -> Vec<Target> {
                 let r2 = ed.insert_after(&src, (h >> 8) as usize % (lines + 2), old);
                 let shown = view(&src, Some(((h >> 16) as usize % (lines + 2), lines)));
                 signature((ok, r1.is_ok(), r2.is_ok(), shown.len() / 64))
+            },
+        },
+        Target {
+            name: "nix-expr",
+            readers: "fidelity::read_expr, fidelity::nix_fidelity (a package expression against itself halved)",
+            grammar: NIX,
+            seeds: nix_seeds,
+            run: |_, input| {
+                let src = text(input);
+                let facts = packsmith_nix::fidelity::read_expr(&src);
+                let half = floor_boundary(&src, src.len() / 2);
+                let f = packsmith_nix::fidelity::nix_fidelity(&src, &src[..half]);
+                signature((
+                    facts.builder.map(|b| b.to_string()),
+                    facts.native.len() + facts.build.len() + facts.check.len(),
+                    facts.flags.len() + facts.meta.len(),
+                    f.builder_match,
+                ))
             },
         },
         Target {

@@ -139,6 +139,10 @@ pub struct RunArgs {
     /// ground truth for S_d/S_v (e.g. <spack>/var/spack/repos/builtin).
     #[arg(long)]
     pub ground_truth: Option<PathBuf>,
+    /// nixpkgs' own expressions for the Nix fidelity score: a nixpkgs
+    /// checkout, or a directory of `<attr_path>.nix` files.
+    #[arg(long)]
+    pub nix_reference: Option<PathBuf>,
     /// The Spack every Spack pair validates with (an env script or a
     /// `spack` path; overrides [spack] spack in the configuration).
     #[arg(long)]
@@ -291,6 +295,7 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         timeout_secs: a.timeout,
         cache: a.cache.clone(),
         ground_truth: a.ground_truth.clone(),
+        nix_reference: a.nix_reference.clone(),
         spack_release: a.spack_version.clone(),
         spack: a.spack.clone(),
         packsmith_bin: a

@@ -55,13 +55,21 @@ os.makedirs(os.path.join(run, "attempts"), exist_ok=True)
 recipe = ("from spack.package import *\n\nclass Pkg(CMakePackage):\n"
           "    depends_on(\"zlib\")\n    depends_on(\"mpi\")\n\n"
           "    def cmake_args(self):\n        return [self.define(\"PKG_TESTS\", False)]\n")
+recipe_file = "package.py"
+if eco == "nix":
+    recipe_file = "package.nix"
+    recipe = ("{ lib, stdenv, fetchFromGitHub, cmake, zlib, mpi }:\n"
+              "stdenv.mkDerivation (finalAttrs: {\n  pname = \"pkg\";\n  version = \"1.0\";\n"
+              "  src = fetchFromGitHub { owner = \"o\"; repo = \"pkg\"; tag = finalAttrs.version; hash = \"\"; };\n"
+              "  nativeBuildInputs = [ cmake ];\n  buildInputs = [ zlib mpi ];\n"
+              "  meta.description = \"A package\";\n})\n")
 attempts = []
 for i in range(1, k + 1):
     passed = win is not None and i >= win
     reached = len(stages) if passed else min(i, len(stages) - 1)
     if name.startswith("leaky"):
         reached = len(stages) - 1
-    rel = "attempts/%02d/package.py" % i
+    rel = "attempts/%02d/%s" % (i, recipe_file)
     os.makedirs(os.path.join(run, os.path.dirname(rel)), exist_ok=True)
     open(os.path.join(run, rel), "w").write(recipe)
     a = {"attempt": i, "kind": "draft" if i == 1 else "repair", "recipe_path": rel,
@@ -81,9 +89,9 @@ for i in range(1, k + 1):
         break
 ok = attempts[-1]["passed"]
 if ok:
-    open(os.path.join(run, "package.py"), "w").write(recipe)
+    open(os.path.join(run, recipe_file), "w").write(recipe)
 else:
-    open(os.path.join(run, "best-attempt.package.py"), "w").write(recipe)
+    open(os.path.join(run, "best-attempt." + recipe_file), "w").write(recipe)
 calls = sum(a["model_calls"] for a in attempts)
 report = {"schema": 1, "name": name, "ecosystem": eco, "model": opt("--model", "scripted"),
           "status": "succeeded" if ok else "attempts_exhausted",
@@ -93,9 +101,9 @@ report = {"schema": 1, "name": name, "ecosystem": eco, "model": opt("--model", "
           "usage": {"prompt_tokens": 1000 * calls, "completion_tokens": 200 * calls},
           "cost_usd": 0.01 * calls, "duration_ms": 10 * len(attempts)}
 if ok:
-    report["final_recipe"] = "package.py"
+    report["final_recipe"] = recipe_file
 else:
-    report["best_recipe"] = "best-attempt.package.py"
+    report["best_recipe"] = "best-attempt." + recipe_file
 report["best_attempt"] = len(attempts)
 tmp = os.path.join(run, "report.json.tmp")
 json.dump(report, open(tmp, "w"))

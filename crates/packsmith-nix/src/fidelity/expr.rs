@@ -1,0 +1,447 @@
+//! What a package expression says, as far as comparing two of them needs:
+//! the builder, the fetcher, the inputs by role, the option names its flags
+//! set, and the `meta` fields it fills. Read from tokens, not evaluated: a
+//! value computed by a function the reader does not know is simply absent.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::lexer::{tokens, Tok};
+
+/// Which builder family an expression uses, and for `mkDerivation` the
+/// build system its native inputs bring (cmake, meson, autotools or none).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuilderKind {
+    /// `stdenv`, `python`, `rust`, `go`, `npm`, or the call's own name.
+    pub family: String,
+    /// For `stdenv`: `cmake`, `meson`, `autotools` or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_system: Option<String>,
+}
+
+impl std::fmt::Display for BuilderKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.build_system {
+            Some(b) => write!(f, "{}+{b}", self.family),
+            None => f.write_str(&self.family),
+        }
+    }
+}
+
+/// The comparable content of one expression.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExprFacts {
+    pub builder: Option<BuilderKind>,
+    pub fetcher: Option<String>,
+    /// Build-time tools and hooks: `nativeBuildInputs`, `build-system`.
+    pub native: BTreeSet<String>,
+    /// What is linked or imported: `buildInputs`, `propagatedBuildInputs`,
+    /// `dependencies`.
+    pub build: BTreeSet<String>,
+    /// `nativeCheckInputs`, `checkInputs`.
+    pub check: BTreeSet<String>,
+    /// Option names set by `cmakeFlags`, `mesonFlags`, `configureFlags`
+    /// (lower-case, `-` as `_`).
+    pub flags: BTreeSet<String>,
+    /// Fields set in `meta`.
+    pub meta: BTreeSet<String>,
+    /// License names (`lib.licenses.mit` → `mit`).
+    pub licenses: BTreeSet<String>,
+}
+
+const NATIVE_ATTRS: &[&str] = &["nativeBuildInputs", "build-system"];
+const BUILD_ATTRS: &[&str] = &["buildInputs", "propagatedBuildInputs", "dependencies"];
+const CHECK_ATTRS: &[&str] = &["nativeCheckInputs", "checkInputs"];
+const FLAG_ATTRS: &[&str] = &["cmakeFlags", "mesonFlags", "configureFlags"];
+const KEYWORDS: &[&str] = &[
+    "with", "let", "in", "if", "then", "else", "inherit", "rec", "assert", "or",
+];
+
+/// Builder calls by the end of their name, and their family.
+const BUILDERS: &[(&str, &str)] = &[
+    ("mkDerivation", "stdenv"),
+    ("buildPythonPackage", "python"),
+    ("buildPythonApplication", "python"),
+    ("buildRustPackage", "rust"),
+    ("buildGoModule", "go"),
+    ("buildNpmPackage", "npm"),
+    ("buildDunePackage", "ocaml"),
+    ("buildDotnetModule", "dotnet"),
+    ("buildGradleApplication", "gradle"),
+    ("mkYarnPackage", "yarn"),
+];
+
+/// Native inputs that say which build system a `mkDerivation` uses, in
+/// the order they decide (meson brings ninja, not the other way round).
+const BUILD_SYSTEM_TOOLS: &[(&str, &str)] = &[
+    ("meson", "meson"),
+    ("cmake", "cmake"),
+    ("autoreconfHook", "autotools"),
+    ("autoconf", "autotools"),
+];
+
+/// The last path component: `python3Packages.setuptools` → `setuptools`.
+fn leaf(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// The tokens of the first binding `name = …;` (at any depth), up to its `;`.
+fn binding<'t>(toks: &'t [Tok], name: &str) -> Option<&'t [Tok]> {
+    let at = toks
+        .windows(2)
+        .position(|w| matches!(&w[0], Tok::Ident(n) if n == name) && w[1] == Tok::Eq)?;
+    let start = at + 2;
+    let mut depth = 0i32;
+    // `with ps;` and `assert c;` inside the value end at their own `;`.
+    let mut scoped = 0usize;
+    for (i, t) in toks[start..].iter().enumerate() {
+        match t {
+            Tok::Ident(k) if depth == 0 && (k == "with" || k == "assert") => scoped += 1,
+            Tok::Semi if depth == 0 && scoped > 0 => scoped -= 1,
+            Tok::Open(_) => depth += 1,
+            Tok::Close(_) => {
+                depth -= 1;
+                if depth < 0 {
+                    return Some(&toks[start..start + i]);
+                }
+            }
+            Tok::Semi if depth == 0 => return Some(&toks[start..start + i]),
+            _ => {}
+        }
+    }
+    Some(&toks[start..])
+}
+
+/// The plain elements of every list in a value: identifiers directly inside
+/// `[ ]` (so `lib.optionals cond [ x ]` gives x, and `with ps; [ a b ]` gives
+/// a and b); parenthesised elements are calls whose result is unknown.
+fn list_elements(value: &[Tok]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    // The stack of open brackets; an element counts when the innermost is `[`.
+    let mut stack: Vec<char> = Vec::new();
+    for t in value {
+        match t {
+            Tok::Open(c) => stack.push(*c),
+            Tok::Close(_) => {
+                stack.pop();
+            }
+            Tok::Ident(name)
+                if stack.last() == Some(&'[') && !KEYWORDS.contains(&name.as_str()) =>
+            {
+                out.insert(leaf(name).to_string());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn flag_key(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace('-', "_")
+}
+
+/// The option a literal flag sets: `-DFOO=ON`, `-DFOO:BOOL=ON`, `-Dfoo=x`,
+/// `--enable-foo`, `--without-foo`, `--foo=bar`.
+fn literal_flag(text: &str) -> Option<String> {
+    let t = text.trim();
+    if let Some(rest) = t.strip_prefix("-D") {
+        let name = rest.split(['=', ':']).next()?;
+        return (!name.is_empty()).then(|| flag_key(name));
+    }
+    let rest = t.strip_prefix("--")?;
+    let rest = rest.split('=').next()?;
+    let name = ["enable-", "disable-", "with-", "without-"]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))
+        .unwrap_or(rest);
+    (!name.is_empty()).then(|| flag_key(name))
+}
+
+/// nixpkgs' flag helpers and which of their string arguments is the name.
+fn helper_name_position(function: &str) -> Option<usize> {
+    match leaf(function) {
+        "cmakeBool" | "cmakeFeature" | "mesonBool" | "mesonEnable" | "mesonOption"
+        | "enableFeature" | "enableFeatureAs" | "withFeature" | "withFeatureAs" => Some(0),
+        "cmakeOptionType" => Some(1),
+        _ => None,
+    }
+}
+
+fn flags_of(value: &[Tok]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut i = 0;
+    while i < value.len() {
+        match &value[i] {
+            Tok::Ident(f) => {
+                if let Some(pos) = helper_name_position(f) {
+                    // The name is the pos-th string among the next few tokens.
+                    let name = value[i + 1..]
+                        .iter()
+                        .take(8)
+                        .filter_map(|t| match t {
+                            Tok::Str(s) => Some(s),
+                            _ => None,
+                        })
+                        .nth(pos);
+                    if let Some(n) = name {
+                        out.insert(flag_key(n));
+                    }
+                }
+            }
+            Tok::Str(s) => {
+                if let Some(k) = literal_flag(s) {
+                    out.insert(k);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The attribute names directly inside the value's first `{ }`.
+fn record_fields(value: &[Tok]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let Some(open) = value.iter().position(|t| *t == Tok::Open('{')) else {
+        return out;
+    };
+    let mut depth = 0i32;
+    for (i, t) in value[open..].iter().enumerate() {
+        match t {
+            Tok::Open(_) => depth += 1,
+            Tok::Close(_) => depth -= 1,
+            Tok::Ident(name) if depth == 1 && value.get(open + i + 1) == Some(&Tok::Eq) => {
+                out.insert(name.clone());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn builder_of(toks: &[Tok], native: &BTreeSet<String>) -> Option<BuilderKind> {
+    let family_of = |t: &Tok| match t {
+        Tok::Ident(name) => BUILDERS
+            .iter()
+            .find(|(suffix, _)| leaf(name) == *suffix)
+            .map(|(_, family)| (*family).to_string()),
+        _ => None,
+    };
+    // The call (`buildPythonPackage rec {`, `mkDerivation (finalAttrs: {`)
+    // rather than the same name among the function's arguments.
+    let called = toks.windows(2).find_map(|w| match &w[1] {
+        Tok::Open('(') | Tok::Open('{') => family_of(&w[0]),
+        Tok::Ident(r) if r == "rec" => family_of(&w[0]),
+        _ => None,
+    });
+    let family = called.or_else(|| toks.iter().find_map(family_of))?;
+    let build_system = (family == "stdenv").then(|| {
+        BUILD_SYSTEM_TOOLS
+            .iter()
+            .find(|(tool, _)| native.contains(*tool))
+            .map_or("none", |(_, system)| system)
+            .to_string()
+    });
+    Some(BuilderKind {
+        family,
+        build_system,
+    })
+}
+
+fn fetcher_of(toks: &[Tok]) -> Option<String> {
+    let src = binding(toks, "src")?;
+    src.iter().find_map(|t| match t {
+        Tok::Ident(name) if leaf(name).starts_with("fetch") => Some(leaf(name).to_string()),
+        _ => None,
+    })
+}
+
+fn union_of(toks: &[Tok], attrs: &[&str]) -> BTreeSet<String> {
+    attrs
+        .iter()
+        .filter_map(|a| binding(toks, a))
+        .flat_map(list_elements)
+        .collect()
+}
+
+/// Reads the comparable content of a package expression.
+pub fn read_expr(text: &str) -> ExprFacts {
+    let toks = tokens(text);
+    let native = union_of(&toks, NATIVE_ATTRS);
+    let meta_value = binding(&toks, "meta").unwrap_or_default();
+    let mut meta = record_fields(meta_value);
+    // `meta.description = …;` sets one field without a record.
+    meta.extend(toks.windows(2).filter_map(|w| match (&w[0], &w[1]) {
+        (Tok::Ident(n), Tok::Eq) => n.strip_prefix("meta.").map(str::to_string),
+        _ => None,
+    }));
+    let licenses = binding(meta_value, "license")
+        .or_else(|| binding(&toks, "meta.license"))
+        .map(|v| {
+            v.iter()
+                .filter_map(|t| match t {
+                    Tok::Ident(n) if n.contains("licenses.") || !n.contains('.') => {
+                        Some(leaf(n).to_string())
+                    }
+                    _ => None,
+                })
+                .filter(|n| !KEYWORDS.contains(&n.as_str()) && n != "lib" && n != "licenses")
+                .collect()
+        })
+        .unwrap_or_default();
+    ExprFacts {
+        builder: builder_of(&toks, &native),
+        fetcher: fetcher_of(&toks),
+        build: union_of(&toks, BUILD_ATTRS),
+        check: union_of(&toks, CHECK_ATTRS),
+        flags: FLAG_ATTRS
+            .iter()
+            .filter_map(|a| binding(&toks, a))
+            .flat_map(flags_of)
+            .collect(),
+        meta,
+        licenses,
+        native,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(items: &[&str]) -> BTreeSet<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// An expression in nixpkgs' shape, written for this test.
+    const CMAKE_PKG: &str = r#"
+{ lib, stdenv, fetchFromGitHub, cmake, ninja, pkg-config, zlib, hdf5, gtest, mpi, withMpi ? false }:
+
+stdenv.mkDerivation (finalAttrs: {
+  pname = "quillo";
+  version = "2.1.0";
+
+  src = fetchFromGitHub {
+    owner = "example";
+    repo = "quillo";
+    tag = "v${finalAttrs.version}";
+    hash = "sha256-AAAA";
+  };
+
+  nativeBuildInputs = [ cmake ninja pkg-config ];
+  buildInputs = [ zlib hdf5 ] ++ lib.optionals withMpi [ mpi ];
+  nativeCheckInputs = [ gtest ];
+
+  cmakeFlags = [
+    (lib.cmakeBool "QUILLO_BUILD_TESTS" finalAttrs.doCheck)
+    (lib.cmakeFeature "QUILLO_BACKEND" "hdf5")
+    "-DQUILLO_USE_MPI:BOOL=${if withMpi then "ON" else "OFF"}"
+  ];
+
+  doCheck = true;
+
+  meta = {
+    description = "Reads quill files";
+    homepage = "https://example.org/quillo";
+    license = lib.licenses.bsd3;
+    mainProgram = "quillo";
+    platforms = lib.platforms.unix;
+  };
+})
+"#;
+
+    #[test]
+    fn a_cmake_derivation() {
+        let f = read_expr(CMAKE_PKG);
+        assert_eq!(
+            f.builder.as_ref().map(ToString::to_string).as_deref(),
+            Some("stdenv+cmake")
+        );
+        assert_eq!(f.fetcher.as_deref(), Some("fetchFromGitHub"));
+        assert_eq!(f.native, set(&["cmake", "ninja", "pkg-config"]));
+        assert_eq!(f.build, set(&["hdf5", "mpi", "zlib"]));
+        assert_eq!(f.check, set(&["gtest"]));
+        assert_eq!(
+            f.flags,
+            set(&["quillo_backend", "quillo_build_tests", "quillo_use_mpi"])
+        );
+        assert_eq!(
+            f.meta,
+            set(&[
+                "description",
+                "homepage",
+                "license",
+                "mainProgram",
+                "platforms"
+            ])
+        );
+        assert_eq!(f.licenses, set(&["bsd3"]));
+    }
+
+    #[test]
+    fn a_python_package_with_with_lists() {
+        let f = read_expr(
+            r#"
+{ lib, buildPythonPackage, fetchPypi, setuptools, requests, pytestCheckHook }:
+buildPythonPackage rec {
+  pname = "quill-py";
+  version = "0.3";
+  pyproject = true;
+  src = fetchPypi { inherit pname version; hash = "sha256-BBBB"; };
+  build-system = [ setuptools ];
+  dependencies = with python3Packages; [ requests (callPackage ./x.nix { }) ];
+  nativeCheckInputs = [ pytestCheckHook ];
+  meta = with lib; {
+    description = "Python bindings";
+    license = with licenses; [ mit asl20 ];
+  };
+}
+"#,
+        );
+        assert_eq!(f.builder.map(|b| b.to_string()).as_deref(), Some("python"));
+        assert_eq!(f.fetcher.as_deref(), Some("fetchPypi"));
+        assert_eq!(f.native, set(&["setuptools"]));
+        // The call in parentheses is not a name the reader can know.
+        assert_eq!(f.build, set(&["requests"]));
+        assert_eq!(f.licenses, set(&["asl20", "mit"]));
+    }
+
+    #[test]
+    fn autotools_flags_and_meson() {
+        let at = read_expr(
+            r#"stdenv.mkDerivation { nativeBuildInputs = [ autoreconfHook ];
+  configureFlags = [ "--enable-shared" "--without-x" (lib.withFeature true "zlib") "--prefix=/x" ]; }"#,
+        );
+        assert_eq!(
+            at.builder.map(|b| b.to_string()).as_deref(),
+            Some("stdenv+autotools")
+        );
+        assert_eq!(at.flags, set(&["prefix", "shared", "x", "zlib"]));
+        let meson = read_expr(
+            r#"stdenv.mkDerivation { nativeBuildInputs = [ meson ninja ];
+  mesonFlags = [ (lib.mesonEnable "docs" false) (lib.mesonOption "backend" "x") "-Dtests=false" ]; }"#,
+        );
+        assert_eq!(
+            meson.builder.map(|b| b.to_string()).as_deref(),
+            Some("stdenv+meson")
+        );
+        assert_eq!(meson.flags, set(&["backend", "docs", "tests"]));
+    }
+
+    #[test]
+    fn dotted_meta_fields() {
+        let f = read_expr(
+            "stdenv.mkDerivation { meta.description = \"x\"; meta.license = lib.licenses.gpl3Plus; }",
+        );
+        assert_eq!(f.meta, set(&["description", "license"]));
+        assert_eq!(f.licenses, set(&["gpl3Plus"]));
+    }
+
+    #[test]
+    fn nothing_recognisable_is_empty_facts() {
+        assert_eq!(read_expr(""), ExprFacts::default());
+        assert_eq!(read_expr("{ { [ ( \"").builder, None);
+    }
+}
