@@ -16,7 +16,7 @@ mod stdenv;
 use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
-use crate::fetch::{quote, FetcherCall, FetcherFn};
+use crate::fetch::{quote, FetcherCall, FetcherFn, NixValue};
 pub use inputs::{cmake_inputs, meson_inputs, DerivedInputs};
 pub use license::nixpkgs_license;
 
@@ -324,7 +324,10 @@ impl Draft {
         m.push(match &input.description {
             Some(d) => format!(
                 "  description = {};",
-                quote(&without_leading_article(first_sentence(d)))
+                quote(&without_leading_article(&without_own_name(
+                    first_sentence(d),
+                    &input.pname
+                )))
             ),
             None => "  description = \"FIXME: one line saying what this is\";".to_string(),
         });
@@ -337,6 +340,9 @@ impl Draft {
                 "  license = lib.licenses.free; # FIXME: map SPDX `{spdx}` to lib.licenses"
             )),
             None => m.push("  # FIXME: license = lib.licenses.<attr>;".to_string()),
+        }
+        if let Some(c) = changelog(&input.src, self.open.contains("finalAttrs")) {
+            m.push(format!("  changelog = {};", quote(&c)));
         }
         m.push("  maintainers = [ ];".to_string());
         if let Some(p) = &input.main_program {
@@ -371,6 +377,55 @@ impl Draft {
         out.push_str(&self.close);
         out.push('\n');
         out
+    }
+}
+
+/// The release notes of a GitHub tag: nixpkgs reviewers ask for
+/// `meta.changelog` when the forge publishes releases. The tag is written
+/// as the scope refers to it (`finalAttrs.src.tag`, or the literal tag).
+fn changelog(src: &FetcherCall, final_attrs: bool) -> Option<String> {
+    if src.function != FetcherFn::FetchFromGitHub {
+        return None;
+    }
+    let arg = |k: &str| {
+        src.args
+            .iter()
+            .find(|(n, _)| n == k)
+            .and_then(|(_, v)| match v {
+                NixValue::Str(s) => Some(s.clone()),
+                NixValue::Expr(_) => None,
+            })
+    };
+    let (owner, repo) = (arg("owner")?, arg("repo")?);
+    src.args.iter().find(|(n, _)| n == "tag")?;
+    let tag = if final_attrs {
+        "${finalAttrs.src.tag}".to_string()
+    } else {
+        arg("tag").unwrap_or_else(|| "${src.tag}".to_string())
+    };
+    Some(format!(
+        "https://github.com/{owner}/{repo}/releases/tag/{tag}"
+    ))
+}
+
+/// nixpkgs descriptions do not start with the package's own name:
+/// "heatsim solves …" becomes "Solves …", "foo is a tool …" "Tool …".
+fn without_own_name(d: &str, pname: &str) -> String {
+    let lower = d.to_lowercase();
+    let name = pname.to_lowercase();
+    let Some(rest) = lower
+        .strip_prefix(&name)
+        .filter(|r| r.starts_with([' ', ':', ',']))
+        .map(|r| &d[d.len() - r.len()..])
+    else {
+        return d.to_string();
+    };
+    let rest = rest.trim_start_matches([' ', ':', ',', '-']);
+    let rest = rest.strip_prefix("is ").unwrap_or(rest);
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => d.to_string(),
     }
 }
 
@@ -413,7 +468,45 @@ fn first_sentence(d: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_sentence, without_leading_article};
+    use super::{changelog, first_sentence, without_leading_article, without_own_name};
+    use crate::fetch::{FetcherCall, FetcherFn, NixValue};
+
+    #[test]
+    fn the_package_name_does_not_open_the_description() {
+        let d = without_own_name("heatsim solves the heat equation", "heatsim");
+        assert_eq!(d, "Solves the heat equation");
+        let d = without_own_name("Quill is a tool for quills", "quill");
+        assert_eq!(without_leading_article(&d), "Tool for quills");
+        assert_eq!(
+            without_own_name("Quill: fast quills", "quill"),
+            "Fast quills"
+        );
+        // Another word that merely starts with the name stays.
+        assert_eq!(without_own_name("Quillo reads", "quill"), "Quillo reads");
+        assert_eq!(without_own_name("quill", "quill"), "quill");
+    }
+
+    #[test]
+    fn a_github_tag_has_a_changelog() {
+        let call = |tag: Option<&str>| FetcherCall {
+            function: FetcherFn::FetchFromGitHub,
+            args: [("owner", "o"), ("repo", "r")]
+                .into_iter()
+                .chain(tag.map(|t| ("tag", t)))
+                .map(|(k, v)| (k.to_string(), NixValue::Str(v.to_string())))
+                .collect(),
+        };
+        assert_eq!(
+            changelog(&call(Some("v${finalAttrs.version}")), true).as_deref(),
+            Some("https://github.com/o/r/releases/tag/${finalAttrs.src.tag}")
+        );
+        assert_eq!(
+            changelog(&call(Some("v${version}")), false).as_deref(),
+            Some("https://github.com/o/r/releases/tag/v${version}")
+        );
+        // A commit has no release notes.
+        assert_eq!(changelog(&call(None), true), None);
+    }
 
     #[test]
     fn leading_articles_are_dropped() {
