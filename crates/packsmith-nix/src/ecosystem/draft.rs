@@ -135,6 +135,8 @@ pub fn prepare_draft(
             go_binaries: Vec::new(),
             python_final_attrs: false,
             derived: Default::default(),
+            python_dependencies: Vec::new(),
+            python_build_requires: Vec::new(),
         },
     };
     Ok(PreparedDraft {

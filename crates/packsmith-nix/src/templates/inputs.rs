@@ -3,7 +3,7 @@
 //! attributes, split between build tools (`nativeBuildInputs`) and
 //! libraries (`buildInputs`).
 
-use packsmith_core::facts::{CmakeFacts, MesonFacts};
+use packsmith_core::facts::{CmakeFacts, MesonFacts, MesonOption};
 use serde::{Deserialize, Serialize};
 
 /// Where a nixpkgs attribute goes in the derivation.
@@ -79,7 +79,7 @@ pub(crate) fn nixpkgs_attr(upstream: &str) -> Option<(&'static str, Side)> {
 pub struct DerivedInputs {
     pub native: Vec<String>,
     pub build: Vec<String>,
-    /// `cmakeFlags` elements, as Nix expressions.
+    /// `cmakeFlags` (or, for Meson, `mesonFlags`) elements, as Nix expressions.
     pub flags: Vec<String>,
 }
 
@@ -169,10 +169,36 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
     out
 }
 
+/// The `mesonFlags` element that turns an option off: a `feature` option is
+/// disabled, a `boolean` one false; other types keep upstream's default.
+fn meson_off(option: &MesonOption) -> Option<String> {
+    let default = option
+        .default
+        .as_deref()
+        .unwrap_or_default()
+        .trim_matches(['\'', '"']);
+    match option.option_type.as_str() {
+        "feature" if default != "disabled" => {
+            Some(format!("(lib.mesonEnable \"{}\" false)", option.name))
+        }
+        "boolean" if default != "false" => {
+            Some(format!("(lib.mesonBool \"{}\" false)", option.name))
+        }
+        _ => None,
+    }
+}
+
 /// Meson: `dependency()` calls that are required outright and not under
-/// an `if` (no flags yet: Meson options keep upstream's defaults).
+/// an `if`; options for tests, examples, benchmarks, docs or downloads
+/// turned off (documentation needs tools the sandbox may lack).
 pub fn meson_inputs(meson: &MesonFacts) -> DerivedInputs {
     let mut out = DerivedInputs::default();
+    for option in &meson.options {
+        let name = option.name.to_ascii_uppercase();
+        if packaged_off(&option.name) || name.contains("DOC") || name == "TESTS" {
+            out.flags.extend(meson_off(option));
+        }
+    }
     for dep in &meson.dependencies {
         if dep.required.trim() != "true" || !dep.conditions.is_empty() {
             continue;

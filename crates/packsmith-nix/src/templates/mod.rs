@@ -190,6 +190,12 @@ pub struct TemplateInput {
     /// options (CMake, Meson; empty for other builders).
     #[serde(default)]
     pub derived: DerivedInputs,
+    /// Python: runtime requirements and build requirements besides the
+    /// backend's own package, as nixpkgs Python attributes.
+    #[serde(default)]
+    pub python_dependencies: Vec<String>,
+    #[serde(default)]
+    pub python_build_requires: Vec<String>,
 }
 
 impl TemplateInput {
@@ -234,6 +240,12 @@ impl TemplateInput {
                 .map(|g| g.binaries.clone())
                 .unwrap_or_default(),
             python_final_attrs: false,
+            python_dependencies: py
+                .map(|p| python::nixpkgs_requirements(&p.dependencies))
+                .unwrap_or_default(),
+            python_build_requires: py
+                .map(|p| python::nixpkgs_requirements(&p.build_requires))
+                .unwrap_or_default(),
             derived: match facts.primary_build_system {
                 Some(BuildSystemKind::Meson) => {
                     facts.meson.as_ref().map(meson_inputs).unwrap_or_default()

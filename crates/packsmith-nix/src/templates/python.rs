@@ -3,9 +3,50 @@
 //! application (top-level style); `pyproject = true` with the build system
 //! taken from the PEP 517 backend.
 
+use packsmith_core::PythonRequirement;
+
 use super::{Draft, TemplateInput};
 use crate::fetch::quote;
 use crate::hash::FAKE_HASH_EXPR;
+
+/// Distributions whose nixpkgs attribute is not their normalised name.
+const RENAMED: &[(&str, &str)] = &[
+    ("opencv-python", "opencv4"),
+    ("opencv-python-headless", "opencv4"),
+    ("opencv-contrib-python", "opencv4"),
+    ("pyqt5", "pyqt5"),
+    ("tensorflow-cpu", "tensorflow"),
+    ("msgpack-python", "msgpack"),
+];
+
+/// Requirements nixpkgs leaves out: packaging tools the builder brings and
+/// backports for Pythons older than any nixpkgs ships.
+fn left_out(r: &PythonRequirement) -> bool {
+    let marker = r.marker.as_deref().unwrap_or_default().replace(' ', "");
+    r.name == "wheel"
+        || r.name == "pip"
+        || marker.contains("python_version<")
+        || marker.contains("python_full_version<")
+        || marker.contains("sys_platform==\"win32\"")
+        || marker.contains("platform_system==\"Windows\"")
+        || marker.contains("extra==")
+}
+
+/// The nixpkgs Python attributes for `requirements`, in their order.
+pub(crate) fn nixpkgs_requirements(requirements: &[PythonRequirement]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in requirements.iter().filter(|r| !left_out(r)) {
+        let name = r.name.to_ascii_lowercase().replace(['_', '.'], "-");
+        let attr = RENAMED
+            .iter()
+            .find(|(from, _)| *from == name)
+            .map_or(name, |(_, to)| (*to).to_string());
+        if !out.contains(&attr) {
+            out.push(attr);
+        }
+    }
+    out
+}
 
 /// PEP 517 backend → nixpkgs Python attribute.
 fn build_system(backend: Option<&str>) -> Option<&'static str> {
@@ -53,12 +94,14 @@ pub(super) fn draft(input: &TemplateInput, application: bool) -> Draft {
     let backend = input.python_build_backend.as_deref();
     let system = build_system(backend);
     let name = system.unwrap_or("setuptools");
-    let list = if application {
-        format!("build-system = with python3Packages; [ {name} ];")
-    } else {
-        d.input(name);
-        format!("build-system = [ {name} ];")
-    };
+    // The backend's package first, then the other build requirements.
+    let mut systems = vec![name.to_string()];
+    for r in &input.python_build_requires {
+        if !systems.contains(r) {
+            systems.push(r.clone());
+        }
+    }
+    let list = python_list(&mut d, "build-system", &systems, application);
     let mut block = vec![list];
     if system.is_none() {
         block.push(format!(
@@ -93,10 +136,66 @@ pub(super) fn draft(input: &TemplateInput, application: bool) -> Draft {
             "nativeBuildInputs = with {cargo_setup}; [ cargoSetupHook maturinBuildHook ];"
         )]);
     }
+    if !input.python_dependencies.is_empty() {
+        let deps = python_list(
+            &mut d,
+            "dependencies",
+            &input.python_dependencies,
+            application,
+        );
+        d.block([deps]);
+    }
     if !application {
         let module = input.pname.to_ascii_lowercase().replace(['-', '.'], "_");
         d.block([format!("pythonImportsCheck = [ {} ];", quote(&module))]);
     }
     d.meta(&input);
     d
+}
+
+/// `name = [ … ];`: for an application the attributes come from
+/// `python3Packages`, for a library each is an input of the function.
+fn python_list(d: &mut Draft, name: &str, items: &[String], application: bool) -> String {
+    if application {
+        format!("{name} = with python3Packages; [ {} ];", items.join(" "))
+    } else {
+        for i in items {
+            d.input(i);
+        }
+        format!("{name} = [ {} ];", items.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use packsmith_core::Evidence;
+
+    use super::*;
+
+    fn req(name: &str, marker: Option<&str>) -> PythonRequirement {
+        PythonRequirement {
+            name: name.into(),
+            extras: Vec::new(),
+            specifier: String::new(),
+            marker: marker.map(Into::into),
+            evidence: Evidence::file("pyproject.toml"),
+        }
+    }
+
+    #[test]
+    fn requirements_become_nixpkgs_attributes() {
+        let reqs = [
+            req("requests", None),
+            req("typing_extensions", Some("python_version < \"3.11\"")),
+            req("colorama", Some("sys_platform == \"win32\"")),
+            req("opencv-python", None),
+            req("wheel", None),
+            req("attrs", Some("python_version >= \"3.8\"")),
+            req("requests", None),
+        ];
+        assert_eq!(
+            nixpkgs_requirements(&reqs),
+            ["requests", "opencv4", "attrs"]
+        );
+    }
 }

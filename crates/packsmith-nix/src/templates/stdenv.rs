@@ -17,19 +17,21 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
                 let build: Vec<&str> = cm.build.iter().map(String::as_str).collect();
                 d.list("buildInputs", &build);
             }
-            if !cm.flags.is_empty() {
-                let mut lines = vec!["cmakeFlags = [".to_string()];
-                lines.extend(cm.flags.iter().map(|f| format!("  {f}")));
-                lines.push("];".to_string());
-                d.block(lines);
-            }
+            flag_list(&mut d, "cmakeFlags", &cm.flags);
         }
         Builder::Meson => {
-            d.list("nativeBuildInputs", &["meson", "ninja", "pkg-config"]);
+            let mut native = vec!["meson", "ninja", "pkg-config"];
+            for n in &input.derived.native {
+                if !native.contains(&n.as_str()) {
+                    native.push(n);
+                }
+            }
+            d.list("nativeBuildInputs", &native);
             let build: Vec<&str> = input.derived.build.iter().map(String::as_str).collect();
             if !build.is_empty() {
                 d.list("buildInputs", &build);
             }
+            flag_list(&mut d, "mesonFlags", &input.derived.flags);
         }
         Builder::Autotools { autoreconf: true } => {
             // No generated configure script ships: regenerate it.
@@ -52,4 +54,15 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
     }
     d.meta(input);
     d
+}
+
+/// `name = [ … ];` with one flag per line, when there is any.
+fn flag_list(d: &mut Draft, name: &str, flags: &[String]) {
+    if flags.is_empty() {
+        return;
+    }
+    let mut lines = vec![format!("{name} = [")];
+    lines.extend(flags.iter().map(|f| format!("  {f}")));
+    lines.push("];".to_string());
+    d.block(lines);
 }

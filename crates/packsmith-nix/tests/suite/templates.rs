@@ -372,6 +372,17 @@ fn meson_dependency(name: &str, required: &str, conditions: &[&str]) -> MesonDep
     }
 }
 
+fn meson_option(name: &str, option_type: &str, default: &str) -> MesonOption {
+    MesonOption {
+        name: name.into(),
+        option_type: option_type.into(),
+        default: Some(default.into()),
+        choices: Vec::new(),
+        description: String::new(),
+        evidence: Evidence::file("meson_options.txt"),
+    }
+}
+
 #[test]
 fn meson_draft_declares_required_unconditional_dependencies() {
     let mut f = facts(BuildSystemKind::Meson);
@@ -382,10 +393,28 @@ fn meson_draft_declares_required_unconditional_dependencies() {
             meson_dependency("libcurl", "get_option('curl')", &[]),
             meson_dependency("openssl", "true", &["get_option('tls')"]),
         ],
+        options: vec![
+            meson_option("tests", "boolean", "true"),
+            meson_option("docs", "feature", "auto"),
+            meson_option("examples", "boolean", "false"),
+            meson_option("backend", "combo", "'x'"),
+        ],
         ..MesonFacts::default()
     });
     let text = render_case("meson_with_dependencies", &f, Builder::Meson);
     assert!(text.contains("buildInputs = [ glib zlib ];"), "{text}");
+    // Tests and docs off, as a package build wants; what is already off
+    // and what is no switch stay out.
+    assert!(
+        text.contains(
+            "mesonFlags = [\n    (lib.mesonBool \"tests\" false)\n    (lib.mesonEnable \"docs\" false)\n  ];"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("examples") && !text.contains("backend"),
+        "{text}"
+    );
     assert!(
         !text.contains("curl") && !text.contains("openssl"),
         "{text}"
@@ -394,5 +423,67 @@ fn meson_draft_declares_required_unconditional_dependencies() {
         NixParser::default()
             .check(&text)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+}
+
+fn requirement(name: &str, marker: Option<&str>) -> PythonRequirement {
+    PythonRequirement {
+        name: name.into(),
+        extras: Vec::new(),
+        specifier: ">=1".into(),
+        marker: marker.map(Into::into),
+        evidence: Evidence::file("pyproject.toml"),
+    }
+}
+
+/// A library's requirements become `dependencies` and inputs of the
+/// function; its other build requirements join `build-system`; an
+/// application takes both from `python3Packages`.
+#[test]
+fn python_drafts_declare_requirements() {
+    let mut f = facts(BuildSystemKind::Python);
+    f.python = Some(PythonFacts {
+        name: Some("demo-lib".into()),
+        build_backend: Some("setuptools.build_meta".into()),
+        build_requires: vec![
+            requirement("setuptools", None),
+            requirement("setuptools_scm", None),
+            requirement("wheel", None),
+        ],
+        dependencies: vec![
+            requirement("requests", None),
+            requirement("tomli", Some("python_version < \"3.11\"")),
+            requirement("typing-extensions", None),
+        ],
+        ..PythonFacts::default()
+    });
+    let text = render_case("python_library_requirements", &f, Builder::PythonPackage);
+    assert!(
+        text.contains("build-system = [ setuptools setuptools-scm ];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dependencies = [ requests typing-extensions ];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  setuptools-scm,\n") && text.contains("  requests,\n"),
+        "{text}"
+    );
+    assert!(!text.contains("tomli") && !text.contains("wheel"), "{text}");
+    if let Some(p) = f.python.as_mut() {
+        p.is_application = true;
+    }
+    let app = render_case("python_app_requirements", &f, Builder::PythonApplication);
+    assert!(
+        app.contains("dependencies = with python3Packages; [ requests typing-extensions ];"),
+        "{app}"
+    );
+    if nix_available("python_drafts_declare_requirements") {
+        for t in [&text, &app] {
+            NixParser::default()
+                .check(t)
+                .unwrap_or_else(|e| panic!("{e}\n{t}"));
+        }
     }
 }
