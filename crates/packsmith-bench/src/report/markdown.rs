@@ -28,6 +28,15 @@ fn row(cells: &[String]) -> String {
     format!("| {} |\n", cells.join(" | "))
 }
 
+/// A table's header and the separator line under it.
+fn head_row(cells: &[String]) -> String {
+    format!(
+        "{}{}",
+        row(cells),
+        row(&vec!["---".to_string(); cells.len()])
+    )
+}
+
 fn names(list: &[String]) -> String {
     if list.is_empty() {
         "–".into()
@@ -57,8 +66,7 @@ fn fidelity_section(r: &Report) -> String {
         "test-only deps (human / generated / both)",
     ]
     .map(String::from);
-    s.push_str(&row(&head));
-    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    s.push_str(&head_row(&head));
     for c in &r.fidelity {
         let figure = |x: Option<f64>, n: usize| format!("{} (n={n})", opt(x, 3));
         s.push_str(&row(&[
@@ -100,8 +108,7 @@ fn fidelity_section(r: &Report) -> String {
         "extra",
     ]
     .map(String::from);
-    s.push_str(&row(&head));
-    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    s.push_str(&head_row(&head));
     for t in &r.fidelity_tasks {
         s.push_str(&row(&[
             t.task.clone(),
@@ -147,8 +154,7 @@ fn nix_fidelity_section(r: &Report) -> String {
         "license match",
     ]
     .map(String::from);
-    s.push_str(&row(&head));
-    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    s.push_str(&head_row(&head));
     for c in r.nix_fidelity.iter().filter(|c| c.scored > 0) {
         s.push_str(&row(&[
             format!("`{}`", c.name),
@@ -185,8 +191,7 @@ fn nix_fidelity_section(r: &Report) -> String {
         "meta R",
     ]
     .map(String::from);
-    s.push_str(&row(&head));
-    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    s.push_str(&head_row(&head));
     for t in &r.nix_fidelity_tasks {
         let f = &t.fidelity;
         s.push_str(&row(&[
@@ -279,8 +284,7 @@ pub fn render(r: &Report, plot_png: &str) -> String {
         ]
         .map(String::from),
     );
-    s.push_str(&row(&head));
-    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    s.push_str(&head_row(&head));
     for c in &r.configurations {
         let mut cells = vec![
             format!("`{}`", c.name),
@@ -327,8 +331,7 @@ pub fn render(r: &Report, plot_png: &str) -> String {
         .unwrap_or(0);
     let mut head = vec!["configuration".to_string()];
     head.extend((1..=k).map(|i| format!("≤{i}")));
-    s.push_str(&row(&head));
-    s.push_str(&row(&vec!["---".to_string(); head.len()]));
+    s.push_str(&head_row(&head));
     for c in &r.configurations {
         let mut cells = vec![format!("`{}`", c.name)];
         cells.extend((0..k).map(|i| c.cumulative_success.get(i).map_or("–".into(), |&x| pct(x))));
@@ -346,8 +349,7 @@ pub fn render(r: &Report, plot_png: &str) -> String {
     } else {
         let mut head = vec!["class".to_string()];
         head.extend(r.configurations.iter().map(|c| format!("`{}`", c.name)));
-        s.push_str(&row(&head));
-        s.push_str(&row(&vec!["---".to_string(); head.len()]));
+        s.push_str(&head_row(&head));
         for class in classes {
             let mut cells = vec![class.clone()];
             cells.extend(r.configurations.iter().map(|c| {
@@ -372,11 +374,12 @@ pub fn render(r: &Report, plot_png: &str) -> String {
             "On the tasks both configurations ran. A wins: A succeeded and B did not. \
              p: McNemar's exact two-sided test on the discordant tasks.\n\n",
         );
-        s.push_str(&row(&[
-            "A", "B", "tasks", "both", "A wins", "B wins", "neither", "p",
-        ]
-        .map(String::from)));
-        s.push_str(&row(&vec!["---".to_string(); 8]));
+        s.push_str(&head_row(
+            &[
+                "A", "B", "tasks", "both", "A wins", "B wins", "neither", "p",
+            ]
+            .map(String::from),
+        ));
         for p in &r.paired {
             s.push_str(&row(&[
                 format!("`{}`", p.a),
