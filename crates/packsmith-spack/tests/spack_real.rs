@@ -988,3 +988,52 @@ fn variant_check_reports_which_flips_fail() {
     assert!(r.passed, "{r:#?}");
     assert!(r.logs.join("install.log").is_file());
 }
+
+/// A package the site also has as an external (the set-up declares
+/// Debian's libffi) is built from the recipe under test, not taken from
+/// `/usr`: the attempt's scope drops the package's own externals.
+#[test]
+fn the_package_under_test_is_built_even_when_the_site_has_it_as_an_external() {
+    let Some(env) =
+        spack_or_skip("the_package_under_test_is_built_even_when_the_site_has_it_as_an_external")
+    else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let sb = sandbox(&env, |_| {});
+    let project = env.run.path().join("libffi-src");
+    tiny_project(&project);
+    let src =
+        pack_local_source(&project, "libffi", "1.0.0", &env.run.path().join("mirror")).unwrap();
+    let recipe_text = tiny_recipe(
+        &src.url,
+        &format!("version(\"1.0.0\", sha256=\"{}\")", src.sha256),
+        "",
+        "self.define(\"TINY_FAIL\", False)",
+    )
+    .replace("class Tinyproj(", "class Libffi(");
+    let attempt = prepare_attempt(
+        env.run.path(),
+        "external",
+        1,
+        "libffi",
+        &recipe_text,
+        Some(&src.mirror),
+    )
+    .unwrap();
+    let outcomes = run_stages(
+        &env.setup,
+        &sb,
+        &attempt,
+        &[Stage::Load, Stage::Concretize, Stage::Install],
+        &StageOptions::default(),
+    )
+    .unwrap();
+    let install = outcomes.last().unwrap();
+    let log = std::fs::read_to_string(&install.log_path).unwrap();
+    assert!(install.passed && install.stage == Stage::Install, "{log}");
+    assert!(
+        !log.contains("(external libffi"),
+        "took the site's copy:\n{log}"
+    );
+}

@@ -3,7 +3,7 @@
 //! attributes, split between build tools (`nativeBuildInputs`) and
 //! libraries (`buildInputs`).
 
-use packsmith_core::facts::{CmakeFacts, MesonFacts, MesonOption};
+use packsmith_core::facts::{AutotoolsFacts, CmakeFacts, MesonFacts, MesonOption};
 use serde::{Deserialize, Serialize};
 
 /// Where a nixpkgs attribute goes in the derivation.
@@ -63,7 +63,78 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     ("flex", "flex", Side::Native),
     ("python3", "python3", Side::Native),
     ("pythoninterp", "python3", Side::Native),
+    // pkg-config module names (CMake pkg_check_modules, Meson
+    // dependency(), Autotools PKG_CHECK_MODULES) and AC_CHECK_LIB library
+    // names whose nixpkgs attribute differs from them or that are common.
+    ("gtk+-3.0", "gtk3", Side::Build),
+    ("gtk4", "gtk4", Side::Build),
+    ("gtkmm-3.0", "gtkmm3", Side::Build),
+    ("libadwaita-1", "libadwaita", Side::Build),
+    ("webkit2gtk-4.1", "webkitgtk_4_1", Side::Build),
+    ("webkitgtk-6.0", "webkitgtk_6_0", Side::Build),
+    ("gio-2.0", "glib", Side::Build),
+    ("gobject-2.0", "glib", Side::Build),
+    ("libnotify", "libnotify", Side::Build),
+    (
+        "ayatana-appindicator3-0.1",
+        "libayatana-appindicator",
+        Side::Build,
+    ),
+    ("cairo", "cairo", Side::Build),
+    ("fontconfig", "fontconfig", Side::Build),
+    ("freetype2", "freetype", Side::Build),
+    ("freetype", "freetype", Side::Build),
+    ("alsa", "alsa-lib", Side::Build),
+    ("asound", "alsa-lib", Side::Build),
+    ("jack", "libjack2", Side::Build),
+    ("gl", "libGL", Side::Build),
+    ("opengl", "libGL", Side::Build),
+    ("sdl2", "SDL2", Side::Build),
+    ("sdl2_ttf", "SDL2_ttf", Side::Build),
+    ("sdl2_image", "SDL2_image", Side::Build),
+    ("sdl2_mixer", "SDL2_mixer", Side::Build),
+    ("libxml-2.0", "libxml2", Side::Build),
+    ("xml2", "libxml2", Side::Build),
+    ("libmnl", "libmnl", Side::Build),
+    ("mnl", "libmnl", Side::Build),
+    ("libnetfilter_queue", "libnetfilter_queue", Side::Build),
+    ("netfilter_queue", "libnetfilter_queue", Side::Build),
+    ("libnfnetlink", "libnfnetlink", Side::Build),
+    ("nfnetlink", "libnfnetlink", Side::Build),
+    ("libplist-2.0", "libplist", Side::Build),
+    (
+        "libimobiledevice-glue-1.0",
+        "libimobiledevice-glue",
+        Side::Build,
+    ),
+    ("libusb-1.0", "libusb1", Side::Build),
+    ("libudev", "systemdLibs", Side::Build),
+    ("dbus-1", "dbus", Side::Build),
+    ("libpulse", "libpulseaudio", Side::Build),
+    ("x11", "xorg.libX11", Side::Build),
+    ("xcb", "xorg.libxcb", Side::Build),
+    ("xkbcommon", "libxkbcommon", Side::Build),
+    ("wayland-client", "wayland", Side::Build),
+    ("libsystemd", "systemdLibs", Side::Build),
+    ("gmp", "gmp", Side::Build),
+    ("mpfr", "mpfr", Side::Build),
+    ("readline", "readline", Side::Build),
+    ("ncurses", "ncurses", Side::Build),
+    ("ncursesw", "ncurses", Side::Build),
+    ("uuid", "libuuid", Side::Build),
+    ("ssl", "openssl", Side::Build),
+    ("crypto", "openssl", Side::Build),
+    ("z", "zlib", Side::Build),
+    ("pcre2-8", "pcre2", Side::Build),
+    ("libpcre2-8", "pcre2", Side::Build),
+    ("ddcutil", "ddcutil", Side::Build),
+    ("libarchive", "libarchive", Side::Build),
+    ("libsodium", "libsodium", Side::Build),
+    ("gpgme", "gpgme", Side::Build),
 ];
+
+/// Libraries every C toolchain brings: never an input.
+const TOOLCHAIN_LIBS: &[&str] = &["m", "c", "dl", "pthread", "rt", "util", "stdc++"];
 
 /// The nixpkgs attribute for an upstream name, if the table knows it.
 pub(crate) fn nixpkgs_attr(upstream: &str) -> Option<(&'static str, Side)> {
@@ -125,12 +196,7 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
             continue;
         }
         for module in &pc.modules {
-            let name = module
-                .split(['>', '<', '=', ' '])
-                .next()
-                .unwrap_or(module)
-                .to_string();
-            wanted.push((name, pc.conditions.clone()));
+            wanted.push((module_name(module).to_string(), pc.conditions.clone()));
         }
         wanted.push(("pkgconfig".to_string(), pc.conditions.clone()));
     }
@@ -142,15 +208,8 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
         if !on {
             continue;
         }
-        let Some((attr, side)) = nixpkgs_attr(&name) else {
+        if !add_known(&mut out, &name) {
             continue;
-        };
-        let list = match side {
-            Side::Native => &mut out.native,
-            Side::Build => &mut out.build,
-        };
-        if !list.iter().any(|a| a == attr) {
-            list.push(attr.to_string());
         }
         for c in &conditions {
             push_flag(&mut out.flags, c.trim(), true);
@@ -203,15 +262,63 @@ pub fn meson_inputs(meson: &MesonFacts) -> DerivedInputs {
         if dep.required.trim() != "true" || !dep.conditions.is_empty() {
             continue;
         }
-        if let Some((attr, side)) = nixpkgs_attr(&dep.name) {
-            let list = match side {
-                Side::Native => &mut out.native,
-                Side::Build => &mut out.build,
-            };
-            if !list.iter().any(|a| a == attr) {
-                list.push(attr.to_string());
-            }
+        add_known(&mut out, &dep.name);
+    }
+    out
+}
+
+/// Adds the nixpkgs attribute for `upstream`, if the table knows it, to
+/// its side; says whether it did.
+fn add_known(out: &mut DerivedInputs, upstream: &str) -> bool {
+    let Some((attr, side)) = nixpkgs_attr(upstream) else {
+        return false;
+    };
+    let list = match side {
+        Side::Native => &mut out.native,
+        Side::Build => &mut out.build,
+    };
+    if !list.iter().any(|a| a == attr) {
+        list.push(attr.to_string());
+    }
+    true
+}
+
+/// A pkg-config module spec without its version constraint.
+fn module_name(spec: &str) -> &str {
+    spec.split(['>', '<', '=', ' ']).next().unwrap_or(spec)
+}
+
+/// Autotools: `PKG_CHECK_MODULES` and `AC_CHECK_LIB`/`AC_SEARCH_LIBS` that
+/// configure cannot do without and that no option guards (what an option
+/// enables keeps upstream's default, which configure decides itself).
+pub fn autotools_inputs(at: &AutotoolsFacts) -> DerivedInputs {
+    let mut out = DerivedInputs::default();
+    let mut via_pkg_config = false;
+    for check in at
+        .pkg_checks
+        .iter()
+        .filter(|c| c.required && c.conditions.is_empty())
+    {
+        for module in &check.modules {
+            via_pkg_config |= add_known(&mut out, module_name(module));
         }
+    }
+    let libraries = at.checks.iter().filter(|c| {
+        c.required
+            && c.conditions.is_empty()
+            && matches!(c.macro_name.as_str(), "AC_CHECK_LIB" | "AC_SEARCH_LIBS")
+    });
+    for check in libraries {
+        for lib in check
+            .names
+            .iter()
+            .filter(|l| !TOOLCHAIN_LIBS.contains(&l.as_str()))
+        {
+            add_known(&mut out, lib);
+        }
+    }
+    if via_pkg_config {
+        add_known(&mut out, "pkgconfig");
     }
     out
 }
@@ -235,6 +342,39 @@ mod tests {
             Some(("pkg-config", Side::Native))
         );
         assert_eq!(nixpkgs_attr("NoSuchThing"), None);
+    }
+
+    #[test]
+    fn autotools_required_checks_become_inputs() {
+        use packsmith_core::facts::{AutotoolsCheck, AutotoolsPkgCheck};
+        use packsmith_core::Evidence;
+        let pkg = |modules: &[&str], required: bool, conditions: &[&str]| AutotoolsPkgCheck {
+            prefix: "DEPS".into(),
+            modules: modules.iter().map(|m| m.to_string()).collect(),
+            required,
+            conditions: conditions.iter().map(|c| c.to_string()).collect(),
+            evidence: Evidence::file("configure.ac"),
+        };
+        let lib = |name: &str, required: bool| AutotoolsCheck {
+            macro_name: "AC_CHECK_LIB".into(),
+            names: vec![name.into()],
+            function: Some("f".into()),
+            required,
+            conditions: Vec::new(),
+            evidence: Evidence::file("configure.ac"),
+        };
+        let at = AutotoolsFacts {
+            pkg_checks: vec![
+                pkg(&["glib-2.0 >= 2.56", "gtk+-3.0"], true, &[]),
+                pkg(&["libnotify"], false, &[]),
+                pkg(&["libcurl"], true, &["test \"x$enable_curl\" = xyes"]),
+            ],
+            checks: vec![lib("mnl", true), lib("m", true), lib("ssl", false)],
+            ..AutotoolsFacts::default()
+        };
+        let d = autotools_inputs(&at);
+        assert_eq!(d.build, ["glib", "gtk3", "libmnl"]);
+        assert_eq!(d.native, ["pkg-config"]);
     }
 
     #[test]

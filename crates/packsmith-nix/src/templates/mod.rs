@@ -17,7 +17,7 @@ use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
 use crate::fetch::{quote, FetcherCall, FetcherFn, NixValue};
-pub use inputs::{cmake_inputs, meson_inputs, DerivedInputs};
+pub use inputs::{autotools_inputs, cmake_inputs, meson_inputs, DerivedInputs};
 pub use license::nixpkgs_license;
 
 /// The builder a template starts from.
@@ -250,6 +250,11 @@ impl TemplateInput {
                 Some(BuildSystemKind::Meson) => {
                     facts.meson.as_ref().map(meson_inputs).unwrap_or_default()
                 }
+                Some(BuildSystemKind::Autotools) => facts
+                    .autotools
+                    .as_ref()
+                    .map(autotools_inputs)
+                    .unwrap_or_default(),
                 _ => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
             },
         }

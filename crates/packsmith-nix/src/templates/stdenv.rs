@@ -33,11 +33,22 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
             }
             flag_list(&mut d, "mesonFlags", &input.derived.flags);
         }
-        Builder::Autotools { autoreconf: true } => {
+        Builder::Autotools { autoreconf } => {
             // No generated configure script ships: regenerate it.
-            d.list("nativeBuildInputs", &["autoreconfHook"]);
+            let mut native: Vec<&str> = if autoreconf {
+                vec!["autoreconfHook"]
+            } else {
+                Vec::new()
+            };
+            native.extend(input.derived.native.iter().map(String::as_str));
+            if !native.is_empty() {
+                d.list("nativeBuildInputs", &native);
+            }
+            let build: Vec<&str> = input.derived.build.iter().map(String::as_str).collect();
+            if !build.is_empty() {
+                d.list("buildInputs", &build);
+            }
         }
-        Builder::Autotools { autoreconf: false } => {}
         Builder::Make => {
             d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
         }

@@ -101,8 +101,10 @@ pub fn prepare_attempt(
 /// Writes an attempt into `dir` (the attempt's own directory): the overlay
 /// repo `namespace` with `recipe` as `packages/<package>/package.py`, and a
 /// scope whose `repos.yaml` puts that repo in front of the configured
-/// ones, whose `mirrors.yaml` adds the run's mirror, and whose
-/// `concretizer.yaml` turns reuse off so an edited recipe is really rebuilt.
+/// ones, whose `mirrors.yaml` adds the run's mirror, whose
+/// `concretizer.yaml` turns reuse off so an edited recipe is really rebuilt,
+/// and whose `packages.yaml` drops any external the site declares for the
+/// package itself.
 pub fn prepare_attempt_in(
     dir: &Path,
     namespace: &str,
@@ -130,6 +132,13 @@ pub fn prepare_attempt_in(
     write(
         &scope.join("concretizer.yaml"),
         "concretizer:\n  reuse: false\n",
+    )?;
+    // A site that declares the package itself as an external (Debian's fmt,
+    // libpng, yaml-cpp, …) would otherwise "install" that copy and never
+    // build the recipe: `::` replaces whatever lower scopes say of it.
+    write(
+        &scope.join("packages.yaml"),
+        &format!("packages:\n  {package}::\n    buildable: true\n"),
     )?;
     if let Some(mirror) = mirror {
         write(
@@ -243,6 +252,10 @@ mod tests {
         let repos = std::fs::read_to_string(a.scope.join("repos.yaml")).unwrap();
         assert!(repos.contains("attempts/01/repo"), "{repos}");
         assert!(a.scope.join("mirrors.yaml").exists());
+        // The package's own externals are dropped in the attempt's scope.
+        assert!(std::fs::read_to_string(a.scope.join("packages.yaml"))
+            .unwrap()
+            .contains("  demo::\n    buildable: true\n"));
         assert!(!b.scope.join("mirrors.yaml").exists());
         assert!(prepare_attempt(run.path(), "r", 3, "Bad Name", "", None).is_err());
     }
