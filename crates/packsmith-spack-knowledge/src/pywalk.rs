@@ -65,8 +65,13 @@ pub fn with_parser<T>(f: impl FnOnce(&mut Parser) -> Result<T, String>) -> Resul
 /// The syntax tree of `source`, errors and all; `None` only when the
 /// grammar cannot be loaded.
 pub fn parse_tree(source: &str) -> Option<Tree> {
+    parse_tree_until(source, Instant::now() + PARSE_BUDGET)
+}
+
+/// [`parse_tree`] with a deadline the caller shares with other parses.
+pub fn parse_tree_until(source: &str, deadline: Instant) -> Option<Tree> {
     with_parser(|parser| {
-        parse_budgeted(parser, source).ok_or_else(|| "no tree within the budget".to_string())
+        parse_until(parser, source, deadline).ok_or_else(|| "no tree within the budget".to_string())
     })
     .ok()
 }

@@ -225,3 +225,32 @@ fn unknown_names_come_with_the_closest_known_ones() {
         assert!(message.contains(want), "line {line}: {message}");
     }
 }
+
+/// Found by packsmith-fuzz (`package-py`, 10-minute run): a class header
+/// followed by a run of `-` kept tree-sitter's error recovery busy past the
+/// 1 s parse budget, in the recipe reader and again in the check's walk.
+/// A line over 64 KiB is now refused before parsing, and the check's two
+/// parses share one budget.
+#[test]
+fn a_hostile_class_header_costs_one_parse_budget() {
+    let source = format!(
+        "from spack.package import *\n\nclass Nebula(CMakePackage, ROCmPackage{})\n    pass\n",
+        "-".repeat(900_000)
+    );
+    let opts = CheckOptions {
+        spack: TargetSpack::V1,
+        names: None,
+        package: Some("nebula"),
+    };
+    let started = std::time::Instant::now();
+    let diags = check_source(&source, "package.py", &opts);
+    let took = started.elapsed();
+    // No parse at all now: well under the 1 s budget (it was over 2 s).
+    assert!(took < std::time::Duration::from_millis(500), "{took:?}");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == Code::Syntax && d.message.contains("more than a recipe's 64 KiB")),
+        "{diags:?}"
+    );
+}

@@ -87,8 +87,8 @@ pub struct Walk {
     pub classes: Vec<ClassInfo>,
 }
 
-pub fn parse_tree(source: &str) -> Option<Tree> {
-    pywalk::parse_tree(source)
+pub fn parse_tree(source: &str, deadline: std::time::Instant) -> Option<Tree> {
+    pywalk::parse_tree_until(source, deadline)
 }
 
 pub fn walk(source: &str, tree: &Tree) -> Walk {

@@ -44,6 +44,12 @@ fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
 /// of tree-sitter stack in a debug build (found by packsmith-fuzz).
 pub const MAX_RECIPE_BYTES: usize = 1 << 20;
 
+/// Longer lines are not parsed either: tree-sitter's error recovery on a
+/// 900 KB class header ran a second past the parse budget, whose deadline
+/// it checks too seldom (found by packsmith-fuzz); Spack's recipes keep
+/// their lines short.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
 pub fn parse(source: &str, path: &str) -> ParsedRecipe {
     let mut recipe = ParsedRecipe {
         path: path.to_string(),
@@ -57,6 +63,23 @@ pub fn parse(source: &str, path: &str) -> ParsedRecipe {
                 "the file is {} bytes, more than a recipe's {} MiB; it was not parsed",
                 source.len(),
                 MAX_RECIPE_BYTES >> 20
+            ),
+        });
+        return recipe;
+    }
+    if let Some((n, line)) = source
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.len() > MAX_LINE_BYTES)
+    {
+        recipe.syntax_errors.push(SyntaxError {
+            line: u32::try_from(n + 1).unwrap_or(u32::MAX),
+            col: 1,
+            message: format!(
+                "line {} is {} bytes, more than a recipe's {} KiB; the file was not parsed",
+                n + 1,
+                line.len(),
+                MAX_LINE_BYTES >> 10
             ),
         });
         return recipe;

@@ -127,6 +127,9 @@ fn range(source: &str, start: usize, end: usize, row: usize) -> Range {
     }
 }
 
+/// Longest statement the recovery re-parses on its own.
+const MAX_STATEMENT_BYTES: usize = 64 * 1024;
+
 /// Parse only the statements that parse on their own. Returns the tree and
 /// the failed parses of the dropped statements (their errors are reported).
 /// Gives up (None) at `deadline`, shared with the whole-file parse.
@@ -137,6 +140,12 @@ pub fn recover(
 ) -> Option<(Tree, Vec<Tree>)> {
     let lines = lines(source);
     let (chunks, headers) = chunks(source, &lines);
+    // A statement this long is no recipe's: re-parsing it costs the whole
+    // budget in tree-sitter's error recovery, which checks the deadline
+    // too seldom to stop in time. The whole-file parse stands.
+    if chunks.iter().any(|c| c.end - c.start > MAX_STATEMENT_BYTES) {
+        return None;
+    }
     let mut keep: Vec<Range> = Vec::new();
     let mut dropped: Vec<Tree> = Vec::new();
     let mut used_headers = vec![false; headers.len()];
