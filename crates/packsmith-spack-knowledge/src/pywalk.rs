@@ -15,11 +15,6 @@ use tree_sitter::{Node, ParseOptions, ParseState, Parser, Tree};
 /// inside a block (20 000 of them took a minute; found by packsmith-fuzz).
 pub const PARSE_BUDGET: Duration = Duration::from_secs(1);
 
-/// Parses `source`, giving up (None) after [`PARSE_BUDGET`].
-pub fn parse_budgeted(parser: &mut Parser, source: &str) -> Option<Tree> {
-    parse_until(parser, source, Instant::now() + PARSE_BUDGET)
-}
-
 /// Parses `source`, giving up (None) at `deadline`.
 pub fn parse_until(parser: &mut Parser, source: &str, deadline: Instant) -> Option<Tree> {
     let mut progress = |_: &ParseState| {
@@ -62,13 +57,9 @@ pub fn with_parser<T>(f: impl FnOnce(&mut Parser) -> Result<T, String>) -> Resul
     })
 }
 
-/// The syntax tree of `source`, errors and all; `None` only when the
-/// grammar cannot be loaded.
-pub fn parse_tree(source: &str) -> Option<Tree> {
-    parse_tree_until(source, Instant::now() + PARSE_BUDGET)
-}
-
-/// [`parse_tree`] with a deadline the caller shares with other parses.
+/// The syntax tree of `source`, errors and all; `None` when the grammar
+/// cannot be loaded or `deadline` (shared with the caller's other parses)
+/// passes first.
 pub fn parse_tree_until(source: &str, deadline: Instant) -> Option<Tree> {
     with_parser(|parser| {
         parse_until(parser, source, deadline).ok_or_else(|| "no tree within the budget".to_string())
