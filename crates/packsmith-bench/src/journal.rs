@@ -180,6 +180,23 @@ pub fn open_or_create(path: &Path, header: &Header) -> Result<JournalContents> {
     }
 }
 
+/// Writes the journal anew with `header` and `results` (temp file, fsync,
+/// rename): for `bench rescore`, never while a run appends to it.
+pub fn rewrite(path: &Path, header: &Header, results: &[PairResult]) -> Result<()> {
+    let encode = |record: &Record| {
+        serde_json::to_string(record)
+            .map_err(|e| BenchError::environment(format!("could not encode a journal record: {e}")))
+    };
+    let mut text = encode(&Record::Header(header.clone()))?;
+    text.push('\n');
+    for r in results {
+        text.push_str(&encode(&Record::Pair(Box::new(r.clone())))?);
+        text.push('\n');
+    }
+    packsmith_exec::atomic_write(path, text.as_bytes())
+        .map_err(|e| BenchError::environment(e.to_string()))
+}
+
 /// Appends one pair result durably.
 pub fn append(path: &Path, result: &PairResult) -> Result<()> {
     append_record(path, &Record::Pair(Box::new(result.clone())))

@@ -15,6 +15,7 @@ pub mod local;
 pub mod pair;
 pub mod plan;
 pub mod report;
+pub mod rescore;
 pub mod run;
 pub mod score;
 pub mod slurm;

@@ -337,6 +337,30 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
     Ok(result)
 }
 
+/// Replaces a finished pair's scores with ones computed now from the
+/// report and recipes in `dir` (its run directory).
+pub(crate) fn score_pair_again(r: &mut PairResult, dir: &Path, task: &Task, config: &BenchConfig) {
+    r.s_d = None;
+    r.s_v = None;
+    r.fidelity = None;
+    r.nix_fidelity = None;
+    r.scored = None;
+    r.score_error = None;
+    let report = match find_report(dir, task.id()).map(|p| (read_report(&p), p)) {
+        Some((Ok(report), path)) => (report, path),
+        Some((Err(e), _)) => {
+            r.score_error = Some(e);
+            return;
+        }
+        None => return,
+    };
+    let run_root = report.1.parent().unwrap_or(dir).to_path_buf();
+    match task {
+        Task::Spack(t) => score_into(r, &report.0, &run_root, t, config),
+        Task::Nix(t) => score_nix_into(r, &report.0, &run_root, t, config),
+    }
+}
+
 /// The human recipe: `packages/<spack_dir>/` (spack-packages names
 /// directories with `_`), else `packages/<name>/` (Spack 0.23 keeps `-`).
 pub fn ground_truth_recipe(gt: &Path, task: &crate::task::SpackTask) -> Option<PathBuf> {

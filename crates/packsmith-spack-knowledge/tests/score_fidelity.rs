@@ -130,3 +130,29 @@ class PyA(PythonPackage):
     assert_eq!(f.dep_recall, Some(1.0), "{f:?}");
     assert_eq!(f.dep_precision, Some(1.0), "{f:?}");
 }
+
+#[test]
+fn dependencies_of_other_releases_do_not_count() {
+    // The human recipe keeps boost for its old releases only.
+    let reference = r#"
+class YamlThing(CMakePackage):
+    version("0.8.0", sha256="0" * 64)
+    version("0.5.3", sha256="1" * 64)
+    depends_on("boost@:1.66", when="@0.5.0:0.5.3")
+    depends_on("zlib-api", when="@0.6:")
+"#;
+    let packaged = |v: &str| {
+        format!(
+            "class YamlThing(CMakePackage):\n    version(\"{v}\", sha256=\"{}\")\n    depends_on(\"zlib-api\")\n",
+            "0".repeat(64)
+        )
+    };
+    let f = fidelity(reference, &packaged("0.8.0"));
+    assert_eq!(f.deps_found, ["zlib-api"]);
+    assert!(f.deps_missing.is_empty(), "{f:?}");
+    assert_eq!(f.dep_recall, Some(1.0));
+    // Packaging the old release, boost counts and zlib-api does not.
+    let f = fidelity(reference, &packaged("0.5.3"));
+    assert_eq!(f.deps_missing, ["boost"]);
+    assert_eq!(f.deps_extra, ["zlib-api"]);
+}

@@ -19,6 +19,7 @@ fn recipe(bases: &[&str], deps: Vec<ScoreDep>, keys: &[&str]) -> ScoreRecipe {
         dependencies: deps,
         define_keys: keys.iter().map(|k| k.to_string()).collect(),
         variants: Vec::new(),
+        versions: Vec::new(),
     }
 }
 

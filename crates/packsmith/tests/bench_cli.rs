@@ -302,6 +302,29 @@ fn report_shows_hermeticity_and_fidelity() {
     .unwrap();
     assert_eq!(json["fidelity"][0]["hermetic_installs"], 1, "{json}");
     assert_eq!(json["fidelity_tasks"][0]["hermetic"], "failed", "{json}");
+
+    // A changed ground truth, scored again from the kept run directories:
+    // the scores follow it, the outcomes stay.
+    std::fs::write(
+        tmp.path().join("gt/packages/leaky/package.py"),
+        "from spack.package import *\n\nclass P(CMakePackage):\n    depends_on(\"zlib\")\n    depends_on(\"mpi\")\n",
+    )
+    .unwrap();
+    let o = bench(&["rescore", &format!("{d}/out")], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("2 pairs scored again, 2 with a score"),
+        "{}",
+        text(&o)
+    );
+    let pairs = journal_pairs(&tmp.path().join("out"));
+    assert_eq!(pairs.len(), 2);
+    let leaky = pairs.iter().find(|p| p["task"] == "leaky").unwrap();
+    assert_eq!(leaky["outcome"], "failed", "{leaky}");
+    assert_eq!(leaky["fidelity"]["dep_recall"], 1.0, "{leaky}");
+    assert_eq!(leaky["fidelity"]["dep_precision"], 1.0, "{leaky}");
+    let ok = pairs.iter().find(|p| p["task"] == "ok-1").unwrap();
+    assert_eq!(ok["fidelity"]["dep_recall"], 0.5, "{ok}");
 }
 
 /// Nix pairs scored against a directory of reference expressions: the

@@ -26,7 +26,7 @@ pub(super) struct Dep {
     pub types: Vec<String>,
     pub spec_ast: Option<Spec>,
     /// The empty spec when unconditional; None when it did not parse.
-    when_ast: Option<Spec>,
+    pub when_ast: Option<Spec>,
 }
 
 impl PartialEq for Dep {

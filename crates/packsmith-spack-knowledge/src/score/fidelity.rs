@@ -7,7 +7,9 @@
 //! `depends_on("x", when=…)` are one dependency on x. Two names are the same
 //! dependency when they are equal, or when one is a provider of the other's
 //! virtual (`zlib` and `zlib-api`, `openblas` and `lapack`); a same-name pair
-//! must also have version ranges that overlap. Build-only dependencies (the
+//! must also have version ranges that overlap. A reference dependency whose
+//! `when=` names versions that exclude every release the generated recipe
+//! declares belongs to another release and is left out. Build-only dependencies (the
 //! build tool, the compiler's language virtuals) are left out; test-only ones
 //! are counted apart, since a recipe may rightly leave tests to the build.
 
@@ -16,6 +18,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::mapping::{virtuals_for, NoKnowledge};
+use crate::spec::Version;
 
 use super::deps::{split_inherited, Dep};
 use super::inherited::SpackRelease;
@@ -81,9 +84,23 @@ struct Package<'a> {
     directives: Vec<&'a Dep>,
 }
 
-fn packages<'a>(deps: &'a [Dep], wanted: Role) -> Vec<Package<'a>> {
+/// Whether a dependency can hold for any of `versions`: a human recipe
+/// keeps the dependencies of old releases under `when="@:1.2"`, which say
+/// nothing about the release packaged now. Without versions, or with a
+/// condition on no version, it can.
+fn applies(d: &Dep, versions: &[Version]) -> bool {
+    let Some(range) = d.when_ast.as_ref().and_then(|w| w.versions.as_ref()) else {
+        return true;
+    };
+    versions.is_empty() || versions.iter().any(|v| range.contains(v))
+}
+
+fn packages<'a>(deps: &'a [Dep], wanted: Role, versions: &[Version]) -> Vec<Package<'a>> {
     let mut out: Vec<Package<'a>> = Vec::new();
-    for d in deps.iter().filter(|d| role(d) == wanted) {
+    for d in deps
+        .iter()
+        .filter(|d| role(d) == wanted && applies(d, versions))
+    {
         match out.iter_mut().find(|p| p.name == d.name) {
             Some(p) => p.directives.push(d),
             None => out.push(Package {
@@ -129,8 +146,15 @@ pub(super) fn fidelity(
 ) -> Fidelity {
     let (orig, _) = split_inherited(reference, release);
     let (new, _) = split_inherited(generated, release);
-    let ref_deps = packages(&orig, Role::LinkOrRun);
-    let gen_deps = packages(&new, Role::LinkOrRun);
+    // The releases the generated recipe packages decide which of the
+    // reference's version-conditioned dependencies count.
+    let versions: Vec<Version> = generated
+        .versions
+        .iter()
+        .filter_map(|v| Version::parse(v))
+        .collect();
+    let ref_deps = packages(&orig, Role::LinkOrRun, &versions);
+    let gen_deps = packages(&new, Role::LinkOrRun, &[]);
     let (found, missing): (Vec<&Package>, Vec<&Package>) = ref_deps
         .iter()
         .partition(|r| gen_deps.iter().any(|g| same_dependency(r, g)));
@@ -151,8 +175,8 @@ pub(super) fn fidelity(
         deps_found: found.iter().map(name_of).collect(),
         deps_missing: missing.iter().map(name_of).collect(),
         deps_extra: extra.iter().map(name_of).collect(),
-        test_deps_reference: names(&packages(&orig, Role::TestOnly)),
-        test_deps_generated: names(&packages(&new, Role::TestOnly)),
+        test_deps_reference: names(&packages(&orig, Role::TestOnly, &versions)),
+        test_deps_generated: names(&packages(&new, Role::TestOnly, &[])),
         variant_recall: ratio(shared_variants, ref_variants.len()),
         variants_missing: ref_variants.difference(&gen_variants).cloned().collect(),
         variants_extra: gen_variants.difference(&ref_variants).cloned().collect(),

@@ -51,6 +51,9 @@ pub struct ScoreRecipe {
     /// Names of the variants the recipe declares.
     #[serde(default)]
     pub variants: Vec<String>,
+    /// The versions the recipe declares (`version("1.2.0", …)`).
+    #[serde(default)]
+    pub versions: Vec<String>,
 }
 
 impl ScoreRecipe {
@@ -76,6 +79,7 @@ impl ScoreRecipe {
                 .map(str::to_string)
                 .collect(),
             variants: recipe.variants.iter().map(|v| v.name.clone()).collect(),
+            versions: recipe.versions.iter().map(|v| v.version.clone()).collect(),
         }
     }
 }

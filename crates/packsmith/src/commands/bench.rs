@@ -34,6 +34,9 @@ pub enum BenchCommand {
     Status(StatusArgs),
     /// Markdown, JSON and plots of a run (and a paired comparison with another).
     Report(ReportArgs),
+    /// Compute every finished pair's scores again from its run directory
+    /// (after a scorer change, or to add ground truth); outcomes stay.
+    Rescore(RescoreArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -189,6 +192,18 @@ pub struct ReportArgs {
     pub to: Option<PathBuf>,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct RescoreArgs {
+    /// The --out directory of a `bench run` whose run directories are kept.
+    pub out: PathBuf,
+    /// Spack package repository of the human recipes (default: the run's).
+    #[arg(long)]
+    pub ground_truth: Option<PathBuf>,
+    /// nixpkgs checkout or directory of `<attr_path>.nix` files (default: the run's).
+    #[arg(long)]
+    pub nix_reference: Option<PathBuf>,
+}
+
 fn cli_error(e: BenchError) -> CliError {
     let code = match e.kind {
         ErrorKind::BadInput => Exit::BadInput,
@@ -227,6 +242,23 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
             } else {
                 say(s.render().trim_end());
             }
+            Ok(Exit::Success)
+        }
+        BenchCommand::Rescore(a) => {
+            let done = packsmith_bench::rescore::rescore(
+                &a.out,
+                &packsmith_bench::rescore::RescoreOptions {
+                    ground_truth: a.ground_truth.clone(),
+                    nix_reference: a.nix_reference.clone(),
+                },
+            )
+            .map_err(cli_error)?;
+            say(&format!(
+                "{} pairs scored again, {} with a score; see `packsmith bench report {}`",
+                done.pairs,
+                done.scored,
+                a.out.display()
+            ));
             Ok(Exit::Success)
         }
         BenchCommand::Report(a) => {
