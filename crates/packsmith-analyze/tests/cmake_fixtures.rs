@@ -50,3 +50,62 @@ fn dump_cmake_facts() {
     println!("{}", serde_json::to_string_pretty(&out).expect("json"));
     eprintln!("analysed {path} in {elapsed:?}");
 }
+
+/// A quiet `find_package` that configure cannot do without — it stops with
+/// `FATAL_ERROR` under `if(NOT <Pkg>_FOUND)`, or `<Pkg>_C_FOUND` as FindMPI
+/// sets it — is required; one with a vendored fallback stays optional.
+#[test]
+fn a_fatal_error_when_not_found_makes_a_package_required() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("cmake")).unwrap();
+    std::fs::write(
+        dir.path().join("cmake/SetupMPI.cmake"),
+        "find_package(MPI QUIET)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.14)
+project(quill C)
+list(APPEND CMAKE_MODULE_PATH "${CMAKE_SOURCE_DIR}/cmake")
+include(SetupMPI)
+if(NOT MPI_C_FOUND)
+  message(FATAL_ERROR "Could not find MPI!")
+endif()
+find_package(ZLIB)
+if(NOT ${ZLIB_FOUND})
+  message(FATAL_ERROR "zlib is needed")
+endif()
+find_package(BZip2)
+if(NOT BZip2_FOUND)
+  add_subdirectory(third_party/bzip2)
+endif()
+add_library(quill quill.c)
+install(TARGETS quill)
+"#,
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "quill".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let required = |name: &str| {
+        facts
+            .cmake
+            .as_ref()
+            .unwrap()
+            .find_packages
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no find_package({name})"))
+            .required
+    };
+    assert!(required("MPI"));
+    assert!(required("ZLIB"));
+    assert!(!required("BZip2"));
+}

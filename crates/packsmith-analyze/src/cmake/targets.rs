@@ -42,10 +42,35 @@ pub fn target(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site
     });
 }
 
+/// The package a `NOT <Pkg>_FOUND` condition (or `NOT <Pkg>_<LANG>_FOUND`,
+/// as FindMPI sets `MPI_C_FOUND`) asks about, among those found so far.
+fn not_found_package(w: &Walker<'_, '_>, cond: &str) -> Option<usize> {
+    let var = cond.trim().strip_prefix("NOT ")?.trim();
+    let var = var
+        .strip_prefix("${")
+        .and_then(|v| v.strip_suffix('}'))
+        .unwrap_or(var);
+    let stem = var.strip_suffix("_FOUND")?;
+    w.facts.find_packages.iter().rposition(|fp| {
+        stem.eq_ignore_ascii_case(&fp.name)
+            || stem
+                .get(..fp.name.len() + 1)
+                .is_some_and(|head| head.eq_ignore_ascii_case(&format!("{}_", fp.name)))
+    })
+}
+
 /// `message(FATAL_ERROR …)` under `if(NOT EXISTS <path>)`: the configure
-/// stops when the path is missing.
+/// stops when the path is missing. Under `if(NOT <Pkg>_FOUND)` it stops
+/// without the package, which is then as good as `REQUIRED` (BLT's
+/// `SetupMPI` finds MPI quietly and the project stops without it).
 pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
     for cond in site.conditions.iter().rev() {
+        if let Some(i) = not_found_package(w, cond) {
+            if let Some(fp) = w.facts.find_packages.get_mut(i) {
+                fp.required = true;
+            }
+            return;
+        }
         let Some(path) = cond.trim().strip_prefix("NOT EXISTS ") else {
             continue;
         };
