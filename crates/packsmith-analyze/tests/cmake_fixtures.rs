@@ -53,7 +53,9 @@ fn dump_cmake_facts() {
 
 /// A quiet `find_package` that configure cannot do without — it stops with
 /// `FATAL_ERROR` under `if(NOT <Pkg>_FOUND)`, or `<Pkg>_C_FOUND` as FindMPI
-/// sets it — is required; one with a vendored fallback stays optional.
+/// sets it — is required; so is one whose absence builds a bundled copy
+/// (a packager declares it instead), unless it is a test framework; a
+/// plain optional one stays optional.
 #[test]
 fn a_fatal_error_when_not_found_makes_a_package_required() {
     let dir = tempfile::tempdir().unwrap();
@@ -77,8 +79,18 @@ if(NOT ${ZLIB_FOUND})
   message(FATAL_ERROR "zlib is needed")
 endif()
 find_package(BZip2)
-if(NOT BZip2_FOUND)
+if(BZip2_FOUND)
+  set(BZ bz2)
+else()
   add_subdirectory(third_party/bzip2)
+endif()
+find_package(GTest)
+if(NOT GTest_FOUND)
+  add_subdirectory(third_party/googletest)
+endif()
+find_package(LibLZMA)
+if(LibLZMA_FOUND)
+  add_definitions(-DHAVE_LZMA)
 endif()
 add_library(quill quill.c)
 install(TARGETS quill)
@@ -107,5 +119,7 @@ install(TARGETS quill)
     };
     assert!(required("MPI"));
     assert!(required("ZLIB"));
-    assert!(!required("BZip2"));
+    assert!(required("BZip2"));
+    assert!(!required("GTest"));
+    assert!(!required("LibLZMA"));
 }

@@ -83,6 +83,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "add_library"
                 | "execute_process"
                 | "message"
+                | "add_subdirectory"
         );
     if !relevant {
         return;
@@ -152,6 +153,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         "message" if args.first().is_some_and(|a| a == "FATAL_ERROR") => {
             super::targets::fatal_error(w, site)
         }
+        "add_subdirectory" => super::targets::vendored_fallback(w, &site),
         _ => {}
     }
 }

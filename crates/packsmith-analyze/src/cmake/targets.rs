@@ -46,6 +46,12 @@ pub fn target(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site
 /// as FindMPI sets `MPI_C_FOUND`) asks about, among those found so far.
 fn not_found_package(w: &Walker<'_, '_>, cond: &str) -> Option<usize> {
     let var = cond.trim().strip_prefix("NOT ")?.trim();
+    // `else()` of `if(X_FOUND)` reads `NOT (X_FOUND)`.
+    let var = var
+        .strip_prefix('(')
+        .and_then(|v| v.strip_suffix(')'))
+        .unwrap_or(var)
+        .trim();
     let var = var
         .strip_prefix("${")
         .and_then(|v| v.strip_suffix('}'))
@@ -57,6 +63,35 @@ fn not_found_package(w: &Walker<'_, '_>, cond: &str) -> Option<usize> {
                 .get(..fp.name.len() + 1)
                 .is_some_and(|head| head.eq_ignore_ascii_case(&format!("{}_", fp.name)))
     })
+}
+
+/// Test frameworks a project bundles for its tests: their fallback says
+/// nothing about what the installed package needs.
+const TEST_FRAMEWORKS: &[&str] = &[
+    "gtest",
+    "googletest",
+    "gmock",
+    "catch2",
+    "doctest",
+    "benchmark",
+];
+
+/// `add_subdirectory(<bundled copy>)` under `if(NOT <Pkg>_FOUND)` (or the
+/// `else()` of `if(<Pkg>_FOUND)`): the project falls back to a copy it
+/// ships. A packager declares the package instead, so the build never
+/// compiles the bundled copy (digitrounding's zlib failed to install that
+/// way); the find_package is marked required.
+pub fn vendored_fallback(w: &mut Walker<'_, '_>, site: &Site) {
+    for cond in site.conditions.iter().rev() {
+        if let Some(i) = not_found_package(w, cond) {
+            if let Some(fp) = w.facts.find_packages.get_mut(i) {
+                if !TEST_FRAMEWORKS.contains(&fp.name.to_ascii_lowercase().as_str()) {
+                    fp.required = true;
+                }
+            }
+            return;
+        }
+    }
 }
 
 /// `message(FATAL_ERROR …)` under `if(NOT EXISTS <path>)`: the configure
