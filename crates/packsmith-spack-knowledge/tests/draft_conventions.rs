@@ -279,3 +279,20 @@ fn the_drafts_load_in_real_spack() {
         assert_eq!(kind, "accepted", "{name}: {message}");
     }
 }
+
+/// An option declared once for Apple (ON) and once for the rest (OFF)
+/// takes the default that holds on Linux: libpng's PNG_FRAMEWORK at ON
+/// stopped its configure here (found by the E4S fidelity run).
+#[test]
+fn a_per_platform_option_takes_its_linux_default() {
+    let b = brief_with("platform-option", &NoKnowledge);
+    let text = draft(&b);
+    assert!(
+        text.contains("\"quill_framework\",\n        default=False,"),
+        "{text}"
+    );
+    assert!(
+        text.contains("variant(\"quill_shared\", default=True"),
+        "{text}"
+    );
+}

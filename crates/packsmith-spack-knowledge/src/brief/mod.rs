@@ -167,6 +167,17 @@ fn is_developer_option(name: &str) -> bool {
     DEVELOPER_OPTION_WORDS.iter().any(|w| u.contains(w))
 }
 
+/// A condition that holds only on another platform than Linux: `APPLE`,
+/// `WIN32`, `MSVC`, … as its first word, not negated.
+fn other_platform(cond: &str) -> bool {
+    const PLATFORMS: &[&str] = &[
+        "APPLE", "WIN32", "MSVC", "IOS", "ANDROID", "MINGW", "CYGWIN",
+    ];
+    cond.split_whitespace()
+        .next()
+        .is_some_and(|w| PLATFORMS.contains(&w.trim_start_matches('(')))
+}
+
 fn parse_bool(value: Option<&str>) -> Option<bool> {
     match value.map(|v| v.trim().to_ascii_uppercase()).as_deref() {
         None => Some(false),
@@ -531,7 +542,13 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let has_rocm_base = brief.base_classes.iter().any(|b| b == "ROCmPackage");
     let mut seen = BTreeMap::new();
     let switches = downloads::switch_options(facts);
-    for opt in &cmake.options {
+    // An option declared per platform (`if(APPLE) option(X … ON) else()
+    // option(X … OFF)`) takes its default from a declaration that holds on
+    // Linux: libpng's PNG_FRAMEWORK is ON only for Apple, and configure
+    // refuses it elsewhere.
+    let mut options: Vec<&packsmith_core::CmakeOption> = cmake.options.iter().collect();
+    options.sort_by_key(|o| o.conditions.iter().any(|c| other_platform(c)));
+    for opt in options {
         if switches.contains(&opt.name) {
             continue; // a download switch: the recipe sets it
         }
