@@ -208,6 +208,7 @@ impl TemplateInput {
             .and_then(|c| c.binaries.first().cloned())
             .or_else(|| py.and_then(|p| p.scripts.first().map(|s| s.name.clone())))
             .or_else(|| facts.npm.as_ref().and_then(|n| n.binaries.first().cloned()))
+            .or_else(|| facts.cmake.as_ref().and_then(cmake_main_program))
             .or_else(|| {
                 facts.go.as_ref().and_then(|g| {
                     g.binaries.first().map(|b| {
@@ -259,6 +260,23 @@ impl TemplateInput {
             },
         }
     }
+}
+
+/// The one program a CMake project builds whatever its options, when it
+/// builds exactly one that is no test, example or benchmark: nixpkgs wants
+/// it as `meta.mainProgram`. Several, or none, leave it unset.
+fn cmake_main_program(cmake: &packsmith_core::CmakeFacts) -> Option<String> {
+    let mut programs = cmake.targets.iter().filter(|t| {
+        let name = t.name.to_ascii_lowercase();
+        t.kind == packsmith_core::CmakeTargetKind::Executable
+            && t.conditions.is_empty()
+            && cmake.installs.is_some()
+            && !["test", "example", "bench", "demo"]
+                .iter()
+                .any(|w| name.contains(w))
+    });
+    let first = programs.next()?;
+    programs.next().is_none().then(|| first.name.clone())
 }
 
 /// Renders the starting `package.nix` for `builder`.

@@ -359,6 +359,8 @@ fn heatsim_draft_declares_zlib_and_the_option_flags() {
     for absent in ["mpi", "hdf5", "cuda"] {
         assert!(!text.contains(absent), "{absent} declared:\n{text}");
     }
+    // heatsim builds one program besides its library.
+    assert!(text.contains("mainProgram = \"heatsim-run\";"), "{text}");
 }
 
 fn meson_dependency(name: &str, required: &str, conditions: &[&str]) -> MesonDependency {
