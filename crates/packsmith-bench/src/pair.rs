@@ -312,10 +312,7 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         Some((Ok(report), path)) => {
             absorb(&mut result, &report);
             let run_root = path.parent().unwrap_or(&dir).to_path_buf();
-            match task {
-                Task::Spack(t) => score_into(&mut result, &report, &run_root, t, &plan.config),
-                Task::Nix(t) => score_nix_into(&mut result, &report, &run_root, t, &plan.config),
-            }
+            score_task(&mut result, &report, &run_root, task, &plan.config);
         }
         Some((Err(e), _)) => result.reason = Some(e),
         None => {
@@ -355,9 +352,20 @@ pub(crate) fn score_pair_again(r: &mut PairResult, dir: &Path, task: &Task, conf
         None => return,
     };
     let run_root = report.1.parent().unwrap_or(dir).to_path_buf();
+    score_task(r, &report.0, &run_root, task, config);
+}
+
+/// The scores of a pair's recipe, as its ecosystem measures them.
+fn score_task(
+    r: &mut PairResult,
+    report: &RunReport,
+    run_root: &Path,
+    task: &Task,
+    config: &BenchConfig,
+) {
     match task {
-        Task::Spack(t) => score_into(r, &report.0, &run_root, t, config),
-        Task::Nix(t) => score_nix_into(r, &report.0, &run_root, t, config),
+        Task::Spack(t) => score_into(r, report, run_root, t, config),
+        Task::Nix(t) => score_nix_into(r, report, run_root, t, config),
     }
 }
 
