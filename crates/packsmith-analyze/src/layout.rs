@@ -38,6 +38,7 @@ pub fn install_rules(
             how: format!("{} always installs", fact.kind),
             evidence: fact.evidence.clone(),
             headers: None,
+            prefix_variable: None,
         }),
         BuildSystemKind::Cmake => {
             let cmake = cmake?;
@@ -53,6 +54,7 @@ pub fn install_rules(
                     how: "install()".into(),
                     evidence: at.clone(),
                     headers: None,
+                    prefix_variable: None,
                 },
                 None => InstallRules {
                     present: false,
@@ -68,6 +70,7 @@ pub fn install_rules(
                             .unwrap_or(fact.evidence.file.clone()),
                     ),
                     headers: public_headers(ctx, &fact.evidence.file),
+                    prefix_variable: None,
                 },
             })
         }
@@ -136,6 +139,7 @@ fn makefile_install(text: &str, file: &str) -> InstallRules {
                 how: "install: target".into(),
                 evidence: Evidence::new(file, i as u32 + 1),
                 headers: None,
+                prefix_variable: prefix_variable(text),
             };
         }
     }
@@ -144,7 +148,28 @@ fn makefile_install(text: &str, file: &str) -> InstallRules {
         how: "no install: target".into(),
         evidence: Evidence::file(file),
         headers: None,
+        prefix_variable: None,
     }
+}
+
+/// The variable a Makefile installs under: the first of `prefix`,
+/// `PREFIX`, `INSTALL_PREFIX` it assigns (`prefix = /usr/local`,
+/// `PREFIX ?= …`), else the first it uses.
+fn prefix_variable(text: &str) -> Option<String> {
+    const NAMES: &[&str] = &["prefix", "PREFIX", "INSTALL_PREFIX"];
+    let assigned = text.lines().find_map(|line| {
+        let (name, _) = line.split_once('=')?;
+        let name = name.trim_end_matches(['?', ':', '+']).trim();
+        NAMES.iter().find(|n| **n == name).copied()
+    });
+    assigned
+        .or_else(|| {
+            NAMES
+                .iter()
+                .find(|n| text.contains(&format!("$({n})")) || text.contains(&format!("${{{n}}}")))
+                .copied()
+        })
+        .map(str::to_string)
 }
 
 /// Header file endings.

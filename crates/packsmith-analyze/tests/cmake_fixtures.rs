@@ -123,3 +123,103 @@ install(TARGETS quill)
     assert!(!required("GTest"));
     assert!(!required("LibLZMA"));
 }
+
+/// Old CMake style repeats the if's condition in `else(...)` and
+/// `endif(...)`: the else branch runs when that condition is false, so a
+/// `find_package` there is conditioned on the negation alone, never on both.
+#[test]
+fn an_else_that_repeats_the_condition_adds_no_condition_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.14)
+project(alps CXX)
+option(ALPS_INSTALL_EIGEN "Download and install Eigen3" OFF)
+if (NOT ALPS_INSTALL_EIGEN)
+  find_package(Eigen3 3.3.4)
+else(NOT ALPS_INSTALL_EIGEN)
+  find_package(Boost 1.56)
+endif(NOT ALPS_INSTALL_EIGEN)
+add_library(alps alps.cpp)
+install(TARGETS alps)
+"#,
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "alps".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let conditions = |name: &str| {
+        facts
+            .cmake
+            .as_ref()
+            .unwrap()
+            .find_packages
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no find_package({name})"))
+            .conditions
+            .clone()
+    };
+    assert_eq!(conditions("Eigen3"), vec!["NOT ALPS_INSTALL_EIGEN"]);
+    assert_eq!(conditions("Boost"), vec!["ALPS_INSTALL_EIGEN"]);
+}
+
+/// `if(NOT X) return() endif()` ends the file for builds without X: what
+/// follows, subdirectories included, is conditioned on X (simdjson's
+/// benchmark competitors live behind its developer mode this way).
+#[test]
+fn an_early_return_conditions_the_rest_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("deps")).unwrap();
+    std::fs::write(
+        dir.path().join("deps/CMakeLists.txt"),
+        "find_package(RapidJSON)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.14)
+project(sj CXX)
+option(SJ_DEVELOPER_MODE "Developer targets" OFF)
+find_package(Threads)
+add_library(sj sj.cpp)
+install(TARGETS sj)
+if(NOT SJ_DEVELOPER_MODE)
+  return()
+endif()
+find_package(benchmark)
+add_subdirectory(deps)
+"#,
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "sj".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let conditions = |name: &str| {
+        facts
+            .cmake
+            .as_ref()
+            .unwrap()
+            .find_packages
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no find_package({name})"))
+            .conditions
+            .clone()
+    };
+    assert_eq!(conditions("Threads"), Vec::<String>::new());
+    assert_eq!(conditions("benchmark"), vec!["SJ_DEVELOPER_MODE"]);
+    assert_eq!(conditions("RapidJSON"), vec!["SJ_DEVELOPER_MODE"]);
+}

@@ -6,6 +6,7 @@ mod brief_example;
 mod check_fixtures;
 mod check_real_spack;
 mod draft;
+mod draft_autotools;
 mod draft_conventions;
 mod draft_downloads;
 mod embed_kb;

@@ -254,3 +254,13 @@ fn a_hostile_class_header_costs_one_parse_budget() {
         "{diags:?}"
     );
 }
+
+/// A `when=` naming one variant both on and off is refused at load.
+#[test]
+fn a_variant_given_twice_in_a_spec_is_a_bad_spec() {
+    let file = "load/ps501-variant-twice.py";
+    let d = run(file, TargetSpack::V0_23, load_package(file).unwrap());
+    assert_eq!(codes(&d), vec![Code::BadSpec], "{d:#?}");
+    assert!(d[0].message.contains("`bundled` is given twice"), "{d:#?}");
+    assert_eq!(d[0].line, 15);
+}

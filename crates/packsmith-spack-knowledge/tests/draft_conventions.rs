@@ -260,7 +260,7 @@ fn the_drafts_load_in_real_spack() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let mut packages = Vec::new();
-    for fixture in ["selfdep", "emptystr", "testopts", "providers"] {
+    for fixture in ["selfdep", "emptystr", "testopts", "providers", "guards"] {
         let mut b = brief_with(fixture, &NoKnowledge);
         // A version, so that the audits look at a complete recipe.
         b.fetch.url = Some(format!("https://example.org/{0}-1.0.tar.gz", b.package));
@@ -282,7 +282,9 @@ fn the_drafts_load_in_real_spack() {
 
 /// An option declared once for Apple (ON) and once for the rest (OFF)
 /// takes the default that holds on Linux: libpng's PNG_FRAMEWORK at ON
-/// stopped its configure here (found by the E4S fidelity run).
+/// stopped its configure here (found by the E4S fidelity run). The same
+/// holds for a choice declared per processor (xad's ARM default
+/// `-march=armv8.5-a` stopped its build on x86-64).
 #[test]
 fn a_per_platform_option_takes_its_linux_default() {
     let b = brief_with("platform-option", &NoKnowledge);
@@ -295,4 +297,36 @@ fn a_per_platform_option_takes_its_linux_default() {
         text.contains("variant(\"quill_shared\", default=True"),
         "{text}"
     );
+    // Declared per processor: the default for x86-64, not for ARM.
+    assert!(
+        text.contains("\"quill_simd\",\n        default=\"AVX\","),
+        "{text}"
+    );
+}
+
+/// A guard against finding a package twice (`if(NOT DEFINED Eigen3_FOUND)`)
+/// leaves the package required; a lookup under both values of one option
+/// (`if(X)` around `if(NOT X)`) is reached by no build and declared by no
+/// `when=` (Spack refuses `+x ~x` when it loads the recipe); an option
+/// whose name the reader could not expand is left out.
+#[test]
+fn found_guards_and_contradictions_make_no_condition() {
+    let mut b = brief_with("guards", &NoKnowledge);
+    b.fetch.url = Some("https://example.org/guardo-1.0.tar.gz".into());
+    b.fetch.version = Some("1.0".into());
+    b.fetch.sha256 = Some("0".repeat(64));
+    let eigen: Vec<_> = b
+        .dependencies
+        .iter()
+        .filter(|d| d.spec.starts_with("eigen"))
+        .collect();
+    assert_eq!(eigen.len(), 1, "{:#?}", b.dependencies);
+    assert_eq!(eigen[0].when, None);
+    let text = draft(&b);
+    assert!(!text.contains("gsl"), "{text}");
+    // An option named in a loop the reader cannot unroll is no variant.
+    assert!(b.variants.iter().all(|v| !v.name.contains('$')), "{text}");
+    assert!(!text.contains("GUARDO_IMPL_"), "{text}");
+    assert!(!text.contains("~install_eigen\")"), "{text}");
+    assert_eq!(check(&b, &text), Vec::<String>::new(), "{text}");
 }

@@ -250,3 +250,50 @@ fn a_fetched_test_framework_is_a_test_dependency() {
         "{text}"
     );
 }
+
+/// An optional `find_package(Eigen3)` elsewhere in the project would be
+/// switched off as optional; when the download makes eigen a dependency,
+/// the switch must go, or FetchContent downloads instead of finding it
+/// (percolator, found by the new-to-Spack run).
+#[test]
+fn a_downloaded_package_is_never_also_switched_off() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.14)
+project(perco CXX)
+find_package(Eigen3 3.3 QUIET)
+find_package(ZLIB QUIET)
+include(FetchContent)
+FetchContent_Declare(eigen
+  GIT_REPOSITORY https://gitlab.com/libeigen/eigen.git
+  GIT_TAG 3.4.0)
+FetchContent_MakeAvailable(eigen)
+add_executable(perco main.cpp)
+install(TARGETS perco)
+"#,
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "perco".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    assert!(deps.iter().any(|d| d.starts_with("eigen")), "{deps:?}");
+    let keys: Vec<&str> = b.defines.iter().map(|d| d.key.as_str()).collect();
+    assert!(
+        !keys.contains(&"CMAKE_DISABLE_FIND_PACKAGE_Eigen3"),
+        "{keys:?}"
+    );
+    // An optional lookup nothing declares is still switched off.
+    assert!(
+        keys.contains(&"CMAKE_DISABLE_FIND_PACKAGE_ZLIB"),
+        "{keys:?}"
+    );
+}

@@ -84,6 +84,20 @@ pub fn read_probes(
                 call.raw(2),
                 evidence,
             ),
+            // `AC_PROG_CC([mpicc])`: the build compiles with MPI's wrappers.
+            "AC_PROG_CC" | "AC_PROG_CXX" | "AC_PROG_FC" | "AC_PROG_F77"
+                if call.arg(0).split_whitespace().any(is_mpi_wrapper) =>
+            {
+                super::add_feature(
+                    ctx,
+                    FeatureHint {
+                        feature: FeatureKind::Mpi,
+                        detail: format!("{name}({})", call.arg(0)),
+                        conditions: conds.of(call.offset),
+                        evidence,
+                    },
+                );
+            }
             _ => {
                 if let Some((feature, lib)) = macro_feature(name) {
                     if let Some(feature) = feature {
@@ -196,6 +210,15 @@ pub fn split_modules(s: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// `mpicc`, `mpic++`, `mpicxx`, `mpiCC`, `mpif90`, `mpifort`, `mpif77`.
+fn is_mpi_wrapper(program: &str) -> bool {
+    let p = program.rsplit('/').next().unwrap_or(program);
+    p.starts_with("mpi")
+        && ["cc", "c++", "cxx", "CC", "f90", "fort", "f77"]
+            .iter()
+            .any(|w| p[3..].eq_ignore_ascii_case(w))
 }
 
 /// Third-party macros that imply a feature and/or a library.

@@ -202,6 +202,7 @@ impl<'c, 'v> Walker<'c, 'v> {
     }
 
     fn walk_nodes(&mut self, nodes: &[Node]) {
+        let base = self.conds.len();
         for node in nodes {
             if self.call_site.is_some() {
                 self.expanded += 1;
@@ -211,7 +212,17 @@ impl<'c, 'v> Walker<'c, 'v> {
             }
             match node {
                 Node::Command(cmd) => self.command(cmd),
-                Node::If(branches) => self.walk_if(branches),
+                Node::If(branches) => {
+                    self.walk_if(branches);
+                    // `if(NOT X) return() endif()`: the rest of this file
+                    // (or function) runs only when the condition is false.
+                    if let [b] = branches.as_slice() {
+                        if !b.cond.is_empty() && ends_in_return(&b.body) {
+                            let c = self.render_cond(&b.cond);
+                            self.conds.push(negate(&c));
+                        }
+                    }
+                }
                 Node::Loop { kind, header, body } => {
                     let bound = *kind == LoopKind::Foreach && self.bind_loop(&header.args);
                     self.walk_nodes(body);
@@ -231,6 +242,7 @@ impl<'c, 'v> Walker<'c, 'v> {
                 }
             }
         }
+        self.conds.truncate(base);
     }
 
     fn walk_if(&mut self, branches: &[Branch]) {
@@ -242,7 +254,9 @@ impl<'c, 'v> Walker<'c, 'v> {
         for b in branches {
             self.conds.truncate(base);
             self.conds.extend(earlier.iter().map(|c| negate(c)));
-            if !b.cond.is_empty() {
+            // `else(NOT X)` repeats the if's condition (old CMake style);
+            // it is no condition of its own.
+            if !b.cond.is_empty() && b.kind != BranchKind::Else {
                 let c = self.render_cond(&b.cond);
                 self.conds.push(c.clone());
                 earlier.push(c);
@@ -694,4 +708,9 @@ impl Walker<'_, '_> {
                 })
             })
     }
+}
+
+/// Whether a branch body ends by leaving the file or function.
+fn ends_in_return(body: &[Node]) -> bool {
+    matches!(body.last(), Some(Node::Command(cmd)) if cmd.name == "return")
 }

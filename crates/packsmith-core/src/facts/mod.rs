@@ -298,6 +298,10 @@ pub struct InstallRules {
     /// recipe copies to `include` (`include`, `src/include`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<String>,
+    /// A Makefile's installation-prefix variable (`prefix`, `PREFIX`,
+    /// `INSTALL_PREFIX`), which `make install` must be given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix_variable: Option<String>,
 }
 
 /// A release tag recognised as a version.

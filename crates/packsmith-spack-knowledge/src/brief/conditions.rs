@@ -16,6 +16,9 @@ pub enum When {
     Spec(String),
     /// Could not be expressed; the original text is kept for the reader.
     Untranslatable(String),
+    /// Asks for a variant both on and off (`+x ~x`): no build reaches it,
+    /// and Spack refuses such a `when=` when it loads the recipe.
+    Never,
 }
 
 /// Maps option names (upper-cased) to variant names, plus options whose
@@ -73,6 +76,12 @@ impl ConditionMap {
         } else {
             parts.sort();
             parts.dedup();
+            let on = |p: &String| p.strip_prefix('+').map(str::to_string);
+            let off = |p: &String| p.strip_prefix('~').map(str::to_string);
+            let wanted: BTreeSet<String> = parts.iter().filter_map(on).collect();
+            if parts.iter().filter_map(off).any(|v| wanted.contains(&v)) {
+                return When::Never;
+            }
             When::Spec(parts.join(" "))
         }
     }
@@ -172,6 +181,20 @@ mod tests {
         assert!(m.is_test_only(&["BUILD_TESTING".into()]));
         assert!(m.is_test_only(&["FOO_BUILD_TESTS AND X".into()]));
         assert!(!m.is_test_only(&["FOO_ENABLE_MPI".into()]));
+    }
+
+    /// `if(X) … if(NOT X) find_package(Y)` can never run: no `when=`.
+    #[test]
+    fn a_condition_on_both_values_of_a_variant_never_holds() {
+        let m = map();
+        assert_eq!(
+            m.translate(&["FOO_ENABLE_MPI".into(), "NOT FOO_ENABLE_MPI".into()]),
+            When::Never
+        );
+        assert_eq!(
+            m.translate(&["FOO_ENABLE_MPI".into(), "FOO_ENABLE_MPI".into()]),
+            When::Spec("+mpi".into())
+        );
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub(super) fn apply(
                     };
                     let when = match conds.translate(&d.conditions) {
                         When::Spec(s) => Some(s),
+                        When::Never => continue,
                         _ => None,
                     };
                     let why = format!("the build downloads `{}` at configure time", d.name);

@@ -35,6 +35,10 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
             });
         }
     }
+    brief.make_prefix_variable = facts
+        .install_rules
+        .as_ref()
+        .and_then(|r| r.prefix_variable.clone());
     let Some(rules) = facts.install_rules.as_ref().filter(|r| !r.present) else {
         return;
     };

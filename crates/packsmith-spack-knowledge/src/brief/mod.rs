@@ -127,6 +127,14 @@ pub struct SpackBrief {
     /// `root_cmakelists_dir` when the top CMakeLists.txt is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_cmakelists_dir: Option<String>,
+    /// Compiler variables configure must get MPI's wrappers in (`CC`,
+    /// `CXX`, `FC`, `F77`): the project asks for `AC_PROG_CC([mpicc])`,
+    /// which Spack's own `CC` would otherwise override.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mpi_wrappers: Vec<String>,
+    /// The Makefile's installation-prefix variable (`prefix`, `PREFIX`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub make_prefix_variable: Option<String>,
     /// The recipe's own `install()`, for a build without install rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<InstallPlan>,
@@ -173,9 +181,27 @@ fn other_platform(cond: &str) -> bool {
     const PLATFORMS: &[&str] = &[
         "APPLE", "WIN32", "MSVC", "IOS", "ANDROID", "MINGW", "CYGWIN",
     ];
-    cond.split_whitespace()
+    if cond
+        .split_whitespace()
         .next()
         .is_some_and(|w| PLATFORMS.contains(&w.trim_start_matches('(')))
+    {
+        return true;
+    }
+    // `CMAKE_SYSTEM_PROCESSOR MATCHES "arm"`, `CMAKE_SYSTEM_NAME STREQUAL
+    // "Darwin"`: a declaration for another processor or system (a negated
+    // one holds here, so it is not).
+    let lower = cond.to_ascii_lowercase();
+    let about = |var: &str, values: &[&str]| {
+        lower.starts_with(var) && values.iter().any(|v| lower.contains(v))
+    };
+    about(
+        "cmake_system_processor",
+        &["arm", "aarch64", "ppc", "powerpc", "riscv", "s390"],
+    ) || about(
+        "cmake_system_name",
+        &["darwin", "windows", "freebsd", "ios", "android"],
+    )
 }
 
 fn parse_bool(value: Option<&str>) -> Option<bool> {
@@ -229,10 +255,12 @@ pub fn build_brief_with(
     cmake_dependencies(facts, kb, &cond_map, &mut brief);
     disable_optional_lookups(facts, kb, &mut brief);
     autotools_dependencies(facts, kb, &cond_map, &mut brief);
+    autotools_bootstrap_tools(facts, &mut brief);
     meson_dependencies(facts, kb, &cond_map, &mut brief);
     python_dependencies(facts, kb, &mut brief);
     languages(facts, &mut brief);
     downloads::apply(facts, kb, &cond_map, &mut brief);
+    keep_declared_lookups(kb, &mut brief);
     install::apply(facts, &mut brief);
     virtuals::apply(kb, &mut brief);
     own_name::drop_self(facts, &mut brief);
@@ -278,6 +306,8 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         defines: Vec::new(),
         notes: Vec::new(),
         root_cmakelists_dir: None,
+        mpi_wrappers: Vec::new(),
+        make_prefix_variable: None,
         install: None,
         fixmes: Vec::new(),
     }
@@ -314,6 +344,12 @@ fn cmake_dependencies(
         }
         for fp in &cmake.find_packages {
             let version = fp.version.as_deref();
+            let conditions: Vec<String> = fp
+                .conditions
+                .iter()
+                .filter(|c| !is_own_found_guard(&fp.name, c))
+                .cloned()
+                .collect();
             add_dependency(
                 brief,
                 kb,
@@ -323,7 +359,7 @@ fn cmake_dependencies(
                     source: NameSource::Cmake,
                     version,
                     required: fp.required,
-                    conditions: &fp.conditions,
+                    conditions: &conditions,
                     evidence: &fp.evidence,
                 },
             );
@@ -414,6 +450,41 @@ fn disable_optional_lookups(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut 
     }
 }
 
+/// A lookup switched off as optional whose package a later step declared
+/// (the find_package a configure-time download tries first) is switched
+/// back on: off, the build downloads instead of taking the dependency.
+fn keep_declared_lookups(kb: &dyn SpackNames, brief: &mut SpackBrief) {
+    let spec_name = |spec: &str| {
+        spec.split(['@', '+', '~', ' '])
+            .next()
+            .unwrap_or(spec)
+            .to_string()
+    };
+    let declared: BTreeSet<String> = brief
+        .dependencies
+        .iter()
+        .flat_map(|d| [d.upstream.to_ascii_lowercase(), spec_name(&d.spec)])
+        .collect();
+    let kept_on: Vec<String> = brief
+        .defines
+        .iter()
+        .filter_map(|d| d.key.strip_prefix("CMAKE_DISABLE_FIND_PACKAGE_"))
+        .filter(|name| {
+            declared.contains(&name.to_ascii_lowercase())
+                || map_name(name, NameSource::Cmake, kb)
+                    .spack
+                    .is_some_and(|s| declared.contains(&s))
+        })
+        .map(|name| format!("CMAKE_DISABLE_FIND_PACKAGE_{name}"))
+        .collect();
+    brief.defines.retain(|d| !kept_on.contains(&d.key));
+    brief.notes.retain(|n| {
+        !kept_on
+            .iter()
+            .any(|key| n.message.contains(&format!("-D{key}=")))
+    });
+}
+
 /// What `PKG_CHECK_MODULES` and the `AC_CHECK_LIB` family ask for.
 fn autotools_dependencies(
     facts: &RepoFacts,
@@ -421,6 +492,11 @@ fn autotools_dependencies(
     cond_map: &ConditionMap,
     brief: &mut SpackBrief,
 ) {
+    // Another build system's probes say nothing about the one the recipe
+    // drives (a CMake project's configure.ac may be stale or partial).
+    if facts.primary_build_system != Some(BuildSystemKind::Autotools) {
+        return;
+    }
     if let Some(auto) = &facts.autotools {
         for pc in &auto.pkg_checks {
             for module in &pc.modules {
@@ -439,8 +515,24 @@ fn autotools_dependencies(
                 );
             }
         }
-        for check in auto.checks.iter().filter(|c| c.macro_name.contains("LIB")) {
-            for lib in &check.names {
+        for check in &auto.checks {
+            let headers = check.macro_name.starts_with("AC_CHECK_HEADER");
+            // AC_SEARCH_LIBS lists alternatives (`mpi mpich mpi_cxx`): the
+            // first names what is needed.
+            let alternatives = check.macro_name == "AC_SEARCH_LIBS";
+            let names = if alternatives {
+                &check.names[..check.names.len().min(1)]
+            } else {
+                &check.names[..]
+            };
+            for name in names {
+                // A header names its library only when it is well known.
+                let lib = if headers {
+                    header_library(name)
+                } else {
+                    Some(name.as_str())
+                };
+                let Some(lib) = lib else { continue };
                 add_dependency(
                     brief,
                     kb,
@@ -449,13 +541,129 @@ fn autotools_dependencies(
                         name: lib,
                         source: NameSource::Library,
                         version: None,
-                        required: true,
-                        conditions: &[],
+                        required: check.required && check.conditions.is_empty(),
+                        conditions: &check.conditions,
                         evidence: &check.evidence,
                     },
                 );
             }
         }
+        mpi_compiler_wrappers(facts, auto, kb, cond_map, brief);
+    }
+}
+
+/// Headers whose library is certain (`mpi.h` is MPI), as library stems of
+/// the mapping table's `[library]` section.
+fn header_library(header: &str) -> Option<&'static str> {
+    let lib = match header {
+        "mpi.h" => "mpi",
+        "zlib.h" => "z",
+        "bzlib.h" => "bz2",
+        "lzma.h" => "lzma",
+        "zstd.h" => "zstd",
+        "hdf5.h" => "hdf5",
+        "netcdf.h" => "netcdf",
+        "fftw3.h" => "fftw3",
+        "png.h" => "png",
+        "tiffio.h" => "tiff",
+        "jpeglib.h" => "jpeg",
+        "cblas.h" => "cblas",
+        "openssl/ssl.h" => "ssl",
+        "libxml/parser.h" => "xml2",
+        "hwloc.h" => "hwloc",
+        "ffi.h" => "ffi",
+        _ if header.starts_with("gsl/") => "gsl",
+        _ => return None,
+    };
+    Some(lib)
+}
+
+/// `AC_PROG_CC([mpicc])` outside any condition: the project is built with
+/// MPI's compiler wrappers, so it depends on `mpi` and configure gets the
+/// wrappers (Spack's `CC` would win over the macro's search otherwise).
+fn mpi_compiler_wrappers(
+    facts: &RepoFacts,
+    auto: &packsmith_core::AutotoolsFacts,
+    kb: &dyn SpackNames,
+    cond_map: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
+    for hint in facts.features.iter().filter(|h| {
+        h.feature == FeatureKind::Mpi && h.conditions.is_empty() && h.detail.starts_with("AC_PROG_")
+    }) {
+        let var = match hint.detail.split('(').next() {
+            Some("AC_PROG_CC") => "CC",
+            Some("AC_PROG_CXX") => "CXX",
+            Some("AC_PROG_FC") => "FC",
+            Some("AC_PROG_F77") => "F77",
+            _ => continue,
+        };
+        if auto.file.as_deref() != Some(hint.evidence.file.as_str()) {
+            continue;
+        }
+        if !brief.mpi_wrappers.iter().any(|w| w == var) {
+            brief.mpi_wrappers.push(var.to_string());
+        }
+        add_dependency(
+            brief,
+            kb,
+            cond_map,
+            Found {
+                name: "mpi",
+                source: NameSource::Library,
+                version: None,
+                required: true,
+                conditions: &[],
+                evidence: &hint.evidence,
+            },
+        );
+    }
+}
+
+/// `if(NOT DEFINED Eigen3_FOUND)` or `if(NOT Eigen3_FOUND)` around
+/// `find_package(Eigen3)`: a guard against finding it twice, not an option
+/// that makes it optional.
+fn is_own_found_guard(package: &str, condition: &str) -> bool {
+    let found = format!("{}_FOUND", package.to_ascii_uppercase());
+    let mut words = condition
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.trim_start_matches("${")
+                .trim_end_matches('}')
+                .to_ascii_uppercase()
+        });
+    words.all(|w| w == "NOT" || w == "DEFINED" || w == found)
+        && condition.to_ascii_uppercase().contains(&found)
+}
+
+/// An Autotools project that ships no `configure` is bootstrapped by
+/// Spack's `autoreconf` phase, which refuses to run without the GNU tools
+/// declared as build dependencies (`Cannot generate configure`).
+fn autotools_bootstrap_tools(facts: &RepoFacts, brief: &mut SpackBrief) {
+    if facts.primary_build_system != Some(BuildSystemKind::Autotools) {
+        return;
+    }
+    let auto = facts.autotools.as_ref();
+    if auto.is_some_and(|a| a.has_configure_script) {
+        return;
+    }
+    let file = auto
+        .and_then(|a| a.file.clone())
+        .unwrap_or_else(|| "Makefile.am".into());
+    for tool in ["autoconf", "automake", "libtool", "m4"] {
+        push_dep(
+            &mut brief.dependencies,
+            BriefDependency {
+                spec: tool.into(),
+                when: None,
+                types: vec!["build".into()],
+                upstream: tool.into(),
+                confidence: 1.0,
+                why: "no configure script ships, so Spack's autoreconf phase generates it".into(),
+                evidence: Evidence::new(file.clone(), 1),
+            },
+        );
     }
 }
 
@@ -466,9 +674,14 @@ fn meson_dependencies(
     cond_map: &ConditionMap,
     brief: &mut SpackBrief,
 ) {
+    if facts.primary_build_system != Some(BuildSystemKind::Meson) {
+        return;
+    }
     if let Some(meson) = &facts.meson {
         for d in &meson.dependencies {
-            let required = d.required.trim() == "true";
+            // Meson's own conditions (`build_tests`, `get_option(...)`)
+            // are no CMake option: a conditional lookup stays optional.
+            let required = d.required.trim() == "true" && d.conditions.is_empty();
             add_dependency(
                 brief,
                 kb,
@@ -559,6 +772,11 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if is_developer_option(&opt.name) || seen.contains_key(&opt.name) {
             continue;
         }
+        // `option(X_${impl} …)` in a loop the reader could not unroll: no
+        // single name to give a variant.
+        if opt.name.contains("${") {
+            continue;
+        }
         // `NO_ZLIB` becomes variant `zlib`, on when the option is off.
         let positive = positive_variant_name(&opt.name, project);
         let mut name = positive
@@ -629,7 +847,10 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             }
         }
     }
-    for var in &cmake.cache_vars {
+    // As for options: a declaration for this platform first.
+    let mut cache_vars: Vec<&packsmith_core::CmakeCacheVar> = cmake.cache_vars.iter().collect();
+    cache_vars.sort_by_key(|v| v.conditions.iter().any(|c| other_platform(c)));
+    for var in cache_vars {
         if var.name == "BUILD_SHARED_LIBS" && !seen.contains_key(&var.name) {
             map.variants.insert(var.name.clone(), "shared".into());
             brief.variants.push(BriefVariant {
@@ -890,6 +1111,9 @@ fn add_dependency(
             return;
         }
         When::Untranslatable(_) => None,
+        // The lookup sits where no build goes; declaring it would only
+        // write a `when=` Spack refuses.
+        When::Never => return,
     };
     let spec = format!(
         "{spack}{}",

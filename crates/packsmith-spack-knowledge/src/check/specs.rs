@@ -43,7 +43,10 @@ fn positional_specs(call: &Call) -> Vec<&StrLit> {
 /// Parses a spec string, reporting a syntax error at its exact position.
 pub(super) fn parse_at(lit: &StrLit, out: &mut Vec<Diagnostic>) -> Option<Spec> {
     match spec::parse(&lit.value) {
-        Ok(s) => Some(s),
+        Ok(s) => {
+            twice_named_variant(lit, &s, out);
+            Some(s)
+        }
         Err(e) => {
             let (line, col) = lit.at(e.offset);
             out.push(Diagnostic::new(
@@ -53,6 +56,28 @@ pub(super) fn parse_at(lit: &StrLit, out: &mut Vec<Diagnostic>) -> Option<Spec> 
                 format!("invalid spec `{}`: {}", lit.value, e.message),
             ));
             None
+        }
+    }
+}
+
+/// `+x ~x` (or `x=a x=b`) in one spec: Spack refuses the recipe when it
+/// loads it ("Cannot specify variant \"x\" twice"); such a `when=` could
+/// never hold anyway.
+fn twice_named_variant(lit: &StrLit, parsed: &Spec, out: &mut Vec<Diagnostic>) {
+    for (i, v) in parsed.variants.iter().enumerate() {
+        if parsed.variants[..i].iter().any(|w| w.name == v.name) {
+            let (line, col) = lit.at(v.span.offset);
+            out.push(Diagnostic::new(
+                Code::BadSpec,
+                line,
+                col,
+                format!(
+                    "invalid spec `{}`: variant `{}` is given twice, which Spack refuses when \
+                     loading the recipe; keep one value (a condition on both can never hold)",
+                    lit.value, v.name
+                ),
+            ));
+            return;
         }
     }
 }

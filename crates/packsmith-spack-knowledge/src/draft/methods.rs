@@ -20,7 +20,7 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("CMakePackage") => cmake_args(b),
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
-        Some("MakefilePackage") => makefile(),
+        Some("MakefilePackage") => makefile(b.make_prefix_variable.as_deref()),
         Some("PythonPackage" | "CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
@@ -118,7 +118,20 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             &[format!("self.{helper}({})", args.join(", "))],
         ));
     }
-    list_method("configure_args", Vec::new(), tail)
+    let wrappers = b
+        .mpi_wrappers
+        .iter()
+        .map(|var| {
+            let attr = match var.as_str() {
+                "CC" => "mpicc",
+                "CXX" => "mpicxx",
+                "F77" => "mpif77",
+                _ => "mpifc",
+            };
+            format!("f\"{var}={{self.spec['mpi'].{attr}}}\"")
+        })
+        .collect();
+    list_method("configure_args", wrappers, tail)
 }
 
 fn meson_args(b: &SpackBrief) -> Vec<String> {
@@ -140,13 +153,21 @@ fn meson_args(b: &SpackBrief) -> Vec<String> {
     list_method("meson_args", items, Vec::new())
 }
 
-fn makefile() -> Vec<String> {
-    vec![
+/// `make install` with the Makefile's own prefix variable, when the
+/// analysis found it (a wrong name installs into `/usr/local`).
+fn makefile(prefix_variable: Option<&str>) -> Vec<String> {
+    let mut out = vec![
         "    @property".into(),
         "    def install_targets(self):".into(),
-        "        # FIXME: check how the Makefile takes the installation prefix.".into(),
-        "        return [f\"PREFIX={self.prefix}\", \"install\"]".into(),
-    ]
+    ];
+    if prefix_variable.is_none() {
+        out.push("        # FIXME: check how the Makefile takes the installation prefix.".into());
+    }
+    let var = prefix_variable.unwrap_or("PREFIX");
+    out.push(format!(
+        "        return [f\"{var}={{self.prefix}}\", \"install\"]"
+    ));
+    out
 }
 
 fn generic_install() -> Vec<String> {

@@ -256,9 +256,22 @@ pub fn repair_undeclared(
             .iter()
             .any(|dep| names.contains(&dep.name))
         {
-            actions.push(Action::Left {
-                what: package.to_string(),
-                why: "the recipe declares it, under a condition that is off".into(),
+            // Declared under a condition that is off, yet the build took
+            // it: the build looks for it either way, so it is needed
+            // without the condition (`when="+python"` on a library the
+            // core links too).
+            let line = depends_line(package, None);
+            if lines.iter().any(|l| l.trim() == line) {
+                actions.push(Action::Left {
+                    what: package.to_string(),
+                    why: "declared without a condition, yet not in the DAG".into(),
+                });
+                continue;
+            }
+            declare(&mut lines, &line);
+            actions.push(Action::Declared {
+                package: package.to_string(),
+                line,
             });
             continue;
         }
@@ -267,14 +280,11 @@ pub fn repair_undeclared(
         if required.is_none() {
             if let Some(name) = draft_switch(brief, f, optional) {
                 let key = format!("CMAKE_DISABLE_FIND_PACKAGE_{name}");
-                if recipe.define_key_names().contains(&key.as_str()) {
-                    actions.push(Action::Left {
-                        what: package.to_string(),
-                        why: "switched off already, yet found".into(),
-                    });
-                    continue;
-                }
-                if disable_cmake(&mut lines, &recipe, &name).is_some() {
+                // Already switched off yet found: the project runs the
+                // find module itself (`include(FindPython3)`), which the
+                // switch does not reach, so only declaring it helps.
+                let switched = recipe.define_key_names().contains(&key.as_str());
+                if !switched && disable_cmake(&mut lines, &recipe, &name).is_some() {
                     actions.push(Action::Disabled {
                         package: package.to_string(),
                         name,
@@ -294,7 +304,7 @@ pub fn repair_undeclared(
                 }
             }
         }
-        let line = depends_line(package, required);
+        let line = depends_line(package, required.or(optional));
         declare(&mut lines, &line);
         actions.push(Action::Declared {
             package: package.to_string(),
@@ -402,9 +412,12 @@ class Demo(CMakePackage):
         assert!(parsed
             .define_key_names()
             .contains(&"CMAKE_DISABLE_FIND_PACKAGE_ZLIB"));
-        // Applied again: nothing more to do, no second repair.
-        let (again, _) = repair_undeclared(&text, &zlib_finding(), &b);
-        assert!(again.is_none());
+        // Found again with the switch in place: the switch does not reach
+        // this lookup, so the second repair declares it instead.
+        let (again, actions) = repair_undeclared(&text, &zlib_finding(), &b);
+        let again = again.unwrap().0;
+        assert!(again.contains("    depends_on(\"zlib-api\")\n"), "{again}");
+        assert!(matches!(&actions[0], Action::Declared { package, .. } if package == "zlib-api"));
     }
 
     #[test]
@@ -489,12 +502,29 @@ class Demo(CMakePackage):
         let (fixed, actions) = repair_undeclared(RECIPE, &d, &brief(vec![], vec![]));
         assert!(fixed.is_none());
         assert!(matches!(&actions[0], Action::Left { .. }));
-        // Declared under a variant that is off: the model decides.
+    }
+
+    /// Declared under a variant that is off, yet the build found it: the
+    /// build looks for it either way, so it is declared without the
+    /// condition; found again after that, it is left to the model.
+    #[test]
+    fn a_dependency_found_while_its_condition_is_off_is_declared_plainly() {
         let recipe = RECIPE.replace(
             "    depends_on(\"cmake@3.16:\", type=\"build\")\n",
-            "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"zlib\", when=\"+z\")\n",
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"zlib-api\", when=\"+z\")\n",
         );
-        let (fixed, _) = repair_undeclared(&recipe, &zlib_finding(), &brief(vec![], vec![]));
-        assert!(fixed.is_none());
+        let b = brief(vec![dep("zlib-api", "ZLIB", Some("+z"))], vec![]);
+        let (fixed, actions) = repair_undeclared(&recipe, &zlib_finding(), &b);
+        let text = fixed.unwrap().0;
+        assert!(
+            text.contains(
+                "    depends_on(\"zlib-api\", when=\"+z\")\n    depends_on(\"zlib-api\")\n"
+            ),
+            "{text}"
+        );
+        assert!(matches!(&actions[0], Action::Declared { .. }));
+        let (again, actions) = repair_undeclared(&text, &zlib_finding(), &b);
+        assert!(again.is_none());
+        assert!(matches!(&actions[0], Action::Left { .. }));
     }
 }

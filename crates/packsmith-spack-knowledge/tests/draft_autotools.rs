@@ -1,0 +1,128 @@
+//! Autotools drafts on projects new to Spack: a tree without a generated
+//! `configure` needs the GNU tools for Spack's autoreconf phase; a build
+//! that names MPI's compiler wrappers depends on `mpi` and hands configure
+//! the wrappers; a library probed only under a shell condition (a GPU
+//! switch that defaults off) is not a dependency. A plain Makefile gets
+//! its install prefix under the variable name it uses.
+
+use std::path::Path;
+
+use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
+use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_knowledge::kb::NameIndex;
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::target::TargetSpack;
+
+const CONFIGURE_AC: &str = r#"AC_INIT([bench],[4.0],[someone@example.org])
+AM_INIT_AUTOMAKE([-Wall])
+AC_PROG_CC([mpicc])
+AC_PROG_CXX([mpic++ mpicxx])
+AC_CHECK_HEADERS([mpi.h])
+AC_SEARCH_LIBS([MPI_Comm_rank], [mpi mpi++ mpich mpichcxx mpi_cxx])
+AC_ARG_ENABLE([cuda],
+              [AS_HELP_STRING([--enable-cuda], [enable cuda benchmarks (default is no).])],
+              [], [enable_cuda=no])
+AS_CASE([$enable_cuda], [yes], [build_cuda=yes])
+AS_IF([test "x$build_cuda" = xyes], [
+  AC_SEARCH_LIBS([cuPointerGetAttribute], [cuda], [], [AC_MSG_ERROR([no libcuda])])
+])
+AC_CONFIG_FILES([Makefile])
+AC_OUTPUT
+"#;
+
+fn kb() -> NameIndex {
+    let packages = ["autoconf", "automake", "libtool", "m4", "cuda", "openmpi"];
+    NameIndex {
+        packages: packages.iter().map(|s| s.to_string()).collect(),
+        virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
+            .into_iter()
+            .collect(),
+    }
+}
+
+fn brief_of(dir: &Path) -> SpackBrief {
+    let facts = packsmith_analyze::analyze_dir(
+        dir,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "bench".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    build_brief(&facts, TargetSpack::V0_23, &kb())
+}
+
+fn project(with_configure: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("configure.ac"), CONFIGURE_AC).unwrap();
+    std::fs::write(dir.path().join("Makefile.am"), "bin_PROGRAMS = bench\n").unwrap();
+    if with_configure {
+        std::fs::write(dir.path().join("configure"), "#!/bin/sh\n").unwrap();
+    }
+    dir
+}
+
+#[test]
+fn mpi_wrappers_make_mpi_a_dependency_and_reach_configure() {
+    let dir = project(false);
+    let b = brief_of(dir.path());
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    assert!(deps.contains(&"mpi"), "{deps:?}");
+    // AC_SEARCH_LIBS's names are alternatives: MPI, not each library.
+    assert!(!deps.iter().any(|d| d.starts_with("mpich")), "{deps:?}");
+    assert!(
+        !deps.contains(&"cuda"),
+        "a probe behind --enable-cuda: {deps:?}"
+    );
+    assert_eq!(b.mpi_wrappers, ["CC", "CXX"]);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("            f\"CC={self.spec['mpi'].mpicc}\",\n            f\"CXX={self.spec['mpi'].mpicxx}\",\n"),
+        "{text}"
+    );
+    let recipe = parse_recipe(&text, "package.py");
+    assert!(recipe.syntax_errors.is_empty(), "{text}");
+}
+
+#[test]
+fn a_tree_without_configure_declares_the_autoreconf_tools() {
+    let build_only = |b: &SpackBrief, tool: &str| {
+        b.dependencies
+            .iter()
+            .any(|d| d.spec == tool && d.types == ["build"] && d.when.is_none())
+    };
+    let bare = brief_of(project(false).path());
+    for tool in ["autoconf", "automake", "libtool", "m4"] {
+        assert!(build_only(&bare, tool), "{tool}: {:#?}", bare.dependencies);
+    }
+    let shipped = brief_of(project(true).path());
+    assert!(
+        !build_only(&shipped, "autoconf"),
+        "{:#?}",
+        shipped.dependencies
+    );
+}
+
+#[test]
+fn a_makefile_install_gets_the_prefix_under_its_own_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Makefile"),
+        "prefix = /usr/local\nbindir = $(prefix)/bin\n\nall: cbordump\n\ncbordump: cbordump.c\n\t$(CC) -o $@ $<\n\ninstall: all\n\tinstall -D cbordump $(DESTDIR)$(bindir)/cbordump\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("cbordump.c"),
+        "int main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let b = brief_of(dir.path());
+    assert_eq!(b.make_prefix_variable.as_deref(), Some("prefix"));
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("        return [f\"prefix={self.prefix}\", \"install\"]\n"),
+        "{text}"
+    );
+    assert!(!text.contains("FIXME: check how the Makefile"), "{text}");
+}
