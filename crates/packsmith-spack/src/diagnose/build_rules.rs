@@ -28,6 +28,10 @@ static NO_INSTALL: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(No rule to make target '?install'?|ninja: error: unknown target 'install')")
 });
 
+/// The linker missing a library by `-l` name.
+static CANNOT_FIND_LIB: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"\bld(?:\.\w+)?: cannot find -l([A-Za-z0-9_+.-]+?)(?::|\s|$)"));
+
 /// The project name in what a download step prints: `fmt-populate` →
 /// `fmt`, a URL → its repository, `_deps/fmt-src` → `fmt`.
 fn content_name(raw: &str) -> String {
@@ -135,9 +139,66 @@ pub fn no_install_target(stage: Stage, lines: &[&str], build_lines: &[&str]) -> 
     Some(d)
 }
 
+/// A parallel build that linked before it made the library it links:
+/// `ld: cannot find -lTwoBit` while the same log shows `libTwoBit.a` being
+/// archived (or `libTwoBit.so` linked) by the project's own rules.
+pub fn parallel_build(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
+    let (i, c) = first_match(build_lines, &CANNOT_FIND_LIB)?;
+    let lib = c.get(1)?.as_str().to_string();
+    let archive = format!("lib{lib}.a");
+    let shared = format!("lib{lib}.so");
+    let made = build_lines.iter().enumerate().any(|(k, l)| {
+        k != i
+            && ((l.contains(&archive) && (l.starts_with("ar ") || l.contains("/ar ")))
+                || (l.contains(&format!("-o {shared}")) || l.contains(&format!("-o {archive}"))))
+    });
+    if !made {
+        return None;
+    }
+    let excerpt = block(build_lines, i, 4, |l| !l.trim().is_empty());
+    let mut d = diagnosis(
+        stage,
+        FailureClass::ParallelBuild,
+        build_lines[i].trim().to_string(),
+        excerpt,
+    );
+    d.hint = Some(format!(
+        "the build makes lib{lib} itself but a parallel make linked against it first: set \
+         `parallel = False` in the package class"
+    ));
+    d.names = vec![lib];
+    Some(d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_library_linked_before_the_build_made_it_is_a_parallel_build_race() {
+        let log = "make -C kentsrc\n\
+            gcc -g -I. -c twoBitNew.c -o twoBitNew.o\n\
+            /spack/env/gcc/gcc cmd_line_opts.o common.o -o test_suite -lm -Lkentsrc -lTwoBit -fopenmp\n\
+            /usr/bin/ld: cannot find -lTwoBit: No such file or directory\n\
+            collect2: error: ld returned 1 exit status\n\
+            make: *** [Makefile:40: test_suite] Error 1\n\
+            ar rcs libTwoBit.a dystring.o dlist.o twoBitNew.o\n";
+        let lines: Vec<&str> = log.lines().collect();
+        let d = parallel_build(Stage::Install, &lines).unwrap();
+        assert_eq!(d.class, FailureClass::ParallelBuild);
+        assert_eq!(d.names, ["TwoBit"]);
+        assert!(d.hint.unwrap().contains("parallel = False"));
+        // A library the build does not make is a missing dependency.
+        let foreign: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| !l.starts_with("ar "))
+            .collect();
+        assert!(parallel_build(Stage::Install, &foreign).is_none());
+        // Through the classifier, before the missing-dependency rule.
+        let d = crate::diagnose::classify(Stage::Install, "==> Error: ProcessError", Some(log));
+        assert_eq!(d.class, FailureClass::ParallelBuild, "{d:#?}");
+    }
 
     #[test]
     fn content_names() {

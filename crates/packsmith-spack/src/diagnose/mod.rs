@@ -54,6 +54,10 @@ pub enum FailureClass {
     /// compiler (gfortran ≥ 10 argument mismatch, …) that a flag fixes;
     /// `names` holds the matching rules of `COMPAT_RULES`.
     CompilerCompat,
+    /// A parallel `make` linked against a library the build makes itself
+    /// before that library was made (`ld: cannot find -lX` while the log
+    /// shows `libX` being built): `parallel = False` fixes it.
+    ParallelBuild,
     /// The compiler or linker failed.
     Compilation,
     /// The source could not be fetched or verified (checksum, missing
@@ -84,7 +88,9 @@ impl FailureClass {
             Self::CmakeConfigure => "cmake",
             Self::ConfigureDownload => "web",
             Self::NoInstallTarget => "compilation",
-            Self::CompilerCompat | Self::Compilation | Self::Unknown => "compilation",
+            Self::CompilerCompat | Self::ParallelBuild | Self::Compilation | Self::Unknown => {
+                "compilation"
+            }
             Self::Fetch => "web",
             Self::Test => "test",
             Self::Timeout => "compute_timeout",

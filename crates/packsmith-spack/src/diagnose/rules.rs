@@ -230,6 +230,11 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
             block(build_lines, i, 20, |l| !l.trim().is_empty()),
         );
     }
+    // Before the dependency rules: `cannot find -lX` is a missing library
+    // unless the build makes it itself.
+    if let Some(d) = super::build_rules::parallel_build(stage, build_lines) {
+        return d;
+    }
     if let Some(d) = missing_source_file(stage, build_lines) {
         return d;
     }

@@ -60,6 +60,29 @@ pub fn add_install_method(text: &str) -> Option<(String, String)> {
     ))
 }
 
+/// A parallel build that linked before it made its own library:
+/// `parallel = False` before the first `version(` of the class.
+pub fn build_serially(text: &str) -> Option<(String, String)> {
+    if text
+        .lines()
+        .any(|l| l.trim_start().starts_with("parallel ="))
+    {
+        return None;
+    }
+    let mut lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("    version("))?;
+    lines.insert(at, "");
+    lines.insert(at, "    parallel = False");
+    let mut out = lines.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    Some((
+        out,
+        "a parallel make linked before the library it builds was made: parallel = False".into(),
+    ))
+}
+
 /// The Spack name for what a download step fetched, when one is known
 /// (without a knowledge base: the curated table's only, a rule must be sure).
 fn spack_name(name: &str, kb: Option<&dyn SpackNames>) -> Option<String> {

@@ -253,6 +253,7 @@ pub fn auto_repair_with(
         }
         FailureClass::UnknownPackage => drop_unknown(text, &names),
         FailureClass::NoInstallTarget => autofix_build::add_install_method(text),
+        FailureClass::ParallelBuild => autofix_build::build_serially(text),
         FailureClass::CompilerCompat => compiler_flags::add_compat_flags(text, &d.names),
         FailureClass::ConfigureDownload => {
             autofix_build::disconnect_fetch_content(text, &d.names, kb)
@@ -299,6 +300,25 @@ mod tests {
         let mut d = diagnosis(FailureClass::Fetch, names, &offline_refusal_line(names));
         d.stage = Stage::Concretize;
         d
+    }
+
+    #[test]
+    fn a_parallel_build_race_builds_serially_once() {
+        let d = diagnosis(
+            FailureClass::ParallelBuild,
+            &["TwoBit"],
+            "ld: cannot find -lTwoBit",
+        );
+        let recipe = "class Demo(MakefilePackage):\n    \"\"\"Demo.\"\"\"\n\n    version(\"1.0\", sha256=\"0000\")\n";
+        let (text, why) = auto_repair(recipe, &d).unwrap();
+        assert_eq!(
+            text,
+            "class Demo(MakefilePackage):\n    \"\"\"Demo.\"\"\"\n\n    parallel = False\n\n    version(\"1.0\", sha256=\"0000\")\n"
+        );
+        assert!(why.contains("parallel = False"), "{why}");
+        assert!(parse_recipe(&text, RECIPE_FILE).syntax_errors.is_empty());
+        // Already serial: nothing more a rule can do.
+        assert!(auto_repair(&text, &d).is_none());
     }
 
     #[test]
