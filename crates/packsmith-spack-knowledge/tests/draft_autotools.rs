@@ -126,3 +126,26 @@ fn a_makefile_install_gets_the_prefix_under_its_own_name() {
     );
     assert!(!text.contains("FIXME: check how the Makefile"), "{text}");
 }
+
+/// A tree whose configure.ac ships as the template `configure.ac.in`
+/// (cimfomfa) copies it before autoreconf.
+#[test]
+fn a_configure_template_is_copied_before_autoreconf() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("configure.ac.in"), CONFIGURE_AC).unwrap();
+    std::fs::write(dir.path().join("Makefile.am"), "bin_PROGRAMS = bench\n").unwrap();
+    let b = brief_of(dir.path());
+    assert_eq!(b.configure_template.as_deref(), Some("configure.ac.in"));
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    def autoreconf(self, spec, prefix):\n        # configure.ac ships as the template configure.ac.in\n        copy(\"configure.ac.in\", \"configure.ac\")\n        autoreconf(\"--install\", \"--verbose\", \"--force\")\n"),
+        "{text}"
+    );
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+    // A tree with configure.ac needs no such step.
+    let plain = brief_of(project(false).path());
+    assert_eq!(plain.configure_template, None);
+}

@@ -17,7 +17,9 @@ const BOOTSTRAP_SCRIPTS: &[&str] = &["autogen.sh", "bootstrap", "autogen", "boot
 
 /// Reads the autotools facts of the repository, or None when it has none.
 pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
-    let input = ["configure.ac", "configure.in"]
+    // `configure.ac.in`: a template upstream fills in (a version) before
+    // bootstrapping; a recipe copies it to configure.ac first.
+    let input = ["configure.ac", "configure.in", "configure.ac.in"]
         .into_iter()
         .find(|f| ctx.view.exists(f));
     let has_configure_script = ctx.view.exists("configure");

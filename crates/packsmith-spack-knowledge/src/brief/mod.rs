@@ -132,6 +132,10 @@ pub struct SpackBrief {
     /// which Spack's own `CC` would otherwise override.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mpi_wrappers: Vec<String>,
+    /// `configure.ac.in`: the template Spack's autoreconf phase copies to
+    /// `configure.ac` before running autoreconf.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configure_template: Option<String>,
     /// The Makefile's installation-prefix variable (`prefix`, `PREFIX`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub make_prefix_variable: Option<String>,
@@ -308,6 +312,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         root_cmakelists_dir: None,
         mpi_wrappers: Vec::new(),
         make_prefix_variable: None,
+        configure_template: None,
         install: None,
         fixmes: Vec::new(),
     }
@@ -651,6 +656,9 @@ fn autotools_bootstrap_tools(facts: &RepoFacts, brief: &mut SpackBrief) {
     let file = auto
         .and_then(|a| a.file.clone())
         .unwrap_or_else(|| "Makefile.am".into());
+    if file.ends_with(".ac.in") {
+        brief.configure_template = Some(file.clone());
+    }
     for tool in ["autoconf", "automake", "libtool", "m4"] {
         push_dep(
             &mut brief.dependencies,

@@ -131,7 +131,18 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             format!("f\"{var}={{self.spec['mpi'].{attr}}}\"")
         })
         .collect();
-    list_method("configure_args", wrappers, tail)
+    let mut out = Vec::new();
+    if let Some(template) = &b.configure_template {
+        out.extend([
+            "    def autoreconf(self, spec, prefix):".to_string(),
+            format!("        # configure.ac ships as the template {template}"),
+            format!("        copy({}, \"configure.ac\")", py_str(template)),
+            "        autoreconf(\"--install\", \"--verbose\", \"--force\")".to_string(),
+            String::new(),
+        ]);
+    }
+    out.extend(list_method("configure_args", wrappers, tail));
+    out
 }
 
 fn meson_args(b: &SpackBrief) -> Vec<String> {
