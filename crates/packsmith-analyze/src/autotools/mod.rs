@@ -66,7 +66,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
     }
     init::read_init(ctx, file, &lines, &calls, &mut facts);
     args::read_args(ctx, &calls, &ev, &mut facts);
-    probes::read_probes(ctx, &calls, &ev, &mut facts);
+    probes::read_probes(ctx, &text, &calls, &ev, &mut facts);
     for call in &calls {
         match call.name.as_str() {
             "AM_INIT_AUTOMAKE" => facts.uses_automake = true,

@@ -10,6 +10,7 @@ use packsmith_core::{
 
 pub fn read_probes(
     ctx: &mut Ctx<'_>,
+    text: &str,
     calls: &[Call],
     ev: &dyn Fn(usize) -> Evidence,
     facts: &mut AutotoolsFacts,
@@ -56,6 +57,7 @@ pub fn read_probes(
             }
             "AC_CHECK_LIB" => push_check(
                 ctx,
+                text,
                 &conds,
                 facts,
                 call,
@@ -66,6 +68,7 @@ pub fn read_probes(
             ),
             "AC_SEARCH_LIBS" => push_check(
                 ctx,
+                text,
                 &conds,
                 facts,
                 call,
@@ -76,6 +79,7 @@ pub fn read_probes(
             ),
             "AC_CHECK_HEADER" | "AC_CHECK_HEADERS" | "AC_CHECK_HEADERS_ONCE" => push_check(
                 ctx,
+                text,
                 &conds,
                 facts,
                 call,
@@ -130,6 +134,7 @@ pub fn read_probes(
 #[allow(clippy::too_many_arguments)]
 fn push_check(
     ctx: &mut Ctx<'_>,
+    text: &str,
     conds: &Conditions<'_>,
     facts: &mut AutotoolsFacts,
     call: &Call,
@@ -145,10 +150,49 @@ fn push_check(
         macro_name: call.name.clone(),
         names,
         function: function.filter(|f| !f.is_empty()),
-        required: stops_configure(not_found),
+        required: stops_configure(not_found) || fails_later(text, call.offset, not_found),
         conditions,
         evidence,
     });
+}
+
+/// `AC_CHECK_HEADER([hdf5.h], [have_hdf5=yes], [have_hdf5=no])` followed
+/// by `if test "x$have_hdf5" = xno; then AC_MSG_ERROR(...)`: the probe's
+/// failure stops configure after all, a few lines further on.
+fn fails_later(text: &str, offset: usize, not_found: &str) -> bool {
+    static SETS_NO: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"?(?:no|false|0)"?(?:\W|$)"#).ok()
+    });
+    let Some(var) = SETS_NO
+        .as_ref()
+        .and_then(|r| r.captures(not_found))
+        .and_then(|c| c.get(1))
+        .map(|m| regex::escape(m.as_str()))
+    else {
+        return false;
+    };
+    let test = format!(r#"test\s+"?x?\$\{{?{var}\}}?"?\s*(?:(?:==?)\s*"?x?no"?|!=\s*"?x?yes"?)"#);
+    let Ok(test) = regex::Regex::new(&test) else {
+        return false;
+    };
+    // Within the next lines of configure.ac, not anywhere later.
+    let rest = text.get(offset..).unwrap_or("");
+    let window = &rest[..floor_char_boundary(rest, 3000)];
+    let stops = test.find_iter(window).any(|m| {
+        let after = &window[m.end()..];
+        let near = &after[..floor_char_boundary(after, 400)];
+        near.contains("AC_MSG_ERROR") || near.contains("AC_MSG_FAILURE")
+    });
+    stops
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// Feature hints for probed names (`mpi.h`, `-lmpi`, `ompi-c`).
@@ -249,6 +293,18 @@ fn macro_feature(name: &str) -> Option<(Option<FeatureKind>, Option<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_probe_whose_failure_stops_configure_later_is_required() {
+        let text = "AC_CHECK_HEADER([hdf5.h], [have_hdf5=yes], [have_hdf5=no])\n\
+            if test \"x$have_hdf5\" = xno ; then\n      AC_MSG_ERROR([\n      Missing hdf5.h. Abort.])\nfi\n";
+        assert!(fails_later(text, 0, "[have_hdf5=no]"));
+        let warned = text.replace("AC_MSG_ERROR", "AC_MSG_WARN");
+        assert!(!fails_later(&warned, 0, "[have_hdf5=no]"));
+        let other = text.replace("x$have_hdf5", "x$have_zlib");
+        assert!(!fails_later(&other, 0, "[have_hdf5=no]"));
+        assert!(!fails_later(text, 0, ""));
+    }
 
     #[test]
     fn modules_keep_their_constraints() {
