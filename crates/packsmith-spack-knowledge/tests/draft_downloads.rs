@@ -297,3 +297,60 @@ install(TARGETS perco)
         "{keys:?}"
     );
 }
+
+/// A cache variable that installs into a host directory (neper's Bash
+/// completion into `/usr/share`) is pointed under the prefix: Spack's
+/// sandbox refuses the write, and a recipe never installs outside it.
+#[test]
+fn an_install_directory_on_the_host_is_pointed_under_the_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.14)
+project(nep C)
+set(CMAKE_INSTALL_COMPLETION ON CACHE BOOL "Install Bash completion files")
+if (APPLE)
+  set(CMAKE_INSTALL_COMPLETION_PREFIX "/usr/local/etc" CACHE STRING "Bash completion directory")
+else()
+  set(CMAKE_INSTALL_COMPLETION_PREFIX "/usr/share" CACHE STRING "Bash completion directory")
+endif()
+set(NEP_DATA_DIR "data" CACHE PATH "Where the data is read from")
+add_executable(nep nep.c)
+install(TARGETS nep)
+install(FILES nep.bash DESTINATION ${CMAKE_INSTALL_COMPLETION_PREFIX}/bash-completion)
+"#,
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "nep".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    let value = |key: &str| {
+        b.defines
+            .iter()
+            .find(|d| d.key == key)
+            .and_then(|d| d.value.clone())
+    };
+    assert_eq!(
+        value("CMAKE_INSTALL_COMPLETION_PREFIX").as_deref(),
+        Some("join_path(self.prefix, \"share\")")
+    );
+    assert_eq!(value("NEP_DATA_DIR"), None);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains(
+            "self.define(\"CMAKE_INSTALL_COMPLETION_PREFIX\", join_path(self.prefix, \"share\"))"
+        ),
+        "{text}"
+    );
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+}

@@ -24,6 +24,7 @@ pub struct InstallPlan {
 pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
     let cmake = facts.primary_build_system == Some(BuildSystemKind::Cmake);
     if cmake {
+        install_paths_into_prefix(facts, brief);
         if let Some(root) = &facts.build_root {
             brief.root_cmakelists_dir = Some(root.value.clone());
             brief.notes.push(BriefNote {
@@ -78,4 +79,66 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
         evidence: Some(rules.evidence.clone()),
     });
     brief.install = Some(plan);
+}
+
+/// A cache variable naming an install directory on the host
+/// (`CMAKE_INSTALL_COMPLETION_PREFIX` = `/usr/share`): Spack installs into
+/// its own prefix and the sandbox refuses writes elsewhere, so the recipe
+/// points it under `self.prefix` (`/usr/share` → `share`, `/etc` → `etc`).
+/// The declaration that holds on Linux wins, as for options.
+fn install_paths_into_prefix(facts: &RepoFacts, brief: &mut SpackBrief) {
+    let Some(cmake) = &facts.cmake else { return };
+    let mut vars: Vec<&packsmith_core::CmakeCacheVar> = cmake
+        .cache_vars
+        .iter()
+        .filter(|v| matches!(v.cache_type.as_str(), "PATH" | "STRING"))
+        .filter(|v| v.name.to_ascii_uppercase().contains("INSTALL"))
+        .collect();
+    vars.sort_by_key(|v| v.conditions.iter().any(|c| super::other_platform(c)));
+    for var in vars {
+        if brief.defines.iter().any(|d| d.key == var.name) {
+            continue;
+        }
+        let Some(rest) = host_directory(&var.default) else {
+            continue;
+        };
+        let value = if rest.is_empty() {
+            "self.prefix".to_string()
+        } else {
+            format!("join_path(self.prefix, {})", crate::draft::py_str(rest))
+        };
+        brief.notes.push(BriefNote {
+            message: format!(
+                "{} installs into `{}` on the host: pointed under the prefix",
+                var.name, var.default
+            ),
+            evidence: Some(var.evidence.clone()),
+        });
+        brief.defines.push(super::BriefDefine {
+            key: var.name.clone(),
+            variant: None,
+            value: Some(value),
+        });
+    }
+}
+
+/// `/usr/share/bash-completion` → `share/bash-completion`, `/usr/local` →
+/// ``; None for a path that is not a host system directory.
+fn host_directory(path: &str) -> Option<&str> {
+    let path = path.trim().trim_end_matches('/');
+    for root in ["/usr/local", "/usr", ""] {
+        let Some(rest) = path.strip_prefix(root) else {
+            continue;
+        };
+        if root.is_empty() {
+            let top = rest.trim_start_matches('/').split('/').next().unwrap_or("");
+            if !matches!(top, "etc" | "opt" | "var") || !rest.starts_with('/') {
+                return None;
+            }
+        } else if !(rest.is_empty() || rest.starts_with('/')) {
+            continue;
+        }
+        return Some(rest.trim_start_matches('/'));
+    }
+    None
 }

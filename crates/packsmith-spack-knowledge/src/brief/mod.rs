@@ -181,7 +181,7 @@ fn is_developer_option(name: &str) -> bool {
 
 /// A condition that holds only on another platform than Linux: `APPLE`,
 /// `WIN32`, `MSVC`, … as its first word, not negated.
-fn other_platform(cond: &str) -> bool {
+pub(super) fn other_platform(cond: &str) -> bool {
     const PLATFORMS: &[&str] = &[
         "APPLE", "WIN32", "MSVC", "IOS", "ANDROID", "MINGW", "CYGWIN",
     ];
