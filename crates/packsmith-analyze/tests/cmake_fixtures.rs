@@ -10,6 +10,40 @@ fixture_snapshots!(
     cmake_bad_input,
 );
 
+/// The facts of a temporary project made of these files.
+fn facts_of(files: &[(&str, &str)]) -> packsmith_core::RepoFacts {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "fixture".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap()
+}
+
+/// The `find_package` of `name` in the facts.
+fn find_package<'a>(
+    facts: &'a packsmith_core::RepoFacts,
+    name: &str,
+) -> &'a packsmith_core::CmakeFindPackage {
+    facts
+        .cmake
+        .as_ref()
+        .unwrap()
+        .find_packages
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no find_package({name})"))
+}
+
 #[test]
 #[ignore = "prints the CMake facts of $CMAKE_DUMP; for checking real projects by hand"]
 fn dump_cmake_facts() {
@@ -58,16 +92,11 @@ fn dump_cmake_facts() {
 /// plain optional one stays optional.
 #[test]
 fn a_fatal_error_when_not_found_makes_a_package_required() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("cmake")).unwrap();
-    std::fs::write(
-        dir.path().join("cmake/SetupMPI.cmake"),
-        "find_package(MPI QUIET)\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("CMakeLists.txt"),
-        r#"cmake_minimum_required(VERSION 3.14)
+    let facts = facts_of(&[
+        ("cmake/SetupMPI.cmake", "find_package(MPI QUIET)\n"),
+        (
+            "CMakeLists.txt",
+            r#"cmake_minimum_required(VERSION 3.14)
 project(quill C)
 list(APPEND CMAKE_MODULE_PATH "${CMAKE_SOURCE_DIR}/cmake")
 include(SetupMPI)
@@ -95,28 +124,9 @@ endif()
 add_library(quill quill.c)
 install(TARGETS quill)
 "#,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "quill".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let required = |name: &str| {
-        facts
-            .cmake
-            .as_ref()
-            .unwrap()
-            .find_packages
-            .iter()
-            .find(|f| f.name == name)
-            .unwrap_or_else(|| panic!("no find_package({name})"))
-            .required
-    };
+        ),
+    ]);
+    let required = |name: &str| find_package(&facts, name).required;
     assert!(required("MPI"));
     assert!(required("ZLIB"));
     assert!(required("BZip2"));
@@ -129,9 +139,8 @@ install(TARGETS quill)
 /// `find_package` there is conditioned on the negation alone, never on both.
 #[test]
 fn an_else_that_repeats_the_condition_adds_no_condition_of_its_own() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("CMakeLists.txt"),
+    let facts = facts_of(&[(
+        "CMakeLists.txt",
         r#"cmake_minimum_required(VERSION 3.14)
 project(alps CXX)
 option(ALPS_INSTALL_EIGEN "Download and install Eigen3" OFF)
@@ -143,29 +152,8 @@ endif(NOT ALPS_INSTALL_EIGEN)
 add_library(alps alps.cpp)
 install(TARGETS alps)
 "#,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "alps".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let conditions = |name: &str| {
-        facts
-            .cmake
-            .as_ref()
-            .unwrap()
-            .find_packages
-            .iter()
-            .find(|f| f.name == name)
-            .unwrap_or_else(|| panic!("no find_package({name})"))
-            .conditions
-            .clone()
-    };
+    )]);
+    let conditions = |name: &str| find_package(&facts, name).conditions.clone();
     assert_eq!(conditions("Eigen3"), vec!["NOT ALPS_INSTALL_EIGEN"]);
     assert_eq!(conditions("Boost"), vec!["ALPS_INSTALL_EIGEN"]);
 }
@@ -175,16 +163,11 @@ install(TARGETS alps)
 /// benchmark competitors live behind its developer mode this way).
 #[test]
 fn an_early_return_conditions_the_rest_of_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("deps")).unwrap();
-    std::fs::write(
-        dir.path().join("deps/CMakeLists.txt"),
-        "find_package(RapidJSON)\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("CMakeLists.txt"),
-        r#"cmake_minimum_required(VERSION 3.14)
+    let facts = facts_of(&[
+        ("deps/CMakeLists.txt", "find_package(RapidJSON)\n"),
+        (
+            "CMakeLists.txt",
+            r#"cmake_minimum_required(VERSION 3.14)
 project(sj CXX)
 option(SJ_DEVELOPER_MODE "Developer targets" OFF)
 find_package(Threads)
@@ -196,29 +179,9 @@ endif()
 find_package(benchmark)
 add_subdirectory(deps)
 "#,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "sj".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let conditions = |name: &str| {
-        facts
-            .cmake
-            .as_ref()
-            .unwrap()
-            .find_packages
-            .iter()
-            .find(|f| f.name == name)
-            .unwrap_or_else(|| panic!("no find_package({name})"))
-            .conditions
-            .clone()
-    };
+        ),
+    ]);
+    let conditions = |name: &str| find_package(&facts, name).conditions.clone();
     assert_eq!(conditions("Threads"), Vec::<String>::new());
     assert_eq!(conditions("benchmark"), vec!["SJ_DEVELOPER_MODE"]);
     assert_eq!(conditions("RapidJSON"), vec!["SJ_DEVELOPER_MODE"]);

@@ -40,6 +40,22 @@ fn brief(name: &str) -> SpackBrief {
     build_brief(&facts, TargetSpack::V0_23, &kb())
 }
 
+/// The brief of a temporary CMake project with this `CMakeLists.txt`.
+fn brief_of_cmake(cmakelists: &str) -> SpackBrief {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("CMakeLists.txt"), cmakelists).unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "fixture".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    build_brief(&facts, TargetSpack::V0_23, &kb())
+}
+
 #[test]
 fn downloads_become_dependencies_and_switches() {
     let b = brief("cmake-downloads");
@@ -257,9 +273,7 @@ fn a_fetched_test_framework_is_a_test_dependency() {
 /// (percolator, found by the new-to-Spack run).
 #[test]
 fn a_downloaded_package_is_never_also_switched_off() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("CMakeLists.txt"),
+    let b = brief_of_cmake(
         r#"cmake_minimum_required(VERSION 3.14)
 project(perco CXX)
 find_package(Eigen3 3.3 QUIET)
@@ -272,18 +286,7 @@ FetchContent_MakeAvailable(eigen)
 add_executable(perco main.cpp)
 install(TARGETS perco)
 "#,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "perco".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    );
     let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
     assert!(deps.iter().any(|d| d.starts_with("eigen")), "{deps:?}");
     let keys: Vec<&str> = b.defines.iter().map(|d| d.key.as_str()).collect();
@@ -303,9 +306,7 @@ install(TARGETS perco)
 /// sandbox refuses the write, and a recipe never installs outside it.
 #[test]
 fn an_install_directory_on_the_host_is_pointed_under_the_prefix() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("CMakeLists.txt"),
+    let b = brief_of_cmake(
         r#"cmake_minimum_required(VERSION 3.14)
 project(nep C)
 set(CMAKE_INSTALL_COMPLETION ON CACHE BOOL "Install Bash completion files")
@@ -319,18 +320,7 @@ add_executable(nep nep.c)
 install(TARGETS nep)
 install(FILES nep.bash DESTINATION ${CMAKE_INSTALL_COMPLETION_PREFIX}/bash-completion)
 "#,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "nep".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    );
     let value = |key: &str| {
         b.defines
             .iter()
