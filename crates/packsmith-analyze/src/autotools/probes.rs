@@ -177,22 +177,13 @@ fn fails_later(text: &str, offset: usize, not_found: &str) -> bool {
     };
     // Within the next lines of configure.ac, not anywhere later.
     let rest = text.get(offset..).unwrap_or("");
-    let window = &rest[..floor_char_boundary(rest, 3000)];
+    let window = &rest[..rest.floor_char_boundary(3000)];
     let stops = test.find_iter(window).any(|m| {
         let after = &window[m.end()..];
-        let near = &after[..floor_char_boundary(after, 400)];
+        let near = &after[..after.floor_char_boundary(400)];
         near.contains("AC_MSG_ERROR") || near.contains("AC_MSG_FAILURE")
     });
     stops
-}
-
-/// The largest char boundary of `s` at or below `at`.
-fn floor_char_boundary(s: &str, at: usize) -> usize {
-    let mut at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// Feature hints for probed names (`mpi.h`, `-lmpi`, `ompi-c`).

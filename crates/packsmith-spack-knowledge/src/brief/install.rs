@@ -123,22 +123,18 @@ fn install_paths_into_prefix(facts: &RepoFacts, brief: &mut SpackBrief) {
 }
 
 /// `/usr/share/bash-completion` → `share/bash-completion`, `/usr/local` →
-/// ``; None for a path that is not a host system directory.
+/// ``, `/etc/x` → `etc/x`; None for a path that is not a host system
+/// directory.
 fn host_directory(path: &str) -> Option<&str> {
     let path = path.trim().trim_end_matches('/');
-    for root in ["/usr/local", "/usr", ""] {
-        let Some(rest) = path.strip_prefix(root) else {
-            continue;
-        };
-        if root.is_empty() {
-            let top = rest.trim_start_matches('/').split('/').next().unwrap_or("");
-            if !matches!(top, "etc" | "opt" | "var") || !rest.starts_with('/') {
-                return None;
+    for root in ["/usr/local", "/usr"] {
+        if let Some(rest) = path.strip_prefix(root) {
+            if rest.is_empty() || rest.starts_with('/') {
+                return Some(rest.trim_start_matches('/'));
             }
-        } else if !(rest.is_empty() || rest.starts_with('/')) {
-            continue;
         }
-        return Some(rest.trim_start_matches('/'));
     }
-    None
+    let rest = path.strip_prefix('/')?;
+    let top = rest.split('/').next().unwrap_or("");
+    matches!(top, "etc" | "opt" | "var").then_some(rest)
 }

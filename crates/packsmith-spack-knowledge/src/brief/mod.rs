@@ -179,8 +179,10 @@ fn is_developer_option(name: &str) -> bool {
     DEVELOPER_OPTION_WORDS.iter().any(|w| u.contains(w))
 }
 
-/// A condition that holds only on another platform than Linux: `APPLE`,
-/// `WIN32`, `MSVC`, … as its first word, not negated.
+/// A condition that holds only on another platform than Linux x86-64:
+/// `APPLE`, `WIN32`, `MSVC`, … as its first word, or a test of
+/// `CMAKE_SYSTEM_PROCESSOR`/`CMAKE_SYSTEM_NAME` against another processor
+/// or system; never a negated one.
 pub(super) fn other_platform(cond: &str) -> bool {
     const PLATFORMS: &[&str] = &[
         "APPLE", "WIN32", "MSVC", "IOS", "ANDROID", "MINGW", "CYGWIN",
@@ -459,16 +461,15 @@ fn disable_optional_lookups(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut 
 /// (the find_package a configure-time download tries first) is switched
 /// back on: off, the build downloads instead of taking the dependency.
 fn keep_declared_lookups(kb: &dyn SpackNames, brief: &mut SpackBrief) {
-    let spec_name = |spec: &str| {
-        spec.split(['@', '+', '~', ' '])
-            .next()
-            .unwrap_or(spec)
-            .to_string()
-    };
     let declared: BTreeSet<String> = brief
         .dependencies
         .iter()
-        .flat_map(|d| [d.upstream.to_ascii_lowercase(), spec_name(&d.spec)])
+        .flat_map(|d| {
+            [
+                d.upstream.to_ascii_lowercase(),
+                spec_package(&d.spec).to_string(),
+            ]
+        })
         .collect();
     let kept_on: Vec<String> = brief
         .defines
@@ -1001,16 +1002,15 @@ fn dep(
     }
 }
 
+/// The package a dependency spec names: `hdf5@1.10:+mpi` → `hdf5`.
+fn spec_package(spec: &str) -> &str {
+    spec.split(['@', '+', '~', ' ']).next().unwrap_or(spec)
+}
+
 fn push_dep(list: &mut Vec<BriefDependency>, d: BriefDependency) {
-    let name = |s: &str| {
-        s.split(['@', '+', '~', ' '])
-            .next()
-            .unwrap_or(s)
-            .to_string()
-    };
     if let Some(existing) = list
         .iter_mut()
-        .find(|e| name(&e.spec) == name(&d.spec) && e.when == d.when)
+        .find(|e| spec_package(&e.spec) == spec_package(&d.spec) && e.when == d.when)
     {
         // Keep the stricter spec (one with a version) and the wider types.
         if !existing.spec.contains('@') && d.spec.contains('@') {

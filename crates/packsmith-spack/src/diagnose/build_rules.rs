@@ -146,11 +146,11 @@ pub fn parallel_build(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
     let (i, c) = first_match(build_lines, &CANNOT_FIND_LIB)?;
     let lib = c.get(1)?.as_str().to_string();
     let archive = format!("lib{lib}.a");
-    let shared = format!("lib{lib}.so");
+    let linked = [format!("-o lib{lib}.so"), format!("-o {archive}")];
     let made = build_lines.iter().enumerate().any(|(k, l)| {
         k != i
             && ((l.contains(&archive) && (l.starts_with("ar ") || l.contains("/ar ")))
-                || (l.contains(&format!("-o {shared}")) || l.contains(&format!("-o {archive}"))))
+                || linked.iter().any(|o| l.contains(o.as_str())))
     });
     if !made {
         return None;
