@@ -424,6 +424,23 @@ pub trait Ecosystem {
         strip_fences(raw)
     }
 
+    /// Turns the model's answer into the recipe that replaces `start`.
+    /// The default reads a whole recipe ([`Ecosystem::clean_output`]); a
+    /// backend that asks for structured edits applies them to `start`
+    /// instead. `Err` says why the answer could not be used, for the
+    /// model's next try.
+    fn answer_to_recipe(&self, start: &Recipe, raw: &str) -> Result<String, String> {
+        let _ = start;
+        Ok(self.clean_output(raw))
+    }
+
+    /// What to tell the model when its answer changed nothing.
+    fn unchanged_nudge(&self) -> String {
+        "That is the same recipe, unchanged, and it fails in the same way. Change the lines \
+         that cause the error above and reply with the whole corrected recipe."
+            .to_string()
+    }
+
     /// In-process checks, milliseconds. Errors go back to the model without
     /// running any stage.
     fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic>;

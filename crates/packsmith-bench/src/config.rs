@@ -1,5 +1,5 @@
 //! Configurations: a TOML matrix (or a list of built-in baseline names) of
-//! the knobs the `spack` and `nix` commands take, plus run-wide settings.
+//! the knobs the `spack`, `nix` and `repair` commands take, plus run-wide settings.
 //! Unknown keys are errors naming the file; every configuration is
 //! resolved to explicit values and fingerprinted, so a journal written for
 //! one set of configurations is never resumed with another.
@@ -48,6 +48,12 @@ pub struct Knobs {
     /// Static-check repair rounds per attempt (both ecosystems).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub static_repairs: Option<u32>,
+    /// How the model mends a Spack recipe: edits | rewrite | auto (`spack`, `repair`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair_mode: Option<String>,
+    /// false: no rule-based fixes before the model (`--no-rules`; `spack`, `repair`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<bool>,
 }
 
 impl Knobs {
@@ -69,6 +75,8 @@ impl Knobs {
             max_no_progress: pick(&self.max_no_progress, &over.max_no_progress),
             refine: pick(&self.refine, &over.refine),
             static_repairs: pick(&self.static_repairs, &over.static_repairs),
+            repair_mode: pick(&self.repair_mode, &over.repair_mode),
+            rules: pick(&self.rules, &over.rules),
         }
     }
 
@@ -98,6 +106,14 @@ impl Knobs {
                 return Err(format!("configuration `{name}`: {key} must be at least 1"));
             }
         }
+        if let Some(m) = &self.repair_mode {
+            if !REPAIR_MODES.contains(&m.as_str()) {
+                return Err(format!(
+                    "configuration `{name}`: repair_mode = \"{m}\" is not one of {}",
+                    REPAIR_MODES.join(", ")
+                ));
+            }
+        }
         if let Some(n) = self.static_repairs.filter(|n| *n > 10) {
             return Err(format!(
                 "configuration `{name}`: static_repairs = {n} is more than the commands allow (0 to 10)"
@@ -106,6 +122,9 @@ impl Knobs {
         Ok(())
     }
 }
+
+/// What `--repair-mode` takes (auto: edits for a `local:` model).
+pub const REPAIR_MODES: &[&str] = &["edits", "rewrite", "auto"];
 
 /// The built-in baselines.
 pub const BASELINES: &[&str] = &["zero-shot", "spackit", "vibenix", "packsmith"];
@@ -285,6 +304,10 @@ struct MatrixSection {
     refine: Vec<u32>,
     #[serde(default)]
     static_repairs: Vec<u32>,
+    #[serde(default)]
+    repair_mode: Vec<String>,
+    #[serde(default)]
+    rules: Vec<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -535,6 +558,8 @@ fn expand_matrix(m: &MatrixSection) -> Result<Vec<Configuration>> {
     axis!(max_no_progress);
     axis!(refine);
     axis!(static_repairs);
+    axis!(repair_mode);
+    axis!(rules);
     if axes.is_empty() {
         return Err(BenchError::bad_input("[matrix] lists no values")
             .hint("give at least one knob a list, e.g. refs = [\"none\", \"similar:2\"]"));
@@ -697,6 +722,52 @@ max_attempts = [1, 5]
     }
 
     #[test]
+    fn repair_mode_and_rules_are_knobs() {
+        let c = BenchConfig::parse(
+            "[[configuration]]\nname = \"r\"\nbaseline = \"spackit\"\nrepair_mode = \"rewrite\"\nrules = false\n[matrix]\nrepair_mode = [\"edits\", \"rewrite\"]\nrules = [true]\n",
+            "c.toml",
+        )
+        .unwrap();
+        let r = c.configuration("r").unwrap();
+        assert_eq!(r.knobs.repair_mode.as_deref(), Some("rewrite"));
+        assert_eq!(r.knobs.rules, Some(false));
+        assert_eq!(r.knobs.refs.as_deref(), Some("similar:2"));
+        let names: Vec<_> = c.configurations.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "r",
+                "m,repair_mode=edits,rules=true",
+                "m,repair_mode=rewrite,rules=true"
+            ]
+        );
+        let err = BenchConfig::parse(
+            "[[configuration]]\nname = \"x\"\nrepair_mode = \"patch\"\n",
+            "c.toml",
+        )
+        .unwrap_err();
+        assert!(
+            err.message.contains(
+                "configuration `x`: repair_mode = \"patch\" is not one of edits, rewrite, auto"
+            ),
+            "{}",
+            err.message
+        );
+        let err = BenchConfig::parse(
+            "[[configuration]]\nname = \"x\"\nrules = \"no\"\n",
+            "c.toml",
+        )
+        .unwrap_err();
+        assert!(err.message.contains("c.toml"), "{}", err.message);
+        // Unset, they leave the baselines' fingerprints as they were.
+        let before = BenchConfig::load("spackit").unwrap();
+        assert_eq!(
+            serde_json::to_value(&before.configurations[0].knobs).unwrap()["rules"],
+            serde_json::Value::Null
+        );
+    }
+
+    #[test]
     fn fingerprint_changes_with_any_knob() {
         let a = BenchConfig::load("packsmith").unwrap();
         let mut b = a.clone();
@@ -706,5 +777,12 @@ max_attempts = [1, 5]
         let mut c = a.clone();
         c.configurations[0].knobs.static_repairs = Some(0);
         assert_ne!(a.fingerprint(), c.fingerprint());
+        let mut d = a.clone();
+        d.configurations[0].knobs.repair_mode = Some("edits".into());
+        assert_ne!(a.fingerprint(), d.fingerprint());
+        let mut e = a.clone();
+        e.configurations[0].knobs.rules = Some(true);
+        assert_ne!(a.fingerprint(), e.fingerprint());
+        assert_ne!(d.fingerprint(), e.fingerprint());
     }
 }

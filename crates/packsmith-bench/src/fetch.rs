@@ -37,6 +37,7 @@ pub fn clone_url(task: &Task) -> Option<(String, Option<String>)> {
                 });
             Some((url, tag))
         }
+        Task::Repair(_) => None,
     }
 }
 
@@ -118,6 +119,11 @@ pub fn fetch(tasks: &[Task], into: &Path) -> Result<FetchSummary> {
     let mut map = BTreeMap::new();
     for task in tasks {
         let id = task.id().to_string();
+        if let Task::Repair(_) = task {
+            // Its broken recipe comes with the task file: nothing to fetch.
+            s.already_there.push(id);
+            continue;
+        }
         let dest = into.join(&id);
         if dest.join(".git").exists() || dest.join(ARCHIVE_MARK).exists() {
             map.insert(id.clone(), dest);

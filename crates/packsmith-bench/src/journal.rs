@@ -106,6 +106,10 @@ pub struct PairResult {
     pub scored: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_error: Option<String>,
+    /// A repair task's mutation class, so the report can break repairs
+    /// down by class from the journal alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair_class: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -268,6 +272,7 @@ mod tests {
             nix_fidelity: None,
             scored: None,
             score_error: None,
+            repair_class: None,
         }
     }
 

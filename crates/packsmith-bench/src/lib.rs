@@ -4,7 +4,7 @@
 //! tables, paired comparisons and plots.
 //!
 //! Each (task, configuration) pair runs as a subprocess of the `packsmith`
-//! binary (`packsmith spack|nix … --out <pair dir>`), so a crash, a hang or
+//! binary (`packsmith spack|nix|repair … --out <pair dir>`), so a crash, a hang or
 //! a leak in one pair cannot touch another or the harness.
 
 pub mod config;
@@ -14,6 +14,7 @@ pub mod journal;
 pub mod local;
 pub mod pair;
 pub mod plan;
+pub mod repair;
 pub mod report;
 pub mod rescore;
 pub mod run;

@@ -1,6 +1,7 @@
-//! Running one (task, configuration) pair: the `packsmith spack|nix`
+//! Running one (task, configuration) pair: the `packsmith spack|nix|repair`
 //! subprocess in its own process group with a time limit, then its
-//! `report.json` read into a journal record (with S_d/S_v for Spack).
+//! `report.json` read into a journal record (with S_d/S_v for Spack; a
+//! repair task has no ground truth to score against).
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -15,7 +16,7 @@ use crate::error::{BenchError, Result};
 use crate::journal::{Outcome, PairResult};
 use crate::plan::{Pair, Plan};
 use crate::score::{nix_reference, nix_scores, scored_recipe, spack_scores};
-use crate::task::Task;
+use crate::task::{RepairTask, Task};
 
 /// `<out>/runs/<config>/<task>`.
 pub fn pair_dir(out: &Path, pair: &Pair) -> PathBuf {
@@ -62,6 +63,7 @@ pub fn pair_args(
                 version.unwrap_or(&t.version).to_string(),
             );
         }
+        Task::Repair(t) => repair_head(&mut a, t, source),
     }
     a.push("--out".into());
     a.push(dir.into());
@@ -99,11 +101,13 @@ pub fn pair_args(
             if k.variant_check == Some(false) {
                 a.push("--no-variant-check".into());
             }
+            mending_flags(&mut a, c);
             if let Some(s) = &config.spack.spack {
                 push(&mut a, "--spack", s.clone());
             }
             a.extend(config.spack.extra_args.iter().map(OsString::from));
         }
+        Task::Repair(_) => repair_tail(&mut a, c, config),
         Task::Nix(_) => {
             if let Some(n) = k.max_iterations {
                 push(&mut a, "--max-iterations", n.to_string());
@@ -125,6 +129,44 @@ pub fn pair_args(
         }
     }
     a
+}
+
+/// `repair <broken> --name <package> --until <stage>`.
+fn repair_head(a: &mut Vec<OsString>, t: &RepairTask, source: &Path) {
+    a.push("repair".into());
+    a.push(source.into());
+    a.extend(["--name", &t.package, "--until", &t.until].map(OsString::from));
+}
+
+/// How a Spack recipe is mended, for `spack` and `repair` pairs alike.
+fn mending_flags(a: &mut Vec<OsString>, c: &Configuration) {
+    if let Some(m) = &c.knobs.repair_mode {
+        a.extend(["--repair-mode", m].map(OsString::from));
+    }
+    if c.knobs.rules == Some(false) {
+        a.push("--no-rules".into());
+    }
+}
+
+/// A repair pair's knobs: the Spack ones that apply to mending a given
+/// recipe (no references, brief, draft or variant check: the recipe is
+/// given).
+fn repair_tail(a: &mut Vec<OsString>, c: &Configuration, config: &BenchConfig) {
+    let k = &c.knobs;
+    if let Some(n) = k.max_attempts {
+        a.extend(["--max-attempts".into(), n.to_string()].map(OsString::from));
+    }
+    if k.tools == Some(false) {
+        a.push("--no-tools".into());
+    }
+    mending_flags(a, c);
+    if let Some(audit) = k.audit {
+        a.push(if audit { "--audit" } else { "--no-audit" }.into());
+    }
+    if let Some(s) = &config.spack.spack {
+        a.extend(["--spack", s].map(OsString::from));
+    }
+    a.extend(config.spack.extra_args.iter().map(OsString::from));
 }
 
 /// The model replay cache settings for the children.
@@ -306,8 +348,9 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         nix_fidelity: None,
         scored: None,
         score_error: None,
+        repair_class: task.repair_class().map(str::to_string),
     };
-    let report = find_report(&dir, &pair.task).map(|p| (read_report(&p), p));
+    let report = find_report(&dir, task.run_name()).map(|p| (read_report(&p), p));
     match report {
         Some((Ok(report), path)) => {
             absorb(&mut result, &report);
@@ -343,7 +386,7 @@ pub(crate) fn score_pair_again(r: &mut PairResult, dir: &Path, task: &Task, conf
     r.nix_fidelity = None;
     r.scored = None;
     r.score_error = None;
-    let report = match find_report(dir, task.id()).map(|p| (read_report(&p), p)) {
+    let report = match find_report(dir, task.run_name()).map(|p| (read_report(&p), p)) {
         Some((Ok(report), path)) => (report, path),
         Some((Err(e), _)) => {
             r.score_error = Some(e);
@@ -366,6 +409,8 @@ fn score_task(
     match task {
         Task::Spack(t) => score_into(r, report, run_root, t, config),
         Task::Nix(t) => score_nix_into(r, report, run_root, t, config),
+        // No ground truth: the outcome (repaired or not) is the measure.
+        Task::Repair(_) => {}
     }
 }
 
@@ -378,9 +423,10 @@ pub fn ground_truth_recipe(gt: &Path, task: &crate::task::SpackTask) -> Option<P
         .find(|p| p.is_file())
 }
 
-/// `<dir>/<task>/report.json`, else the only `<dir>/*/report.json`.
-fn find_report(dir: &Path, task: &str) -> Option<PathBuf> {
-    let direct = dir.join(task).join("report.json");
+/// `<dir>/<run name>/report.json` (the task id, a repair task's package),
+/// else the only `<dir>/*/report.json`.
+fn find_report(dir: &Path, run_name: &str) -> Option<PathBuf> {
+    let direct = dir.join(run_name).join("report.json");
     if direct.is_file() {
         return Some(direct);
     }
@@ -598,6 +644,94 @@ mod tests {
         }
     }
 
+    const REPAIR: &str = r#"{"id": "z.missing_import.0", "package": "z", "class": "missing_import", "stage": "load", "until": "load", "broken": "/r/package.py", "original": "/r/original.py"}"#;
+
+    /// The arguments of the first configuration of `toml` for `line`.
+    fn args_for(line: &str, toml: &str, source: &str) -> String {
+        let mut config = BenchConfig::parse(toml, "c.toml").unwrap();
+        config.spack.spack = Some("/spack/env.sh".into());
+        config.spack.extra_args = vec!["--no-sandbox".into()];
+        config.nix.nixpkgs = Some("/nixpkgs".into());
+        let task = &parse_tasks(line, "t").unwrap()[0];
+        pair_args(
+            task,
+            Path::new(source),
+            Some("9.9"),
+            &config.configurations[0],
+            &config,
+            Path::new("/out/p"),
+        )
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+    }
+
+    #[test]
+    fn repair_pairs_get_the_mending_knobs_only() {
+        let every = "[[configuration]]\nname = \"r\"\nbaseline = \"spackit\"\nmodel = \"openai:m\"\nstatic_repairs = 2\nrepair_mode = \"rewrite\"\nrules = false\n";
+        assert_eq!(
+            args_for(REPAIR, every, "/r/package.py"),
+            "repair /r/package.py --name z --until load --out /out/p --replace --model openai:m --static-repairs 2 --max-attempts 5 --no-tools --repair-mode rewrite --no-rules --audit --spack /spack/env.sh --no-sandbox"
+        );
+        // Command defaults: only what is always named; the default `until`.
+        let line = REPAIR.replace(", \"until\": \"load\"", "");
+        assert_eq!(
+            args_for(&line, "[[configuration]]\nname = \"d\"\n", "/r/package.py"),
+            "repair /r/package.py --name z --until concretize --out /out/p --replace --model none --spack /spack/env.sh --no-sandbox"
+        );
+        let knobs = "[[configuration]]\nname = \"k\"\naudit = false\ntools = true\nrules = true\nrepair_mode = \"edits\"\nmax_attempts = 1\n";
+        assert_eq!(
+            args_for(REPAIR, knobs, "/r/package.py"),
+            "repair /r/package.py --name z --until load --out /out/p --replace --model none --max-attempts 1 --repair-mode edits --no-audit --spack /spack/env.sh --no-sandbox"
+        );
+    }
+
+    #[test]
+    fn spack_pairs_get_the_mending_knobs_and_nix_pairs_do_not() {
+        let toml = "[[configuration]]\nname = \"r\"\nrepair_mode = \"edits\"\nrules = false\n";
+        let spack = r#"{"name": "n", "spack_dir": "n", "version": "2.0"}"#;
+        assert_eq!(
+            args_for(spack, toml, "/src/x"),
+            "spack /src/x --name n --version 9.9 --out /out/p --replace --model none --repair-mode edits --no-rules --spack /spack/env.sh --no-sandbox"
+        );
+        let nix = r#"{"attr_path": "p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c"}"#;
+        assert_eq!(
+            args_for(nix, toml, "/src/x"),
+            "nix /src/x --name p --version 9.9 --out /out/p --replace --model none --nixpkgs /nixpkgs"
+        );
+    }
+
+    /// `packsmith repair` writes `<pair>/<package>/report.json`, not
+    /// `<pair>/<task id>/`; it is found there even beside another run
+    /// directory, and the record names the class but has no scores.
+    #[test]
+    fn a_repair_pairs_report_is_found_under_its_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = &parse_tasks(REPAIR, "t").unwrap()[0];
+        for d in ["z", "other"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+            std::fs::write(dir.path().join(d).join("report.json"), "{}").unwrap();
+        }
+        assert_eq!(
+            find_report(dir.path(), task.run_name()),
+            Some(dir.path().join("z/report.json"))
+        );
+        let mut config = BenchConfig::load("packsmith").unwrap();
+        config.spack.ground_truth = Some(dir.path().to_path_buf());
+        let mut r: PairResult =
+            serde_json::from_str(r#"{"index": 0, "task": "z.missing_import.0", "config": "c", "ecosystem": "spack", "outcome": "succeeded", "wall_ms": 1, "run_dir": "", "attempts": 1, "model_calls": 0, "tool_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}"#).unwrap();
+        let report: RunReport = serde_json::from_str(
+            r#"{"schema": 1, "name": "z", "ecosystem": "spack", "model": "m", "status": "succeeded", "reason": "", "stages": ["load"], "attempts": [], "final_recipe": "package.py", "model_calls": 0, "tool_calls": 0, "usage": {"prompt_tokens": 0, "completion_tokens": 0}, "cost_usd": 0.0, "duration_ms": 0}"#,
+        )
+        .unwrap();
+        score_task(&mut r, &report, dir.path(), task, &config);
+        assert_eq!(
+            (r.s_d, r.s_v, &r.scored, &r.score_error),
+            (None, None, &None, &None)
+        );
+    }
+
     #[test]
     fn ground_truth_by_spack_dir_then_name() {
         let dir = tempfile::tempdir().unwrap();
@@ -608,7 +742,7 @@ mod tests {
         .unwrap()[0]
         {
             Task::Spack(t) => t.clone(),
-            Task::Nix(_) => unreachable!(),
+            _ => unreachable!(),
         };
         assert_eq!(ground_truth_recipe(dir.path(), &task), None);
         let old = dir.path().join("packages/byte-lite");

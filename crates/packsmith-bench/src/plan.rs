@@ -27,7 +27,7 @@ pub struct Plan {
     pub fingerprint: String,
     pub config: BenchConfig,
     pub tasks: Vec<Task>,
-    /// Task id → local source directory.
+    /// Task id → local source directory (a repair task's broken recipe).
     pub sources: BTreeMap<String, PathBuf>,
     /// Task id → the version of its local snapshot, where the source map
     /// gives one (asked for instead of the task file's version).

@@ -2,8 +2,9 @@
 //! field, else a mapping file (TOML, `[sources]` task id → directory, and
 //! optionally `[versions]` task id → the version of that snapshot, which
 //! the pair is then asked to package; `[extra_sources]`/`[extra_versions]`
-//! are read the same way). A task without a source is an error before
-//! anything runs.
+//! are read the same way). A repair task's source is its broken recipe,
+//! which the task file names itself. A task without a source is an error
+//! before anything runs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -97,9 +98,14 @@ impl SourceMap {
                 .own_source()
                 .map(PathBuf::from)
                 .or_else(|| self.0.get(task.id()).cloned());
+            // A repair pair's source is a recipe file, the others' a tree.
+            let there = |d: &Path| match task {
+                Task::Repair(_) => d.is_file(),
+                _ => d.is_dir(),
+            };
             match dir {
                 None => missing.push(task.id().to_string()),
-                Some(d) if !d.is_dir() => absent.push(format!("{} → {}", task.id(), d.display())),
+                Some(d) if !there(&d) => absent.push(format!("{} → {}", task.id(), d.display())),
                 Some(d) => {
                     found.insert(task.id().to_string(), d);
                 }
@@ -115,11 +121,11 @@ impl SourceMap {
         }
         if !absent.is_empty() {
             return Err(BenchError::bad_input(format!(
-                "{} source director(ies) do not exist: {}",
+                "{} source(s) do not exist: {}",
                 absent.len(),
                 short_list(&absent)
             ))
-            .hint("fix the paths in the source map"));
+            .hint("fix the paths in the source map (directories), or the `broken` recipes of repair tasks (files)"));
         }
         Ok(found)
     }
@@ -206,6 +212,25 @@ mod tests {
         std::fs::write(&map, "[source]\na = \"x\"\n").unwrap();
         let err = SourceMap::read(&map).unwrap_err();
         assert!(err.message.contains("unknown field"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_repair_tasks_source_is_its_broken_recipe_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let recipe = dir.path().join("package.py");
+        std::fs::write(&recipe, "").unwrap();
+        let line = format!(
+            r#"{{"id": "r.c.0", "package": "r", "class": "c", "stage": "load", "broken": "{}", "original": "{}"}}"#,
+            recipe.display(),
+            recipe.display()
+        );
+        let tasks = parse_tasks(&line, "t").unwrap();
+        let m = SourceMap::default();
+        assert!(m.has_source(&tasks[0]));
+        assert_eq!(m.resolve(&tasks).unwrap()["r.c.0"], recipe);
+        std::fs::remove_file(&recipe).unwrap();
+        let err = m.resolve(&tasks).unwrap_err();
+        assert!(err.message.contains("r.c.0 → "), "{}", err.message);
     }
 
     #[test]

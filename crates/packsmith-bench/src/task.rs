@@ -1,6 +1,7 @@
 //! Task sets: JSON Lines in the formats of `shared/bench/` (Spack E4S tasks
-//! with ground-truth metadata, NixBench tasks). Each line's format is told
-//! by its keys; unknown keys and duplicate ids are errors that name the
+//! with ground-truth metadata, NixBench tasks) and repair tasks (a broken
+//! Spack recipe to fix). Each line's format is told by its keys; unknown
+//! keys, duplicate ids and missing recipe files are errors that name the
 //! file and line, before anything runs.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,6 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{BenchError, Result};
+pub use crate::repair::RepairTask;
 
 /// A Spack task (`spack-e4s-dev.jsonl`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -97,10 +99,13 @@ impl Ecosystem {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// The tag is `ecosystem` for the plans already written; a repair task is
+// a Spack one by `Task::ecosystem`.
 #[serde(tag = "ecosystem", rename_all = "lowercase")]
 pub enum Task {
     Spack(SpackTask),
     Nix(NixTask),
+    Repair(RepairTask),
 }
 
 impl Task {
@@ -109,28 +114,51 @@ impl Task {
         match self {
             Self::Spack(t) => &t.name,
             Self::Nix(t) => &t.package_name,
+            Self::Repair(t) => &t.id,
         }
     }
 
     pub fn ecosystem(&self) -> Ecosystem {
         match self {
-            Self::Spack(_) => Ecosystem::Spack,
+            Self::Spack(_) | Self::Repair(_) => Ecosystem::Spack,
             Self::Nix(_) => Ecosystem::Nix,
         }
     }
 
+    /// The version to package; empty for a repair task (its recipe has
+    /// its versions already).
     pub fn version(&self) -> &str {
         match self {
             Self::Spack(t) => &t.version,
             Self::Nix(t) => &t.version,
+            Self::Repair(_) => "",
         }
     }
 
-    /// The local source the task file names itself, if any.
-    pub fn own_source(&self) -> Option<&str> {
+    /// The local source the task file names itself, if any: a checkout,
+    /// or a repair task's broken recipe (a file).
+    pub fn own_source(&self) -> Option<&Path> {
         match self {
-            Self::Spack(t) => t.source.as_deref(),
-            Self::Nix(t) => t.source.as_deref(),
+            Self::Spack(t) => t.source.as_deref().map(Path::new),
+            Self::Nix(t) => t.source.as_deref().map(Path::new),
+            Self::Repair(t) => Some(&t.broken),
+        }
+    }
+
+    /// The name of the run directory the pair's command writes its
+    /// `report.json` into, under the pair directory.
+    pub fn run_name(&self) -> &str {
+        match self {
+            Self::Repair(t) => &t.package,
+            _ => self.id(),
+        }
+    }
+
+    /// A repair task's mutation class.
+    pub fn repair_class(&self) -> Option<&str> {
+        match self {
+            Self::Repair(t) => Some(&t.class),
+            _ => None,
         }
     }
 
@@ -165,18 +193,33 @@ pub struct TaskFile {
 }
 
 impl TaskFile {
-    /// Reads a task file; only an unreadable file is an error here.
+    /// Reads a task file; only an unreadable file is an error here. The
+    /// recipes of repair tasks are found relative to the file's directory.
     pub fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             BenchError::bad_input(format!("could not read task file {}: {e}", path.display()))
                 .hint("pass a JSON Lines task file, e.g. shared/bench/spack-e4s-dev.jsonl")
         })?;
-        Ok(Self::parse(&text, &path.display().to_string()))
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        let base = std::path::absolute(parent.unwrap_or(Path::new(".")))
+            .map_err(|e| BenchError::io("resolve", path, e))?;
+        Ok(Self::parse_in(
+            &text,
+            &path.display().to_string(),
+            Some(&base),
+        ))
     }
 
     /// Parses JSON Lines text; `origin` names the input in messages. A
-    /// repeated id is an invalid line (the first one stays).
+    /// repeated id is an invalid line (the first one stays). Repair tasks'
+    /// paths stay as written.
     pub fn parse(text: &str, origin: &str) -> Self {
+        Self::parse_in(text, origin, None)
+    }
+
+    /// As `parse`, with repair tasks' paths resolved against `base` (a
+    /// recipe that is not there makes the line invalid).
+    pub fn parse_in(text: &str, origin: &str, base: Option<&Path>) -> Self {
         let mut file = Self {
             origin: origin.to_string(),
             tasks: Vec::new(),
@@ -188,7 +231,13 @@ impl TaskFile {
             if line.trim().is_empty() {
                 continue;
             }
-            let problem = match parse_line(line) {
+            let parsed = parse_line(line).and_then(|mut task| {
+                if let (Task::Repair(t), Some(base)) = (&mut task, base) {
+                    t.locate(base)?;
+                }
+                Ok(task)
+            });
+            let problem = match parsed {
                 Err(problem) => problem,
                 Ok(task) => match seen.get(task.id()) {
                     Some(first) => {
@@ -224,9 +273,9 @@ impl TaskFile {
             // One line per problem, each naming file and line.
             return Err(
                 BenchError::bad_input(self.invalid_report().join("\n")).hint(format!(
-                    "each line must be one Spack task (with spack_dir) or one NixBench task (with \
-                 attr_path), see shared/bench/README.md; fix the lines, or pass --skip-invalid to \
-                 run the {} valid task{}",
+                    "each line must be one Spack task (with spack_dir), one NixBench task (with \
+                 attr_path) or one repair task (with broken), see shared/bench/README.md; fix the \
+                 lines, or pass --skip-invalid to run the {} valid task{}",
                     self.tasks.len(),
                     if self.tasks.len() == 1 { "" } else { "s" }
                 )),
@@ -263,8 +312,12 @@ fn parse_line(line: &str) -> std::result::Result<Task, String> {
         typed(value, "Spack task").map(Task::Spack)
     } else if obj.contains_key("attr_path") {
         typed(value, "Nix task").map(Task::Nix)
+    } else if obj.contains_key("broken") {
+        let t: RepairTask = typed(value, "repair task")?;
+        t.check().map_err(|e| format!("repair task: {e}"))?;
+        Ok(Task::Repair(t))
     } else {
-        Err("neither a Spack task (no `spack_dir`) nor a Nix task (no `attr_path`)".into())
+        Err("neither a Spack task (no `spack_dir`), a Nix task (no `attr_path`) nor a repair task (no `broken`)".into())
     }
 }
 
@@ -311,7 +364,7 @@ impl TaskFilter {
             return Err(BenchError::bad_input(format!(
                 "--tasks names `{bad}`, which is not in the task file"
             ))
-            .hint("use task ids from the file (Spack `name`, Nix `package_name`)"));
+            .hint("use task ids from the file (Spack `name`, Nix `package_name`, repair `id`)"));
         }
         for flag in &self.flags {
             if !tasks.iter().any(|t| t.flag(flag).is_some()) {
@@ -435,6 +488,91 @@ mod tests {
         assert_eq!(file.invalid.len(), 3);
         let kept = file.into_tasks(true).unwrap();
         assert_eq!(kept.iter().map(Task::id).collect::<Vec<_>>(), ["alpha"]);
+    }
+
+    const REPAIR: &str = r#"{"id": "zlib-ng.missing_import.0", "package": "zlib-ng", "class": "missing_import", "stage": "load", "broken": "recipes/z/package.py", "original": "recipes/z/original.py", "description": "line 3: removed the import"}"#;
+
+    #[test]
+    fn reads_a_repair_task_beside_the_others() {
+        let tasks = parse_tasks(&format!("{SPACK}\n{REPAIR}\n{NIX}\n"), "t.jsonl").unwrap();
+        let t = &tasks[1];
+        assert_eq!(t.id(), "zlib-ng.missing_import.0");
+        assert_eq!(t.ecosystem(), Ecosystem::Spack);
+        assert_eq!(t.version(), "");
+        assert_eq!(t.run_name(), "zlib-ng");
+        assert_eq!(t.repair_class(), Some("missing_import"));
+        assert_eq!(t.flag("installable_here"), None);
+        let Task::Repair(r) = t else {
+            panic!("not a repair task: {t:?}")
+        };
+        assert_eq!(r.until, "concretize");
+        // Unparsed against a directory, the paths stay as written.
+        assert_eq!(t.own_source(), Some(Path::new("recipes/z/package.py")));
+        assert_eq!(r.original, Path::new("recipes/z/original.py"));
+        // The plan stores tasks as they are.
+        let back: Task = serde_json::from_value(serde_json::to_value(t).unwrap()).unwrap();
+        assert_eq!(&back, t);
+    }
+
+    #[test]
+    fn repair_task_errors_name_the_line_and_field() {
+        let unknown = REPAIR.replace("\"stage\"", "\"stag\"");
+        let until = REPAIR.replace(
+            "\"stage\": \"load\"",
+            "\"stage\": \"load\", \"until\": \"build\"",
+        );
+        let missing = REPAIR.replace("\"class\": \"missing_import\", ", "");
+        let text = format!("{SPACK}\n{unknown}\n{until}\n{missing}\n");
+        let err = parse_tasks(&text, "t.jsonl").unwrap_err();
+        let lines: Vec<&str> = err.message.lines().collect();
+        assert_eq!(lines.len(), 3, "{}", err.message);
+        assert!(
+            lines[0].starts_with("t.jsonl:2: repair task: unknown field `stag`"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].starts_with("t.jsonl:3: repair task: field `until`: `build`"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].starts_with("t.jsonl:4: repair task: missing field `class`"),
+            "{}",
+            lines[2]
+        );
+        assert!(err.hint.unwrap().contains("repair task (with broken)"));
+    }
+
+    /// A task file's recipes are found beside it, whatever the caller's
+    /// directory; one that is missing names the file, line, id and path.
+    #[test]
+    fn repair_recipes_resolve_against_the_task_files_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let recipes = dir.path().join("set/recipes/z");
+        std::fs::create_dir_all(&recipes).unwrap();
+        std::fs::write(recipes.join("package.py"), "class Z: pass\n").unwrap();
+        std::fs::write(recipes.join("original.py"), "").unwrap();
+        let gone = REPAIR
+            .replace("zlib-ng.missing_import.0", "gone")
+            .replace("recipes/z/package.py", "recipes/gone/package.py");
+        let file = dir.path().join("set/tasks.jsonl");
+        std::fs::write(&file, format!("{REPAIR}\n{gone}\n")).unwrap();
+        let read = TaskFile::read(&file).unwrap();
+        assert_eq!(read.tasks.len(), 1);
+        assert_eq!(
+            read.tasks[0].own_source(),
+            Some(recipes.join("package.py").as_path())
+        );
+        let bad = read.invalid_report();
+        assert_eq!(bad.len(), 1);
+        let want = format!(
+            "{}:2: repair task `gone`: field `broken`: {} is not a file",
+            file.display(),
+            dir.path().join("set/recipes/gone/package.py").display()
+        );
+        assert!(bad[0].starts_with(&want), "{}", bad[0]);
+        assert!(read_tasks(&file).is_err());
     }
 
     #[test]

@@ -9,5 +9,6 @@ pub mod diagnose;
 pub mod ecosystem;
 pub mod knowledge;
 pub mod prepare;
+pub mod repair_set;
 pub mod setup;
 pub mod validate;

@@ -112,15 +112,7 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         .ok_or_else(|| PrepareError::NoVersion {
             root: inputs.source_root.to_path_buf(),
         })?;
-    let claimed = RunDir::claim(inputs.out, &brief.package, inputs.replace)?;
-    // Absolute: the mirror URL and Spack's scratch paths are written into
-    // files that other processes read.
-    let run_dir = std::fs::canonicalize(&claimed).map_err(|e| {
-        PrepareError::RunDir(AgentError::Io {
-            path: claimed.clone(),
-            source: e,
-        })
-    })?;
+    let run_dir = claim_run_dir(inputs.out, &brief.package, inputs.replace)?;
     let mut setup = inputs.setup;
     setup.scratch = run_dir.clone();
     let mirror = run_dir.join("mirror");
@@ -174,6 +166,64 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         sandbox,
         source,
         notes,
+    })
+}
+
+/// What `packsmith repair` decided: the recipe's package, Spack and the
+/// command line's choices.
+pub struct RepairInputs<'a> {
+    pub package: &'a str,
+    pub setup: SpackSetup,
+    pub target: TargetSpack,
+    pub names: &'a dyn SpackNames,
+    pub out: &'a Path,
+    pub replace: bool,
+    pub no_sandbox: bool,
+}
+
+/// A repair run ready for the loop: no source to pack (the recipe fetches
+/// its own), only the brief's name and target, the run directory and the
+/// sandbox.
+pub struct PreparedRepair {
+    pub brief: SpackBrief,
+    pub run_dir: PathBuf,
+    pub setup: SpackSetup,
+    pub sandbox: Sandbox,
+}
+
+/// Claims the run directory of a repair and sets up the sandbox.
+pub fn prepare_repair(inputs: RepairInputs<'_>) -> Result<PreparedRepair, PrepareError> {
+    let overrides = BriefOverrides {
+        name: Some(inputs.package.to_string()),
+        version: None,
+    };
+    let facts = RepoFacts::empty(packsmith_core::SourceInfo {
+        kind: "recipe".into(),
+        given: inputs.package.to_string(),
+        release_tag: None,
+    });
+    let brief = build_brief_with(&facts, inputs.target, inputs.names, &overrides);
+    let run_dir = claim_run_dir(inputs.out, &brief.package, inputs.replace)?;
+    let mut setup = inputs.setup;
+    setup.scratch = run_dir.clone();
+    let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
+    Ok(PreparedRepair {
+        brief,
+        run_dir,
+        setup,
+        sandbox,
+    })
+}
+
+/// `<out>/<package>/`, claimed and absolute: the mirror URL and Spack's
+/// scratch paths are written into files that other processes read.
+fn claim_run_dir(out: &Path, package: &str, replace: bool) -> Result<PathBuf, PrepareError> {
+    let claimed = RunDir::claim(out, package, replace)?;
+    std::fs::canonicalize(&claimed).map_err(|e| {
+        PrepareError::RunDir(AgentError::Io {
+            path: claimed.clone(),
+            source: e,
+        })
     })
 }
 
@@ -245,7 +295,7 @@ fn pin_local_source(brief: &mut SpackBrief, source: &LocalSource) {
 
 /// bubblewrap around every stage, writable only where Spack and the run
 /// write; `no_sandbox` runs without it. `Sandbox::new` probes it.
-fn spack_sandbox(
+pub fn spack_sandbox(
     setup: &SpackSetup,
     run_dir: &Path,
     no_sandbox: bool,

@@ -34,6 +34,10 @@ pub enum Command {
     /// repair it with a model until the real Spack loads, concretizes and
     /// installs it (sandboxed). Writes a run directory with every attempt.
     Spack(SpackArgs),
+    /// Repair a broken package.py: the rules, then a model's edits, until
+    /// the real Spack loads and concretizes it (and installs it, with
+    /// `--until install`). Writes a run directory with every attempt.
+    Repair(RepairArgs),
     /// Benchmarks: run task sets under configurations (resumable, local or
     /// Slurm), then tables, plots and paired comparisons.
     Bench(crate::commands::bench::BenchArgs),
@@ -43,6 +47,69 @@ pub enum Command {
     /// Set a tool up for packsmith: `setup spack` makes an isolated,
     /// ready Spack (concretizer, compilers, externals) used by default.
     Setup(crate::commands::setup::SetupArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RepairArgs {
+    /// The package.py to repair (read, never written).
+    pub recipe: std::path::PathBuf,
+    /// Spack package name (default: the recipe's directory name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The last stage that must pass: load, audit, concretize or install.
+    #[arg(long, default_value = "install", value_parser = ["load", "audit", "concretize", "install"])]
+    pub until: String,
+    /// provider:name, as for `packsmith spack`; without one only the rules
+    /// repair.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// edits, rewrite or auto (edits for a `local:` model).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "edits", "rewrite"])]
+    pub repair_mode: String,
+    /// Do not repair by rule (every repair is then the model's).
+    #[arg(long)]
+    pub no_rules: bool,
+    /// Run `spack audit packages` as a stage (default).
+    #[arg(long, overrides_with = "no_audit")]
+    pub audit: bool,
+    #[arg(long, overrides_with = "audit")]
+    pub no_audit: bool,
+    /// Attempts, the recipe as given included.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub max_attempts: u32,
+    /// Model rounds per attempt on a recipe that fails the static check.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub static_repairs: u32,
+    /// The Spack to validate with (see `packsmith spack --spack`).
+    #[arg(long)]
+    pub spack: Option<std::path::PathBuf>,
+    /// The Spack generation: auto (ask Spack), 0.23 or 1.
+    #[arg(long, default_value = "auto")]
+    pub spack_version: String,
+    /// Knowledge base (path or label; default: the one indexed from this Spack).
+    #[arg(long)]
+    pub kb: Option<String>,
+    /// Where run directories go (the run is <out>/<name>/).
+    #[arg(long, default_value = "packsmith-runs")]
+    pub out: std::path::PathBuf,
+    /// Replace an earlier run of the same package in --out.
+    #[arg(long)]
+    pub replace: bool,
+    /// Run Spack without bubblewrap.
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// Leave the hermeticity check out after an install.
+    #[arg(long)]
+    pub no_hermeticity_check: bool,
+    /// Do not offer tools to the model.
+    #[arg(long, overrides_with = "tools")]
+    pub no_tools: bool,
+    /// Offer tools to a local model too.
+    #[arg(long, overrides_with = "no_tools")]
+    pub tools: bool,
+    /// Write every prompt and reply in full under attempts/NN/calls/.
+    #[arg(long)]
+    pub log_prompts: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -415,4 +482,12 @@ pub struct SpackArgs {
     /// Write every prompt and reply in full under attempts/NN/calls/.
     #[arg(long)]
     pub log_prompts: bool,
+    /// How the model repairs: edits (a short JSON list of typed edits,
+    /// for small models), rewrite (the whole recipe), or auto (edits for a
+    /// `local:` model, rewrite for the rest).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "edits", "rewrite"])]
+    pub repair_mode: String,
+    /// Do not repair by rule (every repair is then the model's).
+    #[arg(long)]
+    pub no_rules: bool,
 }

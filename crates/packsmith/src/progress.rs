@@ -10,11 +10,23 @@ use packsmith_agent::{AgentEvent, AttemptKind, CallPurpose, EventSink, RunReport
 /// Prints events as lines on stderr.
 pub struct ProgressPrinter {
     quiet: bool,
+    /// What attempt 1's recipe is, when it is not the deterministic draft
+    /// (`packsmith repair` starts from the user's recipe).
+    first_recipe: Option<&'static str>,
 }
 
 impl ProgressPrinter {
     pub fn new(quiet: bool) -> Self {
-        Self { quiet }
+        Self {
+            quiet,
+            first_recipe: None,
+        }
+    }
+
+    /// Names attempt 1's recipe (`the recipe given`) instead of the draft.
+    pub fn with_first_recipe(mut self, label: &'static str) -> Self {
+        self.first_recipe = Some(label);
+        self
     }
 }
 
@@ -113,7 +125,7 @@ pub fn event_line(event: &AgentEvent) -> Option<String> {
             if *errors == 0 {
                 format!("  static check   ok ({warnings} warning(s))")
             } else {
-                format!("  static check   {errors} error(s) (round {round}); back to the model")
+                format!("  static check   {errors} error(s) (round {round}); to the rules, then the model")
             }
         }
         AgentEvent::StageFinished {
@@ -154,7 +166,18 @@ impl EventSink for ProgressPrinter {
         if self.quiet {
             return;
         }
-        if let Some(line) = event_line(event) {
+        let line = match (event, self.first_recipe) {
+            (
+                AgentEvent::AttemptStarted {
+                    attempt,
+                    kind: AttemptKind::Draft,
+                    ..
+                },
+                Some(label),
+            ) => Some(format!("attempt {attempt}: {label}, no model")),
+            _ => event_line(event),
+        };
+        if let Some(line) = line {
             let mut err = std::io::stderr().lock();
             let _ = writeln!(err, "{line}");
         }

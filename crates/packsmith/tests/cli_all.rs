@@ -7,6 +7,7 @@ mod common;
 
 mod bench_cli;
 mod bench_kill_soak;
+mod bench_repair;
 mod bench_slurm;
 mod cli;
 mod kb_embed_cli;

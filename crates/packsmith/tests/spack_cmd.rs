@@ -445,3 +445,106 @@ fn an_optional_host_library_is_switched_off_and_the_report_says_so() {
         serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
     assert!(report["extras"].get("hermeticity").is_none(), "{report:#}");
 }
+
+/// A recipe Spack refuses at load: `typ=` is no keyword of `depends_on`.
+const BROKEN_GREETER: &str = r#"from spack.package import *
+
+
+class Greeter(CMakePackage):
+    """Prints a greeting chosen at build time."""
+
+    homepage = "https://example.org/greeter"
+    url = "https://example.org/greeter-1.0.tar.gz"
+
+    version("1.0", sha256="0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+
+    depends_on("cmake@3.10:", typ="build")
+"#;
+
+#[test]
+fn repair_refuses_a_recipe_it_cannot_read() {
+    let cache = tempfile::tempdir().unwrap();
+    let o = packsmith(
+        &[
+            "repair",
+            "/nonexistent/greeter/package.py",
+            "--model",
+            "none",
+        ],
+        cache.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cannot read /nonexistent/greeter/package.py"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+}
+
+#[test]
+fn repair_fixes_a_recipe_spack_refuses_by_rule_without_a_model() {
+    let Some(env) =
+        common::test_spack_env("repair_fixes_a_recipe_spack_refuses_by_rule_without_a_model")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("greeter");
+    std::fs::create_dir_all(&dir).unwrap();
+    let recipe = dir.join("package.py");
+    std::fs::write(&recipe, BROKEN_GREETER).unwrap();
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &[
+            "repair",
+            recipe.to_str().unwrap(),
+            "--until",
+            "audit",
+            "--model",
+            "none",
+            "--spack",
+            env.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        tmp.path(),
+        None,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("rule: `depends_on` takes no `typ=`; `type=` is meant"),
+        "{err}"
+    );
+    assert!(err.contains("  audit          ok"), "{err}");
+    assert!(!err.contains("concretize"), "{err}");
+    let fixed = std::fs::read_to_string(out.join("greeter/package.py")).unwrap();
+    assert_eq!(fixed, BROKEN_GREETER.replace("typ=", "type="));
+    // The recipe given was read, never written.
+    assert_eq!(std::fs::read_to_string(&recipe).unwrap(), BROKEN_GREETER);
+
+    // Without the rules and without a model nothing repairs it.
+    let o = packsmith(
+        &[
+            "repair",
+            recipe.to_str().unwrap(),
+            "--until",
+            "load",
+            "--model",
+            "none",
+            "--no-rules",
+            "--max-attempts",
+            "1",
+            "--spack",
+            env.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replace",
+        ],
+        tmp.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}

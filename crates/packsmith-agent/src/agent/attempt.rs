@@ -20,9 +20,6 @@ use crate::rundir::AttemptDiagnosis;
 const UNCHANGED: &str = "unchanged";
 
 /// Sent when the model answered with the very recipe that failed.
-const UNCHANGED_NUDGE: &str = "That is the same recipe, unchanged, and it fails in the same way. \
-Change the lines that cause the error above and reply with the whole corrected recipe.";
-
 /// What an attempt has produced so far.
 struct Progress {
     recipe: Option<Recipe>,
@@ -108,10 +105,19 @@ impl Run<'_> {
             message: format!("attempt {n}: the model returned the recipe unchanged; asking again"),
         })?;
         let mut again = request;
+        // The answer as given (a recipe, or an edit list), and why it
+        // changed nothing: a re-ask is never the identical request.
+        let nudge = match &self.last_answer.error {
+            Some(error) => format!(
+                "That answer could not be used: {error}. {}",
+                self.eco.unchanged_nudge()
+            ),
+            None => self.eco.unchanged_nudge(),
+        };
         again
             .messages
-            .push(ChatMessage::assistant(first.text.clone()));
-        again.messages.push(ChatMessage::user(UNCHANGED_NUDGE));
+            .push(ChatMessage::assistant(self.last_answer.raw.clone()));
+        again.messages.push(ChatMessage::user(nudge));
         again.temperature = Some(again.temperature.unwrap_or(0.0).max(0.7));
         self.turn(n, again, purpose, start)
     }
@@ -162,6 +168,7 @@ impl Run<'_> {
         p: &mut Progress,
     ) -> Result<Recipe, Stop> {
         let mut round = 0;
+        let mut rule_fixes = 0;
         loop {
             let diagnostics = self.eco.static_check(&recipe);
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
@@ -178,6 +185,15 @@ impl Run<'_> {
             p.diagnostics = diagnostics.clone();
             if errors == 0 {
                 return Ok(recipe);
+            }
+            // A fix by rule first: it costs no model call.
+            if rule_fixes < MAX_AUTO_FIXES {
+                let failure = Failure::from_diagnostics(diagnostics.clone());
+                if let Some(fixed) = self.apply_auto_fix(n, &recipe, &failure, p)? {
+                    rule_fixes += 1;
+                    recipe = fixed;
+                    continue;
+                }
             }
             if kind == AttemptKind::Draft || round >= self.opts.max_static_repairs {
                 p.failure = Some(Failure::from_diagnostics(diagnostics));

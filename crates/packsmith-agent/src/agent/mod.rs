@@ -35,6 +35,14 @@ pub(crate) enum Stop {
     Io(AgentError),
 }
 
+/// The model's last answer as given, and why it could not be used (if
+/// so): a re-ask quotes the one and explains the other.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LastAnswer {
+    pub raw: String,
+    pub error: Option<String>,
+}
+
 /// Tokens, cost and calls, for one attempt or the whole run.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Tally {
@@ -98,6 +106,7 @@ pub(crate) struct Run<'a> {
     base: Option<AttemptSnapshot>,
     broken_log: bool,
     no_progress: u32,
+    last_answer: LastAnswer,
 }
 
 impl<'a> Run<'a> {
@@ -128,6 +137,7 @@ impl<'a> Run<'a> {
             base: None,
             broken_log: false,
             no_progress: 0,
+            last_answer: LastAnswer::default(),
         }
     }
 

@@ -5,7 +5,7 @@ use packsmith_core::chat::{ChatMessage, ChatRequest, ChatResponse};
 use packsmith_llm::LlmError;
 use serde::Serialize;
 
-use crate::agent::{Run, Stop};
+use crate::agent::{LastAnswer, Run, Stop};
 use crate::ecosystem::Recipe;
 use crate::events::{AgentEvent, CallPurpose, RequestDigest};
 use crate::options::RequestLog;
@@ -106,10 +106,25 @@ impl Run<'_> {
         let mut working = start.clone();
         let (content, edited) =
             self.converse(attempt, request, purpose, &mut working, ToolSet::All)?;
+        self.last_answer = LastAnswer {
+            raw: content.clone(),
+            error: None,
+        };
         if edited {
             return Ok(working);
         }
-        let cleaned = self.eco.clean_output(&content);
+        let cleaned = match self.eco.answer_to_recipe(start, &content) {
+            Ok(text) => text,
+            Err(error) => {
+                // Unusable answers leave the recipe as it was; the caller
+                // sees an echo and asks again with the reason.
+                self.emit(AgentEvent::Note {
+                    message: format!("attempt {attempt}: the answer could not be used: {error}"),
+                })?;
+                self.last_answer.error = Some(error);
+                return Ok(working);
+            }
+        };
         if cleaned.trim().is_empty() {
             return Ok(working);
         }

@@ -158,6 +158,7 @@ impl Ecosystem for Fake {
 
     fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic> {
         if recipe.text.contains("SYNTAX") {
+            // (`RULESYNTAX` too: a rule fixes that one.)
             vec![Diagnostic {
                 severity: Severity::Error,
                 code: "syntax".into(),
@@ -220,7 +221,32 @@ impl Ecosystem for Fake {
         })
     }
 
+    /// `EDIT: a->b` replaces `a` with `b` in the recipe being repaired (a
+    /// structured answer); an `a` it lacks is refused.
+    fn answer_to_recipe(&self, start: &Recipe, raw: &str) -> Result<String, String> {
+        let Some(edit) = raw.trim().strip_prefix("EDIT: ") else {
+            return Ok(self.clean_output(raw));
+        };
+        let (from, to) = edit.split_once("->").ok_or("an edit is `a->b`")?;
+        if !start.text.contains(from) {
+            return Err(format!("no `{from}` in the recipe"));
+        }
+        Ok(start.text.replace(from, to))
+    }
+
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        // A static-check failure: `RULESYNTAX` is fixed by rule.
+        if failure.stage == STATIC_CHECK {
+            return recipe.text.contains("RULESYNTAX").then(|| {
+                (
+                    Recipe::new(
+                        &recipe.file_name,
+                        recipe.text.replace("RULESYNTAX", "WORKS"),
+                    ),
+                    "RULESYNTAX became WORKS".into(),
+                )
+            });
+        }
         // Only its own build failures, read from the typed detail the loop
         // carried from `run_stage`.
         if failure.detail.get::<FakeStage>() != Some(&FakeStage::Build) {

@@ -566,3 +566,40 @@ fn a_stage_failure_carries_the_backend_detail_and_an_unchanged_one_does_not() {
     let text = std::fs::read_to_string(env.run_dir().join("report.json")).unwrap();
     assert!(!text.contains("detail"), "{text}");
 }
+
+#[test]
+fn an_answer_the_backend_refuses_is_asked_again_with_the_reason() {
+    let mut env = Env::new();
+    env.opts.max_attempts = 2;
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("EDIT: nope->x")
+        .text("EDIT: draft->WORKS");
+    let (report, _) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.attempts[1].model_calls, 2);
+    let again = &model.requests()[1];
+    // The answer as the model gave it, then why it could not be used.
+    let n = again.messages.len();
+    assert_eq!(again.messages[n - 2].content, "EDIT: nope->x");
+    assert!(
+        last_user(again).contains("could not be used: no `nope` in the recipe"),
+        "{}",
+        last_user(again)
+    );
+    assert_eq!(eco.runs().last().unwrap().1, "WORKS");
+}
+
+#[test]
+fn a_static_failure_is_fixed_by_rule_before_any_model_call() {
+    let env = Env::new();
+    let eco = Fake::new("RULESYNTAX");
+    let model = ScriptedModel::new("s");
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Succeeded);
+    assert_eq!(report.model_calls, 0);
+    assert_eq!(report.attempts.len(), 1);
+    assert!(events.iter().any(
+        |e| matches!(e, AgentEvent::Note { message } if message.contains("RULESYNTAX became WORKS"))
+    ));
+}

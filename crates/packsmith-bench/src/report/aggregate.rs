@@ -14,6 +14,13 @@ pub struct StageRate {
     pub rate: f64,
 }
 
+/// Repair pairs of one mutation class: how many the command repaired.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ClassRate {
+    pub repaired: usize,
+    pub total: usize,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConfigStats {
     pub name: String,
@@ -39,6 +46,9 @@ pub struct ConfigStats {
     pub crashed: usize,
     /// Failure class of each pair that did not succeed.
     pub failure_classes: BTreeMap<String, usize>,
+    /// Repair pairs by mutation class (empty without repair tasks).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub repair_classes: BTreeMap<String, ClassRate>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -125,6 +135,14 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
             .unwrap_or_else(|| r.outcome.as_str().to_string());
         *failure_classes.entry(class).or_insert(0) += 1;
     }
+    let mut repair_classes: BTreeMap<String, ClassRate> = BTreeMap::new();
+    for r in results {
+        if let Some(class) = &r.repair_class {
+            let c = repair_classes.entry(class.clone()).or_default();
+            c.total += 1;
+            c.repaired += usize::from(r.outcome == Outcome::Succeeded);
+        }
+    }
     let prompt_tokens = results.iter().map(|r| r.prompt_tokens).sum::<u64>();
     let completion_tokens = results.iter().map(|r| r.completion_tokens).sum::<u64>();
     let wall_s = results
@@ -161,6 +179,7 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
             .filter(|r| r.outcome == Outcome::Crashed)
             .count(),
         failure_classes,
+        repair_classes,
     }
 }
 
@@ -227,6 +246,44 @@ mod tests {
         assert_eq!(s.prompt_tokens, 400);
         assert_eq!(s.mean_tokens, 110.0);
         assert_eq!(s.failure_classes["compilation"], 2);
+    }
+
+    #[test]
+    fn repairs_are_counted_by_class() {
+        let class = |task: &str, o: Outcome, at: Option<u32>, c: &str| {
+            let mut p = r(task, o, at);
+            p.repair_class = Some(c.into());
+            p
+        };
+        let rs = [
+            class(
+                "a.missing_import.0",
+                Outcome::Succeeded,
+                Some(1),
+                "missing_import",
+            ),
+            class(
+                "b.missing_import.0",
+                Outcome::Timeout,
+                None,
+                "missing_import",
+            ),
+            class("a.wrong_base.0", Outcome::Succeeded, Some(2), "wrong_base"),
+            r("spack-task", Outcome::Failed, None),
+        ];
+        let refs: Vec<_> = rs.iter().collect();
+        let s = config_stats("c", &refs, 2);
+        let got: Vec<_> = s
+            .repair_classes
+            .iter()
+            .map(|(c, x)| (c.as_str(), x.repaired, x.total))
+            .collect();
+        assert_eq!(got, [("missing_import", 1, 2), ("wrong_base", 1, 1)]);
+        assert_eq!(s.cumulative_success, [0.25, 0.5]);
+        let plain = config_stats("c", &refs[3..], 1);
+        assert!(plain.repair_classes.is_empty());
+        let json = serde_json::to_value(&plain).unwrap();
+        assert!(json.get("repair_classes").is_none());
     }
 
     #[test]

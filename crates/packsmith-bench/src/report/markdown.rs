@@ -214,6 +214,44 @@ fn nix_fidelity_section(r: &Report) -> String {
     s
 }
 
+/// Repair tasks by mutation class; empty when the run had none.
+fn repair_section(r: &Report) -> String {
+    let classes: BTreeSet<&String> = r
+        .configurations
+        .iter()
+        .flat_map(|c| c.repair_classes.keys())
+        .collect();
+    if classes.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\n## Repairs by mutation class\n\n");
+    s.push_str(
+        "Repair tasks only: broken recipes the command made pass every stage it was asked for, \
+         of those run (repaired@k for the whole set is the cumulative success above).\n\n",
+    );
+    let mut head = vec!["class".to_string()];
+    head.extend(r.configurations.iter().map(|c| format!("`{}`", c.name)));
+    s.push_str(&head_row(&head));
+    for class in classes {
+        let mut cells = vec![class.clone()];
+        cells.extend(
+            r.configurations
+                .iter()
+                .map(|c| match c.repair_classes.get(class) {
+                    Some(x) => format!(
+                        "{}/{} ({})",
+                        x.repaired,
+                        x.total,
+                        pct(x.repaired as f64 / x.total.max(1) as f64)
+                    ),
+                    None => "–".into(),
+                }),
+        );
+        s.push_str(&row(&cells));
+    }
+    s
+}
+
 pub fn render(r: &Report, plot_png: &str) -> String {
     let mut s = String::from("# packsmith bench report\n\n");
     for run in &r.runs {
@@ -363,6 +401,7 @@ pub fn render(r: &Report, plot_png: &str) -> String {
         }
     }
 
+    s.push_str(&repair_section(r));
     s.push_str(&fidelity_section(r));
     s.push_str(&nix_fidelity_section(r));
 

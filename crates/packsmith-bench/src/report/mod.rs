@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use aggregate::{config_stats, paired, ConfigStats, Paired, StageRate};
+pub use aggregate::{config_stats, paired, ClassRate, ConfigStats, Paired, StageRate};
 pub use fidelity::{ConfigFidelity, Hermetic, TaskFidelity};
 pub use nix_fidelity::{ConfigNixFidelity, Mean, TaskNixFidelity};
 

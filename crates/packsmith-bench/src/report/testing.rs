@@ -37,5 +37,6 @@ pub(crate) fn pair(task: &str, outcome: Outcome, success_attempt: Option<u32>) -
         nix_fidelity: None,
         scored: Some("final".into()),
         score_error: None,
+        repair_class: None,
     }
 }

@@ -391,3 +391,35 @@ pub struct RepoFacts {
     pub tree: String,
     pub warnings: Vec<AnalysisWarning>,
 }
+
+impl RepoFacts {
+    /// Facts of a source nothing was read from (a recipe repaired without
+    /// its project): every fact absent.
+    pub fn empty(source: SourceInfo) -> Self {
+        Self {
+            schema_version: FACTS_SCHEMA_VERSION,
+            source,
+            name: None,
+            build_systems: Vec::new(),
+            primary_build_system: None,
+            cmake: None,
+            autotools: None,
+            meson: None,
+            python: None,
+            cargo: None,
+            go: None,
+            npm: None,
+            languages: Vec::new(),
+            features: Vec::new(),
+            downloads: Vec::new(),
+            install_rules: None,
+            build_root: None,
+            versions: VersionFacts::default(),
+            license: None,
+            homepage: None,
+            description: None,
+            tree: String::new(),
+            warnings: Vec::new(),
+        }
+    }
+}

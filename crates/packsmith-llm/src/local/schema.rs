@@ -469,7 +469,8 @@ fn check(schema: &Value, value: &Value, at: &str, errors: &mut Vec<String>) {
 /// Describes `schema` for the prompt: small models fill constrained output
 /// with the right content only when they are told what it means.
 pub fn describe_for_prompt(name: &str, schema: &Value) -> String {
-    let pretty = serde_json::to_string_pretty(schema).unwrap_or_else(|_| schema.to_string());
+    // Compact: every token of the prompt costs a local model time to read.
+    let pretty = schema.to_string();
     // The name is not offered as content: small models copy it into fields.
     let _ = name;
     format!(

@@ -21,6 +21,7 @@ use serde::Serialize;
 pub use codes::{Code, Severity};
 pub use markdown::{strip_markdown, Cleaned};
 pub use names::spack_class_name;
+pub use signatures::directive_keywords;
 
 use crate::kb::NameIndex;
 use crate::recipe::{parse_recipe, ParsedRecipe};

@@ -72,6 +72,13 @@ const VERSION_KEYWORDS: &[&str] = &[
     "date",
 ];
 
+/// The keyword arguments directive `name` takes in Spack 0.23 (for a
+/// repair that renames a misspelt one); `None` for an unknown directive.
+pub fn directive_keywords(name: &str) -> Option<Vec<&'static str>> {
+    let s = SIGNATURES.iter().find(|s| s.name == name)?;
+    Some(s.params.iter().chain(s.keyword_only).copied().collect())
+}
+
 const SIGNATURES: &[Signature] = &[
     sig("conflicts", &["conflict_spec", "when", "msg"], 1),
     sig("depends_on", &["spec", "when", "type", "patches"], 1),

@@ -4,6 +4,7 @@
 
 mod autofix;
 mod autofix_build;
+mod edit_repair;
 mod error;
 mod hermeticity;
 mod output;
@@ -36,6 +37,7 @@ use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 pub use autofix::auto_repair_with;
+pub use edit_repair::{RepairMode, MAX_EDITS};
 pub use output::{clean_model_output, PinnedFetch};
 pub use prompts::PromptReference;
 pub use references::{compact_recipe, references_from};
@@ -110,6 +112,15 @@ pub struct SpackEcosystem {
     prepared: PreparedAttempts,
     /// The hermeticity checks of the run and their repairs.
     hermeticity: HermeticityLog,
+    /// How the model repairs, and whether rules try first.
+    repair_mode: RepairMode,
+    rules: bool,
+    /// The rule candidates tried so far in this run.
+    rule_log: edit_repair::RuleLog,
+    /// A recipe to start from instead of the draft (`packsmith repair`).
+    start: Option<Recipe>,
+    /// The last stage run (`packsmith repair --until`); `None`: all.
+    last_stage: Option<Stage>,
 }
 
 impl SpackEcosystem {
@@ -125,6 +136,40 @@ impl SpackEcosystem {
             kb: None,
             prepared: PreparedAttempts::default(),
             hermeticity: HermeticityLog::default(),
+            repair_mode: RepairMode::Rewrite,
+            rules: true,
+            rule_log: edit_repair::RuleLog::default(),
+            start: None,
+            last_stage: None,
+        }
+    }
+
+    /// Runs the stages up to `last` only (`packsmith repair --until`).
+    pub fn with_last_stage(mut self, last: Stage) -> Self {
+        self.last_stage = Some(last);
+        self
+    }
+
+    /// How the model repairs (`--repair-mode`) and whether the rules try
+    /// first (`--no-rules` switches every rule-based repair off).
+    pub fn with_repair(mut self, mode: RepairMode, rules: bool) -> Self {
+        self.repair_mode = mode;
+        self.rules = rules;
+        self
+    }
+
+    /// Starts from `text` instead of the deterministic draft: a recipe to
+    /// repair.
+    pub fn with_start_recipe(mut self, text: String) -> Self {
+        self.start = Some(Recipe::new(RECIPE_FILE, text));
+        self
+    }
+
+    fn edit_context(&self) -> edit_repair::EditContext<'_> {
+        edit_repair::EditContext {
+            package: &self.brief.package,
+            spack: self.target(),
+            names: self.names.as_deref(),
         }
     }
 
@@ -245,6 +290,20 @@ impl SpackEcosystem {
         })
     }
 
+    /// The rules of the failure's class (the hermeticity findings, the
+    /// build rules) on a failed Spack stage; `None` for a static failure.
+    fn typed_rule_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        let diagnosis = stages::diagnosis_of(failure)?;
+        if diagnosis.class == FailureClass::UndeclaredDependency {
+            let (fixed, actions) = autofix::repair_undeclared(&recipe.text, diagnosis, &self.brief);
+            self.hermeticity.repaired(actions);
+            return fixed.map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
+        }
+        let names = self.names.as_deref().map(|n| n as &dyn SpackNames);
+        autofix::auto_repair_with(&recipe.text, diagnosis, names)
+            .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
+    }
+
     /// Attempt `number`'s overlay as its stages left it, when it still
     /// holds `recipe` (the variant check runs in it instead of writing it
     /// again).
@@ -270,6 +329,9 @@ impl Ecosystem for SpackEcosystem {
     }
 
     fn first_draft(&self, _task: &Task) -> Result<Recipe, EcosystemError> {
+        if let Some(start) = &self.start {
+            return Ok(start.clone());
+        }
         match &self.draft {
             // Names the knowledge base lacks are renamed to the package
             // they stand for, or commented out: they never reach Spack.
@@ -295,6 +357,11 @@ impl Ecosystem for SpackEcosystem {
     ) -> ChatRequest {
         // "No draft" is not a failure worth showing to the model.
         let failure = failure.filter(|f| f.class != "no_draft");
+        if let (RepairMode::Edits, Some(f), false) =
+            (self.repair_mode, failure, draft.text.trim().is_empty())
+        {
+            return edit_repair::edits_request(&self.edit_context(), &self.rule_log, draft, f, 1);
+        }
         let user = prompts::draft(&prompts::DraftContext {
             package: &task.name,
             version: self.version(),
@@ -314,6 +381,16 @@ impl Ecosystem for SpackEcosystem {
         history: &AttemptHistory,
         failure: &Failure,
     ) -> ChatRequest {
+        let seed = u64::from(history.current_attempt) + 1;
+        if self.repair_mode == RepairMode::Edits {
+            return edit_repair::edits_request(
+                &self.edit_context(),
+                &self.rule_log,
+                &history.current,
+                failure,
+                seed,
+            );
+        }
         let diagnostics = failure
             .diagnostics
             .iter()
@@ -337,7 +414,27 @@ impl Ecosystem for SpackEcosystem {
             ),
             recipe: &history.current.text,
         });
-        self.request(user, u64::from(history.current_attempt) + 1)
+        self.request(user, seed)
+    }
+
+    fn answer_to_recipe(&self, start: &Recipe, raw: &str) -> Result<String, String> {
+        match self.repair_mode {
+            RepairMode::Rewrite => Ok(self.clean_output(raw)),
+            RepairMode::Edits => {
+                let fixed = edit_repair::apply_answer(&self.edit_context(), &start.text, raw)?;
+                Ok(PinnedFetch::of(&self.brief.fetch).apply(&fixed).0)
+            }
+        }
+    }
+
+    fn unchanged_nudge(&self) -> String {
+        match self.repair_mode {
+            RepairMode::Rewrite => "That is the same recipe, unchanged, and it fails in the same \
+                way. Change the lines that cause the error above and reply with the whole \
+                corrected recipe."
+                .to_string(),
+            RepairMode::Edits => edit_repair::UNCHANGED_EDITS.to_string(),
+        }
     }
 
     fn clean_output(&self, raw: &str) -> String {
@@ -366,7 +463,14 @@ impl Ecosystem for SpackEcosystem {
 
     fn stages(&self) -> Vec<StageSpec> {
         let v = &self.validation;
-        stages::stage_specs(&stage_list(v.audit, v.install, v.hermeticity), &v.options)
+        let mut list = stage_list(v.audit, v.install, v.hermeticity);
+        if let Some(at) = self
+            .last_stage
+            .and_then(|last| list.iter().position(|s| *s == last))
+        {
+            list.truncate(at + 1);
+        }
+        stages::stage_specs(&list, &v.options)
     }
 
     fn run_stage(
@@ -387,15 +491,14 @@ impl Ecosystem for SpackEcosystem {
     }
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
-        let diagnosis = stages::diagnosis_of(failure)?;
-        if diagnosis.class == FailureClass::UndeclaredDependency {
-            let (fixed, actions) = autofix::repair_undeclared(&recipe.text, diagnosis, &self.brief);
-            self.hermeticity.repaired(actions);
-            return fixed.map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
+        if !self.rules {
+            return None;
         }
-        let names = self.names.as_deref().map(|n| n as &dyn SpackNames);
-        autofix::auto_repair_with(&recipe.text, diagnosis, names)
-            .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
+        let typed = self.typed_rule_fix(recipe, failure);
+        typed.or_else(|| {
+            edit_repair::rule_fix(&self.edit_context(), &self.rule_log, &recipe.text, failure)
+                .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
+        })
     }
 
     fn tools(&self) -> Vec<Box<dyn Tool>> {

@@ -6,10 +6,14 @@ use minijinja::Environment;
 use serde::Serialize;
 
 use packsmith_agent::{clip_chars, Failure, Reference};
+use packsmith_spack_knowledge::edit::OpKind;
+use packsmith_spack_knowledge::target::TargetSpack;
 
 const SYSTEM: &str = include_str!("prompts/system.j2");
 const DRAFT: &str = include_str!("prompts/draft.j2");
 const REPAIR: &str = include_str!("prompts/repair.j2");
+const SYSTEM_EDITS: &str = include_str!("prompts/system_edits.j2");
+const REPAIR_EDITS: &str = include_str!("prompts/repair_edits.j2");
 
 /// The system prompt's inputs.
 #[derive(Debug, Serialize)]
@@ -76,6 +80,85 @@ pub struct RepairContext<'a> {
     pub facts: &'a str,
     pub references: Vec<PromptReference>,
     pub recipe: &'a str,
+}
+
+/// A structured-edit repair call's inputs: only what the offered edits
+/// need (a local model reads about 40 tokens a second).
+#[derive(Debug, Serialize)]
+pub struct EditsContext<'a> {
+    pub package: &'a str,
+    pub stage: &'a str,
+    pub class: &'a str,
+    pub excerpt: &'a str,
+    /// Numbered lines, cut around the failure for long recipes.
+    pub recipe: &'a str,
+    /// One line per offered operation: its JSON form and when to use it.
+    pub ops: Vec<&'static str>,
+    pub packages: &'a [String],
+    pub variants: &'a [String],
+    pub new_variants: &'a [String],
+    pub tried: &'a [String],
+}
+
+/// How the prompt offers an operation: an example of its JSON and when
+/// it fits.
+pub fn op_line(op: OpKind) -> &'static str {
+    match op {
+        OpKind::AddDependency => {
+            r#"{"op": "add_dependency", "spec": "zlib-api", "type": ["build", "link"], "when": "+zlib"}: declare a dependency"#
+        }
+        OpKind::RemoveDependency => {
+            r#"{"op": "remove_dependency", "name": "foo"}: drop every depends_on of a package"#
+        }
+        OpKind::RenameDependency => {
+            r#"{"op": "rename_dependency", "from": "libz", "to": "zlib-api"}: a dependency under a name Spack does not know"#
+        }
+        OpKind::AddVariant => {
+            r#"{"op": "add_variant", "name": "mpi", "default": false, "description": "Build with MPI"}: declare a variant that is used but missing"#
+        }
+        OpKind::SetVariantDefault => {
+            r#"{"op": "set_variant_default", "name": "precision", "default": "double"}: a default Spack refuses"#
+        }
+        OpKind::SetWhen => {
+            r#"{"op": "set_when", "line": 25, "when": "+mpi"}: change the condition of the directive on that line (null removes it)"#
+        }
+        OpKind::AddConflicts => {
+            r#"{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}: rule out a configuration"#
+        }
+        OpKind::AddSpackImport => {
+            r#"{"op": "add_spack_import"}: the recipe lacks `from spack.package import *`"#
+        }
+        OpKind::ChangeBaseClass => {
+            r#"{"op": "change_base_class", "from": "CmakePackage", "to": "CMakePackage"}: a base class that does not exist"#
+        }
+        OpKind::AddCmakeDefine => {
+            r#"{"op": "add_cmake_define", "name": "BUILD_TESTING", "value": "self.run_tests"}: set a CMake variable in cmake_args (value true, false, a string, or "self.run_tests")"#
+        }
+        OpKind::RemoveCmakeDefine => {
+            r#"{"op": "remove_cmake_define", "name": "FOO_OPTION"}: drop a CMake variable from cmake_args"#
+        }
+        OpKind::AddConfigureArg => {
+            r#"{"op": "add_configure_arg", "arg": "--without-x"}: add a configure argument"#
+        }
+        OpKind::AddCompilerFlag => {
+            r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}: a flag a compiler needs"#
+        }
+        OpKind::ReplaceLine => {
+            r#"{"op": "replace_line", "line": 12, "text": "depends_on("cmake@3.16:", type="build")"}: rewrite one line when nothing above fits"#
+        }
+    }
+}
+
+pub fn system_edits(spack: TargetSpack) -> String {
+    render(
+        "system_edits.j2",
+        SYSTEM_EDITS,
+        &serde_json::json!({"spack": spack.to_string()}),
+    )
+}
+
+pub fn repair_edits(ctx: &EditsContext) -> String {
+    render("repair_edits.j2", REPAIR_EDITS, ctx)
 }
 
 fn render<C: Serialize>(name: &str, template: &str, ctx: &C) -> String {

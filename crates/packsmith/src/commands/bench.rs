@@ -37,6 +37,10 @@ pub enum BenchCommand {
     /// Compute every finished pair's scores again from its run directory
     /// (after a scorer change, or to add ground truth); outcomes stay.
     Rescore(RescoreArgs),
+    /// Make the repair benchmark's tasks from a Spack builtin repository:
+    /// real recipes broken by typed mutations, each checked with the real
+    /// Spack (run them with `bench run DIR/tasks.jsonl`).
+    Repairs(super::bench_repairs::RepairsArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -223,6 +227,7 @@ fn say(text: &str) {
 pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
     match &args.command {
         BenchCommand::Fetch(a) => fetch(a),
+        BenchCommand::Repairs(a) => super::bench_repairs::run(a),
         BenchCommand::Run(a) => run_pairs(a),
         BenchCommand::RunOne(a) => {
             let outcome = packsmith_bench::run::run_one(&a.out, a.index).map_err(cli_error)?;

@@ -2,6 +2,7 @@
 
 mod analyze;
 pub mod bench;
+mod bench_repairs;
 mod check;
 mod doctor;
 mod kb;
@@ -9,6 +10,7 @@ mod kb_embed;
 mod model;
 mod nix;
 mod optional_model;
+mod repair;
 mod score;
 mod serve;
 pub mod setup;
@@ -28,6 +30,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),
+        Command::Repair(args) => repair::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Nix(args) => nix::run(&args),
         Command::Setup(args) => setup::run(&args),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# A stand-in for `packsmith spack|nix` in the bench tests: it writes a
-# RunReport as the real commands do, with behaviour chosen by the task name:
+# A stand-in for `packsmith spack|nix|repair` in the bench tests: it writes a
+# RunReport as the real commands do (`repair`: a Spack one, with the stages
+# up to --until), with behaviour chosen by --name (the package):
 #   ok-N   succeeds at attempt N          bad    fails every attempt
 #   crash  exits 3 without a report      hang   sleeps until killed
 #   leaky  installs at every attempt and fails the hermeticity check
@@ -47,7 +48,17 @@ if name.startswith("crash"):
     sys.stderr.write("fake: crashed\n")
     sys.exit(3)
 
-stages = ["load", "audit", "concretize", "install", "hermeticity"] if eco == "spack" else ["evaluate", "build", "runtime_check"]
+if eco == "repair":
+    if not os.path.isabs(src) or not os.path.isfile(src):
+        sys.stderr.write("fake: repair needs the broken recipe's absolute path, got %s\n" % src)
+        sys.exit(2)
+    until = opt("--until", "concretize")
+    stages = ["load", "concretize", "install"]
+    stages = stages[:stages.index(until) + 1]
+elif eco == "spack":
+    stages = ["load", "audit", "concretize", "install", "hermeticity"]
+else:
+    stages = ["evaluate", "build", "runtime_check"]
 k = int(opt("--max-attempts", opt("--max-iterations", "3")))
 win = int(name.split("-")[1]) if name.startswith("ok-") else None
 run = os.path.join(out, name)
@@ -93,7 +104,7 @@ if ok:
 else:
     open(os.path.join(run, "best-attempt." + recipe_file), "w").write(recipe)
 calls = sum(a["model_calls"] for a in attempts)
-report = {"schema": 1, "name": name, "ecosystem": eco, "model": opt("--model", "scripted"),
+report = {"schema": 1, "name": name, "ecosystem": "spack" if eco == "repair" else eco, "model": opt("--model", "scripted"),
           "status": "succeeded" if ok else "attempts_exhausted",
           "reason": "a recipe passed" if ok else "attempt limit reached",
           "stages": stages, "attempts": attempts,

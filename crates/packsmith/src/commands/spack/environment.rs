@@ -8,7 +8,6 @@ use packsmith_spack::validate::{SpackSetup, ValidateError, NO_SPACK_HINT};
 use packsmith_spack_knowledge::kb::KnowledgeBase;
 use packsmith_spack_knowledge::target::TargetSpack;
 
-use crate::cli::SpackArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::note;
@@ -22,8 +21,8 @@ fn spack_error(e: ValidateError) -> CliError {
 
 /// `--spack` is an env script (`export SPACK_ROOT=…` lines) or a `spack`
 /// executable; without it, `spack` on PATH.
-pub fn locate_spack(args: &SpackArgs, scratch: &Path) -> Result<SpackSetup, CliError> {
-    let setup = match &args.spack {
+pub fn locate_spack(spack: Option<&Path>, scratch: &Path) -> Result<SpackSetup, CliError> {
+    let setup = match spack {
         // A set-up made by `packsmith setup spack` comes before PATH.
         None => match crate::commands::spack_default::default_env_file()? {
             Some(env) => SpackSetup::from_env_script(&env, scratch),
@@ -51,9 +50,9 @@ pub fn locate_spack(args: &SpackArgs, scratch: &Path) -> Result<SpackSetup, CliE
 }
 
 /// `--spack-version auto` asks Spack itself.
-pub fn target_spack(args: &SpackArgs, setup: &SpackSetup) -> Result<TargetSpack, CliError> {
-    if args.spack_version != "auto" {
-        return crate::commands::kb::spack_version(&args.spack_version);
+pub fn target_spack(spack_version: &str, setup: &SpackSetup) -> Result<TargetSpack, CliError> {
+    if spack_version != "auto" {
+        return crate::commands::kb::spack_version(spack_version);
     }
     let line = setup.version().map_err(spack_error)?;
     TargetSpack::parse(line.split_whitespace().next().unwrap_or("")).ok_or_else(|| {
@@ -69,10 +68,10 @@ pub fn target_spack(args: &SpackArgs, setup: &SpackSetup) -> Result<TargetSpack,
 /// package repository (found by the backend), else none — said in a note
 /// (names are then not checked, and the model gets no lookup tools).
 pub fn knowledge_base(
-    args: &SpackArgs,
+    kb: Option<&str>,
     setup: &SpackSetup,
 ) -> Result<Option<KnowledgeBase>, CliError> {
-    if let Some(sel) = &args.kb {
+    if let Some(sel) = kb {
         return Ok(Some(KnowledgeBase::select(&cache_dir(), Some(sel))?));
     }
     let kb = knowledge_base_for(&cache_dir(), setup);

@@ -2,7 +2,7 @@
 //! Spack stages in the sandbox → model repairs, until the package installs
 //! or the attempts run out. Everything lands in `<out>/<name>/`.
 
-mod environment;
+pub(crate) mod environment;
 mod inputs;
 mod variants;
 
@@ -14,7 +14,7 @@ use packsmith_analyze::{analyze_dir, source};
 use packsmith_core::chat::Usage;
 use packsmith_core::RepoFacts;
 use packsmith_llm::ChatModel;
-use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
+use packsmith_spack::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
 use packsmith_spack::prepare::{prepare_run, PreparedRun, RunInputs};
 use packsmith_spack::validate::StageOptions;
 use packsmith_spack_knowledge::brief::BriefOverrides;
@@ -28,7 +28,7 @@ use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
 
 /// Ctrl-C (or SIGTERM) cancels the run: see [`packsmith_exec::install_cancel`].
-fn cancel_on_signals() -> CancelToken {
+pub(crate) fn cancel_on_signals() -> CancelToken {
     CancelToken::from_flag(packsmith_exec::install_cancel())
 }
 
@@ -46,9 +46,9 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     let (root, facts) = analyse(args)?;
 
     // Spack first: without it there is nothing to validate against.
-    let setup = environment::locate_spack(args, &std::env::temp_dir())?;
-    let target = environment::target_spack(args, &setup)?;
-    let kb = environment::knowledge_base(args, &setup)?;
+    let setup = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir())?;
+    let target = environment::target_spack(&args.spack_version, &setup)?;
+    let kb = environment::knowledge_base(args.kb.as_deref(), &setup)?;
     let names_index = kb.as_ref().and_then(|k| k.names().ok());
     let names: &dyn SpackNames = match &names_index {
         Some(n) => n,
@@ -103,7 +103,9 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
         tools,
         ..PromptSettings::default()
     };
-    let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone());
+    let mode = repair_mode(&args.repair_mode, model.as_ref())?;
+    let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone())
+        .with_repair(mode, !args.no_rules);
     if args.draft == "none" {
         eco = eco.with_draft(None);
     }
@@ -147,13 +149,30 @@ fn analyse(args: &SpackArgs) -> Result<(PathBuf, RepoFacts), CliError> {
     Ok((root, facts))
 }
 
+/// `--repair-mode auto` picks structured edits for a local model and
+/// whole-recipe rewrites for the rest.
+pub(crate) fn repair_mode(choice: &str, model: &dyn ChatModel) -> Result<RepairMode, CliError> {
+    match choice {
+        "auto" => Ok(RepairMode::default_for(&model.id())),
+        other => RepairMode::parse(other).ok_or_else(|| {
+            CliError::new(Exit::BadInput, format!("unknown --repair-mode `{other}`"))
+                .hint("use auto, edits or rewrite")
+        }),
+    }
+}
+
 /// Tools for the model: `--no-tools` off, `--tools` on, else on except for
 /// a local model (a small model spends its budget on tool rounds).
 fn tools_on(args: &SpackArgs, model: &dyn ChatModel) -> bool {
-    if args.no_tools {
+    tools_for(args.no_tools, args.tools, model)
+}
+
+/// `--no-tools` off, `--tools` on, else on except for a local model.
+pub(crate) fn tools_for(no_tools: bool, tools: bool, model: &dyn ChatModel) -> bool {
+    if no_tools {
         false
     } else {
-        args.tools || !model.id().starts_with("local:")
+        tools || !model.id().starts_with("local:")
     }
 }
 

@@ -1,0 +1,469 @@
+//! Repairs by rule: from the static check's findings on a recipe and the
+//! names a failed Spack stage mentions, the edit lists that would fix it,
+//! most likely first. The caller tries them cheapest-first (static check,
+//! then Spack) and asks a model only when none helps; the same candidates
+//! become the model's menu.
+
+use super::locate::{self, Reading};
+use super::{EditOp, OpKind};
+use crate::base_classes::BASE_CLASSES;
+use crate::check::{check_source, directive_keywords, CheckOptions, Code, Diagnostic};
+use crate::kb::query::edit_distance;
+use crate::kb::NameIndex;
+use crate::mapping::SpackNames;
+use crate::mapping::{fix_name, NameFix};
+use crate::recipe::{parse_recipe, ParsedRecipe, Value, VariantValues};
+use crate::spec::{parse as parse_spec, VariantValue};
+use crate::target::TargetSpack;
+
+/// One repair to try.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub edits: Vec<EditOp>,
+    /// Why, for the trace and the model's "tried" list.
+    pub why: String,
+}
+
+/// What the rules read.
+pub struct RuleInput<'a> {
+    pub source: &'a str,
+    pub package: &'a str,
+    pub spack: TargetSpack,
+    pub names: Option<&'a NameIndex>,
+    /// Names a failed stage mentions: unknown packages, undefined Python
+    /// names, variants Spack did not find.
+    pub failure_names: &'a [String],
+}
+
+/// The check's errors on the recipe.
+pub fn check_errors(input: &RuleInput) -> Vec<Diagnostic> {
+    let opts = CheckOptions {
+        spack: input.spack,
+        names: input.names,
+        package: Some(input.package),
+    };
+    check_source(input.source, "package.py", &opts)
+        .into_iter()
+        .filter(|d| d.severity == crate::check::Severity::Error)
+        .collect()
+}
+
+/// Every candidate repair, best first, without duplicates.
+pub fn rule_candidates(input: &RuleInput) -> Vec<Candidate> {
+    let recipe = parse_recipe(input.source, "package.py");
+    let reading = locate::read(input.source).ok();
+    let mut out: Vec<Candidate> = Vec::new();
+    for d in check_errors(input) {
+        out.extend(for_diagnostic(input, &recipe, reading.as_ref(), &d));
+    }
+    for name in input.failure_names {
+        out.extend(for_failure_name(input, &recipe, name));
+    }
+    let mut seen = Vec::new();
+    out.retain(|c| {
+        let fresh = !seen.contains(&c.edits);
+        if fresh {
+            seen.push(c.edits.clone());
+        }
+        fresh
+    });
+    out
+}
+
+fn one(edit: EditOp, why: impl Into<String>) -> Candidate {
+    Candidate {
+        edits: vec![edit],
+        why: why.into(),
+    }
+}
+
+fn for_diagnostic(
+    input: &RuleInput,
+    recipe: &ParsedRecipe,
+    reading: Option<&Reading>,
+    d: &Diagnostic,
+) -> Vec<Candidate> {
+    match d.code {
+        Code::MissingImport => missing_import(recipe, d),
+        Code::UnknownDependency => unknown_dependencies(input, recipe),
+        Code::SelfDependency => vec![one(
+            EditOp::RemoveDependency {
+                name: input.package.to_string(),
+            },
+            "a package cannot depend on itself",
+        )],
+        Code::BadSpec => reading.map_or_else(Vec::new, |r| repeated_variant(r, d.line)),
+        Code::UndeclaredVariant => undeclared_variants(input.source, recipe, d.line),
+        Code::VariantDefault | Code::VariantNoDefault | Code::VariantValues => {
+            variant_defaults(recipe, d.line)
+        }
+        Code::DirectiveArguments => {
+            reading.map_or_else(Vec::new, |r| misspelt_keyword(input.source, r, d.line))
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `from spack.package import *` when the recipe lacks it, else a base
+/// class that is neither imported nor defined renamed to the closest
+/// builtin class.
+fn missing_import(recipe: &ParsedRecipe, d: &Diagnostic) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    if !recipe.imports.iter().any(|i| i.module == "spack.package") {
+        out.push(one(
+            EditOp::AddSpackImport {},
+            "the recipe does not import spack.package",
+        ));
+    }
+    for base in &recipe.bases {
+        if d.message.contains(&format!("`{base}`"))
+            && crate::base_classes::base_class(base).is_none()
+        {
+            out.extend(closest_base_classes(base, recipe));
+        }
+    }
+    out
+}
+
+/// The builtin classes close to a misspelt `base`: the one the recipe's
+/// own methods and attributes point at first (`cmake_args` → CMake,
+/// `pypi` → Python, …), then by edit distance.
+fn closest_base_classes(base: &str, recipe: &ParsedRecipe) -> Vec<Candidate> {
+    let lower = base.to_ascii_lowercase();
+    let limit = (lower.len() / 2).max(3);
+    let evidence = class_evidence(recipe);
+    let mut scored: Vec<(bool, usize, &str)> = BASE_CLASSES
+        .iter()
+        .map(|c| {
+            let d = edit_distance(&lower, &c.name.to_ascii_lowercase());
+            (evidence != Some(c.name), d, c.name)
+        })
+        .filter(|(_, d, _)| *d <= limit)
+        .collect();
+    scored.sort();
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, _, name)| {
+            one(
+                EditOp::ChangeBaseClass {
+                    from: base.to_string(),
+                    to: name.to_string(),
+                },
+                format!("`{base}` is no Spack class; `{name}` is"),
+            )
+        })
+        .collect()
+}
+
+/// The build-system class a recipe's own methods or attributes belong to.
+fn class_evidence(recipe: &ParsedRecipe) -> Option<&'static str> {
+    let has = |m: &str| recipe.has_method(m);
+    let attr = |a: &str| recipe.attributes.iter().any(|x| x.name == a);
+    if has("cmake_args") {
+        Some("CMakePackage")
+    } else if has("configure_args") || has("autoreconf") {
+        Some("AutotoolsPackage")
+    } else if has("meson_args") {
+        Some("MesonPackage")
+    } else if attr("pypi") || has("install_options") || has("config_settings") {
+        Some("PythonPackage")
+    } else if attr("cran") || attr("bioc") {
+        Some("RPackage")
+    } else if has("edit") || attr("build_targets") || attr("install_targets") {
+        Some("MakefilePackage")
+    } else {
+        None
+    }
+}
+
+/// A name Spack does not know, renamed to what it stands for or to the
+/// closest known names.
+fn rename_unknown(input: &RuleInput, name: &str) -> Vec<Candidate> {
+    let Some(names) = input.names.map(|n| n as &dyn SpackNames) else {
+        return Vec::new();
+    };
+    let targets: Vec<(String, String)> = match fix_name(name, names) {
+        NameFix::Known => Vec::new(),
+        NameFix::Resolved { name: to, evidence } => vec![(to, evidence)],
+        NameFix::Unresolved { closest } => closest
+            .into_iter()
+            .map(|c| (c, "the closest known name".to_string()))
+            .collect(),
+    };
+    targets
+        .into_iter()
+        .map(|(to, why)| {
+            one(
+                EditOp::RenameDependency {
+                    from: name.to_string(),
+                    to: to.clone(),
+                },
+                format!("Spack knows no `{name}`; `{to}` ({why})"),
+            )
+        })
+        .collect()
+}
+
+fn unknown_dependencies(input: &RuleInput, recipe: &ParsedRecipe) -> Vec<Candidate> {
+    let Some(names) = input.names.map(|n| n as &dyn SpackNames) else {
+        return Vec::new();
+    };
+    recipe
+        .dependencies
+        .iter()
+        .filter(|d| !d.name.is_empty() && fix_name(&d.name, names) != NameFix::Known)
+        .flat_map(|d| rename_unknown(input, &d.name))
+        .collect()
+}
+
+/// `when="+x ~x"`: one of the two settings dropped (either may be meant).
+fn repeated_variant(reading: &Reading, line: u32) -> Vec<Candidate> {
+    let Some(d) = reading.class.directives.iter().find(|d| d.line == line) else {
+        return Vec::new();
+    };
+    let Some(when) = d.keyword("when").and_then(|a| a.literal.clone()) else {
+        return Vec::new();
+    };
+    let tokens: Vec<&str> = when.split_whitespace().collect();
+    let name_of = |t: &str| {
+        t.trim_start_matches(['+', '~', '-'])
+            .split('=')
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let n = name_of(t);
+        if n.is_empty() || !tokens[..i].iter().any(|u| name_of(u) == n) {
+            continue;
+        }
+        for drop in [
+            i,
+            tokens[..i]
+                .iter()
+                .position(|u| name_of(u) == n)
+                .unwrap_or(i),
+        ] {
+            let kept: Vec<&str> = tokens
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != drop)
+                .map(|(_, t)| *t)
+                .collect();
+            out.push(one(
+                EditOp::SetWhen {
+                    line,
+                    when: (!kept.is_empty()).then(|| kept.join(" ")),
+                },
+                format!("`{when}` sets variant `{n}` twice and can never hold"),
+            ));
+        }
+    }
+    out
+}
+
+/// Variants used in specs on `line` that the recipe does not declare:
+/// declared, boolean and off (or with the value used).
+fn undeclared_variants(source: &str, recipe: &ParsedRecipe, line: u32) -> Vec<Candidate> {
+    let declared: Vec<&str> = recipe.variants.iter().map(|v| v.name.as_str()).collect();
+    let text = source
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("");
+    let mut out = Vec::new();
+    for literal in string_literals(text) {
+        let Ok(spec) = parse_spec(&literal) else {
+            continue;
+        };
+        for v in &spec.variants {
+            if declared.contains(&v.name.as_str())
+                || out
+                    .iter()
+                    .any(|c: &Candidate| c.why.contains(&format!("`{}`", v.name)))
+            {
+                continue;
+            }
+            let default = match &v.value {
+                VariantValue::Bool(_) => serde_json::Value::Bool(false),
+                VariantValue::Values(vals) => match vals.first() {
+                    Some(first) => serde_json::Value::String(first.clone()),
+                    None => continue,
+                },
+            };
+            out.push(one(
+                EditOp::AddVariant {
+                    name: v.name.clone(),
+                    default,
+                    description: Some(format!("Enable {}", v.name)),
+                    values: Vec::new(),
+                },
+                format!("variant `{}` is used but not declared", v.name),
+            ));
+        }
+    }
+    out
+}
+
+/// The contents of the double- or single-quoted strings on a line.
+fn string_literals(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find(['"', '\'']) {
+        let quote = &rest[start..=start];
+        let after = &rest[start + 1..];
+        let Some(end) = after.find(quote) else {
+            break;
+        };
+        out.push(after[..end].to_string());
+        rest = &after[end + 1..];
+    }
+    out
+}
+
+/// A variant whose default Spack refuses: each allowed value as the
+/// default, the one closest to the bad default first; a boolean default
+/// when it has no values.
+fn variant_defaults(recipe: &ParsedRecipe, line: u32) -> Vec<Candidate> {
+    let Some(v) = recipe
+        .variants
+        .iter()
+        .filter(|v| v.line <= line)
+        .max_by_key(|v| v.line)
+    else {
+        return Vec::new();
+    };
+    let bad = v
+        .default
+        .as_ref()
+        .and_then(|d| match d {
+            Value::Str(s) => Some(s.to_ascii_lowercase()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut values: Vec<String> = match &v.values {
+        Some(VariantValues::Items(items)) => items
+            .iter()
+            .filter_map(|i| match i {
+                Value::Str(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    values.sort_by_key(|s| edit_distance(&s.to_ascii_lowercase(), &bad));
+    let mut out: Vec<Candidate> = values
+        .into_iter()
+        .take(3)
+        .map(|val| {
+            one(
+                EditOp::SetVariantDefault {
+                    name: v.name.clone(),
+                    default: serde_json::Value::String(val.clone()),
+                },
+                format!("variant `{}` needs a default among its values", v.name),
+            )
+        })
+        .collect();
+    if out.is_empty() {
+        out.push(one(
+            EditOp::SetVariantDefault {
+                name: v.name.clone(),
+                default: serde_json::Value::Bool(false),
+            },
+            format!("variant `{}` needs a real default", v.name),
+        ));
+    }
+    out
+}
+
+/// A keyword the directive on `line` does not take, renamed to the
+/// closest one it does.
+fn misspelt_keyword(source: &str, reading: &Reading, line: u32) -> Vec<Candidate> {
+    let Some(d) = reading.class.directives.iter().find(|d| d.line == line) else {
+        return Vec::new();
+    };
+    let Some(allowed) = directive_keywords(&d.name) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for arg in &d.args {
+        let Some(key) = arg.keyword.as_deref() else {
+            continue;
+        };
+        if allowed.contains(&key) {
+            continue;
+        }
+        let Some(best) = allowed
+            .iter()
+            .min_by_key(|a| edit_distance(a, key))
+            .filter(|a| edit_distance(a, key) <= 3)
+        else {
+            continue;
+        };
+        let start = arg.whole.start;
+        let line_start = locate::line_start(source, start);
+        let line_end = locate::line_end(source, start);
+        let old = source[line_start..line_end].trim_end_matches('\n');
+        let col = start - line_start;
+        let new = format!("{}{best}{}", &old[..col], &old[col + key.len()..]);
+        out.push(one(
+            EditOp::ReplaceLine {
+                line: u32::try_from(source[..start].matches('\n').count() + 1).unwrap_or(line),
+                text: new,
+            },
+            format!("`{}` takes no `{key}=`; `{best}=` is meant", d.name),
+        ));
+    }
+    out
+}
+
+/// A name a failed stage reported: an unknown package renamed, an
+/// undefined class name replaced by the closest builtin class.
+fn for_failure_name(input: &RuleInput, recipe: &ParsedRecipe, name: &str) -> Vec<Candidate> {
+    if recipe.bases.iter().any(|b| b == name) {
+        return closest_base_classes(name, recipe);
+    }
+    if recipe.dependencies.iter().any(|d| d.name == name) {
+        return rename_unknown(input, name);
+    }
+    Vec::new()
+}
+
+/// The operations that fit a failure, for a model's menu: those of the
+/// candidates plus the ones its kind of failure usually needs, and always
+/// `replace_line` as the escape hatch.
+pub fn menu_ops(candidates: &[Candidate], failure_class: &str) -> Vec<OpKind> {
+    let mut ops: Vec<OpKind> = candidates
+        .iter()
+        .flat_map(|c| c.edits.iter().map(EditOp::kind))
+        .collect();
+    let usual: &[OpKind] = match failure_class {
+        "unknown_package" => &[OpKind::RenameDependency, OpKind::RemoveDependency],
+        "constraint" => &[
+            OpKind::SetVariantDefault,
+            OpKind::SetWhen,
+            OpKind::AddConflicts,
+            OpKind::RemoveDependency,
+        ],
+        "missing_dependency" | "undeclared_dependency" => &[
+            OpKind::AddDependency,
+            OpKind::AddCmakeDefine,
+            OpKind::AddConfigureArg,
+        ],
+        "cmake_configure" | "configure_download" => &[
+            OpKind::AddCmakeDefine,
+            OpKind::RemoveCmakeDefine,
+            OpKind::AddDependency,
+        ],
+        "compiler_compat" | "compilation" => &[OpKind::AddCompilerFlag, OpKind::AddConflicts],
+        "syntax" => &[OpKind::AddSpackImport, OpKind::ChangeBaseClass],
+        _ => &[],
+    };
+    ops.extend_from_slice(usual);
+    ops.push(OpKind::ReplaceLine);
+    ops.sort();
+    ops.dedup();
+    ops
+}

@@ -1,0 +1,291 @@
+//! Structured edits of a `package.py`: a small, typed language of changes
+//! (add a dependency, set a variant's default, add a CMake define, …) that
+//! a small model can pick from a menu and packsmith applies at exact
+//! positions read from the syntax tree. A model that writes Spack's API
+//! badly can still choose well; the text it would have written is ours.
+//!
+//! Each operation either applies cleanly or fails with a message that says
+//! why (for the model's next turn); nothing is guessed.
+
+pub mod candidates;
+mod directives;
+mod locate;
+mod methods;
+mod module;
+pub mod schema;
+
+use serde::{Deserialize, Serialize};
+
+/// One change to a recipe. The JSON form is `{"op": "<name>", …}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EditOp {
+    /// `depends_on(spec, when=…, type=…)`, after the last dependency.
+    AddDependency {
+        spec: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<String>,
+        #[serde(default, rename = "type", skip_serializing_if = "Vec::is_empty")]
+        types: Vec<String>,
+    },
+    /// Removes every `depends_on` of package `name`.
+    RemoveDependency { name: String },
+    /// Renames package `from` to `to` in every `depends_on` spec.
+    RenameDependency { from: String, to: String },
+    /// `variant(name, default=…, description=…, values=…)`.
+    AddVariant {
+        name: String,
+        default: serde_json::Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        values: Vec<String>,
+    },
+    /// Sets `default=` of variant `name`.
+    SetVariantDefault {
+        name: String,
+        default: serde_json::Value,
+    },
+    /// Sets (or, with `when: null`, removes) the `when=` of the directive
+    /// that starts on `line`.
+    SetWhen {
+        line: u32,
+        #[serde(default)]
+        when: Option<String>,
+    },
+    /// `conflicts(spec, when=…, msg=…)`.
+    AddConflicts {
+        spec: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        msg: Option<String>,
+    },
+    /// Adds `from spack.package import *` at the top.
+    AddSpackImport {},
+    /// Replaces base class `from` of the package class with `to`.
+    ChangeBaseClass { from: String, to: String },
+    /// `self.define(name, value)` in `cmake_args` (made when missing);
+    /// `value` is a bool, a string, or `"self.run_tests"`.
+    AddCmakeDefine {
+        name: String,
+        value: serde_json::Value,
+    },
+    /// Removes the lines of `cmake_args` that set `name`.
+    RemoveCmakeDefine { name: String },
+    /// Adds a literal argument to `configure_args` (made when missing).
+    AddConfigureArg { arg: String },
+    /// A `flag_handler` that appends `flag` to `flags` (`cflags`,
+    /// `cxxflags`, `fflags`) when the spec satisfies `when`
+    /// (`%gcc@10:`).
+    AddCompilerFlag {
+        flag: String,
+        flags: String,
+        when: String,
+    },
+    /// Replaces line `line` (1-based) with `text`; an empty text deletes it.
+    ReplaceLine { line: u32, text: String },
+}
+
+impl EditOp {
+    /// The operation's name as the JSON form spells it.
+    pub fn kind(&self) -> OpKind {
+        match self {
+            Self::AddDependency { .. } => OpKind::AddDependency,
+            Self::RemoveDependency { .. } => OpKind::RemoveDependency,
+            Self::RenameDependency { .. } => OpKind::RenameDependency,
+            Self::AddVariant { .. } => OpKind::AddVariant,
+            Self::SetVariantDefault { .. } => OpKind::SetVariantDefault,
+            Self::SetWhen { .. } => OpKind::SetWhen,
+            Self::AddConflicts { .. } => OpKind::AddConflicts,
+            Self::AddSpackImport {} => OpKind::AddSpackImport,
+            Self::ChangeBaseClass { .. } => OpKind::ChangeBaseClass,
+            Self::AddCmakeDefine { .. } => OpKind::AddCmakeDefine,
+            Self::RemoveCmakeDefine { .. } => OpKind::RemoveCmakeDefine,
+            Self::AddConfigureArg { .. } => OpKind::AddConfigureArg,
+            Self::AddCompilerFlag { .. } => OpKind::AddCompilerFlag,
+            Self::ReplaceLine { .. } => OpKind::ReplaceLine,
+        }
+    }
+
+    /// One line for reports and the next prompt.
+    pub fn summary(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| format!("{:?}", self.kind()))
+    }
+}
+
+/// The kinds of [`EditOp`], for menus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpKind {
+    AddDependency,
+    RemoveDependency,
+    RenameDependency,
+    AddVariant,
+    SetVariantDefault,
+    SetWhen,
+    AddConflicts,
+    AddSpackImport,
+    ChangeBaseClass,
+    AddCmakeDefine,
+    RemoveCmakeDefine,
+    AddConfigureArg,
+    AddCompilerFlag,
+    ReplaceLine,
+}
+
+impl OpKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AddDependency => "add_dependency",
+            Self::RemoveDependency => "remove_dependency",
+            Self::RenameDependency => "rename_dependency",
+            Self::AddVariant => "add_variant",
+            Self::SetVariantDefault => "set_variant_default",
+            Self::SetWhen => "set_when",
+            Self::AddConflicts => "add_conflicts",
+            Self::AddSpackImport => "add_spack_import",
+            Self::ChangeBaseClass => "change_base_class",
+            Self::AddCmakeDefine => "add_cmake_define",
+            Self::RemoveCmakeDefine => "remove_cmake_define",
+            Self::AddConfigureArg => "add_configure_arg",
+            Self::AddCompilerFlag => "add_compiler_flag",
+            Self::ReplaceLine => "replace_line",
+        }
+    }
+}
+
+/// Why an edit list could not be applied: which edit and what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("edit {index} ({op}): {message}")]
+pub struct EditError {
+    /// 1-based position in the list.
+    pub index: usize,
+    pub op: &'static str,
+    pub message: String,
+}
+
+/// The answer a model gives: `{"edits": [...]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditList {
+    pub edits: Vec<EditOp>,
+}
+
+/// Reads a model's answer: the JSON object, with any prose or code fence
+/// around it ignored.
+pub fn parse_edit_list(answer: &str) -> Result<EditList, String> {
+    let start = answer.find('{').ok_or("the answer holds no JSON object")?;
+    let end = answer.rfind('}').ok_or("the answer holds no JSON object")?;
+    let json = answer
+        .get(start..=end)
+        .ok_or("the answer holds no JSON object")?;
+    serde_json::from_str(json).map_err(|e| format!("the edit list is not valid: {e}"))
+}
+
+/// Applies `edits` in order, each to the result of the one before (the
+/// positions are read again every time, so line numbers in later edits
+/// refer to the recipe as the earlier ones left it).
+pub fn apply_edits(source: &str, edits: &[EditOp]) -> Result<String, EditError> {
+    let mut text = source.to_string();
+    for (i, edit) in edits.iter().enumerate() {
+        text = apply_one(&text, edit).map_err(|message| EditError {
+            index: i + 1,
+            op: edit.kind().as_str(),
+            message,
+        })?;
+    }
+    Ok(text)
+}
+
+fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
+    match edit {
+        EditOp::ReplaceLine { line, text } => return module::replace_line(source, *line, text),
+        EditOp::AddSpackImport {} => return module::add_spack_import(source),
+        _ => {}
+    }
+    let reading = locate::read(source)?;
+    match edit {
+        EditOp::AddDependency { spec, when, types } => {
+            directives::add_dependency(source, &reading, spec, when.as_deref(), types)
+        }
+        EditOp::RemoveDependency { name } => directives::remove_dependency(source, &reading, name),
+        EditOp::RenameDependency { from, to } => {
+            directives::rename_dependency(source, &reading, from, to)
+        }
+        EditOp::AddVariant {
+            name,
+            default,
+            description,
+            values,
+        } => directives::add_variant(
+            source,
+            &reading,
+            name,
+            default,
+            description.as_deref(),
+            values,
+        ),
+        EditOp::SetVariantDefault { name, default } => {
+            directives::set_variant_default(source, &reading, name, default)
+        }
+        EditOp::SetWhen { line, when } => {
+            directives::set_when(source, &reading, *line, when.as_deref())
+        }
+        EditOp::AddConflicts { spec, when, msg } => {
+            directives::add_conflicts(source, &reading, spec, when.as_deref(), msg.as_deref())
+        }
+        EditOp::ChangeBaseClass { from, to } => module::change_base(source, &reading, from, to),
+        EditOp::AddCmakeDefine { name, value } => {
+            methods::add_cmake_define(source, &reading, name, value)
+        }
+        EditOp::RemoveCmakeDefine { name } => methods::remove_cmake_define(source, &reading, name),
+        EditOp::AddConfigureArg { arg } => methods::add_configure_arg(source, &reading, arg),
+        EditOp::AddCompilerFlag { flag, flags, when } => {
+            methods::add_compiler_flag(source, &reading, flag, flags, when)
+        }
+        EditOp::ReplaceLine { .. } | EditOp::AddSpackImport {} => unreachable!("handled above"),
+    }
+}
+
+/// A Python literal for a JSON value (`true` → `True`, strings quoted).
+fn py_literal(value: &serde_json::Value) -> Result<String, String> {
+    match value {
+        serde_json::Value::Bool(true) => Ok("True".into()),
+        serde_json::Value::Bool(false) => Ok("False".into()),
+        serde_json::Value::String(s) => Ok(py_string(s)),
+        serde_json::Value::Number(n) => Ok(n.to_string()),
+        other => Err(format!("{other} is not a value a recipe can hold here")),
+    }
+}
+
+/// A double-quoted Python string.
+fn py_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `source` with `range` replaced by `with`.
+fn splice(source: &str, range: std::ops::Range<usize>, with: &str) -> String {
+    let mut out = String::with_capacity(source.len() + with.len());
+    out.push_str(&source[..range.start]);
+    out.push_str(with);
+    out.push_str(&source[range.end..]);
+    out
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod tests_candidates;

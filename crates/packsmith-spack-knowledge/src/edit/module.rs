@@ -1,0 +1,107 @@
+//! Edits of the module and the class header: the `spack.package` import,
+//! a base class, and a plain line replacement (the escape hatch for what
+//! the typed operations do not cover).
+
+use super::locate::{indent_of, Reading};
+use super::splice;
+
+/// The import every Spack 0.23 recipe starts with.
+const SPACK_IMPORT: &str = "from spack.package import *";
+
+pub(super) fn add_spack_import(source: &str) -> Result<String, String> {
+    if source.lines().any(|l| l.trim() == SPACK_IMPORT) {
+        return Err("the recipe already imports spack.package".into());
+    }
+    // The import goes before the first line of code, after the licence
+    // comments and the module docstring. The class need not parse for
+    // this, so the first non-comment, non-blank line is enough.
+    let mut at = 0;
+    let mut offset = 0;
+    let mut in_doc = false;
+    for line in source.split_inclusive('\n') {
+        let t = line.trim();
+        let doc_quote = t.starts_with("\"\"\"") || t.starts_with("'''");
+        if in_doc {
+            in_doc = !(t.ends_with("\"\"\"") || t.ends_with("'''"));
+        } else if doc_quote {
+            in_doc = !(t.len() > 3 && (t.ends_with("\"\"\"") || t.ends_with("'''")));
+        } else if !(t.is_empty() || t.starts_with('#')) {
+            break;
+        }
+        offset += line.len();
+        if !t.is_empty() {
+            at = offset;
+        }
+    }
+    let text = if at == 0 {
+        format!("{SPACK_IMPORT}\n\n")
+    } else {
+        format!("\n{SPACK_IMPORT}\n")
+    };
+    Ok(splice(source, at..at, &text))
+}
+
+pub(super) fn change_base(
+    source: &str,
+    reading: &Reading,
+    from: &str,
+    to: &str,
+) -> Result<String, String> {
+    if to.is_empty()
+        || !to
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        return Err(format!("{to:?} is not a class name"));
+    }
+    let (_, span) = reading
+        .class
+        .bases
+        .iter()
+        .find(|(name, _)| name == from)
+        .ok_or_else(|| {
+            let bases: Vec<&str> = reading
+                .class
+                .bases
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect();
+            format!(
+                "{} has no base {from:?} (its bases: {})",
+                reading.class.name,
+                bases.join(", ")
+            )
+        })?;
+    Ok(splice(source, span.clone(), to))
+}
+
+pub(super) fn replace_line(source: &str, line: u32, text: &str) -> Result<String, String> {
+    let index = usize::try_from(line)
+        .ok()
+        .and_then(|l| l.checked_sub(1))
+        .ok_or("lines count from 1")?;
+    let mut start = 0;
+    for (i, l) in source.split_inclusive('\n').enumerate() {
+        if i == index {
+            let end = start + l.len();
+            if text.trim().is_empty() {
+                return Ok(splice(source, start..end, ""));
+            }
+            // A replacement written without indentation keeps the line's.
+            let indent = if text.starts_with([' ', '\t']) {
+                String::new()
+            } else {
+                indent_of(source, start)
+            };
+            let newline = if l.ends_with('\n') { "\n" } else { "" };
+            let body = text.trim_end_matches('\n');
+            return Ok(splice(
+                source,
+                start..end,
+                &format!("{indent}{body}{newline}"),
+            ));
+        }
+        start += l.len();
+    }
+    Err(format!("the recipe has no line {line}"))
+}

@@ -1,0 +1,166 @@
+//! The JSON Schema of an edit list offered to a model: only the operations
+//! of a menu, with the candidate values packsmith found (package names
+//! that exist, variants and defines the recipe has, base classes) as
+//! `enum`s, so a grammar-constrained model can only pick among them.
+
+use serde_json::{json, Map, Value};
+
+use super::OpKind;
+
+/// What a model may choose from for one repair.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Menu {
+    pub ops: Vec<OpKind>,
+    /// Package names a new or renamed dependency may take (empty: any).
+    pub packages: Vec<String>,
+    /// The recipe's dependencies by package name (what can be removed or
+    /// renamed).
+    pub dependencies: Vec<String>,
+    /// The recipe's variants (whose default can be set).
+    pub variants: Vec<String>,
+    /// Names a new variant may take (empty: any).
+    pub new_variants: Vec<String>,
+    /// CMake variables a define may set (empty: any).
+    pub defines: Vec<String>,
+    /// Base classes to change to (empty: any).
+    pub base_classes: Vec<String>,
+    /// The recipe's base classes (what can be changed).
+    pub current_bases: Vec<String>,
+    /// Lines of directives whose `when=` may be set.
+    pub directive_lines: Vec<u32>,
+    /// At most this many edits in one answer.
+    pub max_edits: usize,
+}
+
+fn string_in(values: &[String]) -> Value {
+    if values.is_empty() {
+        json!({"type": "string"})
+    } else {
+        json!({"type": "string", "enum": values})
+    }
+}
+
+fn op_schema(kind: OpKind, menu: &Menu) -> Value {
+    let s = |v: &[String]| string_in(v);
+    let any = json!({"type": "string"});
+    let bool_or_string = json!({"anyOf": [{"type": "boolean"}, {"type": "string"}]});
+    let (props, required): (Vec<(&str, Value)>, Vec<&str>) = match kind {
+        OpKind::AddDependency => (
+            vec![
+                ("spec", s(&menu.packages)),
+                ("when", any.clone()),
+                (
+                    "type",
+                    json!({"type": "array", "maxItems": 3,
+                           "items": {"type": "string", "enum": ["build", "link", "run", "test"]}}),
+                ),
+            ],
+            vec!["spec"],
+        ),
+        OpKind::RemoveDependency => (vec![("name", s(&menu.dependencies))], vec!["name"]),
+        OpKind::RenameDependency => (
+            vec![("from", s(&menu.dependencies)), ("to", s(&menu.packages))],
+            vec!["from", "to"],
+        ),
+        OpKind::AddVariant => (
+            vec![
+                ("name", s(&menu.new_variants)),
+                ("default", bool_or_string.clone()),
+                ("description", any.clone()),
+            ],
+            vec!["name", "default", "description"],
+        ),
+        OpKind::SetVariantDefault => (
+            vec![
+                ("name", s(&menu.variants)),
+                ("default", bool_or_string.clone()),
+            ],
+            vec!["name", "default"],
+        ),
+        OpKind::SetWhen => {
+            let line = if menu.directive_lines.is_empty() {
+                json!({"type": "integer"})
+            } else {
+                json!({"type": "integer", "enum": menu.directive_lines})
+            };
+            (
+                vec![
+                    ("line", line),
+                    ("when", json!({"type": ["string", "null"]})),
+                ],
+                vec!["line", "when"],
+            )
+        }
+        OpKind::AddConflicts => (
+            vec![
+                ("spec", any.clone()),
+                ("when", any.clone()),
+                ("msg", any.clone()),
+            ],
+            vec!["spec"],
+        ),
+        OpKind::AddSpackImport => (vec![], vec![]),
+        OpKind::ChangeBaseClass => (
+            vec![
+                ("from", s(&menu.current_bases)),
+                ("to", s(&menu.base_classes)),
+            ],
+            vec!["from", "to"],
+        ),
+        OpKind::AddCmakeDefine => (
+            vec![
+                ("name", s(&menu.defines)),
+                ("value", bool_or_string.clone()),
+            ],
+            vec!["name", "value"],
+        ),
+        OpKind::RemoveCmakeDefine => (vec![("name", s(&menu.defines))], vec!["name"]),
+        OpKind::AddConfigureArg => (vec![("arg", any.clone())], vec!["arg"]),
+        OpKind::AddCompilerFlag => (
+            vec![
+                ("flag", any.clone()),
+                (
+                    "flags",
+                    json!({"type": "string", "enum": ["cflags", "cxxflags", "fflags"]}),
+                ),
+                ("when", any.clone()),
+            ],
+            vec!["flag", "flags", "when"],
+        ),
+        OpKind::ReplaceLine => (
+            vec![("line", json!({"type": "integer"})), ("text", any)],
+            vec!["line", "text"],
+        ),
+    };
+    let mut properties = Map::new();
+    properties.insert("op".into(), json!({"const": kind.as_str()}));
+    for (k, v) in props {
+        properties.insert(k.into(), v);
+    }
+    let mut req = vec!["op"];
+    req.extend(required);
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": req,
+        "additionalProperties": false,
+    })
+}
+
+/// `{"edits": [<one of the menu's operations>, …]}`.
+pub fn edit_schema(menu: &Menu) -> Value {
+    let items: Vec<Value> = menu.ops.iter().map(|k| op_schema(*k, menu)).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "edits": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": menu.max_edits.max(1),
+                "items": {"oneOf": items},
+            }
+        },
+        "required": ["edits"],
+        "additionalProperties": false,
+    })
+}

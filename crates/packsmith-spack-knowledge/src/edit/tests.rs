@@ -1,0 +1,322 @@
+use serde_json::json;
+
+use super::schema::{edit_schema, Menu};
+use super::*;
+use crate::recipe::parse_recipe;
+
+const RECIPE: &str = r#"# Copyright Spack Project Developers.
+#
+# SPDX-License-Identifier: (Apache-2.0 OR MIT)
+
+from spack.package import *
+
+
+class Heatsim(CMakePackage):
+    """A heat equation solver."""
+
+    homepage = "https://example.org/heatsim"
+    url = "https://example.org/heatsim-1.0.tar.gz"
+
+    version("1.0", sha256="0" * 64)
+
+    variant("mpi", default=True, description="Use MPI")
+    variant(
+        "precision",
+        default="double",
+        values=("single", "double"),
+        description="Floating point precision",
+    )
+
+    depends_on("cmake@3.16:", type="build")
+    depends_on("mpi", when="+mpi")
+    depends_on("zlib-api")
+
+    def cmake_args(self):
+        args = [
+            self.define_from_variant("HEATSIM_MPI", "mpi"),
+            self.define("HEATSIM_TESTS", False),
+        ]
+        return args
+"#;
+
+fn apply(op: EditOp) -> String {
+    let out = apply_edits(RECIPE, &[op]).expect("the edit applies");
+    assert!(
+        parse_recipe(&out, "package.py").syntax_errors.is_empty(),
+        "the result parses:\n{out}"
+    );
+    out
+}
+
+fn changed_lines(after: &str) -> (Vec<String>, Vec<String>) {
+    let before: Vec<&str> = RECIPE.lines().collect();
+    let after_lines: Vec<&str> = after.lines().collect();
+    let removed = before
+        .iter()
+        .filter(|l| !after_lines.contains(l))
+        .map(|l| l.to_string())
+        .collect();
+    let added = after_lines
+        .iter()
+        .filter(|l| !before.contains(l))
+        .map(|l| l.to_string())
+        .collect();
+    (removed, added)
+}
+
+#[test]
+fn add_dependency_goes_after_the_last_one() {
+    let out = apply(EditOp::AddDependency {
+        spec: "hdf5@1.10:".into(),
+        when: Some("+mpi".into()),
+        types: vec!["build".into(), "link".into()],
+    });
+    assert!(out.contains(
+        "    depends_on(\"zlib-api\")\n    depends_on(\"hdf5@1.10:\", type=(\"build\", \"link\"), when=\"+mpi\")\n"
+    ));
+}
+
+#[test]
+fn add_dependency_refuses_a_duplicate_and_a_bad_spec() {
+    let dup = apply_edits(
+        RECIPE,
+        &[EditOp::AddDependency {
+            spec: "zlib-api".into(),
+            when: None,
+            types: vec![],
+        }],
+    );
+    assert!(dup.unwrap_err().message.contains("already there"));
+    let bad = apply_edits(
+        RECIPE,
+        &[EditOp::AddDependency {
+            spec: "hdf5@@".into(),
+            when: None,
+            types: vec![],
+        }],
+    );
+    assert!(bad.unwrap_err().message.contains("not a valid spec"));
+}
+
+#[test]
+fn remove_and_rename_dependency() {
+    let out = apply(EditOp::RemoveDependency { name: "mpi".into() });
+    assert_eq!(
+        changed_lines(&out),
+        (
+            vec!["    depends_on(\"mpi\", when=\"+mpi\")".to_string()],
+            vec![]
+        )
+    );
+    let out = apply(EditOp::RenameDependency {
+        from: "cmake".into(),
+        to: "ninja".into(),
+    });
+    assert!(out.contains("depends_on(\"ninja@3.16:\", type=\"build\")"));
+    let missing = apply_edits(
+        RECIPE,
+        &[EditOp::RemoveDependency {
+            name: "boost".into(),
+        }],
+    );
+    assert_eq!(missing.unwrap_err().index, 1);
+}
+
+#[test]
+fn variants_are_added_and_their_defaults_set() {
+    let out = apply(EditOp::AddVariant {
+        name: "openmp".into(),
+        default: json!(false),
+        description: Some("Use OpenMP".into()),
+        values: vec![],
+    });
+    assert!(out.contains(
+        "        description=\"Floating point precision\",\n    )\n    variant(\"openmp\", default=False, description=\"Use OpenMP\")\n"
+    ));
+    let out = apply(EditOp::SetVariantDefault {
+        name: "precision".into(),
+        default: json!("single"),
+    });
+    assert!(out.contains("        default=\"single\",\n"));
+    let empty = apply_edits(
+        RECIPE,
+        &[EditOp::SetVariantDefault {
+            name: "precision".into(),
+            default: json!(""),
+        }],
+    );
+    assert!(empty.unwrap_err().message.contains("empty string"));
+}
+
+#[test]
+fn when_is_set_changed_and_removed() {
+    let out = apply(EditOp::SetWhen {
+        line: 26,
+        when: Some("+mpi".into()),
+    });
+    assert!(out.contains("    depends_on(\"zlib-api\", when=\"+mpi\")\n"));
+    let out = apply(EditOp::SetWhen {
+        line: 25,
+        when: None,
+    });
+    assert!(out.contains("    depends_on(\"mpi\")\n"));
+    let out = apply(EditOp::SetWhen {
+        line: 25,
+        when: Some("+mpi platform=linux".into()),
+    });
+    assert!(out.contains("depends_on(\"mpi\", when=\"+mpi platform=linux\")"));
+    let none = apply_edits(
+        RECIPE,
+        &[EditOp::SetWhen {
+            line: 3,
+            when: None,
+        }],
+    );
+    assert!(none
+        .unwrap_err()
+        .message
+        .contains("no directive starts on line 3"));
+}
+
+#[test]
+fn cmake_defines_are_added_to_the_returned_list_and_removed() {
+    let out = apply(EditOp::AddCmakeDefine {
+        name: "HEATSIM_DOWNLOAD".into(),
+        value: json!("OFF"),
+    });
+    assert!(out.contains(
+        "        args.append(self.define(\"HEATSIM_DOWNLOAD\", False))\n        return args\n"
+    ));
+    let out = apply(EditOp::AddCmakeDefine {
+        name: "BUILD_TESTING".into(),
+        value: json!("self.run_tests"),
+    });
+    assert!(out.contains("self.define(\"BUILD_TESTING\", self.run_tests)"));
+    let out = apply(EditOp::RemoveCmakeDefine {
+        name: "HEATSIM_TESTS".into(),
+    });
+    assert_eq!(
+        changed_lines(&out),
+        (
+            vec!["            self.define(\"HEATSIM_TESTS\", False),".to_string()],
+            vec![]
+        )
+    );
+    let twice = apply_edits(
+        RECIPE,
+        &[EditOp::AddCmakeDefine {
+            name: "HEATSIM_TESTS".into(),
+            value: json!(true),
+        }],
+    );
+    assert!(twice.unwrap_err().message.contains("already sets"));
+}
+
+#[test]
+fn a_missing_method_is_added() {
+    let out = apply(EditOp::AddConfigureArg {
+        arg: "--without-x".into(),
+    });
+    assert!(out.ends_with("    def configure_args(self):\n        return [\"--without-x\"]\n"));
+    let out = apply(EditOp::AddCompilerFlag {
+        flag: "-fallow-argument-mismatch".into(),
+        flags: "fflags".into(),
+        when: "%gcc@10:".into(),
+    });
+    assert!(out.contains(
+        "    def flag_handler(self, name, flags):\n        if name == \"fflags\" and self.spec.satisfies(\"%gcc@10:\"):\n            flags.append(\"-fallow-argument-mismatch\")\n        return (flags, None, None)\n"
+    ));
+}
+
+#[test]
+fn header_edits() {
+    let without = RECIPE.replace("from spack.package import *\n", "");
+    let out = apply_edits(&without, &[EditOp::AddSpackImport {}]).unwrap();
+    assert!(out.contains(
+        "# SPDX-License-Identifier: (Apache-2.0 OR MIT)\n\nfrom spack.package import *\n\n"
+    ));
+    let broken_base = RECIPE.replace("(CMakePackage)", "(CmakePackage)");
+    let out = apply_edits(
+        &broken_base,
+        &[EditOp::ChangeBaseClass {
+            from: "CmakePackage".into(),
+            to: "CMakePackage".into(),
+        }],
+    )
+    .unwrap();
+    assert_eq!(out, RECIPE);
+    let out = apply(EditOp::ReplaceLine {
+        line: 26,
+        text: "depends_on(\"zlib\")".into(),
+    });
+    assert!(out.contains("\n    depends_on(\"zlib\")\n"));
+}
+
+#[test]
+fn edits_apply_in_order_and_errors_name_the_edit() {
+    let out = apply_edits(
+        RECIPE,
+        &[
+            EditOp::RemoveDependency { name: "mpi".into() },
+            EditOp::SetVariantDefault {
+                name: "mpi".into(),
+                default: json!(false),
+            },
+        ],
+    )
+    .unwrap();
+    assert!(out.contains("variant(\"mpi\", default=False"));
+    let err = apply_edits(
+        RECIPE,
+        &[
+            EditOp::RemoveDependency { name: "mpi".into() },
+            EditOp::RemoveDependency { name: "mpi".into() },
+        ],
+    )
+    .unwrap_err();
+    assert_eq!((err.index, err.op), (2, "remove_dependency"));
+}
+
+#[test]
+fn answers_are_read_from_json_with_prose_around_it() {
+    let list = parse_edit_list(
+        "Here you go:\n```json\n{\"edits\": [{\"op\": \"rename_dependency\", \"from\": \"libz\", \"to\": \"zlib-api\"}]}\n```",
+    )
+    .unwrap();
+    assert_eq!(
+        list.edits,
+        vec![EditOp::RenameDependency {
+            from: "libz".into(),
+            to: "zlib-api".into()
+        }]
+    );
+    assert!(parse_edit_list("{\"edits\": [{\"op\": \"rewrite_everything\"}]}").is_err());
+    assert!(parse_edit_list("no json").is_err());
+}
+
+#[test]
+fn the_schema_offers_only_the_menu_with_its_candidates() {
+    let menu = Menu {
+        ops: vec![OpKind::RenameDependency, OpKind::RemoveDependency],
+        packages: vec!["zlib-api".into(), "zlib-ng".into()],
+        dependencies: vec!["libz".into()],
+        max_edits: 2,
+        ..Menu::default()
+    };
+    let schema = edit_schema(&menu);
+    let items = &schema["properties"]["edits"]["items"]["oneOf"];
+    assert_eq!(items.as_array().unwrap().len(), 2);
+    assert_eq!(items[0]["properties"]["op"]["const"], "rename_dependency");
+    assert_eq!(
+        items[0]["properties"]["to"]["enum"],
+        json!(["zlib-api", "zlib-ng"])
+    );
+    assert_eq!(schema["properties"]["edits"]["maxItems"], 2);
+    // Every operation's schema accepts its own JSON form.
+    let op = EditOp::RenameDependency {
+        from: "libz".into(),
+        to: "zlib-api".into(),
+    };
+    let value = serde_json::to_value(&op).unwrap();
+    assert_eq!(value["op"], "rename_dependency");
+}

@@ -1,0 +1,465 @@
+//! Repair by structured edits. A small model picks a few typed edits
+//! from a menu that fits the failure, with the candidate values packsmith
+//! found (package names that exist, the recipe's variants, base classes),
+//! under a grammar; packsmith applies them at exact positions and checks
+//! the result before Spack runs. Before any model call, the rules try the
+//! candidate edits themselves, cheapest first.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use packsmith_agent::{Failure, Recipe, STATIC_CHECK};
+use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema};
+use packsmith_spack_knowledge::check::{check_source, CheckOptions, Severity};
+use packsmith_spack_knowledge::edit::candidates::{menu_ops, rule_candidates, RuleInput};
+use packsmith_spack_knowledge::edit::schema::{edit_schema, Menu};
+use packsmith_spack_knowledge::edit::{apply_edits, parse_edit_list, EditOp, OpKind};
+use packsmith_spack_knowledge::kb::NameIndex;
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::target::TargetSpack;
+use serde::{Deserialize, Serialize};
+
+use super::prompts;
+use super::stages::diagnosis_of;
+
+/// How a model repairs a recipe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepairMode {
+    /// The whole recipe, written again (strong API models, SpackIt).
+    Rewrite,
+    /// A short JSON list of typed edits (small local models).
+    Edits,
+}
+
+impl RepairMode {
+    /// The default for a model: edits for a local (`local:`) model, whose
+    /// 1.5B-parameter kind reads well and writes Spack's API badly;
+    /// rewrites for the rest.
+    pub fn default_for(model_id: &str) -> Self {
+        if model_id.starts_with("local:") {
+            Self::Edits
+        } else {
+            Self::Rewrite
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "rewrite" => Some(Self::Rewrite),
+            "edits" => Some(Self::Edits),
+            _ => None,
+        }
+    }
+}
+
+/// Most edits in one answer: a repair is a small change.
+pub const MAX_EDITS: usize = 3;
+
+/// Recipe lines shown whole up to this count; longer recipes are cut to
+/// the lines the failure and the edits touch.
+const WHOLE_RECIPE_LINES: usize = 60;
+
+/// What the rules tried in this run, so no candidate is tried twice and
+/// the model is told what did not help.
+#[derive(Debug, Default)]
+pub struct RuleLog {
+    seen: Mutex<HashSet<String>>,
+    tried: Mutex<Vec<String>>,
+}
+
+impl RuleLog {
+    fn tried(&self) -> Vec<String> {
+        self.tried.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+}
+
+/// What the edit repair needs of the backend.
+pub struct EditContext<'a> {
+    pub package: &'a str,
+    pub spack: TargetSpack,
+    pub names: Option<&'a NameIndex>,
+}
+
+impl EditContext<'_> {
+    fn errors(&self, text: &str) -> usize {
+        let opts = CheckOptions {
+            spack: self.spack,
+            names: self.names,
+            package: Some(self.package),
+        };
+        check_source(text, "package.py", &opts)
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    fn rule_input<'s>(&'s self, text: &'s str, names: &'s [String]) -> RuleInput<'s> {
+        RuleInput {
+            source: text,
+            package: self.package,
+            spack: self.spack,
+            names: self.names,
+            failure_names: names,
+        }
+    }
+}
+
+/// Names the failure mentions: the diagnosis's (unknown packages, missing
+/// ones) and Python's undefined names.
+fn failure_names(failure: &Failure) -> Vec<String> {
+    let mut out: Vec<String> = diagnosis_of(failure)
+        .map(|d| d.names.clone())
+        .unwrap_or_default();
+    let mut rest = failure.excerpt.as_str();
+    while let Some(at) = rest.find("name '") {
+        let after = &rest[at + 6..];
+        if let Some(end) = after.find('\'') {
+            if after[end..].starts_with("' is not defined") {
+                out.push(after[..end].to_string());
+            }
+            rest = &after[end..];
+        } else {
+            break;
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The first rule candidate not tried before that applies and leaves the
+/// recipe with fewer static-check errors (none, for a failure past the
+/// check): the fixed text and why.
+pub fn rule_fix(
+    ctx: &EditContext,
+    log: &RuleLog,
+    recipe: &str,
+    failure: &Failure,
+) -> Option<(String, String)> {
+    let names = failure_names(failure);
+    let before = if failure.stage == STATIC_CHECK {
+        ctx.errors(recipe)
+    } else {
+        1
+    };
+    for candidate in rule_candidates(&ctx.rule_input(recipe, &names)) {
+        let Ok(fixed) = apply_edits(recipe, &candidate.edits) else {
+            continue;
+        };
+        let fresh = log
+            .seen
+            .lock()
+            .map(|mut s| s.insert(fixed.clone()))
+            .unwrap_or(false);
+        if !fresh || ctx.errors(&fixed) >= before {
+            continue;
+        }
+        let summary: Vec<String> = candidate.edits.iter().map(EditOp::summary).collect();
+        if let Ok(mut t) = log.tried.lock() {
+            t.push(summary.join(" "));
+        }
+        return Some((fixed, format!("rule: {}", candidate.why)));
+    }
+    None
+}
+
+/// The menu for a failure: the operations that fit and the values found.
+fn menu_for(ctx: &EditContext, recipe: &str, failure: &Failure) -> Menu {
+    let names = failure_names(failure);
+    let candidates = rule_candidates(&ctx.rule_input(recipe, &names));
+    let parsed = parse_recipe(recipe, "package.py");
+    let mut menu = Menu {
+        ops: menu_ops(&candidates, &failure.class),
+        dependencies: parsed.dependencies.iter().map(|d| d.name.clone()).collect(),
+        variants: parsed.variants.iter().map(|v| v.name.clone()).collect(),
+        current_bases: parsed.bases.clone(),
+        max_edits: MAX_EDITS,
+        ..Menu::default()
+    };
+    for c in &candidates {
+        for e in &c.edits {
+            match e {
+                EditOp::RenameDependency { to, .. } => menu.packages.push(to.clone()),
+                EditOp::AddVariant { name, .. } => menu.new_variants.push(name.clone()),
+                EditOp::ChangeBaseClass { to, .. } => menu.base_classes.push(to.clone()),
+                _ => {}
+            }
+        }
+    }
+    // A rename needs somewhere to go; without candidates it is not offered.
+    if menu.packages.is_empty() {
+        menu.ops.retain(|o| *o != OpKind::RenameDependency);
+    }
+    for list in [
+        &mut menu.dependencies,
+        &mut menu.variants,
+        &mut menu.packages,
+        &mut menu.new_variants,
+        &mut menu.base_classes,
+    ] {
+        list.sort();
+        list.dedup();
+        list.retain(|s| !s.is_empty());
+    }
+    if menu.dependencies.is_empty() {
+        menu.ops.retain(|o| *o != OpKind::RemoveDependency);
+    }
+    if menu.base_classes.is_empty() {
+        menu.ops.retain(|o| *o != OpKind::ChangeBaseClass);
+    }
+    if parsed.imports.iter().any(|i| i.module == "spack.package") {
+        menu.ops.retain(|o| *o != OpKind::AddSpackImport);
+    }
+    if menu.variants.is_empty() {
+        menu.ops.retain(|o| *o != OpKind::SetVariantDefault);
+    }
+    menu
+}
+
+/// The recipe with line numbers; a long one cut to its header, its
+/// directives and the lines around `focus`.
+fn numbered(recipe: &str, focus: &[u32]) -> String {
+    let lines: Vec<&str> = recipe.lines().collect();
+    let keep = |i: usize| {
+        let n = (i + 1) as u32;
+        let t = lines[i].trim_start();
+        lines.len() <= WHOLE_RECIPE_LINES
+            || focus.iter().any(|f| n + 3 >= *f && n <= f + 3)
+            || t.starts_with("class ")
+            || t.starts_with("from ")
+            || t.starts_with("def ")
+            || [
+                "depends_on(",
+                "variant(",
+                "conflicts(",
+                "requires(",
+                "with when(",
+            ]
+            .iter()
+            .any(|d| t.starts_with(d))
+    };
+    let mut out = String::new();
+    let mut gap = false;
+    for (i, line) in lines.iter().enumerate() {
+        if keep(i) {
+            out.push_str(&format!("{:>3}| {line}\n", i + 1));
+            gap = false;
+        } else if !gap {
+            out.push_str("   | ...\n");
+            gap = true;
+        }
+    }
+    out
+}
+
+/// The lines a failure points at: the diagnostics' and the diagnosis's.
+fn focus_lines(failure: &Failure) -> Vec<u32> {
+    let mut out: Vec<u32> = failure.diagnostics.iter().filter_map(|d| d.line).collect();
+    if let Some(line) = diagnosis_of(failure).and_then(|d| d.recipe_line) {
+        out.push(line);
+    }
+    out
+}
+
+/// The request for an edit list repairing `recipe`.
+pub fn edits_request(
+    ctx: &EditContext,
+    log: &RuleLog,
+    recipe: &Recipe,
+    failure: &Failure,
+    seed: u64,
+) -> ChatRequest {
+    let menu = menu_for(ctx, &recipe.text, failure);
+    let excerpt: String = failure
+        .excerpt
+        .lines()
+        .rev()
+        .take(20)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let user = prompts::repair_edits(&prompts::EditsContext {
+        package: ctx.package,
+        stage: &failure.stage,
+        class: &failure.class,
+        excerpt: &packsmith_agent::clip_chars(&excerpt, 1500),
+        recipe: &numbered(&recipe.text, &focus_lines(failure)),
+        ops: menu.ops.iter().map(|o| prompts::op_line(*o)).collect(),
+        packages: &menu.packages,
+        variants: &menu.variants,
+        new_variants: &menu.new_variants,
+        tried: &log.tried(),
+    });
+    let mut request = ChatRequest::new(
+        Some(prompts::system_edits(ctx.spack)),
+        vec![ChatMessage::user(user)],
+    );
+    request.output_schema = Some(OutputSchema {
+        name: "recipe_edits".into(),
+        schema: edit_schema(&menu),
+    });
+    request.temperature = Some(0.2);
+    request.max_tokens = Some(256);
+    request.seed = Some(seed);
+    request
+}
+
+/// Applies a model's edit list to `start`; the result must not have more
+/// static-check errors than `start` had.
+pub fn apply_answer(ctx: &EditContext, start: &str, raw: &str) -> Result<String, String> {
+    let list = parse_edit_list(raw)?;
+    if list.edits.is_empty() {
+        return Err("the edit list is empty".into());
+    }
+    if list.edits.len() > MAX_EDITS {
+        return Err(format!("at most {MAX_EDITS} edits, please"));
+    }
+    let fixed = apply_edits(start, &list.edits).map_err(|e| e.to_string())?;
+    let (before, after) = (ctx.errors(start), ctx.errors(&fixed));
+    if after > before {
+        return Err(format!(
+            "the edits add static-check errors ({before} before, {after} after)"
+        ));
+    }
+    Ok(fixed)
+}
+
+/// The nudge after an edit list that changed nothing.
+pub const UNCHANGED_EDITS: &str =
+    "Those edits change nothing that fixes the error. Choose different edits from the list.";
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, HashSet};
+
+    use packsmith_agent::Diagnostic;
+
+    use super::*;
+
+    const BROKEN: &str = r#"from spack.package import *
+
+
+class Heatsim(CMakePackage):
+    """A heat equation solver."""
+
+    homepage = "https://example.org/heatsim"
+    url = "https://example.org/heatsim-1.0.tar.gz"
+
+    version("1.0", sha256="0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+
+    depends_on("cmake@3.16:", type="build")
+    depends_on("zlib_api")
+"#;
+
+    fn names() -> NameIndex {
+        NameIndex {
+            packages: ["cmake", "zlib"]
+                .into_iter()
+                .map(String::from)
+                .collect::<HashSet<_>>(),
+            virtuals: HashMap::from([("zlib-api".to_string(), vec!["zlib".to_string()])]),
+        }
+    }
+
+    fn static_failure() -> Failure {
+        Failure::from_diagnostics(vec![Diagnostic {
+            severity: packsmith_agent::Severity::Error,
+            code: "unknown-dependency".into(),
+            message: "`zlib_api` is neither a package nor a virtual".into(),
+            line: Some(13),
+        }])
+    }
+
+    #[test]
+    fn local_models_repair_by_edits_and_api_models_by_rewrites() {
+        assert_eq!(
+            RepairMode::default_for("local:qwen2.5-coder-1.5b"),
+            RepairMode::Edits
+        );
+        assert_eq!(RepairMode::default_for("openai:gpt-5"), RepairMode::Rewrite);
+        assert_eq!(RepairMode::parse("edits"), Some(RepairMode::Edits));
+        assert_eq!(RepairMode::parse("patch"), None);
+    }
+
+    #[test]
+    fn the_request_offers_the_menu_under_a_schema_and_the_numbered_recipe() {
+        let idx = names();
+        let ctx = EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(&idx),
+        };
+        let request = edits_request(
+            &ctx,
+            &RuleLog::default(),
+            &Recipe::new("package.py", BROKEN),
+            &static_failure(),
+            3,
+        );
+        let schema = &request.output_schema.as_ref().expect("a schema").schema;
+        let ops: Vec<&str> = schema["properties"]["edits"]["items"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["properties"]["op"]["const"].as_str().unwrap())
+            .collect();
+        assert!(
+            ops.contains(&"rename_dependency") && ops.contains(&"replace_line"),
+            "{ops:?}"
+        );
+        let user = &request.messages[0].content;
+        assert!(user.contains(" 13|     depends_on(\"zlib_api\")"), "{user}");
+        assert!(user.contains("Candidate package names: zlib-api"), "{user}");
+        assert!(request.max_tokens.is_some_and(|m| m <= 256));
+        assert_eq!(request.seed, Some(3));
+    }
+
+    #[test]
+    fn answers_are_applied_or_refused_with_a_reason() {
+        let idx = names();
+        let ctx = EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(&idx),
+        };
+        let fixed = apply_answer(
+            &ctx,
+            BROKEN,
+            r#"{"edits": [{"op": "rename_dependency", "from": "zlib_api", "to": "zlib-api"}]}"#,
+        )
+        .unwrap();
+        assert!(fixed.contains("depends_on(\"zlib-api\")"));
+        let worse = apply_answer(
+            &ctx,
+            BROKEN,
+            r#"{"edits": [{"op": "add_dependency", "spec": "heatsim"}]}"#,
+        );
+        assert!(worse.unwrap_err().contains("add static-check errors"));
+        let wrong = apply_answer(
+            &ctx,
+            BROKEN,
+            r#"{"edits": [{"op": "remove_dependency", "name": "boost"}]}"#,
+        );
+        assert!(wrong.unwrap_err().contains("no depends_on(\"boost\")"));
+        assert!(apply_answer(&ctx, BROKEN, "I would rename it.").is_err());
+    }
+
+    #[test]
+    fn a_rule_fix_is_tried_once() {
+        let idx = names();
+        let ctx = EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(&idx),
+        };
+        let log = RuleLog::default();
+        let (fixed, why) = rule_fix(&ctx, &log, BROKEN, &static_failure()).expect("a rule");
+        assert!(fixed.contains("depends_on(\"zlib-api\")"), "{fixed}");
+        assert!(why.starts_with("rule: "));
+        assert_eq!(log.tried().len(), 1);
+        assert!(rule_fix(&ctx, &log, BROKEN, &static_failure()).is_none());
+    }
+}

@@ -1,0 +1,179 @@
+//! `packsmith repair RECIPE`: start from a broken `package.py` instead of a
+//! draft; the rules, then the model (structured edits for a local model),
+//! repair it until the real Spack loads and concretizes it (and installs
+//! it, with `--until install`). Everything lands in `<out>/<name>/`.
+
+use std::path::Path;
+
+use packsmith_agent::{Agent, AgentOptions, RequestLog, RunStatus, Task};
+use packsmith_spack::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
+use packsmith_spack::prepare::{prepare_repair, RepairInputs};
+use packsmith_spack::validate::{Stage, StageOptions};
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
+
+use super::optional_model::load_optional_model;
+use super::spack::environment;
+use super::spack::{cancel_on_signals, repair_mode, tools_for};
+use crate::cli::RepairArgs;
+use crate::exit::{CliError, Exit};
+use crate::progress::{note, render_summary, ProgressPrinter};
+
+/// Recipes over this size are not recipes (the static check refuses them
+/// too); reading one whole would only cost memory.
+const MAX_RECIPE_BYTES: u64 = 1 << 20;
+
+pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
+    let cancel = cancel_on_signals();
+    let text = read_recipe(&args.recipe)?;
+    let package = package_name(args)?;
+
+    let setup = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir())
+        .map_err(|e| e.unless_cancelled(cancel.is_cancelled()))?;
+    let target = environment::target_spack(&args.spack_version, &setup)?;
+    let kb = environment::knowledge_base(args.kb.as_deref(), &setup)?;
+    let names_index = kb.as_ref().and_then(|k| k.names().ok());
+    let names: &dyn SpackNames = match &names_index {
+        Some(n) => n,
+        None => &NoKnowledge,
+    };
+    let prepared = prepare_repair(RepairInputs {
+        package: &package,
+        setup,
+        target,
+        names,
+        out: &args.out,
+        replace: args.replace,
+        no_sandbox: args.no_sandbox,
+    })?;
+    if args.no_sandbox {
+        note("warning: --no-sandbox: recipes run with your rights");
+    }
+
+    let (model, _) = load_optional_model(args.model.as_deref())?;
+    let tools = tools_for(args.no_tools, args.tools, model.as_ref());
+    let mode = repair_mode(&args.repair_mode, model.as_ref())?;
+    let install = args.until == "install";
+    let validation = Validation {
+        setup: prepared.setup.clone(),
+        sandbox: prepared.sandbox.clone(),
+        mirror: None,
+        options: StageOptions {
+            // Concretizing alone downloads nothing: the DAG may name
+            // packages that would be built.
+            offline: install,
+            ..StageOptions::default()
+        },
+        // `--until audit` needs the audit, whatever `--no-audit` says.
+        audit: !args.no_audit || args.until == "audit",
+        install,
+        hermeticity: install && !args.no_hermeticity_check,
+    };
+    let prompts = PromptSettings {
+        tools,
+        ..PromptSettings::default()
+    };
+    let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation)
+        .with_repair(mode, !args.no_rules)
+        .with_start_recipe(text)
+        .with_last_stage(last_stage(&args.until));
+    if let Some(kb) = kb {
+        eco = eco.with_knowledge(kb);
+    }
+    let how = match (model.id() == "none", args.no_rules, mode) {
+        (true, true, _) => "nothing (no model, no rules)",
+        (true, false, _) => "the rules",
+        (false, true, RepairMode::Edits) => "the model's edits",
+        (false, true, RepairMode::Rewrite) => "the model's rewrites",
+        (false, false, RepairMode::Edits) => "the rules, then the model's edits",
+        (false, false, RepairMode::Rewrite) => "the rules, then the model's rewrites",
+    };
+    note(&format!(
+        "{package}: repairing {} until {}, Spack {target}, by {how}, sandbox {}",
+        args.recipe.display(),
+        args.until,
+        if prepared.sandbox.is_sandboxed() {
+            "bubblewrap"
+        } else {
+            "off"
+        },
+    ));
+    let task = Task {
+        name: package.clone(),
+        repo_root: prepared.run_dir.clone(),
+        version: None,
+        references: Default::default(),
+        context: serde_json::json!({"recipe": args.recipe.display().to_string()}),
+    };
+    let mut options = AgentOptions::new(&args.out);
+    options.max_attempts = args.max_attempts;
+    options.max_static_repairs = args.static_repairs;
+    options.tools = tools;
+    options.cancel = cancel.clone();
+    options.request_log = if args.log_prompts {
+        RequestLog::Full
+    } else {
+        RequestLog::Digest
+    };
+    let mut printer = ProgressPrinter::new(false).with_first_recipe("the recipe given");
+    let report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
+        .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
+    note(&render_summary(&report, &prepared.run_dir));
+    Ok(match report.status {
+        RunStatus::Succeeded => Exit::Success,
+        RunStatus::Interrupted => Exit::Interrupted,
+        _ => Exit::Failure,
+    })
+}
+
+/// The stage `--until` names (clap has checked the value).
+fn last_stage(until: &str) -> Stage {
+    match until {
+        "load" => Stage::Load,
+        "audit" => Stage::Audit,
+        "concretize" => Stage::Concretize,
+        _ => Stage::Hermeticity,
+    }
+}
+
+fn read_recipe(path: &Path) -> Result<String, CliError> {
+    let bad = |why: String| {
+        CliError::new(
+            Exit::BadInput,
+            format!("cannot read {}: {why}", path.display()),
+        )
+        .hint("pass the path of a package.py")
+    };
+    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(bad("not a file".into()));
+    }
+    if meta.len() > MAX_RECIPE_BYTES {
+        return Err(bad(format!(
+            "{} bytes is too large for a recipe",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".into()))
+}
+
+/// `--name`, else the directory the recipe sits in (Spack's layout:
+/// `packages/<name>/package.py`).
+fn package_name(args: &RepairArgs) -> Result<String, CliError> {
+    if let Some(name) = &args.name {
+        return Ok(name.clone());
+    }
+    let dir = std::fs::canonicalize(&args.recipe).ok().and_then(|p| {
+        p.parent()
+            .and_then(|d| d.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+    });
+    match dir {
+        Some(d) if !d.is_empty() => Ok(d),
+        _ => Err(CliError::new(
+            Exit::BadInput,
+            format!("cannot tell the package name of {}", args.recipe.display()),
+        )
+        .hint("pass --name <package>")),
+    }
+}
