@@ -105,7 +105,7 @@ mod tests {
         assert!(t
             .check()
             .unwrap_err()
-            .contains("`build` is not one of load, concretize, install"));
+            .contains("`build` is not one of load, audit, concretize, install"));
         let mut t = task();
         t.package = "../z".into();
         assert!(t.check().unwrap_err().contains("field `package`"));

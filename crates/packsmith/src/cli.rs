@@ -63,53 +63,11 @@ pub struct RepairArgs {
     /// repair.
     #[arg(long)]
     pub model: Option<String>,
-    /// edits, rewrite or auto (edits for a `local:` model).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "edits", "rewrite"])]
-    pub repair_mode: String,
-    /// Do not repair by rule (every repair is then the model's).
-    #[arg(long)]
-    pub no_rules: bool,
-    /// Run `spack audit packages` as a stage (default).
-    #[arg(long, overrides_with = "no_audit")]
-    pub audit: bool,
-    #[arg(long, overrides_with = "audit")]
-    pub no_audit: bool,
-    /// Attempts, the recipe as given included.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
-    pub max_attempts: u32,
-    /// Model rounds per attempt on a recipe that fails the static check.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
-    pub static_repairs: u32,
-    /// The Spack to validate with (see `packsmith spack --spack`).
-    #[arg(long)]
-    pub spack: Option<std::path::PathBuf>,
-    /// The Spack generation: auto (ask Spack), 0.23 or 1.
-    #[arg(long, default_value = "auto")]
-    pub spack_version: String,
-    /// Knowledge base (path or label; default: the one indexed from this Spack).
-    #[arg(long)]
-    pub kb: Option<String>,
-    /// Where run directories go (the run is <out>/<name>/).
-    #[arg(long, default_value = "packsmith-runs")]
-    pub out: std::path::PathBuf,
-    /// Replace an earlier run of the same package in --out.
-    #[arg(long)]
-    pub replace: bool,
-    /// Run Spack without bubblewrap.
-    #[arg(long)]
-    pub no_sandbox: bool,
     /// Leave the hermeticity check out after an install.
     #[arg(long)]
     pub no_hermeticity_check: bool,
-    /// Do not offer tools to the model.
-    #[arg(long, overrides_with = "tools")]
-    pub no_tools: bool,
-    /// Offer tools to a local model too.
-    #[arg(long, overrides_with = "no_tools")]
-    pub tools: bool,
-    /// Write every prompt and reply in full under attempts/NN/calls/.
-    #[arg(long)]
-    pub log_prompts: bool,
+    #[command(flatten)]
+    pub run: LoopFlags,
 }
 
 #[derive(Debug, clap::Args)]
@@ -130,7 +88,7 @@ pub struct NixArgs {
     /// PACKSMITH_MODEL or packsmith.toml).
     #[arg(long)]
     pub model: Option<String>,
-    /// Attempts, the deterministic draft included.
+    /// Attempts, the first recipe (the draft, or the recipe given) included.
     #[arg(long, default_value_t = 20)]
     pub max_iterations: u32,
     /// Stop after this many consecutive attempts without progress.
@@ -414,12 +372,46 @@ pub struct SpackArgs {
     /// any model call) or none (the model writes it from nothing).
     #[arg(long, default_value = "rules", value_parser = ["rules", "none"])]
     pub draft: String,
+    /// After the install, check that the build took nothing from the host
+    /// that the recipe does not declare (default; a finding fails the
+    /// attempt as `undeclared_dependency`).
+    #[arg(long, overrides_with = "no_hermeticity_check")]
+    pub hermeticity_check: bool,
+    #[arg(long, overrides_with = "hermeticity_check")]
+    pub no_hermeticity_check: bool,
+    /// After success, flip up to five boolean variants and concretize each (default).
+    #[arg(long, overrides_with = "no_variant_check")]
+    pub variant_check: bool,
+    #[arg(long, overrides_with = "variant_check")]
+    pub no_variant_check: bool,
+    /// Install each flipped variant too (slow).
+    #[arg(long)]
+    pub variant_install: bool,
+    /// Install with `--test=root`.
+    #[arg(long)]
+    pub test: bool,
+    /// The embedding model for `--refs embedding:N` (the knowledge base
+    /// must hold its vectors: `packsmith kb embed --model ...`).
+    #[arg(long, default_value = DEFAULT_EMBED_MODEL)]
+    pub embed_model: String,
+    /// Seed for random references and sampling.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub run: LoopFlags,
+}
+
+/// What `packsmith spack` and `packsmith repair` share: the Spack, the
+/// loop's limits, the model's tools and how it repairs, and the run
+/// directory.
+#[derive(Debug, clap::Args)]
+pub struct LoopFlags {
     /// Run `spack audit packages` as a stage (default).
     #[arg(long, overrides_with = "no_audit")]
     pub audit: bool,
     #[arg(long, overrides_with = "audit")]
     pub no_audit: bool,
-    /// Attempts, the deterministic draft included.
+    /// Attempts, the first recipe (the draft, or the recipe given) included.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub max_attempts: u32,
     /// Rounds per attempt in which the model fixes a recipe that fails the
@@ -446,21 +438,6 @@ pub struct SpackArgs {
     /// the recipe's code then runs with your rights).
     #[arg(long)]
     pub no_sandbox: bool,
-    /// After the install, check that the build took nothing from the host
-    /// that the recipe does not declare (default; a finding fails the
-    /// attempt as `undeclared_dependency`).
-    #[arg(long, overrides_with = "no_hermeticity_check")]
-    pub hermeticity_check: bool,
-    #[arg(long, overrides_with = "hermeticity_check")]
-    pub no_hermeticity_check: bool,
-    /// After success, flip up to five boolean variants and concretize each (default).
-    #[arg(long, overrides_with = "no_variant_check")]
-    pub variant_check: bool,
-    #[arg(long, overrides_with = "variant_check")]
-    pub no_variant_check: bool,
-    /// Install each flipped variant too (slow).
-    #[arg(long)]
-    pub variant_install: bool,
     /// Do not offer tools to the model (everything goes in the prompt).
     #[arg(long, overrides_with = "tools")]
     pub no_tools: bool,
@@ -469,16 +446,6 @@ pub struct SpackArgs {
     /// already carries what the tools would find).
     #[arg(long, overrides_with = "no_tools")]
     pub tools: bool,
-    /// Install with `--test=root`.
-    #[arg(long)]
-    pub test: bool,
-    /// The embedding model for `--refs embedding:N` (the knowledge base
-    /// must hold its vectors: `packsmith kb embed --model ...`).
-    #[arg(long, default_value = DEFAULT_EMBED_MODEL)]
-    pub embed_model: String,
-    /// Seed for random references and sampling.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
     /// Write every prompt and reply in full under attempts/NN/calls/.
     #[arg(long)]
     pub log_prompts: bool,

@@ -11,28 +11,7 @@ use super::common::nix_available;
 
 fn facts(primary: BuildSystemKind) -> RepoFacts {
     RepoFacts {
-        schema_version: FACTS_SCHEMA_VERSION,
-        source: SourceInfo {
-            kind: "path".into(),
-            given: "/src/demo".into(),
-            release_tag: None,
-        },
-        name: None,
-        build_systems: Vec::new(),
         primary_build_system: Some(primary),
-        cmake: None,
-        autotools: None,
-        meson: None,
-        python: None,
-        cargo: None,
-        go: None,
-        npm: None,
-        languages: Vec::new(),
-        features: Vec::new(),
-        downloads: Vec::new(),
-        install_rules: None,
-        build_root: None,
-        versions: VersionFacts::default(),
         license: Some(LicenseFact {
             spdx: "MIT".into(),
             evidence: Evidence::file("LICENSE"),
@@ -45,8 +24,11 @@ fn facts(primary: BuildSystemKind) -> RepoFacts {
             "A demo tool that does one thing well. It has more to say.".into(),
             Evidence::file("README.md"),
         )),
-        tree: String::new(),
-        warnings: Vec::new(),
+        ..RepoFacts::empty(SourceInfo {
+            kind: "path".into(),
+            given: "/src/demo".into(),
+            release_tag: None,
+        })
     }
 }
 

@@ -12,7 +12,7 @@ mod self_dependency;
 mod signatures;
 mod specs;
 mod variant_args;
-mod variants;
+pub(crate) mod variants;
 mod version_args;
 mod walk;
 
@@ -21,7 +21,7 @@ use serde::Serialize;
 pub use codes::{Code, Severity};
 pub use markdown::{strip_markdown, Cleaned};
 pub use names::spack_class_name;
-pub use signatures::directive_keywords;
+pub use signatures::{directive_keywords, quoted_words, DEPENDENCY_TYPES};
 
 use crate::kb::NameIndex;
 use crate::recipe::{parse_recipe, ParsedRecipe};

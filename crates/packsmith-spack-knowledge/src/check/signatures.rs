@@ -143,7 +143,57 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
         };
         when_context(call, sig, out);
         arguments(call, sig, out);
+        dependency_types(call, out);
     }
+}
+
+/// The dependency types Spack knows.
+pub const DEPENDENCY_TYPES: &[&str] = &["build", "link", "run", "test"];
+
+/// `depends_on(..., type="buid")`: Spack refuses an unknown type when
+/// loading the recipe (`Invalid dependency type: buid`).
+fn dependency_types(call: &Call, out: &mut Vec<Diagnostic>) {
+    if call.name != "depends_on" {
+        return;
+    }
+    let Some(arg) = call.keyword("type") else {
+        return;
+    };
+    // Only literal strings, alone or in a tuple or list; a name is unknown.
+    let text = arg.text.trim();
+    if !text.starts_with(['"', '\'', '(', '[']) {
+        return;
+    }
+    for t in quoted_words(text) {
+        if !DEPENDENCY_TYPES.contains(&t.as_str()) {
+            out.push(Diagnostic::new(
+                Code::DirectiveArguments,
+                call.line,
+                call.col,
+                format!(
+                    "`depends_on(..., type=...)` names dependency type `{t}`, which Spack refuses \
+                     when loading the recipe; the types are {}",
+                    DEPENDENCY_TYPES.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+/// The contents of the quoted strings in `text`.
+pub fn quoted_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(['"', '\'']) {
+        let quote = &rest[start..=start];
+        let after = &rest[start + 1..];
+        let Some(end) = after.find(quote) else {
+            break;
+        };
+        out.push(after[..end].to_string());
+        rest = &after[end + 1..];
+    }
+    out
 }
 
 fn when_context(call: &Call, sig: &Signature, out: &mut Vec<Diagnostic>) {

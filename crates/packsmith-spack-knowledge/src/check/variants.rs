@@ -12,7 +12,7 @@ use crate::recipe::{DefineHow, Value, VariantValues};
 use crate::spec::Spec;
 
 /// Variants builtin base classes declare (both generations agree).
-const INHERITED: &[(&str, &[&str])] = &[
+pub(crate) const INHERITED: &[(&str, &[&str])] = &[
     ("CMakePackage", &["build_type", "generator", "ipo"]),
     ("CachedCMakePackage", &["build_type", "generator", "ipo"]),
     ("CudaPackage", &["cuda", "cuda_arch"]),

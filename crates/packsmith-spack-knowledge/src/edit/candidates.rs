@@ -7,7 +7,9 @@
 use super::locate::{self, Reading};
 use super::{EditOp, OpKind};
 use crate::base_classes::BASE_CLASSES;
-use crate::check::{check_source, directive_keywords, CheckOptions, Code, Diagnostic};
+use crate::check::{
+    check_source, directive_keywords, quoted_words, CheckOptions, Code, Diagnostic, DEPENDENCY_TYPES,
+};
 use crate::kb::query::edit_distance;
 use crate::kb::NameIndex;
 use crate::mapping::SpackNames;
@@ -97,9 +99,11 @@ fn for_diagnostic(
         Code::VariantDefault | Code::VariantNoDefault | Code::VariantValues => {
             variant_defaults(recipe, d.line)
         }
-        Code::DirectiveArguments => {
-            reading.map_or_else(Vec::new, |r| misspelt_keyword(input.source, r, d.line))
-        }
+        Code::DirectiveArguments => reading.map_or_else(Vec::new, |r| {
+            let mut out = misspelt_keyword(input.source, r, d.line);
+            out.extend(misspelt_dependency_type(input.source, r, d.line));
+            out
+        }),
         _ => Vec::new(),
     }
 }
@@ -225,41 +229,64 @@ fn repeated_variant(reading: &Reading, line: u32) -> Vec<Candidate> {
     let Some(when) = d.keyword("when").and_then(|a| a.literal.clone()) else {
         return Vec::new();
     };
-    let tokens: Vec<&str> = when.split_whitespace().collect();
-    let name_of = |t: &str| {
-        t.trim_start_matches(['+', '~', '-'])
-            .split('=')
-            .next()
-            .unwrap_or("")
-            .to_string()
-    };
+    let settings = variant_settings(&when);
     let mut out = Vec::new();
-    for (i, t) in tokens.iter().enumerate() {
-        let n = name_of(t);
-        if n.is_empty() || !tokens[..i].iter().any(|u| name_of(u) == n) {
+    for (i, (name, ..)) in settings.iter().enumerate() {
+        let Some(first) = settings[..i].iter().position(|(n, ..)| n == name) else {
             continue;
-        }
-        for drop in [
-            i,
-            tokens[..i]
-                .iter()
-                .position(|u| name_of(u) == n)
-                .unwrap_or(i),
-        ] {
-            let kept: Vec<&str> = tokens
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != drop)
-                .map(|(_, t)| *t)
-                .collect();
+        };
+        for drop in [i, first] {
+            let (_, start, end) = &settings[drop];
+            let kept = format!("{}{}", &when[..*start], &when[*end..]);
+            let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
             out.push(one(
                 EditOp::SetWhen {
                     line,
-                    when: (!kept.is_empty()).then(|| kept.join(" ")),
+                    when: (!kept.is_empty()).then_some(kept),
                 },
-                format!("`{when}` sets variant `{n}` twice and can never hold"),
+                format!("`{when}` sets variant `{name}` twice and can never hold"),
             ));
         }
+    }
+    out
+}
+
+/// The variant settings of a spec string with their byte ranges:
+/// `+x`, `~x`, `-x` (after a space) and `x=value`.
+fn variant_settings(spec: &str) -> Vec<(String, usize, usize)> {
+    let bytes = spec.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let sigil = c == b'+' || c == b'~' || (c == b'-' && (i == 0 || bytes[i - 1] == b' '));
+        if sigil {
+            let start = i;
+            i += 1;
+            while i < bytes.len() && ident(bytes[i]) {
+                i += 1;
+            }
+            if i > start + 1 {
+                out.push((spec[start + 1..i].to_string(), start, i));
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() && (i == 0 || bytes[i - 1] == b' ') {
+            let start = i;
+            while i < bytes.len() && ident(bytes[i]) {
+                i += 1;
+            }
+            if bytes.get(i) == Some(&b'=') {
+                let name = spec[start..i].to_string();
+                while i < bytes.len() && bytes[i] != b' ' {
+                    i += 1;
+                }
+                out.push((name, start, i));
+            }
+            continue;
+        }
+        i += 1;
     }
     out
 }
@@ -273,7 +300,7 @@ fn undeclared_variants(source: &str, recipe: &ParsedRecipe, line: u32) -> Vec<Ca
         .nth(line.saturating_sub(1) as usize)
         .unwrap_or("");
     let mut out = Vec::new();
-    for literal in string_literals(text) {
+    for literal in quoted_words(text) {
         let Ok(spec) = parse_spec(&literal) else {
             continue;
         };
@@ -302,22 +329,6 @@ fn undeclared_variants(source: &str, recipe: &ParsedRecipe, line: u32) -> Vec<Ca
                 format!("variant `{}` is used but not declared", v.name),
             ));
         }
-    }
-    out
-}
-
-/// The contents of the double- or single-quoted strings on a line.
-fn string_literals(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = line;
-    while let Some(start) = rest.find(['"', '\'']) {
-        let quote = &rest[start..=start];
-        let after = &rest[start + 1..];
-        let Some(end) = after.find(quote) else {
-            break;
-        };
-        out.push(after[..end].to_string());
-        rest = &after[end + 1..];
     }
     out
 }
@@ -417,6 +428,50 @@ fn misspelt_keyword(source: &str, reading: &Reading, line: u32) -> Vec<Candidate
         ));
     }
     out
+}
+
+/// A dependency type Spack does not know on `line`, replaced by the
+/// closest one it does (`buid` → `build`).
+fn misspelt_dependency_type(source: &str, reading: &Reading, line: u32) -> Vec<Candidate> {
+    let Some(d) = reading.class.directives.iter().find(|d| d.line == line) else {
+        return Vec::new();
+    };
+    let Some(arg) = d.keyword("type") else {
+        return Vec::new();
+    };
+    let value = &source[arg.value.clone()];
+    let mut fixed = value.to_string();
+    for t in quoted_words(value) {
+        if DEPENDENCY_TYPES.contains(&t.as_str()) {
+            continue;
+        }
+        let Some(best) = DEPENDENCY_TYPES.iter().min_by_key(|k| edit_distance(k, &t)) else {
+            continue;
+        };
+        fixed = fixed.replacen(&format!("\"{t}\""), &format!("\"{best}\""), 1);
+        fixed = fixed.replacen(&format!("'{t}'"), &format!("'{best}'"), 1);
+    }
+    if fixed == value {
+        return Vec::new();
+    }
+    let start = locate::line_start(source, arg.value.start);
+    let end = locate::line_end(source, arg.value.end);
+    let whole = &source[start..end];
+    if whole.matches('\n').count() > 1 {
+        return Vec::new();
+    }
+    let text = format!(
+        "{}{fixed}{}",
+        &source[start..arg.value.start],
+        source[arg.value.end..end].trim_end_matches('\n')
+    );
+    vec![one(
+        EditOp::ReplaceLine {
+            line: u32::try_from(source[..start].matches('\n').count() + 1).unwrap_or(line),
+            text,
+        },
+        format!("`{value}` holds a dependency type Spack does not know"),
+    )]
 }
 
 /// A name a failed stage reported: an unknown package renamed, an

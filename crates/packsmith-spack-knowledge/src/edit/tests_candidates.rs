@@ -168,3 +168,25 @@ fn the_menu_holds_the_candidates_kinds_and_the_escape_hatch() {
     assert!(ops.contains(&OpKind::ReplaceLine));
     assert!(!ops.contains(&OpKind::AddCompilerFlag));
 }
+
+#[test]
+fn a_misspelt_dependency_type_is_corrected() {
+    let broken = GOOD.replace("type=\"build\"", "type=\"buid\"");
+    let (edits, fixed) = first_fix(&broken, &[]);
+    assert!(matches!(&edits[0], EditOp::ReplaceLine { line: 20, .. }), "{edits:?}");
+    assert_eq!(fixed, GOOD);
+}
+
+#[test]
+fn a_repeated_setting_glued_to_a_version_is_found() {
+    let broken = GOOD.replace("when=\"+mpi\"", "when=\"@1.0+mpi ~mpi\"");
+    let (edits, fixed) = first_fix(&broken, &[]);
+    assert_eq!(
+        edits,
+        vec![EditOp::SetWhen {
+            line: 21,
+            when: Some("@1.0+mpi".into())
+        }]
+    );
+    assert!(fixed.contains("depends_on(\"mpi\", when=\"@1.0+mpi\")"));
+}

@@ -3,21 +3,11 @@
 use super::classes::{Ctx, Edit};
 use super::span::{plain_string, statement_lines, CallSpan};
 use crate::base_classes::base_class;
+// Variants builtin base classes declare: the check's own table.
+use crate::check::variants::INHERITED;
 use crate::recipe::{Value, Variant, VariantValues};
 use crate::spec::{self, Spec, VariantValue};
 
-/// Variants builtin base classes declare (as the check's `variants.rs`).
-const INHERITED: &[(&str, &[&str])] = &[
-    ("CMakePackage", &["build_type", "generator", "ipo"]),
-    ("CachedCMakePackage", &["build_type", "generator", "ipo"]),
-    ("CudaPackage", &["cuda", "cuda_arch"]),
-    ("IntelOneApiLibraryPackage", &["envmods"]),
-    ("IntelOneApiLibraryPackageWithSdk", &["envmods"]),
-    ("IntelOneApiPackage", &["envmods"]),
-    ("IntelOneApiStaticLibraryList", &["envmods"]),
-    ("MesonPackage", &["buildtype", "default_library", "strip"]),
-    ("ROCmPackage", &["rocm", "amdgpu_target"]),
-];
 
 /// The variant directives with their calls, in source order.
 fn variant_calls<'r>(ctx: &Ctx<'r>) -> Vec<(&'r Variant, CallSpan)> {

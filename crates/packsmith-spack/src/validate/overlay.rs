@@ -163,8 +163,17 @@ pub fn prepare_attempt_in(
 
 impl Attempt {
     /// Puts `recipe` in place of the attempt's `package.py`; the repo and
-    /// scope stay as they are.
+    /// scope stay as they are. Python's cached bytecode of the old recipe
+    /// goes: it is checked by the source's size and mtime in seconds, so a
+    /// same-length fix within the second (`AutoToolsPackage` →
+    /// `AutotoolsPackage`) would otherwise load the old class again.
     pub fn replace_recipe(&self, recipe: &str) -> Result<(), ValidateError> {
+        if let Some(cache) = self.recipe.parent().map(|d| d.join("__pycache__")) {
+            if cache.exists() {
+                std::fs::remove_dir_all(&cache)
+                    .map_err(|e| ValidateError::io("remove", &cache, e))?;
+            }
+        }
         write(&self.recipe, recipe)
     }
 }
@@ -239,6 +248,18 @@ impl Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replaced_recipe_leaves_no_stale_bytecode() {
+        let run = tempfile::tempdir().unwrap();
+        let a = prepare_attempt(run.path(), "run-1", 1, "demo", "x = 1\n", None).unwrap();
+        let cache = a.recipe.parent().unwrap().join("__pycache__");
+        std::fs::create_dir_all(&cache).unwrap();
+        std::fs::write(cache.join("package.cpython-311.pyc"), b"old").unwrap();
+        a.replace_recipe("x = 2\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&a.recipe).unwrap(), "x = 2\n");
+        assert!(!cache.exists());
+    }
 
     #[test]
     fn attempts_are_separate_repos_and_scopes() {

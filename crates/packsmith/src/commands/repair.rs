@@ -27,11 +27,13 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
     let text = read_recipe(&args.recipe)?;
     let package = package_name(args)?;
 
-    let setup = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir())
+    let environment::Located {
+        setup,
+        target,
+        kb,
+        names: names_index,
+    } = environment::locate_all(args.run.spack.as_deref(), &args.run.spack_version, args.run.kb.as_deref())
         .map_err(|e| e.unless_cancelled(cancel.is_cancelled()))?;
-    let target = environment::target_spack(&args.spack_version, &setup)?;
-    let kb = environment::knowledge_base(args.kb.as_deref(), &setup)?;
-    let names_index = kb.as_ref().and_then(|k| k.names().ok());
     let names: &dyn SpackNames = match &names_index {
         Some(n) => n,
         None => &NoKnowledge,
@@ -41,17 +43,17 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         setup,
         target,
         names,
-        out: &args.out,
-        replace: args.replace,
-        no_sandbox: args.no_sandbox,
+        out: &args.run.out,
+        replace: args.run.replace,
+        no_sandbox: args.run.no_sandbox,
     })?;
-    if args.no_sandbox {
+    if args.run.no_sandbox {
         note("warning: --no-sandbox: recipes run with your rights");
     }
 
     let (model, _) = load_optional_model(args.model.as_deref())?;
-    let tools = tools_for(args.no_tools, args.tools, model.as_ref());
-    let mode = repair_mode(&args.repair_mode, model.as_ref())?;
+    let tools = tools_for(args.run.no_tools, args.run.tools, model.as_ref());
+    let mode = repair_mode(&args.run.repair_mode, model.as_ref())?;
     let install = args.until == "install";
     let validation = Validation {
         setup: prepared.setup.clone(),
@@ -64,7 +66,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
             ..StageOptions::default()
         },
         // `--until audit` needs the audit, whatever `--no-audit` says.
-        audit: !args.no_audit || args.until == "audit",
+        audit: !args.run.no_audit || args.until == "audit",
         install,
         hermeticity: install && !args.no_hermeticity_check,
     };
@@ -73,13 +75,13 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         ..PromptSettings::default()
     };
     let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation)
-        .with_repair(mode, !args.no_rules)
+        .with_repair(mode, !args.run.no_rules)
         .with_start_recipe(text)
         .with_last_stage(last_stage(&args.until));
     if let Some(kb) = kb {
         eco = eco.with_knowledge(kb);
     }
-    let how = match (model.id() == "none", args.no_rules, mode) {
+    let how = match (model.id() == "none", args.run.no_rules, mode) {
         (true, true, _) => "nothing (no model, no rules)",
         (true, false, _) => "the rules",
         (false, true, RepairMode::Edits) => "the model's edits",
@@ -104,12 +106,12 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         references: Default::default(),
         context: serde_json::json!({"recipe": args.recipe.display().to_string()}),
     };
-    let mut options = AgentOptions::new(&args.out);
-    options.max_attempts = args.max_attempts;
-    options.max_static_repairs = args.static_repairs;
+    let mut options = AgentOptions::new(&args.run.out);
+    options.max_attempts = args.run.max_attempts;
+    options.max_static_repairs = args.run.static_repairs;
     options.tools = tools;
     options.cancel = cancel.clone();
-    options.request_log = if args.log_prompts {
+    options.request_log = if args.run.log_prompts {
         RequestLog::Full
     } else {
         RequestLog::Digest

@@ -80,3 +80,29 @@ pub fn knowledge_base(
     }
     Ok(kb)
 }
+
+/// Spack, the generation it is, its knowledge base and the names in it:
+/// what `spack` and `repair` locate before a run.
+pub struct Located {
+    pub setup: SpackSetup,
+    pub target: TargetSpack,
+    pub kb: Option<KnowledgeBase>,
+    pub names: Option<packsmith_spack_knowledge::kb::NameIndex>,
+}
+
+pub fn locate_all(
+    spack: Option<&Path>,
+    spack_version: &str,
+    kb: Option<&str>,
+) -> Result<Located, CliError> {
+    let setup = locate_spack(spack, &std::env::temp_dir())?;
+    let target = target_spack(spack_version, &setup)?;
+    let kb = knowledge_base(kb, &setup)?;
+    let names = kb.as_ref().and_then(|k| k.names().ok());
+    Ok(Located {
+        setup,
+        target,
+        kb,
+        names,
+    })
+}

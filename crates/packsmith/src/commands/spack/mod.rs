@@ -46,10 +46,12 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     let (root, facts) = analyse(args)?;
 
     // Spack first: without it there is nothing to validate against.
-    let setup = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir())?;
-    let target = environment::target_spack(&args.spack_version, &setup)?;
-    let kb = environment::knowledge_base(args.kb.as_deref(), &setup)?;
-    let names_index = kb.as_ref().and_then(|k| k.names().ok());
+    let environment::Located {
+        setup,
+        target,
+        kb,
+        names: names_index,
+    } = environment::locate_all(args.run.spack.as_deref(), &args.run.spack_version, args.run.kb.as_deref())?;
     let names: &dyn SpackNames = match &names_index {
         Some(n) => n,
         None => &NoKnowledge,
@@ -64,11 +66,11 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
             name: args.name.clone(),
             version: args.version.clone(),
         },
-        out: &args.out,
-        replace: args.replace,
-        no_sandbox: args.no_sandbox,
+        out: &args.run.out,
+        replace: args.run.replace,
+        no_sandbox: args.run.no_sandbox,
     })?;
-    if args.no_sandbox {
+    if args.run.no_sandbox {
         note("warning: --no-sandbox: recipes run with your rights");
     }
     for line in &prepared.notes {
@@ -103,9 +105,9 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
         tools,
         ..PromptSettings::default()
     };
-    let mode = repair_mode(&args.repair_mode, model.as_ref())?;
+    let mode = repair_mode(&args.run.repair_mode, model.as_ref())?;
     let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone())
-        .with_repair(mode, !args.no_rules);
+        .with_repair(mode, !args.run.no_rules);
     if args.draft == "none" {
         eco = eco.with_draft(None);
     }
@@ -164,7 +166,7 @@ pub(crate) fn repair_mode(choice: &str, model: &dyn ChatModel) -> Result<RepairM
 /// Tools for the model: `--no-tools` off, `--tools` on, else on except for
 /// a local model (a small model spends its budget on tool rounds).
 fn tools_on(args: &SpackArgs, model: &dyn ChatModel) -> bool {
-    tools_for(args.no_tools, args.tools, model)
+    tools_for(args.run.no_tools, args.run.tools, model)
 }
 
 /// `--no-tools` off, `--tools` on, else on except for a local model.
@@ -212,19 +214,19 @@ fn validation(args: &SpackArgs, prepared: &PreparedRun) -> Validation {
             run_tests: args.test,
             ..StageOptions::default()
         },
-        audit: !args.no_audit,
+        audit: !args.run.no_audit,
         install: true,
         hermeticity: !args.no_hermeticity_check,
     }
 }
 
 fn agent_options(args: &SpackArgs, tools: bool, cancel: &CancelToken) -> AgentOptions {
-    let mut options = AgentOptions::new(&args.out);
-    options.max_attempts = args.max_attempts;
-    options.max_static_repairs = args.static_repairs;
+    let mut options = AgentOptions::new(&args.run.out);
+    options.max_attempts = args.run.max_attempts;
+    options.max_static_repairs = args.run.static_repairs;
     options.tools = tools;
     options.cancel = cancel.clone();
-    options.request_log = if args.log_prompts {
+    options.request_log = if args.run.log_prompts {
         RequestLog::Full
     } else {
         RequestLog::Digest

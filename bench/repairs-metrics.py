@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Figures of a repair-benchmark run that `packsmith bench report` does not
+give: per configuration, repaired@1 and @5, model calls, tokens and wall
+time per repaired recipe, how many model answers changed nothing (an echo,
+or an answer that could not be applied), and how many repairs restored the
+original recipe exactly.
+
+    bench/repairs-metrics.py --run DIR --tasks TASKS.jsonl [--json OUT]
+
+DIR is a `packsmith bench run --out` directory; TASKS the task file it ran
+(its `original` paths are relative to the task file's directory).
+"""
+
+import argparse
+import json
+import os
+import sys
+from collections import defaultdict
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def trace_counts(trace_path):
+    """(model calls, calls whose answer changed nothing) of one run."""
+    calls = unchanged = 0
+    if not os.path.exists(trace_path):
+        return 0, 0
+    for e in read_jsonl(trace_path):
+        if e.get("type") == "model_call" and not e.get("error"):
+            calls += 1
+        if e.get("type") == "note":
+            m = e.get("message", "")
+            if "could not be used" in m or "returned the recipe unchanged" in m:
+                unchanged += 1
+    return calls, unchanged
+
+
+def normalise(text):
+    return "\n".join(line.rstrip() for line in text.strip().splitlines())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--run", required=True)
+    ap.add_argument("--tasks", required=True)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+
+    base = os.path.dirname(os.path.abspath(args.tasks))
+    tasks = {t["id"]: t for t in read_jsonl(args.tasks)}
+    journal = [
+        r for r in read_jsonl(os.path.join(args.run, "journal.jsonl")) if r.get("record") == "pair"
+    ]
+    per = defaultdict(lambda: defaultdict(float))
+    for r in journal:
+        c = per[r["config"]]
+        task = tasks.get(r["task"])
+        if task is None:
+            continue
+        c["tasks"] += 1
+        ok = r.get("outcome") == "succeeded"
+        first = r.get("success_attempt")
+        c["repaired@1"] += ok and first == 1
+        c["repaired@5"] += ok and first is not None and first <= 5
+        run_dir = os.path.join(args.run, r["run_dir"], task["package"])
+        calls, unchanged = trace_counts(os.path.join(run_dir, "trace.jsonl"))
+        c["model_calls"] += calls
+        c["unchanged_answers"] += unchanged
+        tokens = r.get("prompt_tokens", 0) + r.get("completion_tokens", 0)
+        if ok:
+            c["tokens_repaired"] += tokens
+            c["wall_s_repaired"] += r.get("wall_ms", 0) / 1000
+            final = os.path.join(run_dir, "package.py")
+            original = os.path.join(base, task["original"])
+            if os.path.exists(final) and normalise(open(final).read()) == normalise(
+                open(original).read()
+            ):
+                c["restored"] += 1
+    out = {}
+    print("| configuration | tasks | repaired@1 | repaired@5 | restored exactly | model calls | unchanged answers | tokens per repair | wall s per repair |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, c in sorted(per.items()):
+        n = c["tasks"] or 1
+        rep = c["repaired@5"] or 1
+        row = {
+            "tasks": int(c["tasks"]),
+            "repaired@1": int(c["repaired@1"]),
+            "repaired@5": int(c["repaired@5"]),
+            "restored": int(c["restored"]),
+            "model_calls": int(c["model_calls"]),
+            "unchanged_answers": int(c["unchanged_answers"]),
+            "tokens_per_repair": c["tokens_repaired"] / rep,
+            "wall_s_per_repair": c["wall_s_repaired"] / rep,
+        }
+        out[name] = row
+        calls = row["model_calls"]
+        unchanged = (
+            f"{row['unchanged_answers']} ({100 * row['unchanged_answers'] / calls:.1f}%)"
+            if calls
+            else "–"
+        )
+        print(
+            f"| {name} | {row['tasks']} | {row['repaired@1']} ({100 * row['repaired@1'] / n:.1f}%) "
+            f"| {row['repaired@5']} ({100 * row['repaired@5'] / n:.1f}%) | {row['restored']} "
+            f"| {calls} | {unchanged} | {row['tokens_per_repair']:.0f} | {row['wall_s_per_repair']:.1f} |"
+        )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
