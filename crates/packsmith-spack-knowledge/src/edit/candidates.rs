@@ -8,7 +8,8 @@ use super::locate::{self, Reading};
 use super::{EditOp, OpKind};
 use crate::base_classes::BASE_CLASSES;
 use crate::check::{
-    check_source, directive_keywords, quoted_words, CheckOptions, Code, Diagnostic, DEPENDENCY_TYPES,
+    check_source, directive_keywords, quoted_words, CheckOptions, Code, Diagnostic,
+    DEPENDENCY_TYPES,
 };
 use crate::kb::query::edit_distance;
 use crate::kb::NameIndex;

@@ -173,7 +173,10 @@ fn the_menu_holds_the_candidates_kinds_and_the_escape_hatch() {
 fn a_misspelt_dependency_type_is_corrected() {
     let broken = GOOD.replace("type=\"build\"", "type=\"buid\"");
     let (edits, fixed) = first_fix(&broken, &[]);
-    assert!(matches!(&edits[0], EditOp::ReplaceLine { line: 20, .. }), "{edits:?}");
+    assert!(
+        matches!(&edits[0], EditOp::ReplaceLine { line: 20, .. }),
+        "{edits:?}"
+    );
     assert_eq!(fixed, GOOD);
 }
 

@@ -8,7 +8,6 @@ use crate::check::variants::INHERITED;
 use crate::recipe::{Value, Variant, VariantValues};
 use crate::spec::{self, Spec, VariantValue};
 
-
 /// The variant directives with their calls, in source order.
 fn variant_calls<'r>(ctx: &Ctx<'r>) -> Vec<(&'r Variant, CallSpan)> {
     let calls = ctx.calls(

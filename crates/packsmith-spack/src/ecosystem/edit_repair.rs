@@ -60,8 +60,8 @@ pub const MAX_EDITS: usize = 3;
 /// the lines the failure and the edits touch.
 const WHOLE_RECIPE_LINES: usize = 60;
 
-/// What the rules tried in this run, so no candidate is tried twice and
-/// the model is told what did not help.
+/// What the rules and the model tried in this run, so no candidate is
+/// tried twice and the model is told what did not help.
 #[derive(Debug, Default)]
 pub struct RuleLog {
     seen: Mutex<HashSet<String>>,
@@ -309,7 +309,12 @@ pub fn edits_request(
 
 /// Applies a model's edit list to `start`; the result must not have more
 /// static-check errors than `start` had.
-pub fn apply_answer(ctx: &EditContext, start: &str, raw: &str) -> Result<String, String> {
+pub fn apply_answer(
+    ctx: &EditContext,
+    log: &RuleLog,
+    start: &str,
+    raw: &str,
+) -> Result<String, String> {
     let list = parse_edit_list(raw)?;
     if list.edits.is_empty() {
         return Err("the edit list is empty".into());
@@ -323,6 +328,12 @@ pub fn apply_answer(ctx: &EditContext, start: &str, raw: &str) -> Result<String,
         return Err(format!(
             "the edits add static-check errors ({before} before, {after} after)"
         ));
+    }
+    // Applied: if the recipe still fails, the next prompt lists these
+    // edits among the ones that did not fix it.
+    let summary: Vec<String> = list.edits.iter().map(EditOp::summary).collect();
+    if let Ok(mut t) = log.tried.lock() {
+        t.push(summary.join(" "));
     }
     Ok(fixed)
 }
@@ -425,26 +436,32 @@ class Heatsim(CMakePackage):
             spack: TargetSpack::V0_23,
             names: Some(&idx),
         };
+        let log = RuleLog::default();
         let fixed = apply_answer(
             &ctx,
+            &log,
             BROKEN,
             r#"{"edits": [{"op": "rename_dependency", "from": "zlib_api", "to": "zlib-api"}]}"#,
         )
         .unwrap();
         assert!(fixed.contains("depends_on(\"zlib-api\")"));
+        // The next prompt lists it among the edits tried.
+        assert_eq!(log.tried().len(), 1);
         let worse = apply_answer(
             &ctx,
+            &RuleLog::default(),
             BROKEN,
             r#"{"edits": [{"op": "add_dependency", "spec": "heatsim"}]}"#,
         );
         assert!(worse.unwrap_err().contains("add static-check errors"));
         let wrong = apply_answer(
             &ctx,
+            &RuleLog::default(),
             BROKEN,
             r#"{"edits": [{"op": "remove_dependency", "name": "boost"}]}"#,
         );
         assert!(wrong.unwrap_err().contains("no depends_on(\"boost\")"));
-        assert!(apply_answer(&ctx, BROKEN, "I would rename it.").is_err());
+        assert!(apply_answer(&ctx, &RuleLog::default(), BROKEN, "I would rename it.").is_err());
     }
 
     #[test]

@@ -383,6 +383,9 @@ impl Ecosystem for SpackEcosystem {
     ) -> ChatRequest {
         let seed = u64::from(history.current_attempt) + 1;
         if self.repair_mode == RepairMode::Edits {
+            // A new seed per request, also when the base stays the same: a
+            // re-ask is never the cached request again.
+            let seed = seed + history.entries.len() as u64;
             return edit_repair::edits_request(
                 &self.edit_context(),
                 &self.rule_log,
@@ -421,7 +424,12 @@ impl Ecosystem for SpackEcosystem {
         match self.repair_mode {
             RepairMode::Rewrite => Ok(self.clean_output(raw)),
             RepairMode::Edits => {
-                let fixed = edit_repair::apply_answer(&self.edit_context(), &start.text, raw)?;
+                let fixed = edit_repair::apply_answer(
+                    &self.edit_context(),
+                    &self.rule_log,
+                    &start.text,
+                    raw,
+                )?;
                 Ok(PinnedFetch::of(&self.brief.fetch).apply(&fixed).0)
             }
         }

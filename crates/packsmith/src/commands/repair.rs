@@ -32,8 +32,12 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         target,
         kb,
         names: names_index,
-    } = environment::locate_all(args.run.spack.as_deref(), &args.run.spack_version, args.run.kb.as_deref())
-        .map_err(|e| e.unless_cancelled(cancel.is_cancelled()))?;
+    } = environment::locate_all(
+        args.run.spack.as_deref(),
+        &args.run.spack_version,
+        args.run.kb.as_deref(),
+    )
+    .map_err(|e| e.unless_cancelled(cancel.is_cancelled()))?;
     let names: &dyn SpackNames = match &names_index {
         Some(n) => n,
         None => &NoKnowledge,

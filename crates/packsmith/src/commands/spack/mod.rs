@@ -51,7 +51,11 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
         target,
         kb,
         names: names_index,
-    } = environment::locate_all(args.run.spack.as_deref(), &args.run.spack_version, args.run.kb.as_deref())?;
+    } = environment::locate_all(
+        args.run.spack.as_deref(),
+        &args.run.spack_version,
+        args.run.kb.as_deref(),
+    )?;
     let names: &dyn SpackNames = match &names_index {
         Some(n) => n,
         None => &NoKnowledge,
