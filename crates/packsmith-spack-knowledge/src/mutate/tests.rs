@@ -413,7 +413,7 @@ fn codes(text: &str) -> BTreeSet<String> {
 
 /// What the static check adds over the original, per class. Without a
 /// name index the check cannot judge dependency names, and it has no rule
-/// for a misspelt base class under a star import or for dependency types.
+/// for a misspelt base class under a star import.
 #[test]
 fn the_static_check_flags_what_it_has_rules_for() {
     assert!(codes(FOO).is_empty(), "{:?}", codes(FOO));
@@ -428,7 +428,7 @@ fn the_static_check_flags_what_it_has_rules_for() {
         (MutationClass::UnknownDirectiveKeyword, &["PS801"]),
         // `""` is also outside `values=("single", "double")`.
         (MutationClass::EmptyStringDefault, &["PS602", "PS603"]),
-        (MutationClass::InvalidDependencyType, &[]),
+        (MutationClass::InvalidDependencyType, &["PS801"]),
     ];
     for (class, want) in expected {
         let m = must(FOO, *class, 0);
