@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Figures of a repair-benchmark run that `packsmith bench report` does not
-give: per configuration, repaired@1 and @5, model calls, tokens and wall
+give: per configuration, repaired@1, @2 and @5 (attempt 1 is the broken
+recipe with the rules only, so @2 is one model answer), model calls, tokens and wall
 time per repaired recipe, how many model answers changed nothing (an echo,
 or an answer that could not be applied), and how many repairs restored the
 original recipe exactly.
 
     bench/repairs-metrics.py --run DIR --tasks TASKS.jsonl [--json OUT]
 
-DIR is a `packsmith bench run --out` directory; TASKS the task file it ran
+DIR is a `packsmith bench run --out` directory with its `runs/` (the committed
+results keep only the journal, the report and this script's `--json` output);
+TASKS the task file it ran
 (its `original` paths are relative to the task file's directory).
 """
 
@@ -24,17 +27,30 @@ def read_jsonl(path):
 
 
 def trace_counts(trace_path):
-    """(model calls, calls whose answer changed nothing) of one run."""
+    """(model calls, answers that changed nothing) of one run. An answer
+    changed nothing when it could not be used (a note says why), when it
+    echoed the recipe (a note says the model is asked again), or when the
+    attempt ended as `unchanged` after it; each answer counts once."""
     calls = unchanged = 0
     if not os.path.exists(trace_path):
         return 0, 0
+    counted = False
     for e in read_jsonl(trace_path):
-        if e.get("type") == "model_call" and not e.get("error"):
+        kind = e.get("type")
+        if kind == "model_call" and not e.get("error"):
             calls += 1
-        if e.get("type") == "note":
+            counted = False
+        elif kind == "note":
             m = e.get("message", "")
-            if "could not be used" in m or "returned the recipe unchanged" in m:
+            if "could not be used" in m:
                 unchanged += 1
+                counted = True
+            elif "returned the recipe unchanged" in m and not counted:
+                unchanged += 1
+                counted = True
+        elif kind == "attempt_finished" and e.get("failure_class") == "unchanged" and not counted:
+            unchanged += 1
+            counted = True
     return calls, unchanged
 
 
@@ -64,6 +80,7 @@ def main():
         ok = r.get("outcome") == "succeeded"
         first = r.get("success_attempt")
         c["repaired@1"] += ok and first == 1
+        c["repaired@2"] += ok and first is not None and first <= 2
         c["repaired@5"] += ok and first is not None and first <= 5
         run_dir = os.path.join(args.run, r["run_dir"], task["package"])
         calls, unchanged = trace_counts(os.path.join(run_dir, "trace.jsonl"))
@@ -80,14 +97,15 @@ def main():
             ):
                 c["restored"] += 1
     out = {}
-    print("| configuration | tasks | repaired@1 | repaired@5 | restored exactly | model calls | unchanged answers | tokens per repair | wall s per repair |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| configuration | tasks | repaired@1 | repaired@2 | repaired@5 | restored exactly | model calls | unchanged answers | tokens per repair | wall s per repair |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, c in sorted(per.items()):
         n = c["tasks"] or 1
         rep = c["repaired@5"] or 1
         row = {
             "tasks": int(c["tasks"]),
             "repaired@1": int(c["repaired@1"]),
+            "repaired@2": int(c["repaired@2"]),
             "repaired@5": int(c["repaired@5"]),
             "restored": int(c["restored"]),
             "model_calls": int(c["model_calls"]),
@@ -104,6 +122,7 @@ def main():
         )
         print(
             f"| {name} | {row['tasks']} | {row['repaired@1']} ({100 * row['repaired@1'] / n:.1f}%) "
+            f"| {row['repaired@2']} ({100 * row['repaired@2'] / n:.1f}%) "
             f"| {row['repaired@5']} ({100 * row['repaired@5'] / n:.1f}%) | {row['restored']} "
             f"| {calls} | {unchanged} | {row['tokens_per_repair']:.0f} | {row['wall_s_per_repair']:.1f} |"
         )
