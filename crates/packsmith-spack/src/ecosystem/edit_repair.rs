@@ -322,20 +322,34 @@ pub fn apply_answer(
     if list.edits.len() > MAX_EDITS {
         return Err(format!("at most {MAX_EDITS} edits, please"));
     }
-    let fixed = apply_edits(start, &list.edits).map_err(|e| e.to_string())?;
-    let (before, after) = (ctx.errors(start), ctx.errors(&fixed));
-    if after > before {
-        return Err(format!(
-            "the edits add static-check errors ({before} before, {after} after)"
-        ));
-    }
-    // Applied: if the recipe still fails, the next prompt lists these
-    // edits among the ones that did not fix it.
-    let summary: Vec<String> = list.edits.iter().map(EditOp::summary).collect();
+    let summary = list
+        .edits
+        .iter()
+        .map(EditOp::summary)
+        .collect::<Vec<_>>()
+        .join(" ");
+    // Whatever happens to them, these edits go on the list of edits tried:
+    // a refused answer is not asked for again with the same prompt, and an
+    // applied one that did not fix the recipe is not proposed again.
+    let outcome = apply_edits(start, &list.edits)
+        .map_err(|e| e.to_string())
+        .and_then(|fixed| {
+            let (before, after) = (ctx.errors(start), ctx.errors(&fixed));
+            if after > before {
+                Err(format!(
+                    "the edits add static-check errors ({before} before, {after} after)"
+                ))
+            } else {
+                Ok(fixed)
+            }
+        });
     if let Ok(mut t) = log.tried.lock() {
-        t.push(summary.join(" "));
+        t.push(match &outcome {
+            Ok(_) => summary,
+            Err(why) => format!("{summary} (refused: {why})"),
+        });
     }
-    Ok(fixed)
+    outcome
 }
 
 /// The nudge after an edit list that changed nothing.
@@ -454,6 +468,20 @@ class Heatsim(CMakePackage):
             r#"{"edits": [{"op": "add_dependency", "spec": "heatsim"}]}"#,
         );
         assert!(worse.unwrap_err().contains("add static-check errors"));
+        // Refused answers are listed too, with the reason.
+        let log = RuleLog::default();
+        let _ = apply_answer(
+            &ctx,
+            &log,
+            BROKEN,
+            r#"{"edits": [{"op": "add_dependency", "spec": "heatsim"}]}"#,
+        );
+        assert!(
+            log.tried()[0]
+                .ends_with("(refused: the edits add static-check errors (1 before, 2 after))"),
+            "{:?}",
+            log.tried()
+        );
         let wrong = apply_answer(
             &ctx,
             &RuleLog::default(),
