@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use packsmith_agent::{Agent, AgentOptions, RequestLog, RunStatus, Task};
+use packsmith_agent::{Agent, RunStatus, Task};
 use packsmith_spack::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
 use packsmith_spack::prepare::{prepare_repair, RepairInputs};
 use packsmith_spack::validate::{Stage, StageOptions};
@@ -13,7 +13,7 @@ use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 
 use super::optional_model::load_optional_model;
 use super::spack::environment;
-use super::spack::{cancel_on_signals, repair_mode, tools_for};
+use super::spack::{agent_options, cancel_on_signals, repair_mode, tools_for};
 use crate::cli::RepairArgs;
 use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
@@ -110,16 +110,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         references: Default::default(),
         context: serde_json::json!({"recipe": args.recipe.display().to_string()}),
     };
-    let mut options = AgentOptions::new(&args.run.out);
-    options.max_attempts = args.run.max_attempts;
-    options.max_static_repairs = args.run.static_repairs;
-    options.tools = tools;
-    options.cancel = cancel.clone();
-    options.request_log = if args.run.log_prompts {
-        RequestLog::Full
-    } else {
-        RequestLog::Digest
-    };
+    let options = agent_options(&args.run, tools, &cancel);
     let mut printer = ProgressPrinter::new(false).with_first_recipe("the recipe given");
     let report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
         .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;

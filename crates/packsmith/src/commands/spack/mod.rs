@@ -22,7 +22,7 @@ use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use super::optional_model::load_optional_model;
-use crate::cli::SpackArgs;
+use crate::cli::{LoopFlags, SpackArgs};
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
@@ -125,7 +125,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
         references,
         context: serde_json::json!({"source": args.source}),
     };
-    let options = agent_options(args, tools, cancel);
+    let options = agent_options(&args.run, tools, cancel);
     let mut printer = ProgressPrinter::new(false);
     let mut report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
         .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
@@ -224,13 +224,14 @@ fn validation(args: &SpackArgs, prepared: &PreparedRun) -> Validation {
     }
 }
 
-fn agent_options(args: &SpackArgs, tools: bool, cancel: &CancelToken) -> AgentOptions {
-    let mut options = AgentOptions::new(&args.run.out);
-    options.max_attempts = args.run.max_attempts;
-    options.max_static_repairs = args.run.static_repairs;
+/// The loop's options from the flags `spack` and `repair` share.
+pub(crate) fn agent_options(flags: &LoopFlags, tools: bool, cancel: &CancelToken) -> AgentOptions {
+    let mut options = AgentOptions::new(&flags.out);
+    options.max_attempts = flags.max_attempts;
+    options.max_static_repairs = flags.static_repairs;
     options.tools = tools;
     options.cancel = cancel.clone();
-    options.request_log = if args.run.log_prompts {
+    options.request_log = if flags.log_prompts {
         RequestLog::Full
     } else {
         RequestLog::Digest
