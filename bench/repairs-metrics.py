@@ -2,9 +2,10 @@
 """Figures of a repair-benchmark run that `packsmith bench report` does not
 give: per configuration, repaired@1, @2 and @5 (attempt 1 is the broken
 recipe with the rules only, so @2 is one model answer), model calls, tokens and wall
-time per repaired recipe, how many model answers changed nothing (an echo,
-or an answer that could not be applied), and how many repairs restored the
-original recipe exactly.
+time per repaired recipe, how many model answers were unchanged (the
+recipe echoed, or edits that change nothing) and how many were refused
+(edits that do not parse, do not apply, or add static-check errors), and
+how many repairs restored the original recipe exactly.
 
     bench/repairs-metrics.py --run DIR --tasks TASKS.jsonl [--json OUT]
 
@@ -27,13 +28,15 @@ def read_jsonl(path):
 
 
 def trace_counts(trace_path):
-    """(model calls, answers that changed nothing) of one run. An answer
-    changed nothing when it could not be used (a note says why), when it
-    echoed the recipe (a note says the model is asked again), or when the
-    attempt ended as `unchanged` after it; each answer counts once."""
-    calls = unchanged = 0
+    """(model calls, unchanged answers, refused answers) of one run. An
+    answer is refused when a note says it could not be used, and unchanged
+    when a note says the model returned the recipe unchanged or the attempt
+    ended `unchanged` after it; each answer counts once. (Before the
+    refused note had its own wording, a refusal was followed by the
+    unchanged note too; the `counted` flag keeps such a pair one answer.)"""
+    calls = unchanged = refused = 0
     if not os.path.exists(trace_path):
-        return 0, 0
+        return 0, 0, 0
     counted = False
     for e in read_jsonl(trace_path):
         kind = e.get("type")
@@ -43,7 +46,7 @@ def trace_counts(trace_path):
         elif kind == "note":
             m = e.get("message", "")
             if "could not be used" in m:
-                unchanged += 1
+                refused += 1
                 counted = True
             elif "returned the recipe unchanged" in m and not counted:
                 unchanged += 1
@@ -51,7 +54,7 @@ def trace_counts(trace_path):
         elif kind == "attempt_finished" and e.get("failure_class") == "unchanged" and not counted:
             unchanged += 1
             counted = True
-    return calls, unchanged
+    return calls, unchanged, refused
 
 
 def normalise(text):
@@ -83,9 +86,10 @@ def main():
         c["repaired@2"] += ok and first is not None and first <= 2
         c["repaired@5"] += ok and first is not None and first <= 5
         run_dir = os.path.join(args.run, r["run_dir"], task["package"])
-        calls, unchanged = trace_counts(os.path.join(run_dir, "trace.jsonl"))
+        calls, unchanged, refused = trace_counts(os.path.join(run_dir, "trace.jsonl"))
         c["model_calls"] += calls
         c["unchanged_answers"] += unchanged
+        c["refused_answers"] += refused
         tokens = r.get("prompt_tokens", 0) + r.get("completion_tokens", 0)
         if ok:
             c["tokens_repaired"] += tokens
@@ -97,8 +101,8 @@ def main():
             ):
                 c["restored"] += 1
     out = {}
-    print("| configuration | tasks | repaired@1 | repaired@2 | repaired@5 | restored exactly | model calls | unchanged answers | tokens per repair | wall s per repair |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| configuration | tasks | repaired@1 | repaired@2 | repaired@5 | restored exactly | model calls | unchanged answers | refused answers | tokens per repair | wall s per repair |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, c in sorted(per.items()):
         n = c["tasks"] or 1
         rep = c["repaired@5"] or 1
@@ -110,21 +114,21 @@ def main():
             "restored": int(c["restored"]),
             "model_calls": int(c["model_calls"]),
             "unchanged_answers": int(c["unchanged_answers"]),
+            "refused_answers": int(c["refused_answers"]),
             "tokens_per_repair": c["tokens_repaired"] / rep,
             "wall_s_per_repair": c["wall_s_repaired"] / rep,
         }
         out[name] = row
         calls = row["model_calls"]
-        unchanged = (
-            f"{row['unchanged_answers']} ({100 * row['unchanged_answers'] / calls:.1f}%)"
-            if calls
-            else "–"
-        )
+        def share(key):
+            return f"{row[key]} ({100 * row[key] / calls:.1f}%)" if calls else "–"
+
+        unchanged, refused = share("unchanged_answers"), share("refused_answers")
         print(
             f"| {name} | {row['tasks']} | {row['repaired@1']} ({100 * row['repaired@1'] / n:.1f}%) "
             f"| {row['repaired@2']} ({100 * row['repaired@2'] / n:.1f}%) "
             f"| {row['repaired@5']} ({100 * row['repaired@5'] / n:.1f}%) | {row['restored']} "
-            f"| {calls} | {unchanged} | {row['tokens_per_repair']:.0f} | {row['wall_s_per_repair']:.1f} |"
+            f"| {calls} | {unchanged} | {refused} | {row['tokens_per_repair']:.0f} | {row['wall_s_per_repair']:.1f} |"
         )
     if args.json:
         with open(args.json, "w") as f:

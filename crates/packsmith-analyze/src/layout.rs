@@ -139,7 +139,8 @@ fn makefile_install(text: &str, file: &str) -> InstallRules {
                 how: "install: target".into(),
                 evidence: Evidence::new(file, i as u32 + 1),
                 headers: None,
-                prefix_variable: prefix_variable(text),
+                prefix_variable: prefix_variable(text)
+                    .or_else(|| install_directory_variable(text, i)),
             };
         }
     }
@@ -170,6 +171,28 @@ fn prefix_variable(text: &str) -> Option<String> {
                 .copied()
         })
         .map(str::to_string)
+}
+
+/// Failing a usual prefix name, the variable the `install:` rule at
+/// `rule_line` (0-based) copies into whose value is an absolute path
+/// (`INSTDIR = /usr/local/tool-1.0`): the one a packager sets to the
+/// prefix. `DESTDIR` is a staging root, never the prefix.
+fn install_directory_variable(text: &str, rule_line: usize) -> Option<String> {
+    let recipe: Vec<&str> = text
+        .lines()
+        .skip(rule_line + 1)
+        .take_while(|l| l.starts_with('\t') || l.trim().is_empty())
+        .collect();
+    text.lines().find_map(|line| {
+        let (name, value) = line.split_once('=')?;
+        let name = name.trim_end_matches(['?', ':', '+']).trim();
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let used = recipe
+            .iter()
+            .any(|l| l.contains(&format!("$({name})")) || l.contains(&format!("${{{name}}}")));
+        (plain && name != "DESTDIR" && value.trim().starts_with('/') && used)
+            .then(|| name.to_string())
+    })
 }
 
 /// Header file endings.
@@ -236,5 +259,23 @@ mod tests {
         assert_eq!(makefile_install(phony, "Makefile").evidence.line, 2);
         let without = "all: demo\n\tcc -o demo demo.c\n# install: nothing\nINSTALL := install\n";
         assert!(!makefile_install(without, "Makefile").present);
+    }
+
+    #[test]
+    fn an_install_directory_under_another_name_is_the_prefix() {
+        let own = "VERSION = 1.0\nDESTDIR = /tmp/stage\nINSTDIR = /usr/local/tool-$(VERSION)\nDOCDIR = /usr/share/doc\n\nall: tool\n\ninstall: all\n\t@mkdir $(INSTDIR)\n\tcp tool $(DESTDIR)$(INSTDIR)/bin\n";
+        let r = makefile_install(own, "Makefile");
+        assert_eq!(r.prefix_variable.as_deref(), Some("INSTDIR"));
+        // A usual name wins; a directory the install rule does not use is
+        // not the prefix.
+        let usual = format!("PREFIX ?= /usr\n{own}");
+        assert_eq!(
+            makefile_install(&usual, "Makefile")
+                .prefix_variable
+                .as_deref(),
+            Some("PREFIX")
+        );
+        let unused = "DOCDIR = /usr/share/doc\ninstall:\n\tcp tool /opt/bin\n";
+        assert_eq!(makefile_install(unused, "Makefile").prefix_variable, None);
     }
 }

@@ -371,6 +371,46 @@ fn ctrl_c_during_the_set_up_query_exits_130() {
 /// zlib: the draft switches the lookup off, the install passes the
 /// hermeticity check as it stands, and the report says what the draft
 /// switched off; `--no-hermeticity-check` leaves the stage out.
+/// `packsmith spack` on a source tree with the draft alone (no model, no
+/// audit, no variant check), in a cache and an output folder of its own.
+struct DraftRun {
+    args: Vec<String>,
+    cache: tempfile::TempDir,
+    out: tempfile::TempDir,
+}
+
+impl DraftRun {
+    fn new(src: &Path, env: &Path) -> Self {
+        let (cache, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let args = [
+            "spack",
+            &src.display().to_string(),
+            "--spack",
+            &env.display().to_string(),
+            "--out",
+            &out.path().display().to_string(),
+            "--no-audit",
+            "--no-variant-check",
+            "--model",
+            "none",
+        ]
+        .map(String::from)
+        .to_vec();
+        Self { args, cache, out }
+    }
+
+    /// The arguments, with `extra` after them.
+    fn args<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut all: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        all.extend_from_slice(extra);
+        all
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        packsmith(args, self.cache.path(), None)
+    }
+}
+
 #[test]
 fn an_optional_host_library_is_switched_off_and_the_report_says_so() {
     let Some(env) =
@@ -393,30 +433,13 @@ fn an_optional_host_library_is_switched_off_and_the_report_says_so() {
         "#ifdef HAVE_Z\n#include <zlib.h>\nconst char *z(void) { return zlibVersion(); }\n#else\nconst char *z(void) { return \"none\"; }\n#endif\n",
     )
     .unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let (src_s, out_s, env_s) = (
-        src.path().display().to_string(),
-        out.path().display().to_string(),
-        env.display().to_string(),
-    );
-    let base = [
-        "spack",
-        src_s.as_str(),
-        "--spack",
-        &env_s,
-        "--out",
-        &out_s,
-        "--no-audit",
-        "--no-variant-check",
-        "--model",
-        "none",
-    ];
-    let o = packsmith(&base, cache.path(), None);
+    let draft = DraftRun::new(src.path(), &env);
+    let base = draft.args(&[]);
+    let o = draft.run(&base);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("  hermeticity    ok"), "{err}");
-    let run = out.path().join("zoptcli");
+    let run = draft.out.path().join("zoptcli");
     let recipe = std::fs::read_to_string(run.join("package.py")).unwrap();
     assert!(
         recipe.contains("self.define(\"CMAKE_DISABLE_FIND_PACKAGE_ZLIB\", True)"),
@@ -435,15 +458,55 @@ fn an_optional_host_library_is_switched_off_and_the_report_says_so() {
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(md.contains("## hermeticity"), "{md}");
 
-    let mut skip = base.to_vec();
-    skip.extend(["--replace", "--no-hermeticity-check"]);
-    let o = packsmith(&skip, cache.path(), None);
+    let o = draft.run(&draft.args(&["--replace", "--no-hermeticity-check"]));
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(!err.contains("hermeticity"), "{err}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("report.json")).unwrap()).unwrap();
     assert!(report["extras"].get("hermeticity").is_none(), "{report:#}");
+}
+
+/// A Makefile that installs under its own variable (`INSTDIR`, an
+/// absolute default) with a plain `mkdir`, as RepeatAfterMe's does: the
+/// draft passes the prefix through that variable, and the rule makes the
+/// `mkdir` one that tolerates the prefix Spack has already made.
+#[test]
+fn a_makefile_with_its_own_install_directory_installs_from_the_draft() {
+    let Some(env) =
+        common::test_spack_env("a_makefile_with_its_own_install_directory_installs_from_the_draft")
+    else {
+        return;
+    };
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("Makefile"),
+        "VERSION = 0.3\nINSTDIR = /usr/local/instdir-demo-$(VERSION)\n\n\
+         all: instdir-demo\n\ninstdir-demo: main.c\n\t$(CC) -o $@ main.c\n\n\
+         install: all\n\t@mkdir $(INSTDIR)\n\t@mkdir $(INSTDIR)/bin\n\t\
+         cp instdir-demo $(INSTDIR)/bin\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.path().join("main.c"),
+        "#include <stdio.h>\nint main(void) { puts(\"demo\"); return 0; }\n",
+    )
+    .unwrap();
+    let draft = DraftRun::new(src.path(), &env);
+    let o = draft.run(&draft.args(&["--name", "instdir-demo", "--version", "0.3"]));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("mkdir -p"), "{err}");
+    let recipe =
+        std::fs::read_to_string(draft.out.path().join("instdir-demo").join("package.py")).unwrap();
+    assert!(
+        recipe.contains("return [f\"INSTDIR={self.prefix}\", \"install\"]"),
+        "{recipe}"
+    );
+    assert!(
+        recipe.contains("    def edit(self, spec, prefix):\n        filter_file(r\"\\bmkdir\\s+\\$\", \"mkdir -p $\", \"Makefile\")"),
+        "{recipe}"
+    );
 }
 
 /// A recipe Spack refuses at load: `typ=` is no keyword of `depends_on`.

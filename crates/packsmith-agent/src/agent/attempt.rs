@@ -101,9 +101,13 @@ impl Run<'_> {
         if !echoed {
             return Ok(first);
         }
-        self.emit(AgentEvent::Note {
-            message: format!("attempt {n}: the model returned the recipe unchanged; asking again"),
-        })?;
+        // A refused answer already has its note; saying "unchanged" of it
+        // would count it twice and misname it.
+        let message = match &self.last_answer.error {
+            Some(_) => format!("attempt {n}: asking again with the reason"),
+            None => format!("attempt {n}: the model returned the recipe unchanged; asking again"),
+        };
+        self.emit(AgentEvent::Note { message })?;
         let mut again = request;
         // The answer as given (a recipe, or an edit list), and why it
         // changed nothing: a re-ask is never the identical request.

@@ -575,9 +575,24 @@ fn an_answer_the_backend_refuses_is_asked_again_with_the_reason() {
     let model = ScriptedModel::new("s")
         .text("EDIT: nope->x")
         .text("EDIT: draft->WORKS");
-    let (report, _) = env.run(&eco, &model);
+    let (report, events) = env.run(&eco, &model);
     assert_eq!(report.status, RunStatus::Succeeded);
     assert_eq!(report.attempts[1].model_calls, 2);
+    // A refused answer is not called an unchanged one.
+    let notes: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Note { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.contains("asking again with the reason")),
+        "{notes:?}"
+    );
+    assert!(!notes.iter().any(|m| m.contains("unchanged")), "{notes:?}");
     let again = &model.requests()[1];
     // The answer as the model gave it, then why it could not be used.
     let n = again.messages.len();

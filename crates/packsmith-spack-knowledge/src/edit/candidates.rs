@@ -236,16 +236,24 @@ fn repeated_variant(reading: &Reading, line: u32) -> Vec<Candidate> {
         let Some(first) = settings[..i].iter().position(|(n, ..)| n == name) else {
             continue;
         };
-        for drop in [i, first] {
+        // The setting written first is the likelier intent: a second one
+        // is usually the slip.
+        for (drop, which) in [
+            (i, "the setting written first"),
+            (first, "the later setting"),
+        ] {
             let (_, start, end) = &settings[drop];
             let kept = format!("{}{}", &when[..*start], &when[*end..]);
             let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+            let why = format!(
+                "`{when}` sets variant `{name}` twice and can never hold; keeps {which}, `{kept}`"
+            );
             out.push(one(
                 EditOp::SetWhen {
                     line,
                     when: (!kept.is_empty()).then_some(kept),
                 },
-                format!("`{when}` sets variant `{name}` twice and can never hold"),
+                why,
             ));
         }
     }
@@ -423,6 +431,7 @@ fn misspelt_keyword(source: &str, reading: &Reading, line: u32) -> Vec<Candidate
         out.push(one(
             EditOp::ReplaceLine {
                 line: u32::try_from(source[..start].matches('\n').count() + 1).unwrap_or(line),
+                end_line: None,
                 text: new,
             },
             format!("`{}` takes no `{key}=`; `{best}=` is meant", d.name),
@@ -469,6 +478,7 @@ fn misspelt_dependency_type(source: &str, reading: &Reading, line: u32) -> Vec<C
     vec![one(
         EditOp::ReplaceLine {
             line: u32::try_from(source[..start].matches('\n').count() + 1).unwrap_or(line),
+            end_line: None,
             text,
         },
         format!("`{value}` holds a dependency type Spack does not know"),
@@ -513,7 +523,12 @@ pub fn menu_ops(candidates: &[Candidate], failure_class: &str) -> Vec<OpKind> {
             OpKind::RemoveCmakeDefine,
             OpKind::AddDependency,
         ],
-        "compiler_compat" | "compilation" => &[OpKind::AddCompilerFlag, OpKind::AddConflicts],
+        "compiler_compat" | "compilation" => &[
+            OpKind::AddCompilerFlag,
+            OpKind::AddConflicts,
+            OpKind::FilterFile,
+        ],
+        "no_install_target" | "missing_source_file" => &[OpKind::FilterFile],
         "syntax" => &[OpKind::AddSpackImport, OpKind::ChangeBaseClass],
         _ => &[],
     };

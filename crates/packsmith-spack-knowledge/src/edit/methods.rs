@@ -1,5 +1,6 @@
 //! Edits inside methods: CMake defines in `cmake_args`, configure
-//! arguments in `configure_args`, and a `flag_handler` for compiler flags.
+//! arguments in `configure_args`, a `flag_handler` for compiler flags, and
+//! `filter_file` calls in `edit` (a Makefile package) or `patch`.
 //! A method that is missing is added at the end of the class; one whose
 //! shape packsmith cannot follow (no final `return`) is refused with a
 //! reason rather than edited blindly.
@@ -155,9 +156,15 @@ pub(super) fn add_configure_arg(
     reading: &Reading,
     arg: &str,
 ) -> Result<String, String> {
+    // Meson's configure step takes `-Doption=value` through meson_args.
+    let meson = reading.class.bases.iter().any(|(b, _)| b == "MesonPackage")
+        || method(reading, "meson_args").is_some();
+    if meson && arg.starts_with("-D") && arg.contains('=') {
+        return add_to_returned_list(source, reading, "meson_args", &py_string(arg));
+    }
     if !arg.starts_with("--") && !arg.contains('=') {
         return Err(format!(
-            "{arg:?} is not a configure argument (--with-x, --enable-y, VAR=value)"
+            "{arg:?} is not a configure argument (--with-x, --enable-y, VAR=value; -Dx=y for Meson)"
         ));
     }
     add_to_returned_list(source, reading, "configure_args", &py_string(arg))
@@ -196,4 +203,120 @@ pub(super) fn add_compiler_flag(
         py_string(flag)
     );
     Ok(append_method(source, reading, &body))
+}
+
+/// Spack's values a `filter_file` replacement may name, and the Python
+/// for each.
+const FILTER_PLACEHOLDERS: &[(&str, &str)] = &[
+    ("prefix", "self.prefix"),
+    ("spack_cc", "spack_cc"),
+    ("spack_cxx", "spack_cxx"),
+    ("spack_fc", "spack_fc"),
+    ("spack_f77", "spack_f77"),
+];
+
+/// The Python for a replacement: a plain string, or an f-string when it
+/// names one of [`FILTER_PLACEHOLDERS`] (other braces kept literal).
+fn filter_replacement(repl: &str) -> Result<String, String> {
+    let mut body = String::new();
+    let mut placeholders = 0;
+    let mut rest = repl;
+    while let Some(c) = rest.chars().next() {
+        if c == '{' {
+            let close = rest.find('}');
+            let named = close.and_then(|end| {
+                FILTER_PLACEHOLDERS
+                    .iter()
+                    .find(|(name, _)| *name == &rest[1..end])
+                    .map(|(_, py)| (end, py))
+            });
+            if let Some((end, py)) = named {
+                body.push('{');
+                body.push_str(py);
+                body.push('}');
+                placeholders += 1;
+                rest = &rest[end + 1..];
+                continue;
+            }
+        }
+        match c {
+            '{' => body.push_str("{{"),
+            '}' => body.push_str("}}"),
+            _ => body.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    if placeholders == 0 {
+        return Ok(py_string(repl));
+    }
+    Ok(format!("f{}", py_string(&body)))
+}
+
+/// A regex as Python source: a raw string, as maintainers write them,
+/// when one can hold it.
+fn py_regex(regex: &str) -> String {
+    if regex.contains(['"', '\n']) || regex.ends_with('\\') {
+        py_string(regex)
+    } else {
+        format!("r\"{regex}\"")
+    }
+}
+
+pub(super) fn add_filter_file(
+    source: &str,
+    reading: &Reading,
+    file: &str,
+    regex: &str,
+    repl: &str,
+    literal: bool,
+) -> Result<String, String> {
+    if file.trim().is_empty() || file.starts_with('/') || file.split('/').any(|p| p == "..") {
+        return Err(format!(
+            "{file:?} is not a path inside the source (e.g. \"Makefile\", \"src/Makefile\")"
+        ));
+    }
+    if regex.is_empty() {
+        return Err("the text to find is empty".into());
+    }
+    if !literal {
+        regex::Regex::new(regex).map_err(|e| format!("{regex:?} is not a valid regex: {e}"))?;
+    }
+    let (pattern, string) = if literal {
+        (py_string(regex), ", string=True")
+    } else {
+        (py_regex(regex), "")
+    };
+    let call = format!(
+        "filter_file({pattern}, {}, {}{string})",
+        filter_replacement(repl)?,
+        py_string(file)
+    );
+    // A Makefile package edits its makefiles in its `edit` phase, as
+    // Spack's recipes do; any other in `patch`.
+    let makefile = reading
+        .class
+        .bases
+        .iter()
+        .any(|(b, _)| b == "MakefilePackage");
+    let (name, signature) = if makefile {
+        ("edit", "self, spec, prefix")
+    } else {
+        ("patch", "self")
+    };
+    let Some(m) = method(reading, name) else {
+        let i = &reading.class.body_indent;
+        let body = format!("{i}def {name}({signature}):\n{i}{i}{call}\n");
+        return Ok(append_method(source, reading, &body));
+    };
+    let at = m.lines.end;
+    let newline = if source[..at].ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    Ok(splice(
+        source,
+        at..at,
+        &format!("{newline}{}{call}\n", m.body_indent),
+    ))
 }

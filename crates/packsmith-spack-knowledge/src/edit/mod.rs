@@ -73,7 +73,8 @@ pub enum EditOp {
     },
     /// Removes the lines of `cmake_args` that set `name`.
     RemoveCmakeDefine { name: String },
-    /// Adds a literal argument to `configure_args` (made when missing).
+    /// Adds a literal argument to `configure_args` (made when missing), or
+    /// a `-Dx=y` to `meson_args` for a Meson package.
     AddConfigureArg { arg: String },
     /// A `flag_handler` that appends `flag` to `flags` (`cflags`,
     /// `cxxflags`, `fflags`) when the spec satisfies `when`
@@ -83,8 +84,37 @@ pub enum EditOp {
         flags: String,
         when: String,
     },
-    /// Replaces line `line` (1-based) with `text`; an empty text deletes it.
-    ReplaceLine { line: u32, text: String },
+    /// `filter_file(regex, repl, file)` in the recipe's `edit()` (a
+    /// Makefile package) or `patch()` (made when missing), so a hard-coded compiler, prefix or flag in a
+    /// Makefile or script is rewritten after the source is staged. In
+    /// `repl`, `{prefix}`, `{spack_cc}`, `{spack_cxx}`, `{spack_fc}` and
+    /// `{spack_f77}` stand for Spack's values; `literal` (default true)
+    /// matches `regex` as plain text.
+    FilterFile {
+        file: String,
+        regex: String,
+        repl: String,
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        literal: bool,
+    },
+    /// Replaces line `line` (1-based), through `end_line` when given, with
+    /// `text`; an empty text deletes them. Without `end_line`, a line that
+    /// opens a statement continued on later lines is replaced with the
+    /// whole statement when `text` is a whole statement itself.
+    ReplaceLine {
+        line: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end_line: Option<u32>,
+        text: String,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl EditOp {
@@ -104,6 +134,7 @@ impl EditOp {
             Self::RemoveCmakeDefine { .. } => OpKind::RemoveCmakeDefine,
             Self::AddConfigureArg { .. } => OpKind::AddConfigureArg,
             Self::AddCompilerFlag { .. } => OpKind::AddCompilerFlag,
+            Self::FilterFile { .. } => OpKind::FilterFile,
             Self::ReplaceLine { .. } => OpKind::ReplaceLine,
         }
     }
@@ -131,6 +162,7 @@ pub enum OpKind {
     RemoveCmakeDefine,
     AddConfigureArg,
     AddCompilerFlag,
+    FilterFile,
     ReplaceLine,
 }
 
@@ -150,6 +182,7 @@ impl OpKind {
             Self::RemoveCmakeDefine => "remove_cmake_define",
             Self::AddConfigureArg => "add_configure_arg",
             Self::AddCompilerFlag => "add_compiler_flag",
+            Self::FilterFile => "filter_file",
             Self::ReplaceLine => "replace_line",
         }
     }
@@ -200,7 +233,11 @@ pub fn apply_edits(source: &str, edits: &[EditOp]) -> Result<String, EditError> 
 
 fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
     match edit {
-        EditOp::ReplaceLine { line, text } => return module::replace_line(source, *line, text),
+        EditOp::ReplaceLine {
+            line,
+            end_line,
+            text,
+        } => return module::replace_lines(source, *line, *end_line, text),
         EditOp::AddSpackImport {} => return module::add_spack_import(source),
         _ => {}
     }
@@ -244,6 +281,12 @@ fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
         EditOp::AddCompilerFlag { flag, flags, when } => {
             methods::add_compiler_flag(source, &reading, flag, flags, when)
         }
+        EditOp::FilterFile {
+            file,
+            regex,
+            repl,
+            literal,
+        } => methods::add_filter_file(source, &reading, file, regex, repl, *literal),
         EditOp::ReplaceLine { .. } | EditOp::AddSpackImport {} => unreachable!("handled above"),
     }
 }

@@ -75,33 +75,106 @@ pub(super) fn change_base(
     Ok(splice(source, span.clone(), to))
 }
 
-pub(super) fn replace_line(source: &str, line: u32, text: &str) -> Result<String, String> {
-    let index = usize::try_from(line)
+/// Replaces lines `line..=end_line` (1-based) with `text`. Without
+/// `end_line`, a first line that opens brackets it does not close is
+/// taken with the lines that close them when `text` closes its own: a
+/// model that rewrites a multi-line `variant(` by its first line means
+/// the whole call.
+pub(super) fn replace_lines(
+    source: &str,
+    line: u32,
+    end_line: Option<u32>,
+    text: &str,
+) -> Result<String, String> {
+    let first = usize::try_from(line)
         .ok()
         .and_then(|l| l.checked_sub(1))
         .ok_or("lines count from 1")?;
-    let mut start = 0;
-    for (i, l) in source.split_inclusive('\n').enumerate() {
-        if i == index {
-            let end = start + l.len();
-            if text.trim().is_empty() {
-                return Ok(splice(source, start..end, ""));
-            }
-            // A replacement written without indentation keeps the line's.
-            let indent = if text.starts_with([' ', '\t']) {
-                String::new()
-            } else {
-                indent_of(source, start)
-            };
-            let newline = if l.ends_with('\n') { "\n" } else { "" };
-            let body = text.trim_end_matches('\n');
-            return Ok(splice(
-                source,
-                start..end,
-                &format!("{indent}{body}{newline}"),
-            ));
-        }
-        start += l.len();
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    if first >= lines.len() {
+        return Err(format!(
+            "the recipe has no line {line} (it has {})",
+            lines.len()
+        ));
     }
-    Err(format!("the recipe has no line {line}"))
+    let last = match end_line {
+        Some(end) => {
+            let last = usize::try_from(end).map_or(usize::MAX, |e| e.saturating_sub(1));
+            if last < first || last >= lines.len() {
+                return Err(format!(
+                    "end_line {end} is not between line {line} and the recipe's last line ({})",
+                    lines.len()
+                ));
+            }
+            last
+        }
+        None => statement_end(&lines, first, text),
+    };
+    let start: usize = lines[..first].iter().map(|l| l.len()).sum();
+    let end = start + lines[first..=last].iter().map(|l| l.len()).sum::<usize>();
+    if text.trim().is_empty() {
+        return Ok(splice(source, start..end, ""));
+    }
+    // A replacement written without indentation keeps the line's.
+    let indent = if text.starts_with([' ', '\t']) {
+        String::new()
+    } else {
+        indent_of(source, start)
+    };
+    let newline = if lines[last].ends_with('\n') {
+        "\n"
+    } else {
+        ""
+    };
+    let body = text.trim_end_matches('\n');
+    Ok(splice(
+        source,
+        start..end,
+        &format!("{indent}{body}{newline}"),
+    ))
+}
+
+/// The last line of the statement that line `first` opens, when `text`
+/// is balanced and the line is not; `first` otherwise.
+fn statement_end(lines: &[&str], first: usize, text: &str) -> usize {
+    if bracket_depth(text) != 0 {
+        return first;
+    }
+    let mut depth = 0;
+    for (i, l) in lines.iter().enumerate().skip(first) {
+        depth += bracket_depth(l);
+        if depth <= 0 {
+            return i;
+        }
+    }
+    first
+}
+
+/// Open minus closed brackets on a line of Python, strings and comments
+/// left out.
+fn bracket_depth(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '#' => break,
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            },
+        }
+    }
+    depth
 }

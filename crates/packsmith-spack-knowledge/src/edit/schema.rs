@@ -127,8 +127,21 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Value {
             ],
             vec!["flag", "flags", "when"],
         ),
+        OpKind::FilterFile => (
+            vec![
+                ("file", any.clone()),
+                ("regex", any.clone()),
+                ("repl", any.clone()),
+                ("literal", json!({"type": "boolean"})),
+            ],
+            vec!["file", "regex", "repl"],
+        ),
         OpKind::ReplaceLine => (
-            vec![("line", json!({"type": "integer"})), ("text", any)],
+            vec![
+                ("line", json!({"type": "integer", "minimum": 1})),
+                ("end_line", json!({"type": "integer", "minimum": 1})),
+                ("text", any),
+            ],
             vec!["line", "text"],
         ),
     };

@@ -218,6 +218,16 @@ fn a_missing_method_is_added() {
         arg: "--without-x".into(),
     });
     assert!(out.ends_with("    def configure_args(self):\n        return [\"--without-x\"]\n"));
+    // A Meson package's `-Dx=y` goes to meson_args.
+    let meson = RECIPE.replace("(CMakePackage)", "(MesonPackage)");
+    let out = apply_edits(
+        &meson,
+        &[EditOp::AddConfigureArg {
+            arg: "-Dtests=false".into(),
+        }],
+    )
+    .unwrap();
+    assert!(out.ends_with("    def meson_args(self):\n        return [\"-Dtests=false\"]\n"));
     let out = apply(EditOp::AddCompilerFlag {
         flag: "-fallow-argument-mismatch".into(),
         flags: "fflags".into(),
@@ -247,9 +257,131 @@ fn header_edits() {
     assert_eq!(out, RECIPE);
     let out = apply(EditOp::ReplaceLine {
         line: 26,
+        end_line: None,
         text: "depends_on(\"zlib\")".into(),
     });
     assert!(out.contains("\n    depends_on(\"zlib\")\n"));
+}
+
+#[test]
+fn a_whole_statement_replaces_the_call_its_first_line_opens() {
+    // Line 17 opens the six-line `variant(`; a balanced replacement
+    // means the whole call, not its first line.
+    let out = apply(EditOp::ReplaceLine {
+        line: 17,
+        end_line: None,
+        text: "variant(\"precision\", default=\"single\", values=(\"single\", \"double\"), description=\"FP\")".into(),
+    });
+    assert!(out.contains(
+        "    variant(\"precision\", default=\"single\", values=(\"single\", \"double\"), description=\"FP\")\n\n    depends_on(\"cmake"
+    ));
+    assert!(!out.contains("Floating point precision"));
+    // An unbalanced replacement stays on its line.
+    let out = apply_edits(
+        RECIPE,
+        &[EditOp::ReplaceLine {
+            line: 17,
+            end_line: None,
+            text: "variant(  # renamed".into(),
+        }],
+    )
+    .unwrap();
+    assert!(out.contains("    variant(  # renamed\n        \"precision\",\n"));
+    // An explicit range, and one outside the recipe.
+    let out = apply(EditOp::ReplaceLine {
+        line: 24,
+        end_line: Some(26),
+        text: "depends_on(\"zlib-api\")".into(),
+    });
+    assert!(!out.contains("cmake@3.16") && !out.contains("depends_on(\"mpi\""));
+    let err = apply_edits(
+        RECIPE,
+        &[EditOp::ReplaceLine {
+            line: 25,
+            end_line: Some(24),
+            text: String::new(),
+        }],
+    )
+    .unwrap_err();
+    assert!(err.message.contains("end_line 24"), "{err}");
+}
+
+#[test]
+fn filter_file_goes_into_patch_with_spacks_values() {
+    let out = apply(EditOp::FilterFile {
+        file: "Makefile".into(),
+        regex: "CC = gcc".into(),
+        repl: "CC = {spack_cc}".into(),
+        literal: true,
+    });
+    assert!(
+        out.ends_with(
+            "        return args\n\n    def patch(self):\n        filter_file(\"CC = gcc\", f\"CC = {spack_cc}\", \"Makefile\", string=True)\n"
+        ),
+        "{out}"
+    );
+    // A second one joins the same patch(); braces that name nothing stay
+    // literal, and a regex is checked.
+    let twice = apply_edits(
+        &out,
+        &[EditOp::FilterFile {
+            file: "src/Makefile".into(),
+            regex: r"^PREFIX\s*=.*".into(),
+            repl: "PREFIX = {prefix} ${HOME}".into(),
+            literal: false,
+        }],
+    )
+    .unwrap();
+    assert!(
+        twice.ends_with(
+            "string=True)\n        filter_file(r\"^PREFIX\\s*=.*\", f\"PREFIX = {self.prefix} ${{HOME}}\", \"src/Makefile\")\n"
+        ),
+        "{twice}"
+    );
+    assert_eq!(twice.matches("def patch(self)").count(), 1);
+    // A Makefile package filters in its `edit` phase.
+    let make = RECIPE.replace("(CMakePackage)", "(MakefilePackage)");
+    let out = apply_edits(
+        &make,
+        &[EditOp::FilterFile {
+            file: "Makefile".into(),
+            regex: "gcc".into(),
+            repl: "{spack_cc}".into(),
+            literal: true,
+        }],
+    )
+    .unwrap();
+    assert!(
+        out.ends_with("    def edit(self, spec, prefix):\n        filter_file(\"gcc\", f\"{spack_cc}\", \"Makefile\", string=True)\n"),
+        "{out}"
+    );
+    for (file, regex, literal, why) in [
+        ("/etc/passwd", "x", true, "not a path inside the source"),
+        ("../Makefile", "x", true, "not a path inside the source"),
+        ("Makefile", "(", false, "not a valid regex"),
+        ("Makefile", "", true, "empty"),
+    ] {
+        let err = apply_edits(
+            RECIPE,
+            &[EditOp::FilterFile {
+                file: file.into(),
+                regex: regex.into(),
+                repl: "y".into(),
+                literal,
+            }],
+        )
+        .unwrap_err();
+        assert!(err.message.contains(why), "{file} {regex}: {err}");
+    }
+    // The JSON form: `literal` is true unless said otherwise.
+    let list = parse_edit_list(
+        r#"{"edits": [{"op": "filter_file", "file": "Makefile", "regex": "gcc", "repl": "{spack_cc}"}]}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        &list.edits[0],
+        EditOp::FilterFile { literal: true, .. }
+    ));
 }
 
 #[test]

@@ -79,6 +79,10 @@ regex!(
     r"(make(?:\[\d+\])?: \*\*\* |ninja: build stopped|ProcessError: Command exited)"
 );
 regex!(
+    MAKE_STOPPED,
+    r"(make(?:\[\d+\])?: \*\*\* |ninja: build stopped)"
+);
+regex!(
     SANDBOX,
     r"(Read-only file system|Network is unreachable|File too large|Resource temporarily unavailable|Cannot fork|fork: retry|packsmith sandbox: )"
 );
@@ -95,6 +99,9 @@ pub(super) fn first_match<'a>(
         .enumerate()
         .find_map(|(i, l)| regex.captures(l).map(|c| (i, c)))
 }
+
+/// Lines before a failed `make`'s own line that its excerpt keeps.
+const MAKE_CONTEXT: usize = 4;
 
 fn all_captures(lines: &[&str], regex: &LazyLock<Option<Regex>>) -> Vec<String> {
     let Some(regex) = regex.as_ref() else {
@@ -731,12 +738,30 @@ fn compilation(stage: Stage, lines: &[&str], build_lines: &[&str]) -> Option<Dia
         ));
     }
     if stage == Stage::Install {
-        let (i, _) = first_match(lines, &MAKE_ERROR)?;
+        // make's own line in the build log first: Spack's `ProcessError`
+        // comes earlier in the stage log and its excerpt would stop
+        // before the cause.
+        let (lines, i) = match first_match(build_lines, &MAKE_STOPPED) {
+            Some((i, _)) => (build_lines, i),
+            None => (lines, first_match(lines, &MAKE_ERROR)?.0),
+        };
+        // The failing command's own words come just before make's line
+        // (`mkdir: cannot create directory …: File exists`), after the
+        // command line Spack echoes.
+        let before: Vec<&str> = lines[..i]
+            .iter()
+            .rev()
+            .take(MAKE_CONTEXT)
+            .take_while(|l| !l.starts_with("==> "))
+            .copied()
+            .collect();
+        let mut excerpt: Vec<&str> = before.into_iter().rev().collect();
+        excerpt.extend(block(lines, i, 12, |l| !l.starts_with("==> ")));
         return Some(diagnosis(
             stage,
             FailureClass::Compilation,
             lines[i].trim().to_string(),
-            block(lines, i, 12, |l| !l.starts_with("==> ")),
+            excerpt,
         ));
     }
     None

@@ -1,11 +1,13 @@
-//! Rule repairs for two build failures whose fix is certain: a build with
-//! no install target gets the recipe's own `install()` (the draft's
-//! renderer, with no target known by name); a configure that tried to
-//! download gets FetchContent's offline switches and a dependency on the
-//! Spack package for what it fetched.
+//! Rule repairs for build failures whose fix is certain: a build with no
+//! install target gets the recipe's own `install()` (the draft's renderer,
+//! with no target known by name); a configure that tried to download gets
+//! FetchContent's offline switches and a dependency on the Spack package
+//! for what it fetched; an install rule whose `mkdir` fails on the prefix
+//! Spack has already made gets `mkdir -p` through `filter_file` in `edit()`.
 
 use packsmith_spack_knowledge::brief::InstallPlan;
 use packsmith_spack_knowledge::draft::render_install;
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use packsmith_spack_knowledge::recipe::parse_recipe;
 
@@ -215,6 +217,47 @@ pub fn disconnect_fetch_content(
             "the configure tried to download {}: {}",
             fetched.join(", "),
             what.join("; ")
+        ),
+    ))
+}
+
+/// The regex (Python's, as `filter_file` reads it) of a `mkdir` of a
+/// make variable without `-p`, and its replacement.
+const MKDIR_OF_A_VARIABLE: (&str, &str) = (r"\bmkdir\s+\$", "mkdir -p $");
+
+/// The makefile a failed `make` names (`make: *** [Makefile:69: install]
+/// Error 1`), relative to the build directory.
+fn failing_makefile(log: &str) -> Option<&str> {
+    log.lines().find_map(|l| {
+        let rest = &l[l.find("*** [")? + 5..];
+        let (file, _) = rest.split_once(':')?;
+        (!file.is_empty() && !file.starts_with('/') && !file.contains(' ')).then_some(file)
+    })
+}
+
+/// An install rule that makes its directories with a plain `mkdir` fails
+/// once Spack has made the prefix (`mkdir: cannot create directory …:
+/// File exists`): its makefile is filtered to `mkdir -p` in `edit()`.
+pub fn create_install_directories(text: &str, log: &str) -> Option<(String, String)> {
+    if !(log.contains("mkdir: cannot create directory") && log.contains("File exists")) {
+        return None;
+    }
+    if !base_is(text, &["MakefilePackage"]) || text.contains(MKDIR_OF_A_VARIABLE.1) {
+        return None;
+    }
+    let file = failing_makefile(log).unwrap_or("Makefile");
+    let edit = EditOp::FilterFile {
+        file: file.to_string(),
+        regex: MKDIR_OF_A_VARIABLE.0.to_string(),
+        repl: MKDIR_OF_A_VARIABLE.1.to_string(),
+        literal: false,
+    };
+    let fixed = apply_edits(text, &[edit]).ok()?;
+    Some((
+        fixed,
+        format!(
+            "the install rule's mkdir fails on the prefix Spack already made: {file}'s mkdir \
+             of a make variable becomes mkdir -p (filter_file in edit())"
         ),
     ))
 }

@@ -11,11 +11,13 @@ use std::sync::Mutex;
 use packsmith_agent::{Failure, Recipe, STATIC_CHECK};
 use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema};
 use packsmith_spack_knowledge::check::{check_source, CheckOptions, Severity};
-use packsmith_spack_knowledge::edit::candidates::{menu_ops, rule_candidates, RuleInput};
+use packsmith_spack_knowledge::edit::candidates::{
+    menu_ops, rule_candidates, Candidate, RuleInput,
+};
 use packsmith_spack_knowledge::edit::schema::{edit_schema, Menu};
 use packsmith_spack_knowledge::edit::{apply_edits, parse_edit_list, EditOp, OpKind};
 use packsmith_spack_knowledge::kb::NameIndex;
-use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::recipe::{parse_recipe, Value as RecipeValue, VariantValues};
 use packsmith_spack_knowledge::target::TargetSpack;
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +57,9 @@ impl RepairMode {
 
 /// Most edits in one answer: a repair is a small change.
 pub const MAX_EDITS: usize = 3;
+
+/// Most rule candidates offered to the model as whole answers.
+const MAX_SUGGESTIONS: usize = 4;
 
 /// Recipe lines shown whole up to this count; longer recipes are cut to
 /// the lines the failure and the edits touch.
@@ -128,31 +133,44 @@ fn failure_names(failure: &Failure) -> Vec<String> {
     out
 }
 
-/// The first rule candidate not tried before that applies and leaves the
-/// recipe with fewer static-check errors (none, for a failure past the
-/// check): the fixed text and why.
-pub fn rule_fix(
+/// The rule candidates that apply to `recipe` and leave it with fewer
+/// static-check errors (none, for a failure past the check), each with
+/// the text it makes, best first.
+fn usable_candidates(
     ctx: &EditContext,
-    log: &RuleLog,
     recipe: &str,
     failure: &Failure,
-) -> Option<(String, String)> {
+) -> Vec<(Candidate, String)> {
     let names = failure_names(failure);
     let before = if failure.stage == STATIC_CHECK {
         ctx.errors(recipe)
     } else {
         1
     };
-    for candidate in rule_candidates(&ctx.rule_input(recipe, &names)) {
-        let Ok(fixed) = apply_edits(recipe, &candidate.edits) else {
-            continue;
-        };
+    rule_candidates(&ctx.rule_input(recipe, &names))
+        .into_iter()
+        .filter_map(|c| {
+            let fixed = apply_edits(recipe, &c.edits).ok()?;
+            (ctx.errors(&fixed) < before).then_some((c, fixed))
+        })
+        .collect()
+}
+
+/// The first usable rule candidate not tried before: the fixed text and
+/// why.
+pub fn rule_fix(
+    ctx: &EditContext,
+    log: &RuleLog,
+    recipe: &str,
+    failure: &Failure,
+) -> Option<(String, String)> {
+    for (candidate, fixed) in usable_candidates(ctx, recipe, failure) {
         let fresh = log
             .seen
             .lock()
             .map(|mut s| s.insert(fixed.clone()))
             .unwrap_or(false);
-        if !fresh || ctx.errors(&fixed) >= before {
+        if !fresh {
             continue;
         }
         let summary: Vec<String> = candidate.edits.iter().map(EditOp::summary).collect();
@@ -164,8 +182,59 @@ pub fn rule_fix(
     None
 }
 
+/// Whole answers for the model to choose from: the usable rule
+/// candidates not tried yet (with the rules off, all of them), each as
+/// the JSON to answer with and why. A small model picks well from such a
+/// list and writes edits of its own badly.
+fn suggestions(ctx: &EditContext, log: &RuleLog, recipe: &str, failure: &Failure) -> Vec<String> {
+    let seen = log.seen.lock().map(|s| s.clone()).unwrap_or_default();
+    usable_candidates(ctx, recipe, failure)
+        .into_iter()
+        .filter(|(_, fixed)| !seen.contains(fixed))
+        .take(MAX_SUGGESTIONS)
+        .enumerate()
+        .map(|(i, (c, _))| {
+            let edits: Vec<String> = c.edits.iter().map(EditOp::summary).collect();
+            // The rules rank their candidates; the model is told which
+            // they would try first.
+            let rank = if i == 0 { "most likely: " } else { "" };
+            format!("{{\"edits\": [{}]}} ({rank}{})", edits.join(", "), c.why)
+        })
+        .collect()
+}
+
+/// The recipe's variants as the prompt shows them: name, and the values
+/// or kind a default must take.
+fn variant_lines(recipe: &str) -> Vec<String> {
+    parse_recipe(recipe, "package.py")
+        .variants
+        .iter()
+        .map(|v| match (&v.values, &v.default) {
+            (Some(VariantValues::Items(items)), _) => {
+                let values: Vec<String> = items.iter().map(|i| i.to_text()).collect();
+                format!("{} (values: {})", v.name, values.join(", "))
+            }
+            (_, Some(RecipeValue::Bool(_))) | (None, None) => format!("{} (true or false)", v.name),
+            _ => v.name.clone(),
+        })
+        .collect()
+}
+
+/// What the model is offered: the menu, and the rules' own edits as
+/// examples of their kinds.
+struct Offer {
+    menu: Menu,
+    found: Vec<EditOp>,
+}
+
+impl Offer {
+    fn found(&self, kind: OpKind) -> Option<&EditOp> {
+        self.found.iter().find(|e| e.kind() == kind)
+    }
+}
+
 /// The menu for a failure: the operations that fit and the values found.
-fn menu_for(ctx: &EditContext, recipe: &str, failure: &Failure) -> Menu {
+fn menu_for(ctx: &EditContext, recipe: &str, failure: &Failure) -> Offer {
     let names = failure_names(failure);
     let candidates = rule_candidates(&ctx.rule_input(recipe, &names));
     let parsed = parse_recipe(recipe, "package.py");
@@ -214,7 +283,8 @@ fn menu_for(ctx: &EditContext, recipe: &str, failure: &Failure) -> Menu {
     if menu.variants.is_empty() {
         menu.ops.retain(|o| *o != OpKind::SetVariantDefault);
     }
-    menu
+    let found = candidates.into_iter().flat_map(|c| c.edits).collect();
+    Offer { menu, found }
 }
 
 /// The recipe with line numbers; a long one cut to its header, its
@@ -270,7 +340,8 @@ pub fn edits_request(
     failure: &Failure,
     seed: u64,
 ) -> ChatRequest {
-    let menu = menu_for(ctx, &recipe.text, failure);
+    let offer = menu_for(ctx, &recipe.text, failure);
+    let menu = &offer.menu;
     let excerpt: String = failure
         .excerpt
         .lines()
@@ -287,9 +358,14 @@ pub fn edits_request(
         class: &failure.class,
         excerpt: &packsmith_agent::clip_chars(&excerpt, 1500),
         recipe: &numbered(&recipe.text, &focus_lines(failure)),
-        ops: menu.ops.iter().map(|o| prompts::op_line(*o)).collect(),
+        ops: menu
+            .ops
+            .iter()
+            .map(|o| prompts::op_line(*o, menu, offer.found(*o)))
+            .collect(),
+        suggestions: suggestions(ctx, log, &recipe.text, failure),
         packages: &menu.packages,
-        variants: &menu.variants,
+        variants: &variant_lines(&recipe.text),
         new_variants: &menu.new_variants,
         tried: &log.tried(),
     });
@@ -299,7 +375,7 @@ pub fn edits_request(
     );
     request.output_schema = Some(OutputSchema {
         name: "recipe_edits".into(),
-        schema: edit_schema(&menu),
+        schema: edit_schema(menu),
     });
     request.temperature = Some(0.2);
     request.max_tokens = Some(256);
@@ -438,6 +514,16 @@ class Heatsim(CMakePackage):
         let user = &request.messages[0].content;
         assert!(user.contains(" 13|     depends_on(\"zlib_api\")"), "{user}");
         assert!(user.contains("Candidate package names: zlib-api"), "{user}");
+        // The rule's fix, not tried yet, is offered whole, and is the
+        // example of its kind.
+        assert!(
+            user.contains(r#"- {"edits": [{"op":"rename_dependency","from":"zlib_api","to":"zlib-api"}]} (most likely: "#),
+            "{user}"
+        );
+        assert!(
+            user.contains(r#"- {"op":"rename_dependency","from":"zlib_api","to":"zlib-api"}: "#),
+            "{user}"
+        );
         assert!(request.max_tokens.is_some_and(|m| m <= 256));
         assert_eq!(request.seed, Some(3));
     }
@@ -506,5 +592,28 @@ class Heatsim(CMakePackage):
         assert!(why.starts_with("rule: "));
         assert_eq!(log.tried().len(), 1);
         assert!(rule_fix(&ctx, &log, BROKEN, &static_failure()).is_none());
+        // Once tried, it is no longer suggested to the model.
+        let request = edits_request(
+            &ctx,
+            &log,
+            &Recipe::new("package.py", BROKEN),
+            &static_failure(),
+            1,
+        );
+        let user = &request.messages[0].content;
+        assert!(!user.contains("rules suggest"), "{user}");
+        assert!(user.contains("already tried"), "{user}");
+    }
+
+    #[test]
+    fn variants_are_shown_with_what_their_default_may_be() {
+        let recipe = BROKEN.replace(
+            "    depends_on(\"cmake",
+            "    variant(\"build\", default=\"Ref\", values=(\"ref\", \"omp\"), description=\"b\")\n    variant(\"mpi\", default=True, description=\"m\")\n    depends_on(\"cmake",
+        );
+        assert_eq!(
+            variant_lines(&recipe),
+            ["build (values: ref, omp)", "mpi (true or false)"]
+        );
     }
 }

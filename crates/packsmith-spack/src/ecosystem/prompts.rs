@@ -6,7 +6,8 @@ use minijinja::Environment;
 use serde::Serialize;
 
 use packsmith_agent::{clip_chars, Failure, Reference};
-use packsmith_spack_knowledge::edit::OpKind;
+use packsmith_spack_knowledge::edit::schema::Menu;
+use packsmith_spack_knowledge::edit::{EditOp, OpKind};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 const SYSTEM: &str = include_str!("prompts/system.j2");
@@ -93,58 +94,106 @@ pub struct EditsContext<'a> {
     /// Numbered lines, cut around the failure for long recipes.
     pub recipe: &'a str,
     /// One line per offered operation: its JSON form and when to use it.
-    pub ops: Vec<&'static str>,
+    pub ops: Vec<String>,
+    /// Whole answers packsmith's rules found and did not try yet, each
+    /// with why.
+    pub suggestions: Vec<String>,
     pub packages: &'a [String],
     pub variants: &'a [String],
     pub new_variants: &'a [String],
     pub tried: &'a [String],
 }
 
-/// How the prompt offers an operation: an example of its JSON and when
-/// it fits.
-pub fn op_line(op: OpKind) -> &'static str {
+/// How the prompt offers an operation: an example of its JSON and when it
+/// fits. The example is `found` (an edit of this kind packsmith's rules
+/// made for this recipe) when there is one, else one with the menu's own
+/// values where it has them: a small model copies examples.
+pub fn op_line(op: OpKind, menu: &Menu, found: Option<&EditOp>) -> String {
+    let example = match found {
+        Some(edit) => edit.summary(),
+        None => op_example(op, menu),
+    };
+    format!("{example}: {}", op_use(op))
+}
+
+fn op_use(op: OpKind) -> &'static str {
     match op {
-        OpKind::AddDependency => {
-            r#"{"op": "add_dependency", "spec": "zlib-api", "type": ["build", "link"], "when": "+zlib"}: declare a dependency"#
-        }
-        OpKind::RemoveDependency => {
-            r#"{"op": "remove_dependency", "name": "foo"}: drop every depends_on of a package"#
-        }
-        OpKind::RenameDependency => {
-            r#"{"op": "rename_dependency", "from": "libz", "to": "zlib-api"}: a dependency under a name Spack does not know"#
-        }
-        OpKind::AddVariant => {
-            r#"{"op": "add_variant", "name": "mpi", "default": false, "description": "Build with MPI"}: declare a variant that is used but missing"#
-        }
-        OpKind::SetVariantDefault => {
-            r#"{"op": "set_variant_default", "name": "precision", "default": "double"}: a default Spack refuses"#
-        }
-        OpKind::SetWhen => {
-            r#"{"op": "set_when", "line": 25, "when": "+mpi"}: change the condition of the directive on that line (null removes it)"#
-        }
-        OpKind::AddConflicts => {
-            r#"{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}: rule out a configuration"#
-        }
-        OpKind::AddSpackImport => {
-            r#"{"op": "add_spack_import"}: the recipe lacks `from spack.package import *`"#
-        }
-        OpKind::ChangeBaseClass => {
-            r#"{"op": "change_base_class", "from": "CmakePackage", "to": "CMakePackage"}: a base class that does not exist"#
-        }
+        OpKind::AddDependency => "declare a dependency (add \"when\" for a variant's)",
+        OpKind::RemoveDependency => "drop every depends_on of a package",
+        OpKind::RenameDependency => "a dependency under a name Spack does not know",
+        OpKind::AddVariant => "declare a variant that is used but missing",
+        OpKind::SetVariantDefault => "a default Spack refuses (one of the variant's values)",
+        OpKind::SetWhen => "change the condition of the directive on that line (null removes it)",
+        OpKind::AddConflicts => "rule out a configuration",
+        OpKind::AddSpackImport => "the recipe lacks `from spack.package import *`",
+        OpKind::ChangeBaseClass => "a base class that does not exist",
         OpKind::AddCmakeDefine => {
-            r#"{"op": "add_cmake_define", "name": "BUILD_TESTING", "value": "self.run_tests"}: set a CMake variable in cmake_args (value true, false, a string, or "self.run_tests")"#
+            "set a CMake variable in cmake_args (value true, false, a string, or \"self.run_tests\")"
         }
-        OpKind::RemoveCmakeDefine => {
-            r#"{"op": "remove_cmake_define", "name": "FOO_OPTION"}: drop a CMake variable from cmake_args"#
-        }
-        OpKind::AddConfigureArg => {
-            r#"{"op": "add_configure_arg", "arg": "--without-x"}: add a configure argument"#
-        }
-        OpKind::AddCompilerFlag => {
-            r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}: a flag a compiler needs"#
+        OpKind::RemoveCmakeDefine => "drop a CMake variable from cmake_args",
+        OpKind::AddConfigureArg => "add a configure argument",
+        OpKind::AddCompilerFlag => "a flag a compiler needs",
+        OpKind::FilterFile => {
+            "rewrite text in a build file ({prefix}, {spack_cc}, {spack_cxx}, {spack_fc} stand for Spack's values)"
         }
         OpKind::ReplaceLine => {
-            r#"{"op": "replace_line", "line": 12, "text": "depends_on("cmake@3.16:", type="build")"}: rewrite one line when nothing above fits"#
+            "rewrite one line, or a whole statement from its first line (\"end_line\" for a range), when nothing above fits"
+        }
+    }
+}
+
+fn op_example(op: OpKind, menu: &Menu) -> String {
+    let first = |list: &[String], fallback: &str| -> String {
+        let v = list.first().map_or(fallback, String::as_str);
+        serde_json::to_string(v).unwrap_or_default()
+    };
+    match op {
+        OpKind::AddDependency => format!(
+            r#"{{"op": "add_dependency", "spec": {}, "type": ["build", "link"]}}"#,
+            first(&menu.packages, "zlib-api")
+        ),
+        OpKind::RemoveDependency => format!(
+            r#"{{"op": "remove_dependency", "name": {}}}"#,
+            first(&menu.dependencies, "foo")
+        ),
+        OpKind::RenameDependency => format!(
+            r#"{{"op": "rename_dependency", "from": "libz", "to": {}}}"#,
+            first(&menu.packages, "zlib-api")
+        ),
+        OpKind::AddVariant => format!(
+            r#"{{"op": "add_variant", "name": {}, "default": false, "description": "Build with it"}}"#,
+            first(&menu.new_variants, "mpi")
+        ),
+        OpKind::SetVariantDefault => format!(
+            r#"{{"op": "set_variant_default", "name": {}, "default": false}}"#,
+            first(&menu.variants, "mpi")
+        ),
+        OpKind::SetWhen => format!(
+            r#"{{"op": "set_when", "line": {}, "when": "+mpi"}}"#,
+            menu.directive_lines.first().copied().unwrap_or(25)
+        ),
+        OpKind::AddConflicts => {
+            r#"{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}"#.into()
+        }
+        OpKind::AddSpackImport => r#"{"op": "add_spack_import"}"#.into(),
+        OpKind::ChangeBaseClass => format!(
+            r#"{{"op": "change_base_class", "from": {}, "to": {}}}"#,
+            first(&menu.current_bases, "CmakePackage"),
+            first(&menu.base_classes, "CMakePackage")
+        ),
+        OpKind::AddCmakeDefine => {
+            r#"{"op": "add_cmake_define", "name": "BUILD_TESTING", "value": "self.run_tests"}"#.into()
+        }
+        OpKind::RemoveCmakeDefine => r#"{"op": "remove_cmake_define", "name": "FOO_OPTION"}"#.into(),
+        OpKind::AddConfigureArg => r#"{"op": "add_configure_arg", "arg": "--without-x"}"#.into(),
+        OpKind::AddCompilerFlag => {
+            r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into()
+        }
+        OpKind::FilterFile => {
+            r#"{"op": "filter_file", "file": "Makefile", "regex": "CC = gcc", "repl": "CC = {spack_cc}"}"#.into()
+        }
+        OpKind::ReplaceLine => {
+            r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#.into()
         }
     }
 }

@@ -259,7 +259,8 @@ pub fn auto_repair_with(
             autofix_build::disconnect_fetch_content(text, &d.names, kb)
                 .or_else(|| switch_off_downloading_extras(text, d))
         }
-        _ => switch_off_downloading_extras(text, d),
+        _ => autofix_build::create_install_directories(text, &d.excerpt)
+            .or_else(|| switch_off_downloading_extras(text, d)),
     }
 }
 
@@ -462,6 +463,43 @@ mod tests {
         let (out, why) = auto_repair(recipe, &d).unwrap();
         assert!(out.contains("FETCHCONTENT_FULLY_DISCONNECTED"), "{out}");
         assert!(why.contains("fmt"), "{why}");
+    }
+
+    /// An install rule's `mkdir` of a directory Spack already made (a
+    /// Makefile whose own install directory is set to the prefix).
+    #[test]
+    fn an_install_mkdir_on_the_prefix_becomes_mkdir_p() {
+        let recipe = "from spack.package import *\n\n\nclass Tool(MakefilePackage):\n    version(\"1.0\")\n\n    @property\n    def install_targets(self):\n        return [f\"INSTDIR={self.prefix}\", \"install\"]\n";
+        let log = "==> tool: Executing phase: 'install'\n\
+            ==> 'make' '-j1' 'INSTDIR=/spack/opt/tool-1.0-abc' 'install'\n\
+            mkdir: cannot create directory '/spack/opt/tool-1.0-abc': File exists\n\
+            make: *** [Makefile:69: install] Error 1\n";
+        let d = classify(Stage::Install, log, None);
+        assert!(d.excerpt.contains("File exists"), "{d:#?}");
+        let (out, why) = auto_repair(recipe, &d).expect("a rule");
+        assert!(
+            out.contains(r#"filter_file(r"\bmkdir\s+\$", "mkdir -p $", "Makefile")"#),
+            "{out}"
+        );
+        assert!(why.contains("mkdir -p"), "{why}");
+        // As Spack reports it: its ProcessError first in the stage log, a
+        // long build log whose last lines hold the cause.
+        let stage_log = format!(
+            "==> Error: ProcessError: Command exited with status 2:\n    'make' '-j1' 'install'\n\n1 error found in build log:\n{}",
+            "     34    gcc -c x.c\n".repeat(14)
+        );
+        let build_log = format!(
+            "{}==> tool: Executing phase: 'install'\n==> [2026-11-26] 'make' '-j1' 'install'\n{}",
+            "gcc -c x.c\n".repeat(40),
+            &log[log.find("mkdir:").unwrap()..]
+        );
+        let real = classify(Stage::Install, &stage_log, Some(&build_log));
+        assert!(real.excerpt.contains("File exists"), "{real:#?}");
+        assert!(auto_repair(recipe, &real).is_some());
+        // Once only, and never for a build system whose install is Spack's.
+        assert!(auto_repair(&out, &d).is_none());
+        let cmake = recipe.replace("MakefilePackage", "CMakePackage");
+        assert!(auto_repair(&cmake, &d).is_none());
     }
 
     /// The known compiler-compatibility errors (our own logs) are
