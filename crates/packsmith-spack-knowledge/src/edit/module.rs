@@ -115,9 +115,20 @@ pub(super) fn replace_lines(
     if text.trim().is_empty() {
         return Ok(splice(source, start..end, ""));
     }
-    // A replacement written without indentation keeps the line's.
+    // A replacement written without indentation keeps the line's; a
+    // blank line's is that of the code after it (or before it), so a
+    // directive written over a blank line of the class stays in the class.
     let indent = if text.starts_with([' ', '\t']) {
         String::new()
+    } else if lines[first].trim().is_empty() {
+        let code = |l: &&&str| !l.trim().is_empty();
+        let near = lines[last + 1..]
+            .iter()
+            .find(code)
+            .or_else(|| lines[..first].iter().rev().find(code));
+        near.map_or_else(String::new, |l| {
+            l.chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+        })
     } else {
         indent_of(source, start)
     };

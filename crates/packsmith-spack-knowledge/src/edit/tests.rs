@@ -264,6 +264,20 @@ fn header_edits() {
 }
 
 #[test]
+fn a_line_written_over_a_blank_line_takes_the_indentation_of_the_code() {
+    // Line 13 is the blank line after `url = …`, inside the class.
+    let out = apply(EditOp::ReplaceLine {
+        line: 13,
+        end_line: None,
+        text: "depends_on('cmake@3.8:', type='build')".into(),
+    });
+    assert!(
+        out.contains("    url = \"https://example.org/heatsim-1.0.tar.gz\"\n    depends_on('cmake@3.8:', type='build')\n    version("),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_whole_statement_replaces_the_call_its_first_line_opens() {
     // Line 17 opens the six-line `variant(`; a balanced replacement
     // means the whole call, not its first line.

@@ -12,6 +12,7 @@
 mod defines;
 mod directives;
 mod imports;
+mod indent;
 mod parse;
 mod pyval;
 mod recover;

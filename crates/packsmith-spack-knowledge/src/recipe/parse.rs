@@ -107,6 +107,13 @@ pub fn parse(source: &str, path: &str) -> ParsedRecipe {
         }
         None => collect_errors(src, root, &mut recipe.syntax_errors, 0),
     }
+    // tree-sitter recovers from a line at the wrong depth without an
+    // error node; Python (and so Spack's loader) does not.
+    if recipe.syntax_errors.is_empty() {
+        recipe
+            .syntax_errors
+            .extend(super::indent::indentation_error(source));
+    }
 
     let mut classes = Vec::new();
     let mut names = HashMap::new();

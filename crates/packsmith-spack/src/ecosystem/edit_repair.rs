@@ -6,6 +6,7 @@
 //! candidate edits themselves, cheapest first.
 
 use std::collections::HashSet;
+use std::path::Path;
 use std::sync::Mutex;
 
 use packsmith_agent::{Failure, Recipe, STATIC_CHECK};
@@ -84,6 +85,9 @@ pub struct EditContext<'a> {
     pub package: &'a str,
     pub spack: TargetSpack,
     pub names: Option<&'a NameIndex>,
+    /// The source tree, when there is one: `filter_file` edits must name
+    /// one of its files and text that occurs in it.
+    pub source: Option<&'a Path>,
 }
 
 impl EditContext<'_> {
@@ -332,6 +336,44 @@ fn focus_lines(failure: &Failure) -> Vec<u32> {
     out
 }
 
+/// The source lines a build error names, as `file line N: `code``
+/// (the file relative to the source tree, read from the compiler's
+/// `…/spack-src/<file>:<line>:<col>: error:` and the code line it
+/// quotes): what a `filter_file` edit would change.
+fn error_lines(excerpt: &str) -> Vec<String> {
+    static AT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"/spack-src/([^:\s]+):(\d+):(?:\d+:)? (?:fatal )?error:").ok()
+    });
+    let Some(at) = AT.as_ref() else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = excerpt.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(c) = at.captures(line) else { continue };
+        let (file, number) = (&c[1], &c[2]);
+        let place = (file.to_string(), number.to_string());
+        if seen.contains(&place) {
+            continue;
+        }
+        seen.push(place);
+        let quoted = lines[i + 1..].iter().take(3).find_map(|l| {
+            let (n, code) = l.trim_start().split_once(" | ")?;
+            (n.trim() == number).then(|| code.trim().to_string())
+        });
+        let entry = match quoted {
+            Some(code) => format!("{file} line {number}: `{code}`"),
+            None => format!("{file} line {number}"),
+        };
+        out.push(entry);
+        if out.len() == 3 {
+            break;
+        }
+    }
+    out
+}
+
 /// The request for an edit list repairing `recipe`.
 pub fn edits_request(
     ctx: &EditContext,
@@ -364,6 +406,11 @@ pub fn edits_request(
             .map(|o| prompts::op_line(*o, menu, offer.found(*o)))
             .collect(),
         suggestions: suggestions(ctx, log, &recipe.text, failure),
+        error_lines: if menu.ops.contains(&OpKind::FilterFile) {
+            error_lines(&failure.excerpt)
+        } else {
+            Vec::new()
+        },
         packages: &menu.packages,
         variants: &variant_lines(&recipe.text),
         new_variants: &menu.new_variants,
@@ -407,8 +454,8 @@ pub fn apply_answer(
     // Whatever happens to them, these edits go on the list of edits tried:
     // a refused answer is not asked for again with the same prompt, and an
     // applied one that did not fix the recipe is not proposed again.
-    let outcome = apply_edits(start, &list.edits)
-        .map_err(|e| e.to_string())
+    let outcome = source_check(ctx.source, &list.edits)
+        .and_then(|()| apply_edits(start, &list.edits).map_err(|e| e.to_string()))
         .and_then(|fixed| {
             let (before, after) = (ctx.errors(start), ctx.errors(&fixed));
             if after > before {
@@ -426,6 +473,66 @@ pub fn apply_answer(
         });
     }
     outcome
+}
+
+/// Every `filter_file` edit names a file of the source tree holding the
+/// text it replaces (a small model copies the example's `Makefile` into a
+/// CMake project). Without a source tree there is nothing to check.
+fn source_check(source: Option<&Path>, edits: &[EditOp]) -> Result<(), String> {
+    let Some(root) = source else {
+        return Ok(());
+    };
+    for (i, edit) in edits.iter().enumerate() {
+        let EditOp::FilterFile {
+            file,
+            regex,
+            literal,
+            ..
+        } = edit
+        else {
+            continue;
+        };
+        let path = root.join(file);
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            format!(
+                "edit {} (filter_file): the source has no file `{file}`{}",
+                i + 1,
+                top_files(root)
+            )
+        })?;
+        let found = if *literal {
+            text.contains(regex.as_str())
+        } else {
+            // Python's and Rust's regexes agree on what such edits use;
+            // one Rust cannot read is let through to Spack.
+            regex::Regex::new(regex).map_or(true, |r| r.is_match(&text))
+        };
+        if !found {
+            return Err(format!(
+                "edit {} (filter_file): `{regex}` does not occur in `{file}`",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `" (its top files: a, b, …)"`: what a model could name instead.
+fn top_files(root: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(root)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if names.is_empty() {
+        return String::new();
+    }
+    names.sort();
+    names.truncate(12);
+    format!(" (its top files: {})", names.join(", "))
 }
 
 /// The nudge after an edit list that changed nothing.
@@ -492,6 +599,7 @@ class Heatsim(CMakePackage):
             package: "heatsim",
             spack: TargetSpack::V0_23,
             names: Some(&idx),
+            source: None,
         };
         let request = edits_request(
             &ctx,
@@ -535,6 +643,7 @@ class Heatsim(CMakePackage):
             package: "heatsim",
             spack: TargetSpack::V0_23,
             names: Some(&idx),
+            source: None,
         };
         let log = RuleLog::default();
         let fixed = apply_answer(
@@ -585,6 +694,7 @@ class Heatsim(CMakePackage):
             package: "heatsim",
             spack: TargetSpack::V0_23,
             names: Some(&idx),
+            source: None,
         };
         let log = RuleLog::default();
         let (fixed, why) = rule_fix(&ctx, &log, BROKEN, &static_failure()).expect("a rule");
@@ -603,6 +713,43 @@ class Heatsim(CMakePackage):
         let user = &request.messages[0].content;
         assert!(!user.contains("rules suggest"), "{user}");
         assert!(user.contains("already tried"), "{user}");
+    }
+
+    #[test]
+    fn a_filter_file_must_name_a_file_of_the_source_and_text_in_it() {
+        let src = tempfile::tempdir().unwrap();
+        std::fs::write(
+            src.path().join("CMakeLists.txt"),
+            "project(h)\nadd_subdirectory(tests)\n",
+        )
+        .unwrap();
+        let filter = |file: &str, regex: &str| EditOp::FilterFile {
+            file: file.into(),
+            regex: regex.into(),
+            repl: "x".into(),
+            literal: true,
+        };
+        let root = Some(src.path());
+        let err = source_check(root, &[filter("Makefile", "CC = gcc")]).unwrap_err();
+        assert!(
+            err.contains("no file `Makefile`") && err.contains("CMakeLists.txt"),
+            "{err}"
+        );
+        let err = source_check(root, &[filter("CMakeLists.txt", "CC = gcc")]).unwrap_err();
+        assert!(err.contains("does not occur in `CMakeLists.txt`"), "{err}");
+        assert!(source_check(root, &[filter("CMakeLists.txt", "add_subdirectory(tests)")]).is_ok());
+        // No source tree (`packsmith repair`): nothing to check against.
+        assert!(source_check(None, &[filter("Makefile", "CC = gcc")]).is_ok());
+    }
+
+    #[test]
+    fn the_source_lines_a_compiler_error_names_are_read() {
+        let excerpt = "/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: size of array 'altStackMem' is not an integral constant-expression\n 7274 |     char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};\n      |                                             ^~~~~~~~\n/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: again\nmake[2]: *** [CMakeFiles/ClaraTests.dir/build.make:79: main.cpp.o] Error 1\n";
+        assert_eq!(
+            error_lines(excerpt),
+            ["third_party/catch.hpp line 7274: `char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};`"]
+        );
+        assert!(error_lines("make: *** [Makefile:69: install] Error 1").is_empty());
     }
 
     #[test]

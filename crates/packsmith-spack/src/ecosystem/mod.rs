@@ -121,6 +121,9 @@ pub struct SpackEcosystem {
     start: Option<Recipe>,
     /// The last stage run (`packsmith repair --until`); `None`: all.
     last_stage: Option<Stage>,
+    /// The source tree being packaged, which a `filter_file` edit must
+    /// name a file of (`None` for `packsmith repair`: no source here).
+    source_root: Option<std::path::PathBuf>,
 }
 
 impl SpackEcosystem {
@@ -141,7 +144,15 @@ impl SpackEcosystem {
             rule_log: edit_repair::RuleLog::default(),
             start: None,
             last_stage: None,
+            source_root: None,
         }
+    }
+
+    /// The source tree being packaged: a model's `filter_file` edit is
+    /// checked against its files before Spack runs.
+    pub fn with_source_root(mut self, root: std::path::PathBuf) -> Self {
+        self.source_root = Some(root);
+        self
     }
 
     /// Runs the stages up to `last` only (`packsmith repair --until`).
@@ -170,6 +181,7 @@ impl SpackEcosystem {
             package: &self.brief.package,
             spack: self.target(),
             names: self.names.as_deref(),
+            source: self.source_root.as_deref(),
         }
     }
 

@@ -98,6 +98,8 @@ pub struct EditsContext<'a> {
     /// Whole answers packsmith's rules found and did not try yet, each
     /// with why.
     pub suggestions: Vec<String>,
+    /// The source lines a build error names (for `filter_file`).
+    pub error_lines: Vec<String>,
     pub packages: &'a [String],
     pub variants: &'a [String],
     pub new_variants: &'a [String],

@@ -111,7 +111,8 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     };
     let mode = repair_mode(&args.run.repair_mode, model.as_ref())?;
     let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone())
-        .with_repair(mode, !args.run.no_rules);
+        .with_repair(mode, !args.run.no_rules)
+        .with_source_root(root.clone());
     if args.draft == "none" {
         eco = eco.with_draft(None);
     }
