@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""Exports the source tree of each task of a Spack task file from local git
-mirrors, at the tag of the task's version, for `packsmith bench run
+"""Exports the source tree of each task of a Spack or NixBench task file from
+local git mirrors, at the tag of the task's version, for `packsmith bench run
 --sources MAP --source-root OUT`.
 
     bench/export-sources.py --tasks bench/new-to-spack.jsonl \
         --mirrors DIR --out $NTS_SRC [--map bench/new-to-spack-sources.toml]
+    bench/export-sources.py --tasks ../shared/bench/nixbench-dev.jsonl \
+        --only NAME,NAME,... --mirrors DIR --out $NIX_SRC --map $NIX_SRC/sources.toml
+
+A NixBench row names its tree by the attribute path; a row fetched from GitHub
+is exported at the fetcher's commit when it pins one, else at the version's
+tag; a row fetched from PyPI is the release's sdist, downloaded from PyPI.
 
 A mirror of github.com/OWNER/REPO is looked for at DIR/OWNER+REPO/repo or
 DIR/OWNER+REPO (bare or not) — the layout of the search tool's `fetch`, or
@@ -31,6 +37,9 @@ def git(repo, *args, binary=False):
 
 
 def github_repo(task):
+    args = task.get("fetcher_literal_args") or {}
+    if task.get("fetcher_function") == "fetchFromGitHub" and args.get("owner") and args.get("repo"):
+        return args["owner"], args["repo"]
     for u in (task.get("git"), task.get("url"), task.get("homepage")):
         m = re.search(r"github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?(?:/|$)", u or "")
         if m:
@@ -89,38 +98,115 @@ def export(repo, ref, dest):
     return missing
 
 
+def task_name(task):
+    return task.get("name") or task["package_name"]
+
+
+def pinned_commit(task):
+    """A NixBench fetcher that pins a commit (an unstable version) names it as rev."""
+    rev = (task.get("fetcher_literal_args") or {}).get("rev") or ""
+    return rev if re.fullmatch(r"[0-9a-f]{40}", rev) else None
+
+
+def export_sdist(task, dest):
+    """Unpacks the PyPI sdist of a fetchPypi row into dest."""
+    import tarfile
+    import urllib.request
+    import zipfile
+    args = task.get("fetcher_literal_args") or {}
+    pname = args.get("pname") or ""
+    if not re.fullmatch(r"[\w.-]+", pname):  # `inherit pname`: the package's own
+        pname = task["pname"]
+    # The simple index (PEP 691), which pip's mirrors serve too.
+    project = re.sub(r"[-_.]+", "-", pname).lower()
+    req = urllib.request.Request(f"https://pypi.org/simple/{project}/",
+                                 headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    with urllib.request.urlopen(req) as r:
+        files = json.load(r)["files"]
+    stem = re.sub(r"[-_.]+", "_", f"{pname}").lower()
+    sdist = next((f for f in files
+                  if re.sub(r"[-_.]+", "_", f["filename"]).lower().startswith(f"{stem}_{task['version']}".replace(".", "_").replace("-", "_"))
+                  and f["filename"].endswith((".tar.gz", ".zip"))), None)
+    if sdist is None:
+        raise RuntimeError(f"PyPI has no sdist of {pname} {task['version']}")
+    archive = os.path.join(dest, "..", os.path.basename(dest) + "." + sdist["filename"])
+    urllib.request.urlretrieve(sdist["url"], archive)
+    unpacked = dest + ".unpack"
+    os.makedirs(unpacked)
+    try:
+        if archive.endswith(".zip"):
+            zipfile.ZipFile(archive).extractall(unpacked)
+        else:
+            tarfile.open(archive).extractall(unpacked, filter="data")
+        # An sdist holds one top directory, <name>-<version>/: its contents are the tree.
+        entries = os.listdir(unpacked)
+        top = os.path.join(unpacked, entries[0]) if len(entries) == 1 else unpacked
+        for entry in os.listdir(top):
+            os.rename(os.path.join(top, entry), os.path.join(dest, entry))
+    finally:
+        shutil.rmtree(unpacked, ignore_errors=True)
+        os.remove(archive)
+    return sdist["url"].split("#")[0]
+
+
+def place(out, tree, fill):
+    """Fills a temporary directory with fill(tmp) and renames it to
+    out/tree: no half-written tree is ever left behind. Returns fill's value."""
+    tmp = tempfile.mkdtemp(prefix=f".{tree}.", dir=out)
+    try:
+        value = fill(tmp)
+    except Exception:
+        shutil.rmtree(tmp)
+        raise
+    dest = os.path.join(out, tree)
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(tmp, dest)
+    return value
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", required=True)
     ap.add_argument("--mirrors", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--map", help="write the bench sources map (TOML) here")
+    ap.add_argument("--only", help="comma-separated task names: export these only")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     report, sources, versions, failed = {}, {}, {}, []
     with open(a.tasks) as f:
         tasks = [json.loads(l) for l in f if l.strip()]
+    if a.only:
+        only = set(a.only.split(","))
+        tasks = [t for t in tasks if task_name(t) in only]
     for task in tasks:
-        name = task["name"]
+        name = task_name(task)
+        tree = task.get("attr_path") or name
+        if task.get("fetcher_function") == "fetchPypi":
+            try:
+                url = place(a.out, tree, lambda tmp: export_sdist(task, tmp))
+            except Exception as e:
+                failed.append(f"{name}: {e}")
+                continue
+            sources[name] = tree
+            report[name] = {"sdist": url, "missing": []}
+            print(f"{name}: sdist {url}")
+            continue
         gh = github_repo(task)
         repo = find_mirror(a.mirrors, *gh) if gh else None
         if repo is None:
             failed.append(f"{name}: no mirror of {'/'.join(gh) if gh else 'a GitHub repository'} under {a.mirrors}")
             continue
-        tag = resolve_tag(repo, name, task["version"])
+        pinned = pinned_commit(task)
+        tag = pinned or resolve_tag(repo, name, task["version"])
         ref = tag or "HEAD"
         commit = git(repo, "rev-parse", f"{ref}^{{commit}}").strip()
-        dest = os.path.join(a.out, name)
-        tmp = tempfile.mkdtemp(prefix=f".{name}.", dir=a.out)
         try:
-            missing = export(repo, commit, tmp)
-        except Exception as e:  # leave no half-written tree behind
-            shutil.rmtree(tmp)
+            missing = place(a.out, tree, lambda tmp: export(repo, commit, tmp))
+        except Exception as e:
             failed.append(f"{name}: {e}")
             continue
-        shutil.rmtree(dest, ignore_errors=True)
-        os.rename(tmp, dest)
-        sources[name] = name
+        sources[name] = tree
         if tag is None:
             versions[name] = git(repo, "log", "-1", "--format=%cs", commit).strip()
         report[name] = {"repo": "/".join(gh), "ref": ref, "commit": commit, "missing": missing}

@@ -5,7 +5,9 @@
 use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
-use crate::{autotools, cargo, cmake, detect, golang, layout, license, meson, npm, python, readme};
+use crate::{
+    autotools, cargo, cmake, detect, golang, layout, license, makefile, meson, npm, python, readme,
+};
 use crate::{sources, tree, versions};
 use packsmith_core::{
     AutotoolsFacts, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts, MesonFacts, NpmFacts,
@@ -56,6 +58,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let install_rules =
         layout::install_rules(&mut ctx, &build_systems, primary, readers.cmake.as_ref());
     let build_root = layout::build_root(&build_systems, primary);
+    let make = makefile::analyze(&mut ctx, &build_systems, primary);
     let mut downloads = std::mem::take(&mut ctx.downloads);
     layout::required_submodules(&ctx, &mut downloads, readers.cmake.as_ref());
     dedup_in_place(&mut downloads);
@@ -73,6 +76,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         cargo: readers.cargo,
         go: readers.go,
         npm: readers.npm,
+        make,
         languages,
         features,
         downloads,

@@ -1,5 +1,9 @@
 //! Reader for Cargo: the top-level Cargo.toml (package or workspace), its
-//! members' manifests for binaries, features, and the lockfile.
+//! members' manifests for binaries, features, and the lockfile's packages.
+//! A Tauri app keeps its crate in `src-tauri/`, read when the top level has
+//! no Cargo.toml.
+
+mod lock;
 
 use crate::context::Ctx;
 use crate::support::toml_doc::{str_of, strings_of, TomlDoc};
@@ -9,23 +13,40 @@ use toml_edit::{Item, TableLike};
 /// Most workspace member manifests read.
 const MAX_MEMBERS: usize = 200;
 
+/// Where a Tauri app keeps its Rust crate; the top level holds the app's
+/// web frontend (package.json).
+pub(crate) const TAURI_DIR: &str = "src-tauri";
+
 /// Reads the cargo facts of the repository, or None when it has none.
 pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
-    if !ctx.view.exists("Cargo.toml") {
+    let root = if ctx.view.exists("Cargo.toml") {
+        ""
+    } else if ctx.view.exists(&under(TAURI_DIR, "Cargo.toml")) {
+        TAURI_DIR
+    } else {
         return None;
-    }
+    };
+    let manifest = under(root, "Cargo.toml");
+    let lockfile = under(root, "Cargo.lock");
     let mut facts = CargoFacts {
-        has_lockfile: ctx.view.exists("Cargo.lock"),
+        has_lockfile: ctx.view.exists(&lockfile),
+        root: (!root.is_empty()).then(|| root.to_string()),
         ..CargoFacts::default()
     };
-    let Some(doc) = load(ctx, "Cargo.toml", &mut facts) else {
+    if facts.has_lockfile {
+        facts.locked_packages = ctx
+            .read(&lockfile)
+            .map(|text| lock::package_names(&text))
+            .unwrap_or_default();
+    }
+    let Some(doc) = load(ctx, &manifest, &mut facts) else {
         return Some(facts);
     };
     let workspace_package = doc.table(&["workspace", "package"]);
     if let Some(pkg) = doc.table(&["package"]) {
         let field = |k: &str| field(pkg, workspace_package, k);
         facts.name = field("name");
-        facts.name_evidence = Some(Evidence::new("Cargo.toml", doc.key_line(pkg, "name")));
+        facts.name_evidence = Some(Evidence::new(&manifest, doc.key_line(pkg, "name")));
         facts.version = field("version");
         facts.license =
             field("license").or_else(|| field("license-file").map(|f| format!("file: {f}")));
@@ -33,7 +54,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
         facts.description = field("description");
         facts.rust_version = field("rust-version");
         facts.edition = field("edition");
-        read_targets(ctx, &doc, "", &mut facts);
+        read_targets(ctx, &doc, root, &mut facts);
     }
     // Settings a virtual manifest (or a package not inheriting them) leaves
     // to `[workspace.package]` still bind every member.
@@ -50,7 +71,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
         inherit(&mut facts.rust_version, "rust-version");
         inherit(&mut facts.edition, "edition");
     }
-    read_dependencies(&doc, "Cargo.toml", &mut facts.dependencies);
+    read_dependencies(&doc, &manifest, &mut facts.dependencies);
     if let Some(features) = doc.table(&["features"]) {
         for (name, item) in features.iter() {
             if name == "default" {
@@ -65,32 +86,36 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CargoFacts> {
         if let Some(deps) = ws.get("dependencies").and_then(Item::as_table_like) {
             push_deps(
                 &doc,
-                "Cargo.toml",
+                &manifest,
                 deps,
                 "workspace",
                 None,
                 &mut facts.dependencies,
             );
         }
-        let excluded: Vec<String> = ws
-            .get("exclude")
-            .map(|e| strings_of(e).into_iter().map(|(s, _)| s).collect())
-            .unwrap_or_default();
-        let patterns: Vec<String> = ws
-            .get("members")
-            .map(|m| strings_of(m).into_iter().map(|(s, _)| s).collect())
-            .unwrap_or_default();
+        // Member paths are relative to the workspace's manifest.
+        let paths = |key: &str| -> Vec<String> {
+            ws.get(key)
+                .map(|m| {
+                    strings_of(m)
+                        .into_iter()
+                        .map(|(s, _)| under(root, &s))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (excluded, patterns) = (paths("exclude"), paths("members"));
         let members = expand_members(ctx, &patterns, &excluded);
         if members.len() > MAX_MEMBERS {
             ctx.warn(
-                "Cargo.toml",
+                &manifest,
                 0,
                 format!("more than {MAX_MEMBERS} workspace members; the rest not read"),
             );
         }
         for member in members.into_iter().take(MAX_MEMBERS) {
-            let manifest = format!("{member}/Cargo.toml");
-            if let Some(mdoc) = load(ctx, &manifest, &mut facts) {
+            let member_manifest = under(&member, "Cargo.toml");
+            if let Some(mdoc) = load(ctx, &member_manifest, &mut facts) {
                 read_targets(ctx, &mdoc, &member, &mut facts);
             }
             facts.workspace_members.push(member);
@@ -204,15 +229,18 @@ fn push_deps(
     }
 }
 
+/// `file` in the directory `dir` (`""` is the top level).
+fn under(dir: &str, file: &str) -> String {
+    if dir.is_empty() {
+        file.to_string()
+    } else {
+        format!("{dir}/{file}")
+    }
+}
+
 /// Binaries and library of the package whose manifest is `doc` in `dir`.
 fn read_targets(ctx: &Ctx<'_>, doc: &TomlDoc, dir: &str, facts: &mut CargoFacts) {
-    let path = |f: &str| {
-        if dir.is_empty() {
-            f.to_string()
-        } else {
-            format!("{dir}/{f}")
-        }
-    };
+    let path = |f: &str| under(dir, f);
     let pkg = doc.table(&["package"]);
     let pkg_name = pkg.and_then(|p| str_of(p, "name"));
     let autobins = pkg
@@ -253,8 +281,8 @@ fn read_targets(ctx: &Ctx<'_>, doc: &TomlDoc, dir: &str, facts: &mut CargoFacts)
             facts.binaries.push(b);
         }
     }
-    if dir.is_empty() {
-        facts.has_library = doc.table(&["lib"]).is_some() || ctx.view.exists("src/lib.rs");
+    if dir == facts.root.as_deref().unwrap_or_default() {
+        facts.has_library = doc.table(&["lib"]).is_some() || ctx.view.exists(&path("src/lib.rs"));
     }
 }
 
@@ -304,4 +332,66 @@ fn glob_match(pat: &str, s: &str) -> bool {
             Some((a, b)) => t.len() >= a.len() + b.len() && t.starts_with(a) && t.ends_with(b),
             None => p == t,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::RepoView;
+
+    /// A repository holding `files` (path, text).
+    fn repo(files: &[(&str, &str)]) -> (tempfile::TempDir, RepoView) {
+        crate::view::test_view_of(files)
+    }
+
+    const LOCK: &str = "version = 4\n\n[[package]]\nname = \"tauri\"\nversion = \"2.8.5\"\n\n\
+        [[package]]\nname = \"webkit2gtk-sys\"\nversion = \"2.0.1\"\n";
+
+    #[test]
+    fn a_top_level_lock_lists_its_packages() {
+        let (_d, view) = repo(&[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"vault\"\nversion = \"1.0.0\"\n",
+            ),
+            ("Cargo.lock", LOCK),
+            ("src/main.rs", "fn main() {}"),
+        ]);
+        let facts = analyze(&mut Ctx::new(&view)).unwrap();
+        assert!(facts.has_lockfile);
+        assert_eq!(facts.locked_packages, ["tauri", "webkit2gtk-sys"]);
+        assert_eq!(facts.root, None);
+    }
+
+    #[test]
+    fn a_tauri_app_is_read_from_src_tauri() {
+        let (_d, view) = repo(&[
+            ("package.json", "{\"name\": \"frontend\"}"),
+            (
+                "src-tauri/Cargo.toml",
+                "[package]\nname = \"kide\"\nversion = \"1.0.40\"\n\n\
+                 [dependencies]\ntauri = { version = \"2\" }\n",
+            ),
+            ("src-tauri/Cargo.lock", LOCK),
+            ("src-tauri/tauri.conf.json", "{}"),
+            ("src-tauri/src/main.rs", "fn main() {}"),
+            ("src-tauri/src/lib.rs", ""),
+        ]);
+        let facts = analyze(&mut Ctx::new(&view)).unwrap();
+        assert_eq!(facts.root.as_deref(), Some("src-tauri"));
+        assert_eq!(facts.files, ["src-tauri/Cargo.toml"]);
+        assert_eq!(facts.name.as_deref(), Some("kide"));
+        assert_eq!(facts.binaries, ["kide"]);
+        assert!(facts.has_library);
+        assert_eq!(facts.locked_packages, ["tauri", "webkit2gtk-sys"]);
+        let tauri = &facts.dependencies[0];
+        assert_eq!(tauri.name, "tauri");
+        assert_eq!(tauri.evidence, Evidence::new("src-tauri/Cargo.toml", 6));
+    }
+
+    #[test]
+    fn a_repository_without_a_manifest_has_no_cargo_facts() {
+        let (_d, view) = repo(&[("package.json", "{}"), ("Cargo.lock", LOCK)]);
+        assert_eq!(analyze(&mut Ctx::new(&view)), None);
+    }
 }

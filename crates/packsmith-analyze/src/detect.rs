@@ -5,6 +5,7 @@
 //! picked whichever file its walk met first and rejected 155 CMake projects
 //! as "makefile" or "autotools").
 
+use crate::cargo::TAURI_DIR;
 use crate::view::{RepoFile, RepoView};
 use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence};
 
@@ -131,12 +132,20 @@ pub fn choose_primary(
     python_backend: Option<&str>,
     native_files: usize,
 ) -> Option<BuildSystemKind> {
-    let min_depth = systems.iter().map(|s| s.depth).min()?;
+    let tauri = is_tauri_app(systems);
+    let level = |s: &BuildSystemFact| {
+        if tauri && s.kind == BuildSystemKind::Cargo {
+            0
+        } else {
+            s.depth
+        }
+    };
+    let min_depth = systems.iter().map(level).min()?;
     let python_wraps_native = native_files <= SMALL_NATIVE_BUILD_FILES
         && python_backend.is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
     let primary = systems
         .iter()
-        .filter(|s| s.depth == min_depth)
+        .filter(|s| level(s) == min_depth)
         .map(|s| s.kind)
         .min_by_key(|kind| {
             if python_wraps_native && *kind == BuildSystemKind::Python {
@@ -152,16 +161,34 @@ pub fn choose_primary(
                     "primary: the Python backend `{}` drives the native build",
                     python_backend.unwrap_or_default()
                 )
+            } else if tauri && primary == BuildSystemKind::Cargo {
+                format!("primary: a Tauri app, its crate in {TAURI_DIR}/")
             } else {
                 "primary".to_string()
             }
-        } else if s.depth > min_depth {
+        } else if tauri && s.kind == BuildSystemKind::Npm && s.depth == 0 {
+            "secondary: the web frontend of the Tauri app".to_string()
+        } else if level(s) > min_depth {
             format!("secondary: found {} level(s) down", s.depth)
         } else {
             format!("secondary: {primary} takes precedence at the top level")
         };
     }
     Some(primary)
+}
+
+/// Tauri's layout: the app is the Cargo crate in `src-tauri/`, and the
+/// package.json at the top only builds its web frontend. That crate then
+/// counts as top level, so it wins over npm (a CMake or Meson build at the
+/// top still wins over it).
+fn is_tauri_app(systems: &[BuildSystemFact]) -> bool {
+    let manifest = format!("{TAURI_DIR}/Cargo.toml");
+    systems
+        .iter()
+        .any(|s| s.kind == BuildSystemKind::Npm && s.depth == 0)
+        && systems
+            .iter()
+            .any(|s| s.kind == BuildSystemKind::Cargo && s.evidence.file == manifest)
 }
 
 /// Lower is preferred at the same depth: a generator (CMake, Meson) over the
@@ -207,6 +234,37 @@ mod tests {
         let (_d, view) = crate::view::test_view(&["configure.ac", "Makefile.am", "Makefile"]);
         let kinds: Vec<_> = detect(&view).iter().map(|b| b.kind).collect();
         assert_eq!(kinds, [BuildSystemKind::Autotools]);
+    }
+
+    #[test]
+    fn a_tauri_app_is_its_cargo_crate_not_its_frontend() {
+        let (_d, view) = crate::view::test_view(&[
+            "package.json",
+            "package-lock.json",
+            "src-tauri/Cargo.toml",
+            "src-tauri/tauri.conf.json",
+        ]);
+        let mut found = detect(&view);
+        assert_eq!(
+            choose_primary(&mut found, None, 0),
+            Some(BuildSystemKind::Cargo)
+        );
+        let note = |kind| &found.iter().find(|s| s.kind == kind).unwrap().note;
+        assert_eq!(
+            note(BuildSystemKind::Cargo),
+            "primary: a Tauri app, its crate in src-tauri/"
+        );
+        assert_eq!(
+            note(BuildSystemKind::Npm),
+            "secondary: the web frontend of the Tauri app"
+        );
+        // A Cargo crate in any other directory leaves the npm project primary.
+        let (_d, view) = crate::view::test_view(&["package.json", "native/Cargo.toml"]);
+        let mut found = detect(&view);
+        assert_eq!(
+            choose_primary(&mut found, None, 0),
+            Some(BuildSystemKind::Npm)
+        );
     }
 
     #[test]

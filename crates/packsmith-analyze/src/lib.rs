@@ -16,6 +16,7 @@ mod git;
 mod golang;
 mod layout;
 mod license;
+mod makefile;
 mod meson;
 mod npm;
 mod python;

@@ -253,11 +253,18 @@ fn display_rel(rel: &str) -> String {
 /// A repository of empty files at `paths`, for tests.
 #[cfg(test)]
 pub(crate) fn test_view(paths: &[&str]) -> (tempfile::TempDir, RepoView) {
+    let files: Vec<(&str, &str)> = paths.iter().map(|p| (*p, "x")).collect();
+    test_view_of(&files)
+}
+
+/// A repository holding `files` (path, text), and its view.
+#[cfg(test)]
+pub(crate) fn test_view_of(files: &[(&str, &str)]) -> (tempfile::TempDir, RepoView) {
     let dir = tempfile::tempdir().unwrap();
-    for p in paths {
-        let full = dir.path().join(p);
+    for (path, text) in files {
+        let full = dir.path().join(path);
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, "x").unwrap();
+        std::fs::write(full, text).unwrap();
     }
     let view = RepoView::walk(dir.path(), &mut Vec::new());
     (dir, view)

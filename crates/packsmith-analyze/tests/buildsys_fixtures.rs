@@ -3,6 +3,7 @@
 fixture_snapshots!(
     autotools_with_enable,
     meson_choices,
+    meson_gnome_app,
     python_pyproject_app,
     python_setup_py,
     cargo_workspace,

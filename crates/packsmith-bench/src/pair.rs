@@ -57,6 +57,10 @@ pub fn pair_args(
             }
             // As the task names it: a snapshot directory's name says nothing.
             push(&mut a, "--name", t.pname.clone());
+            // The package set the expression joins decides its builder.
+            if !t.attr_path.is_empty() {
+                push(&mut a, "--attr-path", t.attr_path.clone());
+            }
             push(
                 &mut a,
                 "--version",
@@ -590,11 +594,11 @@ mod tests {
         let mut config = BenchConfig::load("vibenix").unwrap();
         config.nix.nixpkgs = Some("/nixpkgs".into());
         config.spack.spack = Some("/spack/env.sh".into());
-        let line = r#"{"attr_path": "p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c", "rev": "v1"}"#;
+        let line = r#"{"attr_path": "python3Packages.p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c", "rev": "v1"}"#;
         let a = args_of(line, "vibenix", &config);
         assert_eq!(
             a,
-            "nix /src/x --rev v1 --name p --version 1 --out /out/p --replace --model none --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
+            "nix /src/x --rev v1 --name p --attr-path python3Packages.p --version 1 --out /out/p --replace --model none --max-iterations 20 --max-no-progress 10 --refine 0 --nixpkgs /nixpkgs"
         );
     }
 
@@ -698,7 +702,7 @@ mod tests {
         let nix = r#"{"attr_path": "p", "package_name": "p", "pname": "p", "version": "1", "nixpkgs_base_commit": "c"}"#;
         assert_eq!(
             args_for(nix, toml, "/src/x"),
-            "nix /src/x --name p --version 9.9 --out /out/p --replace --model none --nixpkgs /nixpkgs"
+            "nix /src/x --name p --attr-path p --version 9.9 --out /out/p --replace --model none --nixpkgs /nixpkgs"
         );
     }
 

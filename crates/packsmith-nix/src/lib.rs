@@ -5,6 +5,8 @@
 //! a runtime check). The model is only ever called by the loop.
 
 pub mod analysis;
+pub mod attr_path;
+pub mod conventions;
 pub mod diagnose;
 pub mod ecosystem;
 pub mod edit;
@@ -30,5 +32,5 @@ pub use logs::{compare_logs, prejudge, LogComparison, LogPage, LogView, PreJudge
 pub use runner::{
     wrapper_expr, NixConfig, NixRunner, NixpkgsPin, RunError, Step, StepResult, WorkDir,
 };
-pub use templates::{choose_template, render, Builder, CallScope, TemplateInput};
+pub use templates::{choose_builder, choose_template, render, Builder, CallScope, TemplateInput};
 pub use tofu::{fix_hash, fix_hash_from_log, parse_mismatch, HashFix, HashMismatch, HashSite};

@@ -124,6 +124,12 @@ pub struct NixArgs {
     /// Package version (default: from the tag or the project's metadata).
     #[arg(long)]
     pub version: Option<String>,
+    /// The nixpkgs attribute the package will have (`python3Packages.foo`,
+    /// `foo`): a Python package set's module is drafted with
+    /// buildPythonPackage, from the repository's Python project when its
+    /// top holds none (`sourceRoot`).
+    #[arg(long, value_name = "ATTR")]
+    pub attr_path: Option<String>,
     /// Extra paths for Nix's sandbox (`extra-sandbox-paths`, `PATH` or
     /// `DEST=SRC`), repeatable; the runtime check mounts them too.
     #[arg(long = "sandbox-path", value_name = "PATH")]

@@ -66,6 +66,19 @@ pub fn read_probes(
                 call.raw(3),
                 evidence,
             ),
+            // The obsolete spelling of AC_CHECK_LIB(lib, main, …), still
+            // in old configure.ac files.
+            "AC_HAVE_LIBRARY" => push_check(
+                ctx,
+                text,
+                &conds,
+                facts,
+                call,
+                vec![call.arg(0)],
+                None,
+                call.raw(2),
+                evidence,
+            ),
             "AC_SEARCH_LIBS" => push_check(
                 ctx,
                 text,

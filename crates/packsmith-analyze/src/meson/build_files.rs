@@ -7,6 +7,7 @@ use crate::support::hints::feature_for_dependency;
 use crate::support::lines::LineIndex;
 use packsmith_core::{
     Evidence, FeatureHint, FeatureKind, Language, LanguageUse, MesonDependency, MesonFacts,
+    MesonProgram,
 };
 use std::collections::{HashSet, VecDeque};
 
@@ -105,8 +106,28 @@ pub fn read_tree(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
                         }
                     }
                 }
+                "find_program" => {
+                    let required = scan
+                        .arg(call, "required")
+                        .map_or_else(|| "true".to_string(), |v| v.text());
+                    // find_program('a', 'b') tries each name: the first is the tool.
+                    if let Some(name) = scan
+                        .positional(call)
+                        .first()
+                        .and_then(|v| v.strings().into_iter().next())
+                    {
+                        facts.programs.push(MesonProgram {
+                            name,
+                            required,
+                            evidence: scan.evidence(call),
+                        });
+                    }
+                }
                 "import" => {
                     if let Some(Val::Str(m)) = scan.positional(call).first() {
+                        if !facts.modules.contains(m) {
+                            facts.modules.push(m.clone());
+                        }
                         if m == "python" || m == "python3" {
                             ctx.features.push(FeatureHint {
                                 feature: FeatureKind::Python,

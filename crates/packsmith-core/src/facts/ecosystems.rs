@@ -30,6 +30,14 @@ pub struct CargoFacts {
     pub binaries: Vec<String>,
     pub has_library: bool,
     pub has_lockfile: bool,
+    /// Names of every package Cargo.lock pins (sorted, each once): the
+    /// `-sys` crates that link system libraries are usually transitive.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub locked_packages: Vec<String>,
+    /// The directory holding the Cargo.toml read, when it is not the top
+    /// level (`src-tauri` of a Tauri app): nixpkgs' `cargoRoot`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     pub license: Option<String>,
     pub homepage: Option<String>,
     pub description: Option<String>,

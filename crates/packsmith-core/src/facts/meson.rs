@@ -30,6 +30,15 @@ pub struct MesonDependency {
     pub evidence: Evidence,
 }
 
+/// `find_program('name', required: …)`: a tool the build runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MesonProgram {
+    pub name: String,
+    /// `true`, `false`, or the expression given.
+    pub required: String,
+    pub evidence: Evidence,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MesonFacts {
     pub files: Vec<String>,
@@ -45,4 +54,10 @@ pub struct MesonFacts {
     pub options_file: Option<String>,
     /// `subproject(...)` / wrap files: things meson may download.
     pub subprojects: Vec<String>,
+    /// `find_program()` calls, in the order read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<MesonProgram>,
+    /// Modules imported (`gnome`, `i18n`, `python`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<String>,
 }

@@ -6,12 +6,14 @@
 mod autotools;
 mod cmake;
 mod ecosystems;
+mod make;
 mod meson;
 mod python;
 
 pub use autotools::*;
 pub use cmake::*;
 pub use ecosystems::*;
+pub use make::*;
 pub use meson::*;
 pub use python::*;
 
@@ -370,6 +372,10 @@ pub struct RepoFacts {
     pub cargo: Option<CargoFacts>,
     pub go: Option<GoFacts>,
     pub npm: Option<NpmFacts>,
+    /// Libraries and pkg-config modules a plain Makefile build uses; only
+    /// when the Makefile is the primary build system.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub make: Option<MakefileFacts>,
     /// Languages, merged over all build systems and sources.
     pub languages: Vec<LanguageUse>,
     /// CUDA / HIP / OpenMP / MPI / Kokkos / … hints, merged.
@@ -409,6 +415,7 @@ impl RepoFacts {
             cargo: None,
             go: None,
             npm: None,
+            make: None,
             languages: Vec::new(),
             features: Vec::new(),
             downloads: Vec::new(),

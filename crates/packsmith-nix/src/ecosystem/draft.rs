@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::fetch::{fetcher_for, FetchError, FetcherFn, Revision, SourceSpec, VersionRef};
 use crate::prefetch::{plan, prefetch};
 use crate::runner::NixConfig;
-use crate::templates::{choose_template, render, Builder, CallScope, TemplateInput};
+use crate::templates::{choose_builder, render, Builder, CallScope, TemplateInput};
 
 /// What the draft is made from.
 #[derive(Debug, Clone)]
@@ -22,6 +22,10 @@ pub struct DraftInput<'a> {
     pub facts: Option<&'a RepoFacts>,
     /// Prefetch the source hash (needs the network for remote sources).
     pub prefetch: bool,
+    /// The nixpkgs attribute the package will have (`python3Packages.foo`).
+    pub attr_path: Option<&'a str>,
+    /// The packaged project's directory in the source, when not its top.
+    pub source_root: Option<&'a str>,
 }
 
 /// How the source hash of the draft was obtained.
@@ -116,11 +120,11 @@ pub fn prepare_draft(
             },
         }
     };
-    let (builder, chosen_by) = match input.facts.and_then(choose_template) {
+    let (builder, chosen_by) = match input.facts.and_then(|f| choose_builder(f, input.attr_path)) {
         Some(b) => (b, "facts"),
         None => (Builder::Generic, "fallback"),
     };
-    let template_input = match input.facts {
+    let mut template_input = match input.facts {
         Some(f) => TemplateInput::from_facts(f, input.pname, input.version, src),
         None => TemplateInput {
             pname: input.pname.to_string(),
@@ -137,8 +141,19 @@ pub fn prepare_draft(
             derived: Default::default(),
             python_dependencies: Vec::new(),
             python_build_requires: Vec::new(),
+            source_root: None,
+            pnpm: false,
+            tauri: None,
         },
     };
+    // A Python project found below the top (`python/` of a monorepo) is
+    // built from there.
+    let python_subdir = input
+        .facts
+        .and_then(|f| f.python.as_ref())
+        .and_then(|p| p.subdir.clone())
+        .filter(|_| matches!(builder, Builder::PythonPackage | Builder::PythonApplication));
+    template_input.source_root = input.source_root.map(str::to_string).or(python_subdir);
     Ok(PreparedDraft {
         builder,
         chosen_by: chosen_by.into(),
@@ -168,6 +183,8 @@ mod tests {
                 rev: None,
                 facts: None,
                 prefetch: true,
+                attr_path: None,
+                source_root: None,
             },
             &NixConfig::default(),
         )
@@ -189,6 +206,8 @@ mod tests {
                 rev: Some(&rev),
                 facts: None,
                 prefetch: false,
+                attr_path: None,
+                source_root: None,
             },
             &NixConfig::default(),
         )

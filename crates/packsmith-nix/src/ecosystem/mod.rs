@@ -347,7 +347,16 @@ impl Ecosystem for NixEcosystem {
 
     fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic> {
         match self.parser.check(&recipe.text) {
-            Ok(()) => Vec::new(),
+            // nixpkgs' conventions: warnings, for the report and the model.
+            Ok(()) => {
+                let pname = self
+                    .draft
+                    .as_ref()
+                    .ok()
+                    .and_then(|d| d.input.as_ref())
+                    .map_or("", |i| i.pname.as_str());
+                crate::conventions::check(&recipe.text, pname)
+            }
             Err(message) => vec![Diagnostic::error("syntax", message)],
         }
     }

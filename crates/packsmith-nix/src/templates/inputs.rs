@@ -1,9 +1,9 @@
-//! Build inputs and `cmakeFlags` for the stdenv templates, from the CMake
-//! and Meson facts: which upstream packages the build requires, mapped to nixpkgs
+//! Build inputs and `cmakeFlags` for the stdenv templates, from the CMake,
+//! Meson, Autotools and Makefile facts: which upstream packages the build requires, mapped to nixpkgs
 //! attributes, split between build tools (`nativeBuildInputs`) and
 //! libraries (`buildInputs`).
 
-use packsmith_core::facts::{AutotoolsFacts, CmakeFacts, MesonFacts, MesonOption};
+use packsmith_core::facts::{AutotoolsFacts, CmakeFacts, MakefileFacts, MesonFacts, MesonOption};
 use serde::{Deserialize, Serialize};
 
 /// Where a nixpkgs attribute goes in the derivation.
@@ -67,9 +67,15 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     // dependency(), Autotools PKG_CHECK_MODULES) and AC_CHECK_LIB library
     // names whose nixpkgs attribute differs from them or that are common.
     ("gtk+-3.0", "gtk3", Side::Build),
+    ("gtk+-2.0", "gtk2", Side::Build),
     ("gtk4", "gtk4", Side::Build),
     ("gtkmm-3.0", "gtkmm3", Side::Build),
     ("libadwaita-1", "libadwaita", Side::Build),
+    ("json-glib-1.0", "json-glib", Side::Build),
+    ("libsoup-3.0", "libsoup_3", Side::Build),
+    ("gee-0.8", "libgee", Side::Build),
+    ("gtksourceview-5", "gtksourceview5", Side::Build),
+    ("libportal-gtk4", "libportal-gtk4", Side::Build),
     ("webkit2gtk-4.1", "webkitgtk_4_1", Side::Build),
     ("webkitgtk-6.0", "webkitgtk_6_0", Side::Build),
     ("gio-2.0", "glib", Side::Build),
@@ -90,6 +96,10 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     ("gl", "libGL", Side::Build),
     ("opengl", "libGL", Side::Build),
     ("sdl2", "SDL2", Side::Build),
+    ("sdl", "SDL", Side::Build),
+    ("sdl_image", "SDL_image", Side::Build),
+    ("sdl_mixer", "SDL_mixer", Side::Build),
+    ("sdl_ttf", "SDL_ttf", Side::Build),
     ("sdl2_ttf", "SDL2_ttf", Side::Build),
     ("sdl2_image", "SDL2_image", Side::Build),
     ("sdl2_mixer", "SDL2_mixer", Side::Build),
@@ -112,6 +122,10 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     ("dbus-1", "dbus", Side::Build),
     ("libpulse", "libpulseaudio", Side::Build),
     ("x11", "xorg.libX11", Side::Build),
+    ("xext", "xorg.libXext", Side::Build),
+    ("xft", "xorg.libXft", Side::Build),
+    ("xinerama", "xorg.libXinerama", Side::Build),
+    ("xrandr", "xorg.libXrandr", Side::Build),
     ("xcb", "xorg.libxcb", Side::Build),
     ("xkbcommon", "libxkbcommon", Side::Build),
     ("wayland-client", "wayland", Side::Build),
@@ -131,6 +145,25 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     ("libarchive", "libarchive", Side::Build),
     ("libsodium", "libsodium", Side::Build),
     ("gpgme", "gpgme", Side::Build),
+    // Library names plain Makefiles link (`-lfoo`) or query pkg-config for.
+    ("libevent", "libevent", Side::Build),
+    ("event", "libevent", Side::Build),
+    ("ev", "libev", Side::Build),
+    ("pcap", "libpcap", Side::Build),
+    ("libpcap", "libpcap", Side::Build),
+    ("cap", "libcap", Side::Build),
+    ("libcap", "libcap", Side::Build),
+    ("seccomp", "libseccomp", Side::Build),
+    ("libseccomp", "libseccomp", Side::Build),
+    ("sndfile", "libsndfile", Side::Build),
+    ("portaudio-2.0", "portaudio", Side::Build),
+    ("portaudio", "portaudio", Side::Build),
+    ("json-c", "json_c", Side::Build),
+    ("yaml-0.1", "libyaml", Side::Build),
+    ("yaml", "libyaml", Side::Build),
+    ("expat", "expat", Side::Build),
+    ("magic", "file", Side::Build),
+    ("tinfo", "ncurses", Side::Build),
 ];
 
 /// Libraries every C toolchain brings: never an input.
@@ -172,6 +205,47 @@ fn is_on(value: Option<&str>) -> bool {
     })
 }
 
+/// Why a CMake `if()` condition holds for a default build on Linux.
+#[derive(Debug, PartialEq, Eq)]
+enum Holds {
+    /// An option that defaults to ON: the flag keeps it on.
+    OptionOn(String),
+    /// `NOT <option that defaults to OFF>`, or a test of the platform
+    /// that Linux passes (`UNIX`, `NOT APPLE`, `… STREQUAL "Linux"`).
+    Plainly,
+}
+
+/// Whether `condition` holds with the options' defaults on Linux; None
+/// when it does not, or when packsmith cannot tell.
+fn condition_holds(condition: &str, default_of: &dyn Fn(&str) -> Option<bool>) -> Option<Holds> {
+    let c = condition.trim();
+    if let Some(on) = default_of(c) {
+        return on.then(|| Holds::OptionOn(c.to_string()));
+    }
+    let negated = c.strip_prefix("NOT ").map(str::trim);
+    if let Some(option) = negated {
+        if default_of(option) == Some(false) {
+            return Some(Holds::Plainly);
+        }
+    }
+    // Platform tests, joined by AND: each part must hold on Linux.
+    let linux = c.split(" AND ").all(|part| {
+        let part = part.trim().trim_matches(['(', ')']);
+        match part.strip_prefix("NOT ").map(str::trim) {
+            Some(p) => matches!(
+                p,
+                "APPLE" | "WIN32" | "MSVC" | "MINGW" | "CYGWIN" | "ANDROID" | "IOS"
+            ),
+            None => {
+                matches!(part, "UNIX" | "LINUX" | "CMAKE_HOST_UNIX")
+                    || ((part.contains(" STREQUAL ") || part.contains(" MATCHES "))
+                        && part.to_ascii_lowercase().contains("linux"))
+            }
+        }
+    });
+    linux.then_some(Holds::Plainly)
+}
+
 /// Required dependencies always; those under `if(OPTION)` only when the
 /// option is on by default, and then with the flag that keeps it on.
 pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
@@ -201,18 +275,21 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
         wanted.push(("pkgconfig".to_string(), pc.conditions.clone()));
     }
     for (name, conditions) in wanted {
-        // Every condition must be a plain option that defaults to ON.
-        let on = conditions
+        // Every condition must hold on Linux with the options' defaults.
+        let held: Option<Vec<Holds>> = conditions
             .iter()
-            .all(|c| default_of(c.trim()) == Some(true));
-        if !on {
+            .map(|c| condition_holds(c, &default_of))
+            .collect();
+        let Some(held) = held else {
             continue;
-        }
+        };
         if !add_known(&mut out, &name) {
             continue;
         }
-        for c in &conditions {
-            push_flag(&mut out.flags, c.trim(), true);
+        for h in held {
+            if let Holds::OptionOn(option) = h {
+                push_flag(&mut out.flags, &option, true);
+            }
         }
     }
     for opt in &cmake.options {
@@ -264,6 +341,7 @@ pub fn meson_inputs(meson: &MesonFacts) -> DerivedInputs {
         }
         add_known(&mut out, &dep.name);
     }
+    super::meson_tools::add_tools(meson, &mut out);
     out
 }
 
@@ -306,7 +384,10 @@ pub fn autotools_inputs(at: &AutotoolsFacts) -> DerivedInputs {
     let libraries = at.checks.iter().filter(|c| {
         c.required
             && c.conditions.is_empty()
-            && matches!(c.macro_name.as_str(), "AC_CHECK_LIB" | "AC_SEARCH_LIBS")
+            && matches!(
+                c.macro_name.as_str(),
+                "AC_CHECK_LIB" | "AC_SEARCH_LIBS" | "AC_HAVE_LIBRARY"
+            )
     });
     for check in libraries {
         for lib in check
@@ -319,6 +400,28 @@ pub fn autotools_inputs(at: &AutotoolsFacts) -> DerivedInputs {
     }
     if via_pkg_config {
         add_known(&mut out, "pkgconfig");
+    }
+    out
+}
+
+/// Plain make: every library the Makefiles link and every pkg-config
+/// module they query, as far as the table knows them (unknown names are
+/// left to the build log rather than guessed); `pkg-config` itself when
+/// the build asks it about a module the derivation provides.
+pub fn make_inputs(make: &MakefileFacts) -> DerivedInputs {
+    let mut out = DerivedInputs::default();
+    let mut via_pkg_config = false;
+    for module in &make.pkg_config_modules {
+        via_pkg_config |= add_known(&mut out, &module.value);
+    }
+    for library in &make.libraries {
+        add_known(&mut out, &library.value);
+    }
+    if make.uses_pkg_config && via_pkg_config {
+        add_known(&mut out, "pkgconfig");
+    }
+    if let Some(hook) = super::meson_tools::gtk_wrapper(&out.build) {
+        out.native.push(hook.to_string());
     }
     out
 }
@@ -375,6 +478,72 @@ mod tests {
         let d = autotools_inputs(&at);
         assert_eq!(d.build, ["glib", "gtk3", "libmnl"]);
         assert_eq!(d.native, ["pkg-config"]);
+    }
+
+    #[test]
+    fn makefile_libraries_and_modules_become_inputs() {
+        use packsmith_core::{Evidence, Sourced};
+        let sourced = |names: &[&str]| -> Vec<Sourced<String>> {
+            names
+                .iter()
+                .map(|n| Sourced::new(n.to_string(), Evidence::new("Makefile", 3)))
+                .collect()
+        };
+        let fakehttp = MakefileFacts {
+            files: vec!["Makefile".into()],
+            libraries: sourced(&["netfilter_queue", "nfnetlink", "mnl"]),
+            ..MakefileFacts::default()
+        };
+        let d = make_inputs(&fakehttp);
+        assert_eq!(d.build, ["libnetfilter_queue", "libnfnetlink", "libmnl"]);
+        assert!(d.native.is_empty() && d.flags.is_empty());
+
+        // Two modules for one attribute give it once; a module the table
+        // does not know is left out, and pkg-config comes with the known.
+        let ddcutil_service = MakefileFacts {
+            pkg_config_modules: sourced(&["gio-2.0", "ddcutil", "glib-2.0", "no-such-module"]),
+            libraries: sourced(&["jack"]),
+            uses_pkg_config: true,
+            ..MakefileFacts::default()
+        };
+        let d = make_inputs(&ddcutil_service);
+        assert_eq!(d.build, ["glib", "ddcutil", "libjack2"]);
+        assert_eq!(d.native, ["pkg-config"]);
+
+        // pkg-config asked only about modules nixpkgs' table lacks: no
+        // input would give them, so pkg-config alone is no help either.
+        let unknown = MakefileFacts {
+            pkg_config_modules: sourced(&["no-such-module"]),
+            uses_pkg_config: true,
+            ..MakefileFacts::default()
+        };
+        assert_eq!(make_inputs(&unknown), DerivedInputs::default());
+    }
+
+    #[test]
+    fn conditions_that_hold_on_linux_with_the_defaults() {
+        let default_of = |name: &str| match name {
+            "WITH_GTK" => Some(true),
+            "NFD_PORTAL" | "WITH_MPI" => Some(false),
+            _ => None,
+        };
+        let holds = |c: &str| condition_holds(c, &default_of);
+        assert_eq!(holds("WITH_GTK"), Some(Holds::OptionOn("WITH_GTK".into())));
+        assert_eq!(holds("WITH_MPI"), None);
+        assert_eq!(holds("NOT NFD_PORTAL"), Some(Holds::Plainly));
+        assert_eq!(holds("NOT WITH_GTK"), None);
+        assert_eq!(holds("UNIX AND NOT APPLE"), Some(Holds::Plainly));
+        assert_eq!(
+            holds("nfd_PLATFORM STREQUAL PLATFORM_LINUX"),
+            Some(Holds::Plainly)
+        );
+        assert_eq!(
+            holds("CMAKE_SYSTEM_NAME STREQUAL \"Linux\""),
+            Some(Holds::Plainly)
+        );
+        assert_eq!(holds("WIN32"), None);
+        assert_eq!(holds("APPLE"), None);
+        assert_eq!(holds("SOME_CACHE_VAR"), None);
     }
 
     #[test]

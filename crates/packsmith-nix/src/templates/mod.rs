@@ -8,17 +8,23 @@
 mod go;
 mod inputs;
 mod license;
+mod meson_tools;
 mod npm;
 mod python;
 mod rust;
+mod rust_inputs;
 mod stdenv;
+mod tauri;
 
 use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
+use crate::attr_path::{package_set, PackageSet};
 use crate::fetch::{quote, FetcherCall, FetcherFn, NixValue};
-pub use inputs::{autotools_inputs, cmake_inputs, meson_inputs, DerivedInputs};
+pub use inputs::{autotools_inputs, cmake_inputs, make_inputs, meson_inputs, DerivedInputs};
 pub use license::nixpkgs_license;
+pub use rust_inputs::rust_inputs;
+pub use tauri::TauriApp;
 
 /// The builder a template starts from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +136,28 @@ impl CallScope {
     }
 }
 
+/// The builder for a package that will have the nixpkgs attribute `attr`,
+/// when the facts leave no doubt: a module of a Python package set is
+/// built with `buildPythonPackage` whatever else the tree builds (a Python
+/// package with a CMake extension); otherwise as [`choose_template`].
+pub fn choose_builder(facts: &RepoFacts, attr: Option<&str>) -> Option<Builder> {
+    if attr.map(package_set) == Some(PackageSet::Python) && facts.python.is_some() {
+        return Some(Builder::PythonPackage);
+    }
+    choose_template(facts)
+}
+
+/// Whether configure is generated anew (`autoreconfHook`): always when
+/// none ships; and when the tree is a repository's (a forge archive, a
+/// clone), whose committed configure is often stale and which nixpkgs
+/// regenerates from configure.ac. A release tarball's configure is kept.
+fn autoreconf(facts: &RepoFacts) -> bool {
+    let Some(at) = facts.autotools.as_ref() else {
+        return true;
+    };
+    !at.has_configure_script || (at.file.is_some() && facts.source.kind != "archive")
+}
+
 /// The builder when the facts leave no doubt, else None (a model picks).
 pub fn choose_template(facts: &RepoFacts) -> Option<Builder> {
     let primary = facts.primary_build_system?;
@@ -137,15 +165,18 @@ pub fn choose_template(facts: &RepoFacts) -> Option<Builder> {
         BuildSystemKind::Cmake => Builder::Cmake,
         BuildSystemKind::Meson => Builder::Meson,
         BuildSystemKind::Autotools => Builder::Autotools {
-            autoreconf: !facts
-                .autotools
-                .as_ref()
-                .is_some_and(|a| a.has_configure_script),
+            autoreconf: autoreconf(facts),
         },
         BuildSystemKind::Makefile => Builder::Make,
         BuildSystemKind::Python => {
             let py = facts.python.as_ref()?;
-            if py.is_application {
+            // maturin packaging a Rust program (a Cargo binary): nixpkgs
+            // builds the program with Cargo; the Python wheel is its
+            // python3Packages attribute's business (choose_builder).
+            let rust_program = facts.cargo.as_ref().is_some_and(|c| !c.binaries.is_empty());
+            if py.build_backend.as_deref() == Some("maturin") && rust_program {
+                Builder::Rust
+            } else if py.is_application {
                 Builder::PythonApplication
             } else {
                 Builder::PythonPackage
@@ -156,7 +187,10 @@ pub fn choose_template(facts: &RepoFacts) -> Option<Builder> {
         // Without a lock file buildNpmPackage cannot work; a model decides.
         BuildSystemKind::Npm => {
             let npm = facts.npm.as_ref()?;
-            if npm.lockfile.as_deref() == Some("package-lock.json") {
+            if matches!(
+                npm.lockfile.as_deref(),
+                Some("package-lock.json" | "pnpm-lock.yaml")
+            ) {
                 Builder::Npm
             } else {
                 return None;
@@ -187,7 +221,9 @@ pub struct TemplateInput {
     /// (nixpkgs PR 271387), after many pinned nixpkgs (NixBench's) were cut.
     pub python_final_attrs: bool,
     /// Inputs and flags read from the build system's dependency calls and
-    /// options (CMake, Meson; empty for other builders).
+    /// options (CMake, Meson, Autotools, plain make), or for Cargo from the
+    /// locked crates, `flags` then being `env` settings; empty for other
+    /// builders.
     #[serde(default)]
     pub derived: DerivedInputs,
     /// Python: runtime requirements and build requirements besides the
@@ -196,6 +232,17 @@ pub struct TemplateInput {
     pub python_dependencies: Vec<String>,
     #[serde(default)]
     pub python_build_requires: Vec<String>,
+    /// The packaged project's directory inside the source (`python` of a
+    /// monorepo), for `sourceRoot`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_root: Option<String>,
+    /// npm: the dependencies are locked by pnpm (`pnpm-lock.yaml`).
+    #[serde(default)]
+    pub pnpm: bool,
+    /// Rust: the package is a Tauri app (`cargo-tauri.hook`, its web
+    /// frontend's dependencies, `cargoRoot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tauri: Option<TauriApp>,
 }
 
 impl TemplateInput {
@@ -241,6 +288,12 @@ impl TemplateInput {
                 .map(|g| g.binaries.clone())
                 .unwrap_or_default(),
             python_final_attrs: false,
+            source_root: None,
+            pnpm: facts
+                .npm
+                .as_ref()
+                .is_some_and(|n| n.lockfile.as_deref() == Some("pnpm-lock.yaml")),
+            tauri: TauriApp::from_facts(facts),
             python_dependencies: py
                 .map(|p| python::nixpkgs_requirements(&p.dependencies))
                 .unwrap_or_default(),
@@ -256,6 +309,12 @@ impl TemplateInput {
                     .as_ref()
                     .map(autotools_inputs)
                     .unwrap_or_default(),
+                Some(BuildSystemKind::Makefile) => {
+                    facts.make.as_ref().map(make_inputs).unwrap_or_default()
+                }
+                Some(BuildSystemKind::Cargo) => {
+                    facts.cargo.as_ref().map(rust_inputs).unwrap_or_default()
+                }
                 _ => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
             },
         }
@@ -343,7 +402,16 @@ impl Draft {
             self.input(input.src.function.name());
         }
         let src = format!("src = {};", input.src.render(0));
-        self.block(src.lines().map(str::to_string).collect::<Vec<_>>())
+        self.block(src.lines().map(str::to_string).collect::<Vec<_>>());
+        if let Some(dir) = &input.source_root {
+            let src = if self.open.contains("finalAttrs") {
+                "finalAttrs.src"
+            } else {
+                "src"
+            };
+            self.block([format!("sourceRoot = \"${{{src}.name}}/{dir}\";")]);
+        }
+        self
     }
 
     /// `name = [ a b ];` with each element an input.
@@ -359,8 +427,9 @@ impl Draft {
         m.push(match &input.description {
             Some(d) => format!(
                 "  description = {};",
+                // "A demo tool that …" for `demo`: the article, then the name.
                 quote(&without_leading_article(&without_own_name(
-                    first_sentence(d),
+                    &without_leading_article(first_sentence(&plain_markdown(d))),
                     &input.pname
                 )))
             ),
@@ -380,6 +449,10 @@ impl Draft {
             m.push(format!("  changelog = {};", quote(&c)));
         }
         m.push("  maintainers = [ ];".to_string());
+        // A library that exists only for Linux makes the package Linux-only.
+        if linux_only_input(input).is_some() {
+            m.push("  platforms = lib.platforms.linux;".to_string());
+        }
         if let Some(p) = &input.main_program {
             m.push(format!("  mainProgram = {};", quote(p)));
         }
@@ -402,9 +475,12 @@ impl Draft {
             for line in block {
                 if line.is_empty() {
                     out.push('\n');
-                } else {
+                    continue;
+                }
+                let laid_out = crate::conventions::expand_list(line);
+                for l in laid_out.as_deref().unwrap_or(std::slice::from_ref(line)) {
                     out.push_str("  ");
-                    out.push_str(line);
+                    out.push_str(l);
                     out.push('\n');
                 }
             }
@@ -413,6 +489,34 @@ impl Draft {
         out.push('\n');
         out
     }
+}
+
+/// nixpkgs attributes of libraries that exist only on Linux (the
+/// kernel's netlink and netfilter, udev, ALSA, the DDC/CI tool).
+const LINUX_ONLY: &[&str] = &[
+    "libmnl",
+    "libnetfilter_queue",
+    "libnfnetlink",
+    "libnftnl",
+    "systemdLibs",
+    "udev",
+    "alsa-lib",
+    "ddcutil",
+    "libcap",
+    "libseccomp",
+    "libbpf",
+    "libnl",
+    "pipewire",
+];
+
+/// The first build input that only Linux has, if any.
+fn linux_only_input(input: &TemplateInput) -> Option<&str> {
+    input
+        .derived
+        .build
+        .iter()
+        .map(String::as_str)
+        .find(|a| LINUX_ONLY.contains(a))
 }
 
 /// The release notes of a GitHub tag: nixpkgs reviewers ask for
@@ -479,6 +583,18 @@ fn without_leading_article(d: &str) -> String {
 }
 
 /// nixpkgs wants a short description without a trailing period.
+/// A README's Markdown as the plain text a description wants: links and
+/// images by their text, emphasis and code marks dropped.
+fn plain_markdown(d: &str) -> String {
+    static LINK: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"!?\[([^\]]*)\]\([^)]*\)").ok());
+    let linked = match LINK.as_ref() {
+        Some(link) => link.replace_all(d, "$1").into_owned(),
+        None => d.to_string(),
+    };
+    linked.replace(['*', '`'], "")
+}
+
 fn first_sentence(d: &str) -> &str {
     let d = d.trim();
     let end = d.find(". ").map_or(d.len(), |i| i);
@@ -503,8 +619,21 @@ fn first_sentence(d: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{changelog, first_sentence, without_leading_article, without_own_name};
+    use super::{
+        changelog, first_sentence, plain_markdown, without_leading_article, without_own_name,
+    };
     use crate::fetch::{FetcherCall, FetcherFn, NixValue};
+
+    #[test]
+    fn markdown_links_become_their_text() {
+        let d = plain_markdown(
+            "Cucumber Expressions is an alternative to [Regular Expressions](https://en.wikipedia.org/wiki/Regular_expression) with a **more** `intuitive` syntax",
+        );
+        assert_eq!(
+            first_sentence(&d),
+            "Cucumber Expressions is an alternative to Regular Expressions with a more intuitive syntax"
+        );
+    }
 
     #[test]
     fn the_package_name_does_not_open_the_description() {

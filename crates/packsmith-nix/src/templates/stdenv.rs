@@ -50,6 +50,14 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
             }
         }
         Builder::Make => {
+            let native: Vec<&str> = input.derived.native.iter().map(String::as_str).collect();
+            if !native.is_empty() {
+                d.list("nativeBuildInputs", &native);
+            }
+            let build: Vec<&str> = input.derived.build.iter().map(String::as_str).collect();
+            if !build.is_empty() {
+                d.list("buildInputs", &build);
+            }
             d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
         }
         _ => {

@@ -66,6 +66,8 @@ fn unanalysed_draft(source: &packsmith_nix::SourceSpec, prefetch: bool) -> Prepa
             rev: None,
             facts: None,
             prefetch,
+            attr_path: None,
+            source_root: None,
         },
         &NixConfig::default(),
     )

@@ -3,4 +3,5 @@ mod ecosystem;
 mod edit_with_nix;
 mod logs_fixtures;
 mod real_nix;
+mod rust_drafts;
 mod templates;

@@ -3,8 +3,8 @@
 
 use packsmith_core::*;
 use packsmith_nix::{
-    choose_template, fetcher_for, parse_source, render, wrapper_expr, Builder, NixParser,
-    NixpkgsPin, Revision, SyntaxCheck, TemplateInput, VersionRef,
+    choose_builder, choose_template, fetcher_for, parse_source, render, wrapper_expr, Builder,
+    NixParser, NixpkgsPin, Revision, SyntaxCheck, TemplateInput, VersionRef,
 };
 
 use super::common::nix_available;
@@ -176,7 +176,11 @@ fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
         binaries: vec!["demo".into()],
         ..NpmFacts::default()
     });
-    out.push(("npm", npm, Builder::Npm));
+    out.push(("npm", npm.clone(), Builder::Npm));
+    if let Some(n) = npm.npm.as_mut() {
+        n.lockfile = Some("pnpm-lock.yaml".into());
+    }
+    out.push(("npm_pnpm", npm, Builder::Npm));
     out
 }
 
@@ -217,10 +221,74 @@ fn templates_are_chosen_from_clear_facts() {
     assert_eq!(choose_template(&unknown), None);
 }
 
+/// The package set of the attribute decides over the tree's primary build
+/// system; maturin packaging a Cargo program is a Rust package otherwise.
+#[test]
+fn the_attribute_path_and_maturin_choose_the_builder() {
+    let mut f = facts(BuildSystemKind::Cmake);
+    f.python = Some(PythonFacts {
+        build_backend: Some("setuptools.build_meta".into()),
+        ..PythonFacts::default()
+    });
+    assert_eq!(
+        choose_builder(&f, Some("python3Packages.demo")),
+        Some(Builder::PythonPackage)
+    );
+    assert_eq!(choose_builder(&f, Some("demo")), Some(Builder::Cmake));
+    let mut m = facts(BuildSystemKind::Python);
+    m.python = Some(PythonFacts {
+        build_backend: Some("maturin".into()),
+        ..PythonFacts::default()
+    });
+    m.cargo = Some(CargoFacts {
+        binaries: vec!["demo".into()],
+        ..CargoFacts::default()
+    });
+    assert_eq!(choose_builder(&m, None), Some(Builder::Rust));
+    assert_eq!(
+        choose_builder(&m, Some("python313Packages.demo")),
+        Some(Builder::PythonPackage)
+    );
+    // A maturin extension module without a program stays a Python package.
+    m.cargo = Some(CargoFacts::default());
+    assert_eq!(choose_builder(&m, None), Some(Builder::PythonPackage));
+}
+
+/// A configure script committed to a repository is regenerated, as
+/// nixpkgs does; a release tarball's is kept.
+#[test]
+fn a_repository_configure_is_regenerated_a_tarball_one_kept() {
+    let mut f = facts(BuildSystemKind::Autotools);
+    f.autotools = Some(AutotoolsFacts {
+        file: Some("configure.ac".into()),
+        has_configure_script: true,
+        ..AutotoolsFacts::default()
+    });
+    assert_eq!(
+        choose_template(&f),
+        Some(Builder::Autotools { autoreconf: true })
+    );
+    f.source.kind = "archive".into();
+    assert_eq!(
+        choose_template(&f),
+        Some(Builder::Autotools { autoreconf: false })
+    );
+}
+
 #[test]
 fn every_template_renders_as_snapshotted() {
     for (name, f, builder) in cases() {
-        insta::assert_snapshot!(format!("template_{name}"), render_case(name, &f, builder));
+        let text = render_case(name, &f, builder);
+        // Formatted as nixfmt formats and clean of every convention the
+        // static check knows: no template leaves a reviewer's finding.
+        let pname = if name.starts_with("python_library") {
+            "demo-lib"
+        } else {
+            "demo"
+        };
+        let findings = packsmith_nix::conventions::check(&text, pname);
+        assert!(findings.is_empty(), "{name}: {findings:?}\n{text}");
+        insta::assert_snapshot!(format!("template_{name}"), text);
     }
     let mut generic = TemplateInput::from_facts(
         &facts(BuildSystemKind::Cmake),
@@ -241,11 +309,11 @@ fn cmake_draft_declares_required_and_default_on_dependencies_with_flags() {
     );
     // Doxygen is optional with no option to turn it on: left out.
     assert!(
-        text.contains("nativeBuildInputs = [ cmake pkg-config ];"),
+        text.contains("nativeBuildInputs = [\n    cmake\n    pkg-config\n  ];"),
         "{text}"
     );
     assert!(
-        text.contains("buildInputs = [ zlib llvmPackages.openmp ];"),
+        text.contains("buildInputs = [\n    zlib\n    llvmPackages.openmp\n  ];"),
         "{text}"
     );
     // MPI sits behind an option that is off by default: not declared.
@@ -331,7 +399,7 @@ fn heatsim_draft_declares_zlib_and_the_option_flags() {
     let input = TemplateInput::from_facts(&facts, "heatsim", "2.1.0", github_src("2.1.0"));
     let text = render(Builder::Cmake, &input);
     assert!(
-        text.contains("buildInputs = [ zlib llvmPackages.openmp ];"),
+        text.contains("buildInputs = [\n    zlib\n    llvmPackages.openmp\n  ];"),
         "{text}"
     );
     assert!(
@@ -386,7 +454,10 @@ fn meson_draft_declares_required_unconditional_dependencies() {
         ..MesonFacts::default()
     });
     let text = render_case("meson_with_dependencies", &f, Builder::Meson);
-    assert!(text.contains("buildInputs = [ glib zlib ];"), "{text}");
+    assert!(
+        text.contains("buildInputs = [\n    glib\n    zlib\n  ];"),
+        "{text}"
+    );
     // Tests and docs off, as a package build wants; what is already off
     // and what is no switch stay out.
     assert!(
@@ -443,11 +514,11 @@ fn python_drafts_declare_requirements() {
     });
     let text = render_case("python_library_requirements", &f, Builder::PythonPackage);
     assert!(
-        text.contains("build-system = [ setuptools setuptools-scm ];"),
+        text.contains("build-system = [\n    setuptools\n    setuptools-scm\n  ];"),
         "{text}"
     );
     assert!(
-        text.contains("dependencies = [ requests typing-extensions ];"),
+        text.contains("dependencies = [\n    requests\n    typing-extensions\n  ];"),
         "{text}"
     );
     assert!(
@@ -460,7 +531,9 @@ fn python_drafts_declare_requirements() {
     }
     let app = render_case("python_app_requirements", &f, Builder::PythonApplication);
     assert!(
-        app.contains("dependencies = with python3Packages; [ requests typing-extensions ];"),
+        app.contains(
+            "dependencies = with python3Packages; [\n    requests\n    typing-extensions\n  ];"
+        ),
         "{app}"
     );
     if nix_available("python_drafts_declare_requirements") {
@@ -469,5 +542,47 @@ fn python_drafts_declare_requirements() {
                 .check(t)
                 .unwrap_or_else(|e| panic!("{e}\n{t}"));
         }
+    }
+}
+
+/// A plain-Makefile project, analysed for real: the libraries it links
+/// and the pkg-config modules its own switches select become the inputs,
+/// pkg-config a build tool; GTK 2 (the switch is off) and the toolchain's
+/// libraries (`-lm`, `-lpthread`) are not declared.
+#[test]
+fn makefile_draft_declares_linked_libraries_and_pkg_config_modules() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/makefile-libs");
+    let facts = packsmith_analyze::analyze_dir(
+        &dir,
+        SourceInfo {
+            kind: "path".into(),
+            given: "tests/fixtures/makefile-libs".into(),
+            release_tag: None,
+        },
+    )
+    .expect("the Makefile fixture analyses");
+    assert_eq!(choose_template(&facts), Some(Builder::Make));
+    let input = TemplateInput::from_facts(&facts, "traytool", "1.0.0", github_src("1.0.0"));
+    let text = render(Builder::Make, &input);
+    // A GTK 3 program gets GTK's wrapper hook.
+    assert!(
+        text.contains("nativeBuildInputs = [\n    pkg-config\n    wrapGAppsHook3\n  ];"),
+        "{text}"
+    );
+    // Modules first (gio-2.0 is glib), then the linked libraries.
+    let build = ["gtk3", "libnotify", "glib", "libnetfilter_queue", "libmnl"];
+    let listed: String = build.iter().map(|a| format!("    {a}\n")).collect();
+    assert!(
+        text.contains(&format!("buildInputs = [\n{listed}  ];")),
+        "{text}"
+    );
+    assert!(!text.contains("gtk2"), "{text}");
+    for input in ["pkg-config", "gtk3", "libnetfilter_queue", "libmnl"] {
+        assert!(text.contains(&format!("  {input},\n")), "{input}:\n{text}");
+    }
+    if nix_available("makefile_draft_declares_linked_libraries_and_pkg_config_modules") {
+        NixParser::default()
+            .check(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }

@@ -25,6 +25,8 @@ pub struct Inputs {
     pub version: String,
     /// Why the repository could not be analysed, if it could not.
     pub analysis_note: Option<String>,
+    /// The packaged project's directory in the tree, when not its top.
+    pub source_root: Option<String>,
 }
 
 /// A local directory given without `./` is still a path; a local release
@@ -136,6 +138,7 @@ pub fn resolve(
     rev: Option<&str>,
     name: Option<&str>,
     version: Option<&str>,
+    attr_path: Option<&str>,
 ) -> Result<Inputs, CliError> {
     let spec = source_spec(given)?;
     let mut note = None;
@@ -191,6 +194,10 @@ pub fn resolve(
             (None, None)
         }
     };
+    let (facts, source_root) = match (attr_path, &repo_root, facts) {
+        (Some(attr), Some(root), Some(f)) => python_subproject(attr, root, f),
+        (_, _, facts) => (facts, None),
+    };
     // `demo-1.0.tar.gz` names the package and its version; its top
     // directory `demo-1.0` is no better a name than that.
     let (archive_name, archive_version) = match &spec {
@@ -241,7 +248,36 @@ pub fn resolve(
         rev,
         version,
         analysis_note: note,
+        source_root,
     })
+}
+
+/// A module of a Python package set from a repository whose top is no
+/// Python project: the facts of its Python project's directory (found
+/// by the attribute's name), with the repository's versions, and that
+/// directory for `sourceRoot`. Otherwise the facts as they are.
+fn python_subproject(
+    attr: &str,
+    root: &Path,
+    facts: RepoFacts,
+) -> (Option<RepoFacts>, Option<String>) {
+    use packsmith_nix::attr_path::{leaf, package_set, python_subproject, PackageSet};
+    if package_set(attr) != PackageSet::Python || facts.python.is_some() {
+        return (Some(facts), None);
+    }
+    let Some(dir) = python_subproject(root, leaf(attr)) else {
+        return (Some(facts), None);
+    };
+    match analyze_dir(&root.join(&dir), facts.source.clone()) {
+        Ok(mut sub) => {
+            sub.versions = facts.versions;
+            crate::progress::note(&format!(
+                "note: {attr} is the Python project in {dir}/ (sourceRoot)"
+            ));
+            (Some(sub), Some(dir))
+        }
+        Err(_) => (Some(facts), None),
+    }
 }
 
 /// The note for an analysis that failed: its first line (the hint is for

@@ -49,6 +49,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         args.rev.as_deref(),
         args.name.as_deref(),
         args.version.as_deref(),
+        args.attr_path.as_deref(),
     )?;
     let pin = inputs::nixpkgs_pin(args.nixpkgs.as_deref(), &config)?;
     let mut err = std::io::stderr().lock();
@@ -73,6 +74,8 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
             rev: inputs.rev.as_ref(),
             facts: inputs.facts.as_ref(),
             prefetch: true,
+            attr_path: args.attr_path.as_deref(),
+            source_root: inputs.source_root.as_deref(),
         },
         &config,
     )

@@ -1,0 +1,238 @@
+//! Reader for plain Makefile builds: the libraries the build links
+//! (`-lfoo`) and the pkg-config modules it queries. Read from the primary
+//! Makefile, the files it includes, and the Makefiles of the
+//! subdirectories it names (`$(MAKE) -C src`, `SUBDIRS = lib src`).
+
+mod eval;
+mod scan;
+
+use crate::context::Ctx;
+use eval::{Evaluation, Findings};
+use packsmith_core::{BuildSystemFact, BuildSystemKind, MakefileFacts, Sourced};
+
+/// Most Makefiles read, includes and subdirectories together.
+const MAX_MAKEFILES: usize = 16;
+
+/// Makefile names in the order make looks for them.
+const MAKEFILE_NAMES: &[&str] = &["GNUmakefile", "makefile", "Makefile"];
+
+/// Libraries every C and C++ toolchain brings: never a dependency.
+const TOOLCHAIN_LIBRARIES: &[&str] = &[
+    "m", "c", "dl", "pthread", "rt", "util", "stdc++", "gcc", "gcc_s", "atomic", "resolv",
+];
+
+/// The Makefile facts when the primary build system is a plain Makefile.
+pub fn analyze(
+    ctx: &mut Ctx<'_>,
+    systems: &[BuildSystemFact],
+    primary: Option<BuildSystemKind>,
+) -> Option<MakefileFacts> {
+    if primary != Some(BuildSystemKind::Makefile) {
+        return None;
+    }
+    let top = &systems
+        .iter()
+        .find(|s| s.kind == BuildSystemKind::Makefile)?
+        .evidence
+        .file;
+    let mut read: Vec<(String, String)> = Vec::new();
+    let mut findings = evaluate(ctx, top, &mut read)?;
+    let top_text = read[0].1.clone();
+    for sub in subdirectory_makefiles(ctx, top, &top_text) {
+        if read.len() >= MAX_MAKEFILES {
+            break;
+        }
+        if let Some(f) = evaluate(ctx, &sub, &mut read) {
+            findings.libraries.extend(f.libraries);
+            findings.modules.extend(f.modules);
+            findings.uses_pkg_config |= f.uses_pkg_config;
+        }
+    }
+    let builds_itself = |name: &str| read.iter().any(|(_, text)| builds_library(text, name));
+    let libraries = findings
+        .libraries
+        .into_iter()
+        .filter(|l| !TOOLCHAIN_LIBRARIES.contains(&l.value.as_str()) && !builds_itself(&l.value));
+    Some(MakefileFacts {
+        libraries: first_of_each(libraries),
+        pkg_config_modules: first_of_each(findings.modules),
+        uses_pkg_config: findings.uses_pkg_config,
+        files: read.into_iter().map(|(path, _)| path).collect(),
+    })
+}
+
+/// Reads the Makefile at `file` as one make invocation in its directory,
+/// with the files it includes; each file read is added to `read`.
+fn evaluate(ctx: &mut Ctx<'_>, file: &str, read: &mut Vec<(String, String)>) -> Option<Findings> {
+    let text = ctx.read(file)?;
+    read.push((file.to_string(), text.clone()));
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut eval = Evaluation::new(dir);
+    let mut include = |path: &str| {
+        let fresh = ctx.view.exists(path) && !read.iter().any(|(p, _)| p == path);
+        if !fresh || read.len() >= MAX_MAKEFILES {
+            return None;
+        }
+        let text = ctx.read(path)?;
+        read.push((path.to_string(), text.clone()));
+        Some(text)
+    };
+    eval.read(file, &text, &mut include);
+    Some(eval.finish())
+}
+
+/// The Makefiles one directory below the top one whose directory the top
+/// Makefile names as a word: the subdirectories it builds. Tests,
+/// examples and vendored code are not the package's dependencies.
+fn subdirectory_makefiles(ctx: &Ctx<'_>, top: &str, top_text: &str) -> Vec<String> {
+    let root = top.rsplit_once('/').map_or("", |(d, _)| d);
+    let depth = if root.is_empty() {
+        1
+    } else {
+        root.split('/').count() as u32 + 1
+    };
+    let mut found: Vec<&crate::view::RepoFile> = ctx
+        .view
+        .files()
+        .iter()
+        .filter(|f| f.depth == depth && MAKEFILE_NAMES.contains(&f.name()))
+        .filter(|f| root.is_empty() || f.dir().starts_with(&format!("{root}/")))
+        .filter(|f| !crate::detect::in_noise_dir(f))
+        .filter(|f| names_word(top_text, f.dir().rsplit('/').next().unwrap_or_default()))
+        .collect();
+    // One per directory, the name make would pick.
+    found.sort_by_key(|f| {
+        let rank = MAKEFILE_NAMES.iter().position(|n| *n == f.name());
+        (f.dir().to_string(), rank)
+    });
+    found.dedup_by(|a, b| a.dir() == b.dir());
+    found.into_iter().map(|f| f.rel.clone()).collect()
+}
+
+/// Whether `word` appears in `text` with no name character on either side.
+fn names_word(text: &str, word: &str) -> bool {
+    let is_name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    !word.is_empty()
+        && text.match_indices(word).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            !before.is_some_and(is_name_char) && !after.is_some_and(is_name_char)
+        })
+}
+
+/// Whether a Makefile builds `lib<name>` itself (`libfoo.a`, `libfoo.so`):
+/// then `-lfoo` links the project's own library.
+fn builds_library(text: &str, name: &str) -> bool {
+    let stem = format!("lib{name}.");
+    text.match_indices(&stem).any(|(i, _)| {
+        let ext = &text[i + stem.len()..];
+        ["a", "so", "dylib", "$"].iter().any(|e| {
+            ext.starts_with(e) && !ext[e.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+        })
+    })
+}
+
+/// The first occurrence of each value, in order.
+fn first_of_each(items: impl IntoIterator<Item = Sourced<String>>) -> Vec<Sourced<String>> {
+    let mut out: Vec<Sourced<String>> = Vec::new();
+    for item in items {
+        if !out.iter().any(|o| o.value == item.value) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use packsmith_core::Evidence;
+
+    fn analyze_tree(files: &[(&str, &str)]) -> Option<MakefileFacts> {
+        let (_dir, view) = crate::view::test_view_of(files);
+        let mut ctx = Ctx::new(&view);
+        let mut systems = crate::detect::detect(&view);
+        let primary = crate::detect::choose_primary(&mut systems, None, 0);
+        analyze(&mut ctx, &systems, primary)
+    }
+
+    fn values(items: &[Sourced<String>]) -> Vec<&str> {
+        items.iter().map(|s| s.value.as_str()).collect()
+    }
+
+    #[test]
+    fn fakehttp_shape() {
+        let facts = analyze_tree(&[
+            (
+                "Makefile",
+                "override LDFLAGS+=-lnetfilter_queue -lnfnetlink -lmnl\n\
+                 ifeq ($(DEBUG), 1)\n\toverride LDFLAGS += -fsanitize=address\nendif\n\
+                 all: fakehttp\nfakehttp: main.o\n\t$(CC) main.o -o $@ $(LDFLAGS) -lpthread\n",
+            ),
+            ("src/main.c", "int main(void) { return 0; }\n"),
+        ])
+        .unwrap();
+        assert_eq!(facts.files, ["Makefile"]);
+        assert_eq!(
+            values(&facts.libraries),
+            ["netfilter_queue", "nfnetlink", "mnl"]
+        );
+        assert_eq!(facts.libraries[0].evidence, Evidence::new("Makefile", 1));
+        assert!(!facts.uses_pkg_config);
+    }
+
+    #[test]
+    fn includes_and_named_subdirectories_are_read_tests_are_not() {
+        let facts = analyze_tree(&[
+            (
+                "Makefile",
+                "include config.mk\nall:\n\t$(MAKE) -C src\ncheck:\n\t$(MAKE) -C tests\n",
+            ),
+            ("config.mk", "PKG_CONFIG = pkg-config\nDEPS = glib-2.0\n"),
+            (
+                "src/Makefile",
+                "CFLAGS += `pkg-config --cflags libnotify`\nLDLIBS = -lmnl -lmnl -lutil\n",
+            ),
+            ("tests/Makefile", "LDLIBS = -lcheck\n"),
+            ("docs/Makefile", "LDLIBS = -lnothing\n"),
+        ])
+        .unwrap();
+        assert_eq!(facts.files, ["Makefile", "config.mk", "src/Makefile"]);
+        assert_eq!(values(&facts.libraries), ["mnl"]);
+        assert_eq!(values(&facts.pkg_config_modules), ["libnotify"]);
+        assert_eq!(
+            facts.pkg_config_modules[0].evidence,
+            Evidence::new("src/Makefile", 1)
+        );
+        assert!(facts.uses_pkg_config);
+    }
+
+    #[test]
+    fn the_projects_own_library_is_no_dependency() {
+        let facts = analyze_tree(&[(
+            "Makefile",
+            "LDLIBS = -L. -lcore -lz\nlibcore.a: core.o\n\t$(AR) rcs $@ $^\n",
+        )])
+        .unwrap();
+        assert_eq!(values(&facts.libraries), ["z"]);
+        assert!(builds_library("lib: libfoo.so.1", "foo"));
+        assert!(!builds_library("x: libfoo.h", "foo"));
+    }
+
+    #[test]
+    fn only_for_a_makefile_build() {
+        let cmake = analyze_tree(&[
+            ("CMakeLists.txt", "project(x C)\n"),
+            ("Makefile", "LDLIBS = -lz\n"),
+        ]);
+        assert_eq!(cmake, None);
+    }
+
+    #[test]
+    fn words_stand_alone() {
+        assert!(names_word("\t$(MAKE) -C src all", "src"));
+        assert!(names_word("SUBDIRS = lib src", "lib"));
+        assert!(!names_word("SRCDIR = source", "src"));
+        assert!(!names_word("LIBS = -lfoo", "lib"));
+    }
+}
