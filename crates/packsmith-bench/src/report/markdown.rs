@@ -149,6 +149,8 @@ fn nix_fidelity_section(r: &Report) -> String {
         "native inputs precision",
         "build inputs recall",
         "build inputs precision",
+        "check inputs recall",
+        "check inputs precision",
         "flags recall",
         "meta recall",
         "license match",
@@ -165,6 +167,8 @@ fn nix_fidelity_section(r: &Report) -> String {
             mean_cell(&c.native_precision, 3),
             mean_cell(&c.build_recall, 3),
             mean_cell(&c.build_precision, 3),
+            mean_cell(&c.check_recall, 3),
+            mean_cell(&c.check_precision, 3),
             mean_cell(&c.flags_recall, 3),
             mean_cell(&c.meta_recall, 3),
             mean_cell(&c.license_match, 3),
@@ -175,7 +179,8 @@ fn nix_fidelity_section(r: &Report) -> String {
          to have the item kind, a precision needs the generated expression to have it. Builder: \
          the same builder family and, for `mkDerivation`, the same build system. Inputs compare \
          by their last attribute name. Native: `nativeBuildInputs` and `build-system`; build: \
-         `buildInputs`, `propagatedBuildInputs` and `dependencies`. Flags: the option names \
+         `buildInputs`, `propagatedBuildInputs` and `dependencies`; check: \
+         `nativeCheckInputs` and `checkInputs`. Flags: the option names \
          `cmakeFlags`, `mesonFlags` and `configureFlags` set. Meta: description, homepage, \
          license, mainProgram, platforms and changelog.\n\n",
     );

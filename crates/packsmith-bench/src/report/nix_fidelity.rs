@@ -34,6 +34,9 @@ pub struct ConfigNixFidelity {
     pub native_precision: Mean,
     pub build_recall: Mean,
     pub build_precision: Mean,
+    /// `nativeCheckInputs`/`checkInputs`: what runs the tests.
+    pub check_recall: Mean,
+    pub check_precision: Mean,
     pub flags_recall: Mean,
     pub meta_recall: Mean,
     pub license_match: Mean,
@@ -61,6 +64,8 @@ pub fn config_nix_fidelity(name: &str, results: &[&PairResult]) -> ConfigNixFide
         native_precision: over(|s| s.native.precision),
         build_recall: over(|s| s.build.recall),
         build_precision: over(|s| s.build.precision),
+        check_recall: over(|s| s.check.recall),
+        check_precision: over(|s| s.check.precision),
         flags_recall: over(|s| s.flags.recall),
         meta_recall: over(|s| s.meta.recall),
         license_match: mean(

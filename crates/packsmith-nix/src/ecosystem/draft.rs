@@ -67,6 +67,26 @@ impl PreparedDraft {
         })
     }
 
+    /// The same draft with `description` as its `meta.description` (the
+    /// template cleans it as it cleans one read from the project).
+    pub fn with_description(&self, description: &str) -> Option<PreparedDraft> {
+        let mut input = self.input.clone()?;
+        input.description = Some(description.to_string());
+        Some(PreparedDraft {
+            builder: self.builder,
+            chosen_by: self.chosen_by.clone(),
+            text: render(self.builder, &input),
+            hash: self.hash.clone(),
+            input: Some(input),
+        })
+    }
+
+    /// Whether the draft's `meta.description` is a FIXME (the facts had
+    /// none), so the model may write it.
+    pub fn description_left_open(&self) -> bool {
+        self.input.as_ref().is_some_and(|i| i.description.is_none())
+    }
+
     /// Whether the facts left the builder open (the generic fallback), so
     /// the model may pick one.
     pub fn builder_left_open(&self) -> bool {
@@ -141,6 +161,7 @@ pub fn prepare_draft(
             derived: Default::default(),
             python_dependencies: Vec::new(),
             python_build_requires: Vec::new(),
+            python_check_inputs: Vec::new(),
             source_root: None,
             pnpm: false,
             tauri: None,

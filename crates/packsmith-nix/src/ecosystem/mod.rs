@@ -223,6 +223,32 @@ impl NixEcosystem {
         }
     }
 
+    /// The model's `meta.description` for a draft whose description is a
+    /// FIXME, kept when the rendered line passes the conventions check
+    /// (a short whole phrase, no article, not the package's name). Says
+    /// what was done.
+    fn accept_description(&self, phrase: &str) -> Option<String> {
+        let current = self.current_draft().ok()?;
+        if !current.description_left_open() {
+            return None;
+        }
+        let redraft = current.with_description(phrase)?;
+        let pname = redraft.input.as_ref().map_or("", |i| i.pname.as_str());
+        let findings: Vec<String> = crate::conventions::check(&redraft.text, pname)
+            .into_iter()
+            .filter(|d| d.code == "meta")
+            .map(|d| d.message)
+            .collect();
+        if !findings.is_empty() {
+            return Some(format!(
+                "the model's description was not kept ({})",
+                findings.join("; ")
+            ));
+        }
+        self.state().redraft = Some(redraft);
+        Some("meta.description written by the model".into())
+    }
+
     fn pin_text(&self) -> String {
         match &self.settings.pin {
             Some(NixpkgsPin::Path { path }) => format!("the nixpkgs at {}", path.display()),
@@ -268,6 +294,10 @@ impl Ecosystem for NixEcosystem {
             facts: &self.facts,
             repo_root: &task.repo_root,
             ask_builder,
+            ask_description: self
+                .draft
+                .as_ref()
+                .is_ok_and(PreparedDraft::description_left_open),
             tools: self.settings.tools_offered,
         }))
     }
@@ -295,6 +325,9 @@ impl Ecosystem for NixEcosystem {
                 d.builder.key()
             )),
             _ => {}
+        }
+        if let Some(phrase) = &read.description {
+            notes.extend(self.accept_description(phrase));
         }
         (!notes.is_empty()).then(|| notes.join("; "))
     }

@@ -29,6 +29,9 @@ pub struct ProjectQuestion<'a> {
     pub repo_root: &'a Path,
     /// Whether the model should pick the builder (the facts did not).
     pub ask_builder: bool,
+    /// Whether the model should write `meta.description` (the facts had
+    /// none: the draft's is a FIXME).
+    pub ask_description: bool,
     pub tools: bool,
 }
 
@@ -40,6 +43,8 @@ pub struct ProjectAnswer {
     pub builder: Option<Builder>,
     /// The `BUILDER:` line named something that is not a template.
     pub unknown_builder: Option<String>,
+    /// The `DESCRIPTION:` line's phrase, as written.
+    pub description: Option<String>,
 }
 
 pub fn request(q: &ProjectQuestion<'_>) -> ChatRequest {
@@ -56,7 +61,7 @@ pub fn request(q: &ProjectQuestion<'_>) -> ChatRequest {
         json!({
             "name": q.name, "version": q.version, "facts": q.facts,
             "readme": readme_excerpt(q.repo_root), "tree": tree_listing(q.repo_root),
-            "tools": q.tools, "builders": builders,
+            "tools": q.tools, "builders": builders, "ask_description": q.ask_description,
         }),
     );
     let mut request = ChatRequest::new(
@@ -72,15 +77,33 @@ pub fn request(q: &ProjectQuestion<'_>) -> ChatRequest {
 pub fn parse_answer(answer: &str) -> ProjectAnswer {
     let mut builder = None;
     let mut unknown_builder = None;
+    let mut description = None;
     let mut kept = Vec::new();
     for line in answer.lines() {
         if line.trim_start().starts_with("```") {
             continue;
         }
+        if let Some((before, phrase)) = split_label(line, "description:") {
+            let phrase = phrase.trim().trim_matches(['*', '`', '"', '\'']).trim();
+            if !phrase.is_empty() {
+                description = Some(phrase.to_string());
+            }
+            if !before.trim().is_empty() {
+                kept.push(before);
+            }
+            continue;
+        }
         // Models put the label on a line of its own or at the end of the
         // last sentence ("… in bin/. BUILDER: make").
-        let Some((before, value)) = split_builder_label(line) else {
+        let Some((before, rest)) = split_label(line, "builder:") else {
             kept.push(line);
+            continue;
+        };
+        let Some(value) = rest
+            .split_whitespace()
+            .map(|t| t.trim_matches(['*', '`', '"', '\'']))
+            .find(|t| !t.is_empty())
+        else {
             continue;
         };
         match Builder::from_key(value) {
@@ -99,6 +122,7 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
     ProjectAnswer {
         summary,
         builder,
+        description,
         unknown_builder: if builder.is_some() {
             None
         } else {
@@ -107,22 +131,19 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
     }
 }
 
-/// `("text before", "make")` for a line holding `BUILDER: make`, matched
-/// without regard to case and to list or code markup around it.
-fn split_builder_label(line: &str) -> Option<(&str, &str)> {
-    const LABEL: &str = "builder:";
+/// `("text before", "rest of the line")` for a line holding `label`
+/// (`builder:`, `description:`), matched without regard to case and to
+/// list or code markup around it.
+fn split_label<'l>(line: &'l str, label: &str) -> Option<(&'l str, &'l str)> {
     let lower = line.to_ascii_lowercase();
-    let at = lower.rfind(LABEL)?;
+    let at = lower.rfind(label)?;
     // A word of its own: not `rustbuilder:`.
     if lower[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
-    let value = line[at + LABEL.len()..]
-        .split_whitespace()
-        .map(|t| t.trim_matches(['*', '`', '"', '\'']))
-        .find(|t| !t.is_empty())?;
+    let rest = line[at + label.len()..].trim_start_matches(['*', '`', ' ']);
     let before = line[..at].trim_end_matches(['-', '*', '`', ' ']);
-    Some((before, value))
+    Some((before, rest))
 }
 
 /// Drops sentences said before: small models fall into loops ("It uses
@@ -279,6 +300,7 @@ mod tests {
             facts: "no build system recognised",
             repo_root: dir.path(),
             ask_builder: true,
+            ask_description: false,
             tools: true,
         };
         let text = request(&q).messages[0].content.clone();
@@ -293,5 +315,23 @@ mod tests {
         let text = request(&q).messages[0].content.clone();
         assert!(!text.contains("BUILDER"), "{text}");
         assert!(!text.contains("python-application"), "{text}");
+        assert!(!text.contains("DESCRIPTION"), "{text}");
+        q.ask_description = true;
+        let text = request(&q).messages[0].content.clone();
+        assert!(text.contains("DESCRIPTION: <"), "{text}");
+    }
+
+    #[test]
+    fn the_description_line_is_read_and_left_out_of_the_summary() {
+        let a = parse_answer(
+            "A zsh plugin written in shell.\nDESCRIPTION: \"Zsh plugin that reloads completions\"\nBUILDER: generic",
+        );
+        assert_eq!(
+            a.description.as_deref(),
+            Some("Zsh plugin that reloads completions")
+        );
+        assert_eq!(a.builder, Some(Builder::Generic));
+        assert_eq!(a.summary, "A zsh plugin written in shell.");
+        assert_eq!(parse_answer("No label here.").description, None);
     }
 }

@@ -17,6 +17,8 @@ const TABLE: &[(&str, &str)] = &[
     ("GPL-3.0-only", "gpl3Only"),
     ("GPL-3.0-or-later", "gpl3Plus"),
     ("ISC", "isc"),
+    ("LGPL-2.0-only", "lgpl2Only"),
+    ("LGPL-2.0-or-later", "lgpl2Plus"),
     ("LGPL-2.1-only", "lgpl21Only"),
     ("LGPL-2.1-or-later", "lgpl21Plus"),
     ("LGPL-3.0-only", "lgpl3Only"),
@@ -43,12 +45,35 @@ pub fn nixpkgs_license(spdx: &str) -> Option<&'static str> {
         "LGPL-3.0" => "LGPL-3.0-only",
         "LGPL-3.0+" => "LGPL-3.0-or-later",
         "Apache 2.0" | "Apache License 2.0" => "Apache-2.0",
-        other => other,
+        "LGPL-2.0" => "LGPL-2.0-only",
+        "LGPL-2.0+" => "LGPL-2.0-or-later",
+        other => spdx_of_name(other).unwrap_or(other),
     };
     TABLE
         .binary_search_by(|(k, _)| k.cmp(&canonical))
         .ok()
         .map(|i| TABLE[i].1)
+}
+
+/// A licence named in words where an SPDX id belongs (a Python
+/// package's `license = "The MIT License: http://…"`): the SPDX id of the
+/// few names that cannot be mistaken.
+fn spdx_of_name(text: &str) -> Option<&'static str> {
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '.')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |w: &str| words.contains(&w);
+    if has("mit") && !has("gpl") {
+        Some("MIT")
+    } else if has("apache") && (has("2.0") || has("2")) {
+        Some("Apache-2.0")
+    } else if has("isc") {
+        Some("ISC")
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -75,5 +100,15 @@ mod tests {
             assert_eq!(nixpkgs_license(spdx), Some(attr), "{spdx}");
         }
         assert_eq!(nixpkgs_license("LicenseRef-unknown"), None);
+        assert_eq!(nixpkgs_license("LGPL-2.0-or-later"), Some("lgpl2Plus"));
+        assert_eq!(
+            nixpkgs_license("The MIT License: http://www.opensource.org/licenses/mit-license.php"),
+            Some("mit")
+        );
+        assert_eq!(
+            nixpkgs_license("Apache License, Version 2.0"),
+            Some("asl20")
+        );
+        assert_eq!(nixpkgs_license("MIT or GPL"), None);
     }
 }

@@ -11,6 +11,7 @@ mod license;
 mod meson_tools;
 mod npm;
 mod python;
+mod python_checks;
 mod rust;
 mod rust_inputs;
 mod stdenv;
@@ -232,6 +233,10 @@ pub struct TemplateInput {
     pub python_dependencies: Vec<String>,
     #[serde(default)]
     pub python_build_requires: Vec<String>,
+    /// Python: `nativeCheckInputs` (`pytestCheckHook` and the test
+    /// extra's requirements) when the project has tests.
+    #[serde(default)]
+    pub python_check_inputs: Vec<String>,
     /// The packaged project's directory inside the source (`python` of a
     /// monorepo), for `sourceRoot`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -299,6 +304,9 @@ impl TemplateInput {
                 .unwrap_or_default(),
             python_build_requires: py
                 .map(|p| python::nixpkgs_requirements(&p.build_requires))
+                .unwrap_or_default(),
+            python_check_inputs: py
+                .map(|p| python_checks::check_inputs(p, &facts.tree))
                 .unwrap_or_default(),
             derived: match facts.primary_build_system {
                 Some(BuildSystemKind::Meson) => {

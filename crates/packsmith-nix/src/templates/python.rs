@@ -35,7 +35,12 @@ fn left_out(r: &PythonRequirement) -> bool {
 /// The nixpkgs Python attributes for `requirements`, in their order.
 pub(crate) fn nixpkgs_requirements(requirements: &[PythonRequirement]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for r in requirements.iter().filter(|r| !left_out(r)) {
+    // Test tools (a requirements file of pytest and its plugins) belong
+    // to the check, not to the package's dependencies.
+    for r in requirements
+        .iter()
+        .filter(|r| !left_out(r) && !super::python_checks::is_test_tool(&r.name))
+    {
         let name = r.name.to_ascii_lowercase().replace(['_', '.'], "-");
         let attr = RENAMED
             .iter()
@@ -144,6 +149,15 @@ pub(super) fn draft(input: &TemplateInput, application: bool) -> Draft {
             application,
         );
         d.block([deps]);
+    }
+    if !input.python_check_inputs.is_empty() {
+        let checks = python_list(
+            &mut d,
+            "nativeCheckInputs",
+            &input.python_check_inputs,
+            application,
+        );
+        d.block([checks]);
     }
     if !application {
         let module = input.pname.to_ascii_lowercase().replace(['-', '.'], "_");

@@ -454,3 +454,49 @@ fn a_builder_chosen_by_the_facts_is_kept() {
     assert_eq!(eco.current_draft().unwrap().builder, Builder::Generic);
     assert_eq!(eco.project_summary().as_deref(), Some("A library."));
 }
+
+/// A draft whose description is a FIXME asks the model for one line; the
+/// line is kept when it passes the conventions check, cleaned as the
+/// template cleans a project's own, and refused when it does not.
+#[test]
+fn the_model_writes_a_missing_description_that_passes_the_conventions() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("GNUmakefile"), "all:\n").unwrap();
+    let source = packsmith_nix::parse_source(tmp.path().to_str().unwrap()).unwrap();
+    let open = || {
+        let mut s = settings(&[]);
+        s.project_question = true;
+        NixEcosystem::new(
+            s,
+            Ok(unanalysed_draft(&source, false)),
+            "(no analysis of the source)".into(),
+        )
+    };
+    let t = task(tmp.path());
+    let eco = open();
+    let question = eco.project_request(&t).unwrap().messages[0].content.clone();
+    assert!(question.contains("DESCRIPTION: <phrase>"), "{question}");
+    let note = eco
+        .accept_project_answer(
+            "A C tool.\nDESCRIPTION: A tool that frobnicates widgets.\nBUILDER: make",
+        )
+        .unwrap();
+    assert!(note.contains("written by the model"), "{note}");
+    let text = eco.first_draft(&t).unwrap().text;
+    assert!(
+        text.contains("description = \"Tool that frobnicates widgets\";"),
+        "{text}"
+    );
+    assert!(text.contains("makeFlags"), "the builder pick stays: {text}");
+
+    let eco = open();
+    let note = eco
+        .accept_project_answer("A C tool.\nDESCRIPTION: Frobnicates widgets for:")
+        .unwrap();
+    assert!(note.contains("not kept"), "{note}");
+    assert!(eco
+        .first_draft(&t)
+        .unwrap()
+        .text
+        .contains("FIXME: one line"));
+}

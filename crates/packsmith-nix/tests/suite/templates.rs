@@ -512,7 +512,14 @@ fn python_drafts_declare_requirements() {
         ],
         ..PythonFacts::default()
     });
+    f.tree = "├── demo_lib/ (2 files)\n├── tests/ (3 files)\n└── pyproject.toml\n".into();
     let text = render_case("python_library_requirements", &f, Builder::PythonPackage);
+    // A project with tests runs them with pytest's hook.
+    assert!(
+        text.contains("nativeCheckInputs = [ pytestCheckHook ];")
+            && text.contains("  pytestCheckHook,\n"),
+        "{text}"
+    );
     assert!(
         text.contains("build-system = [\n    setuptools\n    setuptools-scm\n  ];"),
         "{text}"
