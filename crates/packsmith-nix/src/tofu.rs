@@ -21,6 +21,9 @@ pub enum HashSite {
     CargoHash,
     VendorHash,
     NpmDepsHash,
+    /// `pnpmDeps = fetchPnpmDeps { hash = …; }` or
+    /// `yarnOfflineCache = fetchYarnDeps { hash = …; }`.
+    JsDeps,
 }
 
 impl HashSite {
@@ -34,6 +37,7 @@ impl HashSite {
             Self::CargoHash => attr == "cargoHash" || inner && parent == Some("cargoDeps"),
             Self::VendorHash => attr == "vendorHash" || inner && parent == Some("goModules"),
             Self::NpmDepsHash => attr == "npmDepsHash" || inner && parent == Some("npmDeps"),
+            Self::JsDeps => inner && matches!(parent, Some("pnpmDeps" | "yarnOfflineCache")),
         }
     }
 
@@ -51,6 +55,12 @@ impl HashSite {
             Self::VendorHash
         } else if name.ends_with("-npm-deps") {
             Self::NpmDepsHash
+        } else if name.ends_with("-pnpm-deps")
+            || name.ends_with("-yarn-deps")
+            || name.ends_with("-offline")
+        {
+            // fetchYarnDeps' derivation is named `offline` unless told.
+            Self::JsDeps
         } else {
             Self::Src
         }
@@ -307,6 +317,30 @@ rustPlatform.buildRustPackage (finalAttrs: {
         assert!(fix_hash_from_log(EXPR, "error: builder failed").is_none());
         let two_src = "{ a = f { hash = lib.fakeHash; }; b = f { hash = lib.fakeHash; }; }";
         assert!(fix_hash_from_log(two_src, LOG_28).is_none());
+    }
+
+    #[test]
+    fn yarn_and_pnpm_dependency_hashes_are_told_apart_from_src_hash() {
+        let expr = r#"stdenv.mkDerivation (finalAttrs: {
+  src = fetchFromGitHub {
+    owner = "o";
+    hash = lib.fakeHash;
+  };
+  yarnOfflineCache = fetchYarnDeps {
+    yarnLock = "${finalAttrs.src}/yarn.lock";
+    hash = lib.fakeHash;
+  };
+})"#;
+        let yarn = fix_hash_from_log(expr, &LOG_28.replace("-source.drv", "-offline.drv")).unwrap();
+        assert_eq!((yarn.site, yarn.line), (HashSite::JsDeps, 8));
+        let pnpm = expr.replace(
+            "yarnOfflineCache = fetchYarnDeps",
+            "pnpmDeps = fetchPnpmDeps",
+        );
+        let fix =
+            fix_hash_from_log(&pnpm, &LOG_28.replace("-source.drv", "-x-1-pnpm-deps.drv")).unwrap();
+        assert_eq!((fix.site, fix.line), (HashSite::JsDeps, 8));
+        assert_eq!(fix_hash_from_log(expr, LOG_28).unwrap().line, 4);
     }
 
     #[test]

@@ -163,7 +163,7 @@ pub fn prepare_draft(
             python_build_requires: Vec::new(),
             python_check_inputs: Vec::new(),
             source_root: None,
-            pnpm: false,
+            js_lock: Default::default(),
             tauri: None,
         },
     };

@@ -310,7 +310,7 @@ impl Ecosystem for NixEcosystem {
                 "project summary: {} characters",
                 read.summary.len()
             ));
-            self.state().summary = Some(read.summary);
+            self.state().summary = Some(read.summary.clone());
         }
         let fallback = self.draft.as_ref().ok().filter(|d| d.builder_left_open());
         match (fallback, read.builder, read.unknown_builder) {
@@ -326,8 +326,14 @@ impl Ecosystem for NixEcosystem {
             )),
             _ => {}
         }
-        if let Some(phrase) = &read.description {
-            notes.extend(self.accept_description(phrase));
+        // Without the label (small models drop it) the first line of the
+        // summary says what the project is: the same check decides.
+        let phrase = read
+            .description
+            .clone()
+            .or_else(|| project::first_phrase(&read.summary));
+        if let Some(phrase) = phrase {
+            notes.extend(self.accept_description(&phrase));
         }
         (!notes.is_empty()).then(|| notes.join("; "))
     }

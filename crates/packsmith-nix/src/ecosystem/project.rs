@@ -131,6 +131,21 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
     }
 }
 
+/// The summary's first line when it reads as a description: a phrase of
+/// three to sixteen words, not a sentence about "the project".
+pub fn first_phrase(summary: &str) -> Option<String> {
+    let line = summary.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let line = line
+        .trim_start_matches(['-', '*', ' '])
+        .trim_end_matches('.');
+    let words = line.split_whitespace().count();
+    let lower = line.to_ascii_lowercase();
+    let about_the_project = ["the project", "this project", "it is", "it's", "this is"]
+        .iter()
+        .any(|p| lower.starts_with(p));
+    ((3..=16).contains(&words) && !about_the_project).then(|| line.to_string())
+}
+
 /// `("text before", "rest of the line")` for a line holding `label`
 /// (`builder:`, `description:`), matched without regard to case and to
 /// list or code markup around it.
@@ -319,6 +334,16 @@ mod tests {
         q.ask_description = true;
         let text = request(&q).messages[0].content.clone();
         assert!(text.contains("DESCRIPTION: <"), "{text}");
+    }
+
+    #[test]
+    fn the_first_line_of_a_summary_may_serve_as_the_description() {
+        assert_eq!(
+            first_phrase("A simple opengl spinning cube in pascal\n\nA program\nPascal").as_deref(),
+            Some("A simple opengl spinning cube in pascal")
+        );
+        assert_eq!(first_phrase("The project is a library for widgets."), None);
+        assert_eq!(first_phrase("A program"), None);
     }
 
     #[test]

@@ -24,6 +24,7 @@ use crate::attr_path::{package_set, PackageSet};
 use crate::fetch::{quote, FetcherCall, FetcherFn, NixValue};
 pub use inputs::{autotools_inputs, cmake_inputs, make_inputs, meson_inputs, DerivedInputs};
 pub use license::nixpkgs_license;
+pub use npm::JsLock;
 pub use rust_inputs::rust_inputs;
 pub use tauri::TauriApp;
 
@@ -95,7 +96,9 @@ impl Builder {
             Self::PythonApplication => "buildPythonApplication: a Python command-line program",
             Self::Rust => "rustPlatform.buildRustPackage (Cargo)",
             Self::Go => "buildGoModule (go.mod)",
-            Self::Npm => "buildNpmPackage (package.json with package-lock.json)",
+            Self::Npm => {
+                "a package.json project locked by npm or pnpm (buildNpmPackage) or yarn (yarn hooks)"
+            }
             Self::Generic => "stdenv.mkDerivation with hand-written phases",
         }
     }
@@ -190,7 +193,7 @@ pub fn choose_template(facts: &RepoFacts) -> Option<Builder> {
             let npm = facts.npm.as_ref()?;
             if matches!(
                 npm.lockfile.as_deref(),
-                Some("package-lock.json" | "pnpm-lock.yaml")
+                Some("package-lock.json" | "pnpm-lock.yaml" | "yarn.lock")
             ) {
                 Builder::Npm
             } else {
@@ -241,9 +244,9 @@ pub struct TemplateInput {
     /// monorepo), for `sourceRoot`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_root: Option<String>,
-    /// npm: the dependencies are locked by pnpm (`pnpm-lock.yaml`).
+    /// A JavaScript project: which tool locked its dependencies.
     #[serde(default)]
-    pub pnpm: bool,
+    pub js_lock: JsLock,
     /// Rust: the package is a Tauri app (`cargo-tauri.hook`, its web
     /// frontend's dependencies, `cargoRoot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -294,10 +297,11 @@ impl TemplateInput {
                 .unwrap_or_default(),
             python_final_attrs: false,
             source_root: None,
-            pnpm: facts
+            js_lock: facts
                 .npm
                 .as_ref()
-                .is_some_and(|n| n.lockfile.as_deref() == Some("pnpm-lock.yaml")),
+                .and_then(|n| n.lockfile.as_deref())
+                .map_or(JsLock::Npm, JsLock::of_file),
             tauri: TauriApp::from_facts(facts),
             python_dependencies: py
                 .map(|p| python::nixpkgs_requirements(&p.dependencies))

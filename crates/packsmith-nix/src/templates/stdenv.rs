@@ -80,6 +80,15 @@ fn flag_list(d: &mut Draft, name: &str, flags: &[String]) {
     if flags.is_empty() {
         return;
     }
+    // nixfmt keeps a list of one element on one line when it fits in 100
+    // columns (two of them are the derivation's indentation).
+    if let [flag] = flags {
+        let line = format!("{name} = [ {flag} ];");
+        if line.len() <= 98 {
+            d.block([line]);
+            return;
+        }
+    }
     let mut lines = vec![format!("{name} = [")];
     lines.extend(flags.iter().map(|f| format!("  {f}")));
     lines.push("];".to_string());

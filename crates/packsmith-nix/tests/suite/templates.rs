@@ -180,7 +180,11 @@ fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
     if let Some(n) = npm.npm.as_mut() {
         n.lockfile = Some("pnpm-lock.yaml".into());
     }
-    out.push(("npm_pnpm", npm, Builder::Npm));
+    out.push(("npm_pnpm", npm.clone(), Builder::Npm));
+    if let Some(n) = npm.npm.as_mut() {
+        n.lockfile = Some("yarn.lock".into());
+    }
+    out.push(("npm_yarn", npm, Builder::Npm));
     out
 }
 
@@ -403,7 +407,8 @@ fn heatsim_draft_declares_zlib_and_the_option_flags() {
         "{text}"
     );
     assert!(
-        text.contains("(lib.cmakeBool \"HEATSIM_ENABLE_OPENMP\" true)"),
+        // One flag fits on one line, as nixfmt writes it.
+        text.contains("cmakeFlags = [ (lib.cmakeBool \"HEATSIM_ENABLE_OPENMP\" true) ];"),
         "{text}"
     );
     for absent in ["mpi", "hdf5", "cuda"] {
