@@ -6,7 +6,8 @@ use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
 use crate::{
-    autotools, cargo, cmake, detect, golang, layout, license, makefile, meson, npm, python, readme,
+    autotools, cargo, cmake, detect, gi, golang, layout, license, makefile, meson, npm, python,
+    readme,
 };
 use crate::{sources, tree, versions};
 use packsmith_core::{
@@ -59,6 +60,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         layout::install_rules(&mut ctx, &build_systems, primary, readers.cmake.as_ref());
     let build_root = layout::build_root(&build_systems, primary);
     let make = makefile::analyze(&mut ctx, &build_systems, primary);
+    let gi_requires = gi::analyze(&ctx);
     let mut downloads = std::mem::take(&mut ctx.downloads);
     layout::required_submodules(&ctx, &mut downloads, readers.cmake.as_ref());
     dedup_in_place(&mut downloads);
@@ -77,6 +79,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         go: readers.go,
         npm: readers.npm,
         make,
+        gi_requires,
         languages,
         features,
         downloads,

@@ -12,6 +12,7 @@ pub mod cmake;
 mod context;
 mod detect;
 mod error;
+mod gi;
 mod git;
 mod golang;
 mod layout;

@@ -8,7 +8,7 @@ mod scan;
 
 use crate::context::Ctx;
 use eval::{Evaluation, Findings};
-use packsmith_core::{BuildSystemFact, BuildSystemKind, MakefileFacts, Sourced};
+use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence, MakefileFacts, Sourced};
 
 /// Most Makefiles read, includes and subdirectories together.
 const MAX_MAKEFILES: usize = 16;
@@ -19,6 +19,22 @@ const MAKEFILE_NAMES: &[&str] = &["GNUmakefile", "makefile", "Makefile"];
 /// Libraries every C and C++ toolchain brings: never a dependency.
 const TOOLCHAIN_LIBRARIES: &[&str] = &[
     "m", "c", "dl", "pthread", "rt", "util", "stdc++", "gcc", "gcc_s", "atomic", "resolv",
+];
+
+/// Build tools a Makefile may run that no C toolchain brings: translations,
+/// GLib resources and schemas, desktop files, manual pages.
+const KNOWN_TOOLS: &[&str] = &[
+    "msgfmt",
+    "xgettext",
+    "msgmerge",
+    "glib-compile-resources",
+    "glib-compile-schemas",
+    "desktop-file-install",
+    "desktop-file-validate",
+    "scdoc",
+    "help2man",
+    "asciidoctor",
+    "pandoc",
 ];
 
 /// The Makefile facts when the primary build system is a plain Makefile.
@@ -53,7 +69,17 @@ pub fn analyze(
         .libraries
         .into_iter()
         .filter(|l| !TOOLCHAIN_LIBRARIES.contains(&l.value.as_str()) && !builds_itself(&l.value));
+    let tools = KNOWN_TOOLS.iter().filter_map(|tool| {
+        read.iter().find_map(|(path, text)| {
+            let line = text
+                .lines()
+                .position(|l| !l.trim_start().starts_with('#') && names_word(l, tool))?;
+            let line = u32::try_from(line + 1).unwrap_or(u32::MAX);
+            Some(Sourced::new(tool.to_string(), Evidence::new(path, line)))
+        })
+    });
     Some(MakefileFacts {
+        tools: tools.collect(),
         libraries: first_of_each(libraries),
         pkg_config_modules: first_of_each(findings.modules),
         uses_pkg_config: findings.uses_pkg_config,
@@ -217,6 +243,21 @@ mod tests {
         assert_eq!(values(&facts.libraries), ["z"]);
         assert!(builds_library("lib: libfoo.so.1", "foo"));
         assert!(!builds_library("x: libfoo.h", "foo"));
+    }
+
+    #[test]
+    fn the_tools_its_recipes_run() {
+        let facts = analyze_tree(&[(
+            "Makefile",
+            "# msgfmt would be nice\nMSGFMT = msgfmt\nall:\n\tglib-compile-resources x.xml\n",
+        )])
+        .unwrap();
+        let tools: Vec<(&str, u32)> = facts
+            .tools
+            .iter()
+            .map(|t| (t.value.as_str(), t.evidence.line))
+            .collect();
+        assert_eq!(tools, [("msgfmt", 2), ("glib-compile-resources", 4)]);
     }
 
     #[test]

@@ -16,4 +16,8 @@ pub struct MakefileFacts {
     pub pkg_config_modules: Vec<Sourced<String>>,
     /// Whether the build queries pkg-config (a build-time tool).
     pub uses_pkg_config: bool,
+    /// Build tools the Makefiles run that a toolchain does not bring
+    /// (`msgfmt`, `glib-compile-resources`, …), each where first named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Sourced<String>>,
 }

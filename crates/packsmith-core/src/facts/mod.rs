@@ -376,6 +376,9 @@ pub struct RepoFacts {
     /// when the Makefile is the primary build system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub make: Option<MakefileFacts>,
+    /// GObject libraries Python sources load through introspection.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gi_requires: Vec<GiRequire>,
     /// Languages, merged over all build systems and sources.
     pub languages: Vec<LanguageUse>,
     /// CUDA / HIP / OpenMP / MPI / Kokkos / … hints, merged.
@@ -416,6 +419,7 @@ impl RepoFacts {
             go: None,
             npm: None,
             make: None,
+            gi_requires: Vec::new(),
             languages: Vec::new(),
             features: Vec::new(),
             downloads: Vec::new(),

@@ -60,3 +60,12 @@ pub struct PythonFacts {
     pub homepage: Option<String>,
     pub description: Option<String>,
 }
+
+/// `gi.require_version('Gtk', '4.0')` in a Python source: a GObject
+/// library the program loads through introspection at run time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GiRequire {
+    pub namespace: String,
+    pub version: String,
+    pub evidence: Evidence,
+}

@@ -98,6 +98,9 @@ pub(crate) struct State {
     summary: Option<String>,
     /// The draft rendered again with the builder the model picked.
     redraft: Option<PreparedDraft>,
+    /// The tree the project question showed, to check the model's
+    /// builder pick against its build files.
+    repo_root: Option<std::path::PathBuf>,
 }
 
 /// The Nix [`Ecosystem`].
@@ -288,6 +291,7 @@ impl Ecosystem for NixEcosystem {
             .draft
             .as_ref()
             .is_ok_and(PreparedDraft::builder_left_open);
+        self.state().repo_root = Some(task.repo_root.clone());
         Some(project::request(&project::ProjectQuestion {
             name: &task.name,
             version: task.version.as_deref(),
@@ -313,7 +317,15 @@ impl Ecosystem for NixEcosystem {
             self.state().summary = Some(read.summary.clone());
         }
         let fallback = self.draft.as_ref().ok().filter(|d| d.builder_left_open());
+        let root = self.state().repo_root.clone();
+        let fits = |b: crate::Builder| root.as_deref().is_none_or(|r| b.fits_tree(r));
         match (fallback, read.builder, read.unknown_builder) {
+            (Some(d), Some(b), _) if b != d.builder && !fits(b) => notes.push(format!(
+                "the model chose `{}`, but the tree has no {}; keeping `{}`",
+                b.key(),
+                b.build_files().join(" or "),
+                d.builder.key()
+            )),
             (Some(d), Some(b), _) if b != d.builder => {
                 if let Some(redraft) = d.with_builder(b, "model") {
                     notes.push(format!("the model chose the `{}` template", b.key()));

@@ -131,19 +131,27 @@ pub fn parse_answer(answer: &str) -> ProjectAnswer {
     }
 }
 
-/// The summary's first line when it reads as a description: a phrase of
-/// three to sixteen words, not a sentence about "the project".
+/// The summary's first sentence when it reads as a description: a phrase
+/// of three to sixteen words, with a lead-in such as "The project is"
+/// taken off ("The project is a zsh plugin that …" → "a zsh plugin that …").
 pub fn first_phrase(summary: &str) -> Option<String> {
     let line = summary.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let line = line
-        .trim_start_matches(['-', '*', ' '])
-        .trim_end_matches('.');
-    let words = line.split_whitespace().count();
-    let lower = line.to_ascii_lowercase();
-    let about_the_project = ["the project", "this project", "it is", "it's", "this is"]
-        .iter()
-        .any(|p| lower.starts_with(p));
-    ((3..=16).contains(&words) && !about_the_project).then(|| line.to_string())
+    let line = line.trim_start_matches(['-', '*', ' ']);
+    let sentence = line.split(". ").next()?.trim_end_matches('.');
+    let lower = sentence.to_ascii_lowercase();
+    let lead_ins = [
+        "the project is ",
+        "this project is ",
+        "it is ",
+        "it's ",
+        "this is ",
+    ];
+    let phrase = match lead_ins.iter().find(|p| lower.starts_with(*p)) {
+        Some(p) => &sentence[p.len()..],
+        None => sentence,
+    };
+    let words = phrase.split_whitespace().count();
+    (3..=16).contains(&words).then(|| phrase.to_string())
 }
 
 /// `("text before", "rest of the line")` for a line holding `label`
@@ -342,7 +350,14 @@ mod tests {
             first_phrase("A simple opengl spinning cube in pascal\n\nA program\nPascal").as_deref(),
             Some("A simple opengl spinning cube in pascal")
         );
-        assert_eq!(first_phrase("The project is a library for widgets."), None);
+        assert_eq!(
+            first_phrase(
+                "The project is a zsh plugin that loads completions. It is written in shell."
+            )
+            .as_deref(),
+            Some("a zsh plugin that loads completions")
+        );
+        assert_eq!(first_phrase("The project is a library."), None);
         assert_eq!(first_phrase("A program"), None);
     }
 

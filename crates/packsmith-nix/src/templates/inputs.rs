@@ -420,6 +420,14 @@ pub fn make_inputs(make: &MakefileFacts) -> DerivedInputs {
     if make.uses_pkg_config && via_pkg_config {
         add_known(&mut out, "pkgconfig");
     }
+    // The tools its recipes run (translations, resources, manual pages).
+    for tool in &make.tools {
+        if let Some(attr) = super::meson_tools::tool_attr(&tool.value) {
+            if !out.native.iter().any(|a| a == attr) {
+                out.native.push(attr.to_string());
+            }
+        }
+    }
     if let Some(hook) = super::meson_tools::gtk_wrapper(&out.build) {
         out.native.push(hook.to_string());
     }
@@ -518,6 +526,13 @@ mod tests {
             ..MakefileFacts::default()
         };
         assert_eq!(make_inputs(&unknown), DerivedInputs::default());
+
+        // The tools its recipes run: translations need gettext.
+        let translated = MakefileFacts {
+            tools: sourced(&["msgfmt", "xgettext", "no-such-tool"]),
+            ..MakefileFacts::default()
+        };
+        assert_eq!(make_inputs(&translated).native, ["gettext"]);
     }
 
     #[test]

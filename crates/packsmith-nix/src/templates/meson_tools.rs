@@ -19,6 +19,7 @@ const APP_TOOLS: &[(&str, &str)] = &[
     ("glib-compile-schemas", "glib"),
     ("glib-compile-resources", "glib"),
     ("itstool", "itstool"),
+    ("desktop-file-install", "desktop-file-utils"),
 ];
 
 /// Other programs, added only when the build cannot do without them.
@@ -26,6 +27,11 @@ const REQUIRED_TOOLS: &[(&str, &str)] = &[
     ("python3", "python3"),
     ("python", "python3"),
     ("msgfmt", "gettext"),
+    ("xgettext", "gettext"),
+    ("msgmerge", "gettext"),
+    ("help2man", "help2man"),
+    ("asciidoctor", "asciidoctor"),
+    ("pandoc", "pandoc"),
     ("xsltproc", "libxslt"),
     ("sassc", "sassc"),
     ("gperf", "gperf"),
@@ -74,6 +80,11 @@ pub(super) fn gtk_wrapper(build: &[String]) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// The nixpkgs attribute of a build tool a build file runs, if known.
+pub(super) fn tool_attr(program: &str) -> Option<&'static str> {
+    lookup(APP_TOOLS, program).or_else(|| lookup(REQUIRED_TOOLS, program))
 }
 
 fn lookup(table: &[(&str, &'static str)], name: &str) -> Option<&'static str> {

@@ -5,6 +5,7 @@
 //! input per line). `meta` is always there, with `FIXME` where a fact is
 //! unknown rather than a silent guess.
 
+mod gi_inputs;
 mod go;
 mod inputs;
 mod license;
@@ -110,6 +111,31 @@ impl Builder {
             .trim_matches(['`', '"', '\'', '.'])
             .to_ascii_lowercase();
         Self::ALL.iter().copied().find(|b| b.key() == key)
+    }
+
+    /// The files one of which a tree this builder builds holds at its top
+    /// (none for the generic builder).
+    pub fn build_files(self) -> &'static [&'static str] {
+        match self {
+            Self::Cmake => &["CMakeLists.txt"],
+            Self::Meson => &["meson.build"],
+            Self::Autotools { .. } => &["configure.ac", "configure.in", "configure"],
+            Self::Make => &["Makefile", "GNUmakefile", "makefile"],
+            Self::PythonPackage | Self::PythonApplication => {
+                &["pyproject.toml", "setup.py", "setup.cfg"]
+            }
+            Self::Rust => &["Cargo.toml"],
+            Self::Go => &["go.mod"],
+            Self::Npm => &["package.json"],
+            Self::Generic => &[],
+        }
+    }
+
+    /// Whether a tree rooted at `root` can be built this way: a model's
+    /// pick of CMake for a tree with no CMakeLists.txt is refused.
+    pub fn fits_tree(self, root: &std::path::Path) -> bool {
+        let files = self.build_files();
+        files.is_empty() || files.iter().any(|f| root.join(f).is_file())
     }
 
     /// Which `callPackage` the package file is written for.
@@ -312,25 +338,31 @@ impl TemplateInput {
             python_check_inputs: py
                 .map(|p| python_checks::check_inputs(p, &facts.tree))
                 .unwrap_or_default(),
-            derived: match facts.primary_build_system {
-                Some(BuildSystemKind::Meson) => {
-                    facts.meson.as_ref().map(meson_inputs).unwrap_or_default()
-                }
-                Some(BuildSystemKind::Autotools) => facts
-                    .autotools
-                    .as_ref()
-                    .map(autotools_inputs)
-                    .unwrap_or_default(),
-                Some(BuildSystemKind::Makefile) => {
-                    facts.make.as_ref().map(make_inputs).unwrap_or_default()
-                }
-                Some(BuildSystemKind::Cargo) => {
-                    facts.cargo.as_ref().map(rust_inputs).unwrap_or_default()
-                }
-                _ => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
-            },
+            derived: derived_inputs(facts),
         }
     }
+}
+
+/// What the primary build system's dependency calls ask of the
+/// derivation; for a `stdenv` build (Meson, Autotools, make, CMake) also
+/// the GObject libraries its Python sources load.
+fn derived_inputs(facts: &RepoFacts) -> DerivedInputs {
+    let mut derived = match facts.primary_build_system {
+        Some(BuildSystemKind::Meson) => facts.meson.as_ref().map(meson_inputs).unwrap_or_default(),
+        Some(BuildSystemKind::Autotools) => facts
+            .autotools
+            .as_ref()
+            .map(autotools_inputs)
+            .unwrap_or_default(),
+        Some(BuildSystemKind::Makefile) => facts.make.as_ref().map(make_inputs).unwrap_or_default(),
+        Some(BuildSystemKind::Cargo) => {
+            return facts.cargo.as_ref().map(rust_inputs).unwrap_or_default()
+        }
+        Some(BuildSystemKind::Cmake) => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
+        _ => return facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
+    };
+    gi_inputs::add_gi_inputs(&facts.gi_requires, &mut derived);
+    derived
 }
 
 /// The one program a CMake project builds whatever its options, when it

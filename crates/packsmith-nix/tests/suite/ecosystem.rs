@@ -500,3 +500,26 @@ fn the_model_writes_a_missing_description_that_passes_the_conventions() {
         .text
         .contains("FIXME: one line"));
 }
+
+/// The model's builder pick is checked against the tree: CMake for a tree
+/// with no CMakeLists.txt is refused and the fallback kept.
+#[test]
+fn a_builder_the_tree_cannot_use_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("cube.lpr"), "program cube;\n").unwrap();
+    let source = packsmith_nix::parse_source(tmp.path().to_str().unwrap()).unwrap();
+    let mut s = settings(&[]);
+    s.project_question = true;
+    let eco = NixEcosystem::new(
+        s,
+        Ok(unanalysed_draft(&source, false)),
+        "(no analysis of the source)".into(),
+    );
+    let t = task(tmp.path());
+    eco.project_request(&t).unwrap();
+    let note = eco
+        .accept_project_answer("A Pascal program.\nBUILDER: cmake")
+        .unwrap();
+    assert!(note.contains("has no CMakeLists.txt"), "{note}");
+    assert_eq!(eco.current_draft().unwrap().builder, Builder::Generic);
+}
