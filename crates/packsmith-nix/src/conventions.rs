@@ -85,6 +85,15 @@ pub fn check(text: &str, pname: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// Whether `lower` (a lower-cased description) opens with the package's
+/// name, its `-` and `_` read as spaces ("cucumber expressions is …").
+fn starts_with_name(lower: &str, pname: &str) -> bool {
+    let name = pname.to_ascii_lowercase().replace(['-', '_'], " ");
+    let text = lower.replace(['-', '_'], " ");
+    text.strip_prefix(&name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ':', ',']))
+}
+
 /// The new-package checklist on `meta.description`: short, a whole phrase,
 /// no leading article, no trailing period, not the package's own name.
 fn description_findings(d: &str, pname: &str) -> impl Iterator<Item = String> {
@@ -104,8 +113,7 @@ fn description_findings(d: &str, pname: &str) -> impl Iterator<Item = String> {
             "meta.description starts with an article".to_string(),
         ),
         (
-            !pname.is_empty()
-                && first_word.trim_end_matches([':', ',']) == pname.to_ascii_lowercase(),
+            !pname.is_empty() && starts_with_name(&lower, pname),
             format!("meta.description repeats the package name `{pname}`"),
         ),
         (
@@ -178,5 +186,14 @@ mod tests {
             check(r#"    description = "Heatsim: solves";"#, "heatsim").len(),
             1
         );
+        assert_eq!(
+            check(
+                r#"    description = "Cucumber Expressions are nice";"#,
+                "cucumber-expressions"
+            )
+            .len(),
+            1
+        );
+        assert!(check(r#"    description = "Heatsimulator for grids";"#, "heatsim").is_empty());
     }
 }

@@ -453,7 +453,14 @@ impl Draft {
             } else {
                 "src"
             };
-            self.block([format!("sourceRoot = \"${{{src}.name}}/{dir}\";")]);
+            // A fetcher's result has a name; a local path is unpacked under
+            // its base name.
+            let top = if input.src.function == FetcherFn::Path {
+                format!("baseNameOf {src}")
+            } else {
+                format!("{src}.name")
+            };
+            self.block([format!("sourceRoot = \"${{{top}}}/{dir}\";")]);
         }
         self
     }
@@ -594,8 +601,11 @@ fn changelog(src: &FetcherCall, final_attrs: bool) -> Option<String> {
 /// nixpkgs descriptions do not start with the package's own name:
 /// "heatsim solves …" becomes "Solves …", "foo is a tool …" "Tool …".
 fn without_own_name(d: &str, pname: &str) -> String {
-    let lower = d.to_lowercase();
-    let name = pname.to_lowercase();
+    // `cucumber-expressions` is written "Cucumber Expressions" in prose:
+    // `-`, `_` and spaces count alike (each one byte, so offsets agree).
+    let fold = |t: &str| t.to_ascii_lowercase().replace(['-', '_'], " ");
+    let lower = fold(d);
+    let name = fold(pname);
     let Some(rest) = lower
         .strip_prefix(&name)
         .filter(|r| r.starts_with([' ', ':', ',']))
@@ -688,6 +698,13 @@ mod tests {
         assert_eq!(
             without_own_name("Quill: fast quills", "quill"),
             "Fast quills"
+        );
+        assert_eq!(
+            without_own_name(
+                "Cucumber Expressions is an alternative to Regular Expressions",
+                "cucumber-expressions"
+            ),
+            "An alternative to Regular Expressions"
         );
         // Another word that merely starts with the name stays.
         assert_eq!(without_own_name("Quillo reads", "quill"), "Quillo reads");

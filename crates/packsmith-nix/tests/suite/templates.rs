@@ -598,3 +598,38 @@ fn makefile_draft_declares_linked_libraries_and_pkg_config_modules() {
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
+
+/// A project below the top of its source is built from there: a fetched
+/// source by its name, a local path by its base name.
+#[test]
+fn source_root_names_the_unpacked_directory() {
+    let mut f = facts(BuildSystemKind::Python);
+    f.python = Some(PythonFacts {
+        build_backend: Some("poetry.core.masonry.api".into()),
+        ..PythonFacts::default()
+    });
+    let mut input = TemplateInput::from_facts(&f, "demo-lib", "1.2.0", github_src("1.2.0"));
+    input.source_root = Some("python".into());
+    let text = render(Builder::PythonPackage, &input);
+    assert!(
+        text.contains("sourceRoot = \"${src.name}/python\";"),
+        "{text}"
+    );
+    input.src = fetcher_for(
+        &parse_source("/src/demo").unwrap(),
+        None,
+        Some("1.2.0"),
+        VersionRef::FinalAttrs,
+    )
+    .unwrap();
+    let text = render(Builder::PythonPackage, &input);
+    assert!(
+        text.contains("sourceRoot = \"${baseNameOf src}/python\";"),
+        "{text}"
+    );
+    if nix_available("source_root_names_the_unpacked_directory") {
+        NixParser::default()
+            .check(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+}
