@@ -625,8 +625,11 @@ fn without_own_name(d: &str, pname: &str) -> String {
 /// nixpkgs descriptions start without an article: "Tool that …", not
 /// "A tool that …"; the next word is capitalised.
 fn without_leading_article(d: &str) -> String {
-    for article in ["A ", "An ", "The "] {
-        if let Some(rest) = d.strip_prefix(article) {
+    for article in ["a ", "an ", "the "] {
+        let opens = d
+            .get(..article.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(article));
+        if let Some(rest) = d.get(article.len()..).filter(|_| opens) {
             let mut chars = rest.chars();
             if let Some(first) = chars.next() {
                 return first.to_uppercase().chain(chars).collect();
@@ -636,7 +639,6 @@ fn without_leading_article(d: &str) -> String {
     d.to_string()
 }
 
-/// nixpkgs wants a short description without a trailing period.
 /// A README's Markdown as the plain text a description wants: links and
 /// images by their text, emphasis and code marks dropped.
 fn plain_markdown(d: &str) -> String {
@@ -649,6 +651,7 @@ fn plain_markdown(d: &str) -> String {
     linked.replace(['*', '`'], "")
 }
 
+/// nixpkgs wants a short description without a trailing period.
 fn first_sentence(d: &str) -> &str {
     let d = d.trim();
     let end = d.find(". ").map_or(d.len(), |i| i);
@@ -695,6 +698,10 @@ mod tests {
         assert_eq!(d, "Solves the heat equation");
         let d = without_own_name("Quill is a tool for quills", "quill");
         assert_eq!(without_leading_article(&d), "Tool for quills");
+        assert_eq!(
+            without_leading_article("a zsh plugin that reloads"),
+            "Zsh plugin that reloads"
+        );
         assert_eq!(
             without_own_name("Quill: fast quills", "quill"),
             "Fast quills"
