@@ -141,23 +141,14 @@ pub(super) fn draft(input: &TemplateInput, application: bool) -> Draft {
             "nativeBuildInputs = with {cargo_setup}; [ cargoSetupHook maturinBuildHook ];"
         )]);
     }
-    if !input.python_dependencies.is_empty() {
-        let deps = python_list(
-            &mut d,
-            "dependencies",
-            &input.python_dependencies,
-            application,
-        );
-        d.block([deps]);
-    }
-    if !input.python_check_inputs.is_empty() {
-        let checks = python_list(
-            &mut d,
-            "nativeCheckInputs",
-            &input.python_check_inputs,
-            application,
-        );
-        d.block([checks]);
+    for (name, items) in [
+        ("dependencies", &input.python_dependencies),
+        ("nativeCheckInputs", &input.python_check_inputs),
+    ] {
+        if !items.is_empty() {
+            let list = python_list(&mut d, name, items, application);
+            d.block([list]);
+        }
     }
     if !application {
         let module = input.pname.to_ascii_lowercase().replace(['-', '.'], "_");
