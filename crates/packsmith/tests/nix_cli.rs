@@ -319,50 +319,63 @@ fn tree_file(dir: &Path) -> PathBuf {
 }
 
 /// A tree with no build file the analysis knows: the draft falls back to
-/// the generic builder, the project question lists the templates, and the
-/// model's pick is the draft that is checked.
+/// the generic builder and the project question lists the templates; the
+/// model's pick is checked against the tree, so `make` without a Makefile
+/// is refused and the generic draft is the one checked. (A pick the tree
+/// fits is taken: `the_model_picks_the_builder_when_the_facts_left_it_open`
+/// in packsmith-nix.)
 #[test]
 fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
     if !nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let p = tmp.path().join("hello");
-    std::fs::create_dir_all(&p).unwrap();
-    std::fs::write(p.join("build.sh"), "cc -o hello hello.c\n").unwrap();
-    std::fs::write(p.join("hello.c"), "int main(){return 0;}\n").unwrap();
-    let out = tmp.path().join("runs");
-    let (url, seen) = chat_server(vec![
-        "A C program compiled by build.sh.\nBUILDER: make".to_string()
-    ]);
-    let o = packsmith(
+    let run = |dir: &str, files: &[(&str, &str)], answer: &str| {
+        let p = tmp.path().join(dir);
+        std::fs::create_dir_all(&p).unwrap();
+        for (name, body) in files {
+            std::fs::write(p.join(name), body).unwrap();
+        }
+        let out = tmp.path().join("runs");
+        let (url, seen) = chat_server(vec![answer.to_string()]);
+        let o = packsmith(
+            &[
+                "nix",
+                p.to_str().unwrap(),
+                "--model",
+                &format!("openai-compat:fake@{url}"),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            tmp.path(),
+            &[],
+        );
+        let stderr = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("could not be analysed"), "{stderr}");
+        let requests = seen.lock().unwrap().clone();
+        assert_eq!(requests.len(), 1, "only the project question");
+        assert!(requests[0].contains("BUILDER: <name>"), "{}", requests[0]);
+        let result: serde_json::Value = read_json(&out.join(format!("{dir}/nix-result.json")));
+        let recipe = std::fs::read_to_string(out.join(format!("{dir}/package.nix"))).unwrap();
+        (stderr, requests[0].clone(), result, recipe)
+    };
+
+    let (stderr, request, result, recipe) = run(
+        "hello",
         &[
-            "nix",
-            p.to_str().unwrap(),
-            "--model",
-            &format!("openai-compat:fake@{url}"),
-            "--out",
-            out.to_str().unwrap(),
+            ("build.sh", "cc -o hello hello.c\n"),
+            ("hello.c", "int main(){return 0;}\n"),
         ],
-        tmp.path(),
-        &[],
+        "A C program compiled by build.sh.\nBUILDER: make",
     );
-    let stderr = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("could not be analysed"), "{stderr}");
+    assert!(request.contains("build.sh"), "{request}");
     assert!(
-        stderr.contains("the model chose the `make` template"),
+        stderr.contains("the model chose `make`, but the tree has no Makefile"),
         "{stderr}"
     );
-    let requests = seen.lock().unwrap();
-    assert_eq!(requests.len(), 1, "only the project question");
-    assert!(requests[0].contains("BUILDER: <name>"), "{}", requests[0]);
-    assert!(requests[0].contains("build.sh"), "{}", requests[0]);
-    let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
-    assert_eq!(result["builder"], "make", "{result}");
-    assert_eq!(result["builder_chosen_by"], "model", "{result}");
-    let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
-    assert!(recipe.contains("makeFlags"), "{recipe}");
+    assert_eq!(result["builder_chosen_by"], "fallback", "{result}");
+    assert!(!recipe.contains("makeFlags"), "{recipe}");
 }
 
 #[test]
