@@ -37,6 +37,11 @@ pub fn leaf(attr: &str) -> &str {
     attr.rsplit('.').next().unwrap_or(attr)
 }
 
+/// Whether two project names are one (`Foo_Bar`, `foo-bar`, `foo.bar`).
+pub fn same_name(a: &str, b: &str) -> bool {
+    normalized(a) == normalized(b)
+}
+
 /// Lower case, `-`, `_` and `.` dropped: `Foo_Bar` and `foo-bar` agree.
 fn normalized(name: &str) -> String {
     name.chars()
@@ -50,16 +55,15 @@ fn is_python_project(dir: &Path) -> bool {
 }
 
 /// The directory, relative to `root`, of the Python project named `name`
-/// in a repository whose top is no Python project (a monorepo with one
-/// directory per language, a collection of modules). Looks one and two
+/// in a repository holding several (a monorepo with one directory per
+/// language, a collection of modules, a uv workspace). Looks one and two
 /// levels down; prefers the directory named after the package, then one
 /// its name ends with (`standard-sndhdr` → `sndhdr`), then `python`, then
-/// the only candidate. None when the top is itself a Python project or
-/// nothing decides.
+/// the only candidate. When the top is itself a Python project (another
+/// one: the caller checked its name), only a directory named after the
+/// package will do. None when nothing decides.
 pub fn python_subproject(root: &Path, name: &str) -> Option<String> {
-    if is_python_project(root) {
-        return None;
-    }
+    let top_is_python = is_python_project(root);
     let mut candidates = Vec::new();
     for first in subdirs(root) {
         let rel = first.file_name()?.to_string_lossy().into_owned();
@@ -75,9 +79,11 @@ pub fn python_subproject(root: &Path, name: &str) -> Option<String> {
     }
     let want = normalized(name);
     let last = |c: &String| normalized(c.rsplit('/').next().unwrap_or(c));
-    let pick = candidates
-        .iter()
-        .find(|c| last(c) == want)
+    let exact = candidates.iter().find(|c| last(c) == want);
+    if top_is_python {
+        return exact.cloned();
+    }
+    let pick = exact
         .or_else(|| {
             candidates
                 .iter()
@@ -162,8 +168,19 @@ mod tests {
 
     #[test]
     fn a_python_top_or_an_undecided_choice_is_none() {
-        let d = tree(&["pyproject.toml", "sub/pyproject.toml"]);
-        assert_eq!(python_subproject(d.path(), "sub"), None);
+        // Another project at the top (a workspace): only the package's own
+        // directory is taken.
+        let d = tree(&[
+            "pyproject.toml",
+            "python/lance_namespace/pyproject.toml",
+            "python/lance_namespace_urllib3_client/pyproject.toml",
+        ]);
+        assert_eq!(
+            python_subproject(d.path(), "lance-namespace-urllib3-client").as_deref(),
+            Some("python/lance_namespace_urllib3_client")
+        );
+        assert_eq!(python_subproject(d.path(), "python"), None);
+        assert!(same_name("Foo_Bar", "foo-bar"));
         let d = tree(&["a/pyproject.toml", "b/setup.py"]);
         assert_eq!(python_subproject(d.path(), "other"), None);
     }

@@ -486,7 +486,7 @@ impl Draft {
             ),
             None => "  description = \"FIXME: one line saying what this is\";".to_string(),
         });
-        if let Some(h) = &input.homepage {
+        if let Some(h) = input.homepage.as_ref().filter(|h| !is_placeholder_url(h)) {
             m.push(format!("  homepage = {};", quote(h)));
         }
         match input.license.as_deref().map(|s| (s, nixpkgs_license(s))) {
@@ -540,6 +540,12 @@ impl Draft {
         out.push('\n');
         out
     }
+}
+
+/// A URL a generator left unfilled (OpenAPI Generator's
+/// `https://github.com/GIT_USER_ID/GIT_REPO_ID`, a `{owner}` template).
+fn is_placeholder_url(url: &str) -> bool {
+    url.contains("GIT_USER_ID") || url.contains("GIT_REPO_ID") || url.contains(['{', '<'])
 }
 
 /// nixpkgs attributes of libraries that exist only on Linux (the
@@ -680,6 +686,15 @@ mod tests {
         changelog, first_sentence, plain_markdown, without_leading_article, without_own_name,
     };
     use crate::fetch::{FetcherCall, FetcherFn, NixValue};
+
+    #[test]
+    fn a_generator_placeholder_is_no_homepage() {
+        assert!(super::is_placeholder_url(
+            "https://github.com/GIT_USER_ID/GIT_REPO_ID"
+        ));
+        assert!(super::is_placeholder_url("https://github.com/{owner}/x"));
+        assert!(!super::is_placeholder_url("https://example.org/heatsim"));
+    }
 
     #[test]
     fn markdown_links_become_their_text() {

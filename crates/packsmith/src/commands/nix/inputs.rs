@@ -253,17 +253,25 @@ pub fn resolve(
 }
 
 /// A module of a Python package set from a repository whose top is no
-/// Python project: the facts of its Python project's directory (found
-/// by the attribute's name), with the repository's versions, and that
-/// directory for `sourceRoot`. Otherwise the facts as they are.
+/// Python project, or another one (a uv workspace's root): the facts of
+/// the Python project's directory (found by the attribute's name), with
+/// the repository's versions, and that directory for `sourceRoot`.
+/// Otherwise the facts as they are.
 fn python_subproject(
     attr: &str,
     root: &Path,
     facts: RepoFacts,
 ) -> (Option<RepoFacts>, Option<String>) {
-    use packsmith_nix::attr_path::{leaf, package_set, python_subproject, PackageSet};
-    if package_set(attr) != PackageSet::Python || facts.python.is_some() {
+    use packsmith_nix::attr_path::{leaf, package_set, python_subproject, same_name, PackageSet};
+    if package_set(attr) != PackageSet::Python {
         return (Some(facts), None);
+    }
+    // The Python project the analysis found is the attribute's: keep it.
+    let found = facts.python.as_ref().map(|p| p.name.as_deref());
+    if let Some(Some(name)) = found {
+        if same_name(name, leaf(attr)) {
+            return (Some(facts), None);
+        }
     }
     let Some(dir) = python_subproject(root, leaf(attr)) else {
         return (Some(facts), None);
