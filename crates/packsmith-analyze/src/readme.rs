@@ -36,6 +36,26 @@ fn is_noise(line: &str) -> bool {
         || t.chars().all(|c| "=-~*^_`#+".contains(c))
         || (t.starts_with('[') && t.ends_with(')'))
         || (t.starts_with("http") && !t.contains(' '))
+        || is_link_definition(t)
+        || is_list_item(t)
+        || t.starts_with('>')
+        || t.starts_with('&')
+}
+
+/// `[read the docs]: https://…`: a Markdown link reference definition.
+fn is_link_definition(t: &str) -> bool {
+    t.strip_prefix('[')
+        .and_then(|r| r.split_once("]:"))
+        .is_some_and(|(label, _)| !label.is_empty() && !label.contains(']'))
+}
+
+/// `- item`, `* item`, `1. item`: a list is no paragraph of prose (a
+/// "Requirements" list is no description).
+fn is_list_item(t: &str) -> bool {
+    let numbered = t
+        .split_once(". ")
+        .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") || numbered
 }
 
 fn first_paragraph(text: &str) -> Option<(String, u32)> {
@@ -77,6 +97,11 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        // "You can install it with pip:" introduces a command, it
+        // describes nothing.
+        if joined.ends_with(':') {
+            continue;
+        }
         if joined.chars().count() > MAX_DESCRIPTION {
             joined = joined.chars().take(MAX_DESCRIPTION).collect::<String>() + "…";
         }
@@ -88,6 +113,19 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
 #[cfg(test)]
 mod tests {
     use super::first_paragraph;
+
+    #[test]
+    fn skips_link_definitions_and_lists() {
+        let text = "# aio\n\n[pypi_]: https://pypi.org/project/aio/\n[read the docs]: https://aio.readthedocs.io/\n\n## Requirements\n\n- Go 1.25+ - Required for proper module support\n1. first step of many here\n\nAsync client for the owserver protocol of OWFS.\n";
+        let (para, line) = first_paragraph(text).unwrap();
+        assert_eq!(para, "Async client for the owserver protocol of OWFS.");
+        let install = "# x\n\nYou can install x via pip from PyPI:\n\n> A quoted remark on fonts here.\n\nX reads widgets from files.\n";
+        assert_eq!(
+            first_paragraph(install).unwrap().0,
+            "X reads widgets from files."
+        );
+        assert_eq!(line, 11);
+    }
 
     #[test]
     fn skips_badges_and_headings() {

@@ -310,7 +310,7 @@ impl TemplateInput {
             pname: pname.to_string(),
             version: version.to_string(),
             src,
-            description: facts.description.as_ref().map(|d| d.value.clone()),
+            description: short_description(facts),
             homepage: facts.homepage.as_ref().map(|h| h.value.clone()),
             license: facts.license.as_ref().map(|l| l.spdx.clone()),
             main_program,
@@ -341,6 +341,22 @@ impl TemplateInput {
             derived: derived_inputs(facts),
         }
     }
+}
+
+/// `meta.description` wants a short phrase: the one-line summary a
+/// package manifest declares (PyPI's, crates.io's, npm's) when it says
+/// something (three words or more), else the analysis' description (the
+/// README's first prose).
+fn short_description(facts: &RepoFacts) -> Option<String> {
+    let manifest = facts
+        .python
+        .as_ref()
+        .and_then(|p| p.description.clone())
+        .or_else(|| facts.cargo.as_ref().and_then(|c| c.description.clone()))
+        .or_else(|| facts.npm.as_ref().and_then(|n| n.description.clone()))
+        // "Handler", "Python client": too little to say what it is.
+        .filter(|d| d.split_whitespace().count() >= 3);
+    manifest.or_else(|| facts.description.as_ref().map(|d| d.value.clone()))
 }
 
 /// What the primary build system's dependency calls ask of the
@@ -631,6 +647,18 @@ fn without_own_name(d: &str, pname: &str) -> String {
 /// nixpkgs descriptions start without an article: "Tool that …", not
 /// "A tool that …"; the next word is capitalised.
 fn without_leading_article(d: &str) -> String {
+    // "This is a tool …" and the like open with the subject, then the article.
+    let lead_ins = [
+        "this is ",
+        "this project is ",
+        "this library is ",
+        "this package is ",
+        "it is ",
+    ];
+    let d = lead_ins
+        .iter()
+        .find(|l| d.get(..l.len()).is_some_and(|h| h.eq_ignore_ascii_case(l)))
+        .map_or(d, |l| &d[l.len()..]);
     for article in ["a ", "an ", "the "] {
         let opens = d
             .get(..article.len())
@@ -716,6 +744,10 @@ mod tests {
         assert_eq!(
             without_leading_article("a zsh plugin that reloads"),
             "Zsh plugin that reloads"
+        );
+        assert_eq!(
+            without_leading_article("This is a prometheus exporter for fastd"),
+            "Prometheus exporter for fastd"
         );
         assert_eq!(
             without_own_name("Quill: fast quills", "quill"),

@@ -633,3 +633,21 @@ fn source_root_names_the_unpacked_directory() {
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
+
+/// `meta.description` takes the manifest's one-line summary over the
+/// README's first paragraph.
+#[test]
+fn the_manifest_summary_is_the_description() {
+    let mut f = facts(BuildSystemKind::Python);
+    f.python = Some(PythonFacts {
+        build_backend: Some("hatchling.build".into()),
+        description: Some("Async client for the OWFS owserver".into()),
+        ..PythonFacts::default()
+    });
+    let input = TemplateInput::from_facts(&f, "demo-lib", "1.2.0", github_src("1.2.0"));
+    let text = render(Builder::PythonPackage, &input);
+    assert!(
+        text.contains("description = \"Async client for the OWFS owserver\";"),
+        "{text}"
+    );
+}
