@@ -57,14 +57,7 @@ pub struct PreparedDraft {
 impl PreparedDraft {
     /// The same draft rendered with `builder`.
     pub fn with_builder(&self, builder: Builder, chosen_by: &str) -> Option<PreparedDraft> {
-        let input = self.input.as_ref()?;
-        Some(PreparedDraft {
-            builder,
-            chosen_by: chosen_by.into(),
-            text: render(builder, input),
-            hash: self.hash.clone(),
-            input: Some(input.clone()),
-        })
+        Some(self.rendered(builder, chosen_by, self.input.clone()?))
     }
 
     /// The same draft with `description` as its `meta.description` (the
@@ -72,13 +65,18 @@ impl PreparedDraft {
     pub fn with_description(&self, description: &str) -> Option<PreparedDraft> {
         let mut input = self.input.clone()?;
         input.description = Some(description.to_string());
-        Some(PreparedDraft {
-            builder: self.builder,
-            chosen_by: self.chosen_by.clone(),
-            text: render(self.builder, &input),
+        Some(self.rendered(self.builder, &self.chosen_by, input))
+    }
+
+    /// `input` rendered with `builder`, this draft's hash kept.
+    fn rendered(&self, builder: Builder, chosen_by: &str, input: TemplateInput) -> PreparedDraft {
+        PreparedDraft {
+            builder,
+            chosen_by: chosen_by.into(),
+            text: render(builder, &input),
             hash: self.hash.clone(),
             input: Some(input),
-        })
+        }
     }
 
     /// Whether the draft's `meta.description` is a FIXME (the facts had

@@ -5,7 +5,7 @@
 
 use packsmith_core::GiRequire;
 
-use super::inputs::DerivedInputs;
+use super::inputs::{push_once, DerivedInputs};
 
 /// (namespace, version or "" for any) → nixpkgs attribute.
 const NAMESPACES: &[(&str, &str, &str)] = &[
@@ -42,17 +42,12 @@ pub(super) fn add_gi_inputs(requires: &[GiRequire], out: &mut DerivedInputs) {
     if attrs.is_empty() {
         return;
     }
-    let push = |list: &mut Vec<String>, attr: &str| {
-        if !list.iter().any(|a| a == attr) {
-            list.push(attr.to_string());
-        }
-    };
     for attr in &attrs {
-        push(&mut out.build, attr);
+        push_once(&mut out.build, attr);
     }
-    push(&mut out.native, "gobject-introspection");
-    if let Some(hook) = super::meson_tools::gtk_wrapper(&out.build) {
-        push(&mut out.native, hook);
+    push_once(&mut out.native, "gobject-introspection");
+    if let Some(hook) = super::build_tools::gtk_wrapper(&out.build) {
+        push_once(&mut out.native, hook);
     }
 }
 

@@ -341,7 +341,7 @@ pub fn meson_inputs(meson: &MesonFacts) -> DerivedInputs {
         }
         add_known(&mut out, &dep.name);
     }
-    super::meson_tools::add_tools(meson, &mut out);
+    super::build_tools::add_tools(meson, &mut out);
     out
 }
 
@@ -355,10 +355,15 @@ fn add_known(out: &mut DerivedInputs, upstream: &str) -> bool {
         Side::Native => &mut out.native,
         Side::Build => &mut out.build,
     };
+    push_once(list, attr);
+    true
+}
+
+/// Appends `attr` to `list` unless it is there already.
+pub(super) fn push_once(list: &mut Vec<String>, attr: &str) {
     if !list.iter().any(|a| a == attr) {
         list.push(attr.to_string());
     }
-    true
 }
 
 /// A pkg-config module spec without its version constraint.
@@ -422,14 +427,12 @@ pub fn make_inputs(make: &MakefileFacts) -> DerivedInputs {
     }
     // The tools its recipes run (translations, resources, manual pages).
     for tool in &make.tools {
-        if let Some(attr) = super::meson_tools::tool_attr(&tool.value) {
-            if !out.native.iter().any(|a| a == attr) {
-                out.native.push(attr.to_string());
-            }
+        if let Some(attr) = super::build_tools::tool_attr(&tool.value) {
+            push_once(&mut out.native, attr);
         }
     }
-    if let Some(hook) = super::meson_tools::gtk_wrapper(&out.build) {
-        out.native.push(hook.to_string());
+    if let Some(hook) = super::build_tools::gtk_wrapper(&out.build) {
+        push_once(&mut out.native, hook);
     }
     out
 }

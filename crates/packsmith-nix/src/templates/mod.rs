@@ -5,11 +5,11 @@
 //! input per line). `meta` is always there, with `FIXME` where a fact is
 //! unknown rather than a silent guess.
 
+mod build_tools;
 mod gi_inputs;
 mod go;
 mod inputs;
 mod license;
-mod meson_tools;
 mod npm;
 mod python;
 mod python_checks;

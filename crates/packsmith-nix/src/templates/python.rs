@@ -46,9 +46,7 @@ pub(crate) fn nixpkgs_requirements(requirements: &[PythonRequirement]) -> Vec<St
             .iter()
             .find(|(from, _)| *from == name)
             .map_or(name, |(_, to)| (*to).to_string());
-        if !out.contains(&attr) {
-            out.push(attr);
-        }
+        super::inputs::push_once(&mut out, &attr);
     }
     out
 }

@@ -4,7 +4,7 @@
 
 use packsmith_core::CargoFacts;
 
-use super::inputs::DerivedInputs;
+use super::inputs::{push_once, DerivedInputs};
 
 /// What a crate needs of nixpkgs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,12 +116,6 @@ pub fn rust_inputs(cargo: &CargoFacts) -> DerivedInputs {
         out.flags.push(OPENSSL_NO_VENDOR.to_string());
     }
     out
-}
-
-fn push_once(list: &mut Vec<String>, attr: &str) {
-    if !list.iter().any(|a| a == attr) {
-        list.push(attr.to_string());
-    }
 }
 
 fn brought_by_another(attr: &str, chosen: &[String]) -> bool {

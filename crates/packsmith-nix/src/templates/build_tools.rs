@@ -1,11 +1,11 @@
-//! Build tools and hooks of a Meson project besides its libraries: the
-//! programs it runs (`find_program`), the compilers its languages need,
-//! and the wrapper hook a GTK application needs to find its schemas and
-//! modules at run time.
+//! Build tools and hooks besides the libraries: the programs a Meson
+//! project runs (`find_program`) or a Makefile's recipes name, the
+//! compilers a Meson project's languages need, and the wrapper hook a GTK
+//! application needs to find its schemas and modules at run time.
 
 use packsmith_core::MesonFacts;
 
-use super::inputs::DerivedInputs;
+use super::inputs::{push_once, DerivedInputs};
 
 /// Programs of a desktop application's build, by `find_program` name →
 /// nixpkgs attribute: added even when optional, since the build then
@@ -62,9 +62,7 @@ pub(super) fn add_tools(meson: &MesonFacts, out: &mut DerivedInputs) {
     }
     native.extend(gtk_wrapper(&out.build));
     for attr in native {
-        if !out.native.iter().any(|a| a == attr) {
-            out.native.push(attr.to_string());
-        }
+        push_once(&mut out.native, attr);
     }
 }
 
