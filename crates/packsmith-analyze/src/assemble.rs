@@ -6,8 +6,8 @@ use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
 use crate::{
-    autotools, cargo, cmake, detect, gi, golang, layout, license, makefile, meson, npm, python,
-    readme,
+    autotools, cargo, cmake, detect, gi, golang, layout, lazarus, license, makefile, meson, npm,
+    python, readme,
 };
 use crate::{sources, tree, versions};
 use packsmith_core::{
@@ -24,7 +24,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let mut walk_warnings = Vec::new();
     let view = RepoView::walk(root, &mut walk_warnings);
     let mut build_systems = detect::detect(&view);
-    if build_systems.is_empty() {
+    if build_systems.is_empty() && !lazarus::has_project(&view) {
         return Err(AnalyzeError::NoProject {
             path: root.to_path_buf(),
         });
@@ -61,6 +61,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let build_root = layout::build_root(&build_systems, primary);
     let make = makefile::analyze(&mut ctx, &build_systems, primary);
     let gi_requires = gi::analyze(&ctx);
+    let lazarus = primary.is_none().then(|| lazarus::analyze(&ctx)).flatten();
     let mut downloads = std::mem::take(&mut ctx.downloads);
     layout::required_submodules(&ctx, &mut downloads, readers.cmake.as_ref());
     dedup_in_place(&mut downloads);
@@ -80,6 +81,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         npm: readers.npm,
         make,
         gi_requires,
+        lazarus,
         languages,
         features,
         downloads,

@@ -10,7 +10,7 @@ pub enum AnalyzeError {
     NotFound { path: PathBuf },
     #[error("{path} is not a directory")]
     NotADirectory { path: PathBuf },
-    #[error("{path} holds no recognisable project (no CMakeLists.txt, configure.ac, meson.build, Makefile, pyproject.toml, setup.py, Cargo.toml, go.mod or package.json)")]
+    #[error("{path} holds no recognisable project (no CMakeLists.txt, configure.ac, meson.build, Makefile, pyproject.toml, setup.py, Cargo.toml, go.mod, package.json or Lazarus .lpi)")]
     NoProject { path: PathBuf },
     #[error("could not clone {url}: {reason}")]
     Clone { url: String, reason: String },
@@ -22,7 +22,7 @@ impl Hint for AnalyzeError {
             Self::NotFound { .. } => "check the path, or pass a git URL (https://…, git@…, file://…)",
             Self::NotADirectory { .. } => "pass the repository's top-level directory",
             Self::NoProject { .. } => {
-                "pass the directory that holds the top-level build file; packsmith reads CMake, Autotools, Meson, Make, Python, Cargo, Go and npm projects"
+                "pass the directory that holds the top-level build file; packsmith reads CMake, Autotools, Meson, Make, Python, Cargo, Go, npm and Lazarus projects"
             }
             Self::Clone { .. } => {
                 "check the URL and your network; or clone it yourself and pass the local path"

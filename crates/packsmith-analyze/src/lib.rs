@@ -16,6 +16,7 @@ mod gi;
 mod git;
 mod golang;
 mod layout;
+mod lazarus;
 mod license;
 mod makefile;
 mod meson;

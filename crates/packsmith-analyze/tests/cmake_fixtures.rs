@@ -186,3 +186,86 @@ add_subdirectory(deps)
     assert_eq!(conditions("benchmark"), vec!["SJ_DEVELOPER_MODE"]);
     assert_eq!(conditions("RapidJSON"), vec!["SJ_DEVELOPER_MODE"]);
 }
+
+/// A framework's modules are read from `target_link_libraries`, and the
+/// features the project switches off from its compile definitions.
+#[test]
+fn linked_libraries_and_compile_definitions_are_recorded() {
+    let facts = facts_of(&[(
+        "CMakeLists.txt",
+        r#"cmake_minimum_required(VERSION 3.22)
+project(plug CXX)
+set(EXTRA juce::juce_opengl)
+add_subdirectory(JUCE)
+juce_add_plugin(plug FORMATS VST3)
+target_compile_definitions(plug PUBLIC JUCE_WEB_BROWSER=0 JUCE_USE_CURL=0)
+add_compile_definitions(NDEBUG_EXTRA)
+add_definitions(-DWITH_X=1 -Wall)
+target_link_libraries(plug PRIVATE juce_audio_utils ${EXTRA} PUBLIC juce::juce_recommended_config_flags $<$<CONFIG:Debug>:dbg> /usr/lib/libm.so)
+"#,
+    )]);
+    let cmake = facts.cmake.unwrap();
+    assert_eq!(
+        cmake.linked,
+        [
+            "juce_audio_utils",
+            "juce::juce_opengl",
+            "juce::juce_recommended_config_flags"
+        ]
+    );
+    assert_eq!(
+        cmake.compile_definitions,
+        [
+            "JUCE_WEB_BROWSER=0",
+            "JUCE_USE_CURL=0",
+            "NDEBUG_EXTRA",
+            "WITH_X=1"
+        ]
+    );
+}
+
+/// A loop that looks for packages by its variable is walked once per
+/// item: each package is found, with the item's own option in its
+/// condition (igraph's vendorable dependencies).
+#[test]
+fn a_loop_over_dependencies_finds_each_package() {
+    let facts = facts_of(&[
+        (
+            "deps.cmake",
+            r#"macro(find_dependencies)
+  set(VENDORABLE BLAS GMP)
+  foreach(DEP ${VENDORABLE})
+    string(TOUPPER "${DEP}" DEP_UPPER)
+    if(USE_INTERNAL_${DEP_UPPER} STREQUAL "AUTO")
+      find_package(${DEP} QUIET)
+    endif()
+  endforeach()
+  foreach(sub a b)
+    add_subdirectory(${sub})
+  endforeach()
+endmacro()
+"#,
+        ),
+        ("a/CMakeLists.txt", "find_package(Alpha)\n"),
+        ("b/CMakeLists.txt", "find_package(Beta)\n"),
+        (
+            "CMakeLists.txt",
+            r#"cmake_minimum_required(VERSION 3.18)
+project(g C)
+set(USE_INTERNAL_BLAS AUTO CACHE STRING "")
+include(deps.cmake)
+find_dependencies()
+"#,
+        ),
+    ]);
+    let conditions = |name: &str| find_package(&facts, name).conditions.clone();
+    assert!(
+        conditions("BLAS").contains(&"USE_INTERNAL_BLAS STREQUAL \"AUTO\"".to_string()),
+        "{:?}",
+        conditions("BLAS")
+    );
+    assert!(conditions("GMP").contains(&"USE_INTERNAL_GMP STREQUAL \"AUTO\"".to_string()));
+    // A loop over subdirectories is still followed as before.
+    find_package(&facts, "Alpha");
+    find_package(&facts, "Beta");
+}

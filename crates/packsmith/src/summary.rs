@@ -21,7 +21,7 @@ pub fn render(f: &RepoFacts) -> String {
         .or_else(|| f.versions.latest_tag.as_ref().map(|t| t.version.clone()))
         .unwrap_or_default();
     let _ = writeln!(out, "{name} {version}");
-    let systems: Vec<String> = f
+    let mut systems: Vec<String> = f
         .build_systems
         .iter()
         .map(|b| {
@@ -32,6 +32,14 @@ pub fn render(f: &RepoFacts) -> String {
             }
         })
         .collect();
+    if let Some(l) = &f.lazarus {
+        let ws = l
+            .widgetset
+            .as_ref()
+            .map(|w| format!(", widget set {} from {}", w.value, w.evidence))
+            .unwrap_or_default();
+        systems.push(format!("lazarus ({}{ws})", l.project_file));
+    }
     let _ = writeln!(out, "  build systems: {}", systems.join(", "));
     let mut meta = Vec::new();
     if let Some(v) = &f.versions.declared {

@@ -84,6 +84,10 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "execute_process"
                 | "message"
                 | "add_subdirectory"
+                | "target_link_libraries"
+                | "target_compile_definitions"
+                | "add_compile_definitions"
+                | "add_definitions"
         );
     if !relevant {
         return;
@@ -154,6 +158,10 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
             super::targets::fatal_error(w, site)
         }
         "add_subdirectory" => super::targets::vendored_fallback(w, &site),
+        "target_link_libraries" => super::targets::linked(w, args),
+        "target_compile_definitions" | "add_compile_definitions" | "add_definitions" => {
+            super::targets::definitions(w, name, args)
+        }
         _ => {}
     }
 }

@@ -134,3 +134,68 @@ pub fn missing_path(w: &mut Walker<'_, '_>, path: &str, check: &str, site: Site)
         evidence: site.evidence,
     });
 }
+
+/// Bounds a hostile or generated build's lists.
+const MAX_NAMES: usize = 256;
+
+const LINK_KEYWORDS: &[&str] = &[
+    "PUBLIC",
+    "PRIVATE",
+    "INTERFACE",
+    "LINK_PUBLIC",
+    "LINK_PRIVATE",
+    "LINK_INTERFACE_LIBRARIES",
+    "debug",
+    "optimized",
+    "general",
+];
+
+fn push_name(list: &mut Vec<String>, name: &str) {
+    if list.len() < MAX_NAMES && !list.iter().any(|n| n == name) {
+        list.push(name.to_string());
+    }
+}
+
+/// `target_link_libraries(tgt [PUBLIC|PRIVATE|…] lib…)`: the plain library
+/// and `ns::target` names, which say which modules of a framework a
+/// project uses (`juce::juce_opengl`).
+pub fn linked(w: &mut Walker<'_, '_>, args: &[String]) {
+    for a in args.iter().skip(1) {
+        let plain = !a.is_empty()
+            && !LINK_KEYWORDS.contains(&a.as_str())
+            && !a.starts_with('-')
+            && !a.contains(['$', '/', '\\', '<', '>', ';', ' ']);
+        if plain {
+            push_name(&mut w.facts.linked, a);
+        }
+    }
+}
+
+/// Definitions from `target_compile_definitions(tgt SCOPE d…)`,
+/// `add_compile_definitions(d…)` and `add_definitions(-Dd …)`.
+pub fn definitions(w: &mut Walker<'_, '_>, command: &str, args: &[String]) {
+    let items = match command {
+        "target_compile_definitions" => args.get(1..).unwrap_or_default(),
+        _ => args,
+    };
+    for a in items {
+        let def = match command {
+            "add_definitions" => match a.strip_prefix("-D") {
+                Some(d) => d,
+                None => continue,
+            },
+            _ => a.strip_prefix("-D").unwrap_or(a),
+        };
+        let def = def.trim();
+        let plain = !def.is_empty()
+            && !LINK_KEYWORDS.contains(&def)
+            && def
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && !def.contains(['$', '<', ' ']);
+        if plain {
+            push_name(&mut w.facts.compile_definitions, def);
+        }
+    }
+}

@@ -62,6 +62,8 @@ pub struct Walker<'c, 'v> {
     functions: HashMap<String, Rc<FuncDef>>,
     loops: Vec<(String, Vec<String>)>,
     call_depth: usize,
+    /// >0 while a `foreach` is walked once per item (see `unrolled_items`).
+    unrolling: usize,
     expanded: usize,
     unresolved_warnings: usize,
     limit_warned: bool,
@@ -84,6 +86,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             functions: HashMap::new(),
             loops: Vec::new(),
             call_depth: 0,
+            unrolling: 0,
             expanded: 0,
             unresolved_warnings: 0,
             limit_warned: false,
@@ -224,6 +227,12 @@ impl<'c, 'v> Walker<'c, 'v> {
                     }
                 }
                 Node::Loop { kind, header, body } => {
+                    if *kind == LoopKind::Foreach {
+                        if let Some((var, items)) = self.unrolled_items(&header.args, body) {
+                            self.walk_unrolled(&var, items, body);
+                            continue;
+                        }
+                    }
                     let bound = *kind == LoopKind::Foreach && self.bind_loop(&header.args);
                     self.walk_nodes(body);
                     if bound {
@@ -289,7 +298,7 @@ impl<'c, 'v> Walker<'c, 'v> {
     /// Inside an expanded call, parameters in a condition are replaced by
     /// the call's arguments (`KOKKOS_ENABLE_${NAME}` → `KOKKOS_ENABLE_CUDA`).
     fn render_cond(&self, args: &[Arg]) -> String {
-        if self.call_site.is_none() {
+        if self.call_site.is_none() && self.unrolling == 0 {
             return render(args);
         }
         let expanded: Vec<Arg> = args
@@ -305,9 +314,47 @@ impl<'c, 'v> Walker<'c, 'v> {
     /// `foreach(v a b c)`, `foreach(v IN ITEMS …)`, `foreach(v IN LISTS …)`:
     /// remembers the items so `add_subdirectory(${v})` can be followed.
     fn bind_loop(&mut self, args: &[Arg]) -> bool {
-        let Some(var) = args.first() else {
-            return false;
-        };
+        match self.loop_items(args) {
+            Some(bound) => {
+                self.loops.push(bound);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A loop whose body looks for packages by the loop variable
+    /// (`foreach(dep ${DEPS}) find_package(${dep})`, as igraph does for
+    /// its vendorable libraries) is walked once per item, so each
+    /// package is a fact with its own conditions. Loops that drive
+    /// `add_subdirectory`/`include` keep the path expansion instead.
+    fn unrolled_items(&self, args: &[Arg], body: &[Node]) -> Option<(String, Vec<String>)> {
+        let (var, items) = self.loop_items(args)?;
+        let reference = format!("${{{var}}}");
+        let resolved = !items.is_empty() && items.iter().all(|i| !i.contains("${"));
+        let finds = uses_in(body, &reference, &|c| extract::declares_facts(c));
+        let follows = uses_in(body, &reference, &|c| {
+            matches!(c.name.as_str(), "add_subdirectory" | "include")
+        });
+        (resolved && finds && !follows).then_some((var, items))
+    }
+
+    fn walk_unrolled(&mut self, var: &str, items: Vec<String>, body: &[Node]) {
+        let before = self.vars.get(var).map(str::to_string);
+        self.unrolling += 1;
+        for item in items {
+            self.vars.set(var, item);
+            self.walk_nodes(body);
+        }
+        self.unrolling -= 1;
+        match before {
+            Some(v) => self.vars.set(var, v),
+            None => self.vars.unset(var),
+        }
+    }
+
+    fn loop_items(&self, args: &[Arg]) -> Option<(String, Vec<String>)> {
+        let var = args.first()?;
         let rest = &args[1..];
         let mut items = Vec::new();
         if rest
@@ -315,7 +362,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             .is_some_and(|a| a.is_word("RANGE") || a.is_word("IN"))
         {
             if !rest.first().is_some_and(|a| a.is_word("IN")) {
-                return false;
+                return None;
             }
             let mut mode = "";
             for a in &rest[1..] {
@@ -338,8 +385,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             items = self.vars.expand_args(rest);
         }
         items.truncate(MAX_LOOP_ITEMS);
-        self.loops.push((var.text.clone(), items));
-        true
+        Some((var.text.clone(), items))
     }
 
     /// The possible expansions of a path argument: one per item when it
@@ -414,6 +460,7 @@ impl<'c, 'v> Walker<'c, 'v> {
                 }
             }
             "list" => self.list(&args),
+            "string" => self.string(&args),
             "project" => {
                 if let Some(name) = args.first() {
                     let dir = dir_value(&self.source_dir);
@@ -507,6 +554,22 @@ impl<'c, 'v> Walker<'c, 'v> {
             values = &values[..values.len() - 1];
         }
         self.vars.set(name, values.join(";"));
+    }
+
+    /// `string(TOUPPER|TOLOWER <in> <out>)`: the case a loop body builds its
+    /// option names with (`IGRAPH_USE_INTERNAL_${NAME_UPPER}`).
+    fn string(&mut self, args: &[String]) {
+        let (Some(op), Some(input), Some(out)) = (args.first(), args.get(1), args.get(2)) else {
+            return;
+        };
+        let value = match op.as_str() {
+            "TOUPPER" => input.to_ascii_uppercase(),
+            "TOLOWER" => input.to_ascii_lowercase(),
+            _ => return,
+        };
+        if !input.contains("${") {
+            self.vars.set(out, value);
+        }
     }
 
     /// `list(APPEND|PREPEND|INSERT var …)`, enough for CMAKE_MODULE_PATH.
@@ -711,6 +774,18 @@ impl Walker<'_, '_> {
 }
 
 /// Whether a branch body ends by leaving the file or function.
+/// Whether a command matching `pred` anywhere in `body` (branches and
+/// nested loops included, not definitions) has `reference` in its
+/// arguments.
+fn uses_in(body: &[Node], reference: &str, pred: &dyn Fn(&Command) -> bool) -> bool {
+    body.iter().any(|n| match n {
+        Node::Command(c) => pred(c) && c.args.iter().any(|a| a.text.contains(reference)),
+        Node::If(branches) => branches.iter().any(|b| uses_in(&b.body, reference, pred)),
+        Node::Loop { body, .. } | Node::Block { body, .. } => uses_in(body, reference, pred),
+        Node::Function { .. } => false,
+    })
+}
+
 fn ends_in_return(body: &[Node]) -> bool {
     matches!(body.last(), Some(Node::Command(cmd)) if cmd.name == "return")
 }

@@ -162,4 +162,15 @@ pub struct CmakeFacts {
     /// Paths the configure needs that the tree lacks or checks for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub required_paths: Vec<CmakeRequiredPath>,
+    /// Libraries named in `target_link_libraries` (plain names and
+    /// `ns::name` targets; no paths, variables or generator expressions),
+    /// first-seen order: which modules of a vendored framework are used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub linked: Vec<String>,
+    /// Preprocessor definitions the build sets (`NAME` or `NAME=VALUE`),
+    /// from `target_compile_definitions`, `add_compile_definitions` and
+    /// `add_definitions(-D…)`: a framework's features switched off there
+    /// need none of their libraries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compile_definitions: Vec<String>,
 }

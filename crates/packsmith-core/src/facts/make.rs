@@ -1,5 +1,6 @@
-//! Facts read from a plain Makefile build: the libraries it links and the
-//! pkg-config modules it queries, which a recipe must provide.
+//! Facts of builds driven by a tool other than a configure system: a
+//! plain Makefile (the libraries it links and the pkg-config modules it
+//! queries, which a recipe must provide) and a Lazarus project.
 
 use super::Sourced;
 use serde::{Deserialize, Serialize};
@@ -20,4 +21,19 @@ pub struct MakefileFacts {
     /// (`msgfmt`, `glib-compile-resources`, …), each where first named.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Sourced<String>>,
+}
+
+/// A Lazarus (Free Pascal) project at the top of the tree: `lazbuild`
+/// builds its `.lpi` file, for the widget set the project targets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LazarusProject {
+    /// The `.lpi` file, relative to the root.
+    pub project_file: String,
+    /// The program it builds (`<Target><Filename Value=…>`), when named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// `qt6`, `qt5`, `gtk2`, …: the project's `LCLWidgetType`, else the
+    /// `--widgetset` (`--ws`) a build script in the tree passes lazbuild.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub widgetset: Option<Sourced<String>>,
 }

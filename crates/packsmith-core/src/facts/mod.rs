@@ -379,6 +379,9 @@ pub struct RepoFacts {
     /// GObject libraries Python sources load through introspection.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gi_requires: Vec<GiRequire>,
+    /// A Lazarus project at the top, when no other build system is there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lazarus: Option<LazarusProject>,
     /// Languages, merged over all build systems and sources.
     pub languages: Vec<LanguageUse>,
     /// CUDA / HIP / OpenMP / MPI / Kokkos / … hints, merged.
@@ -420,6 +423,7 @@ impl RepoFacts {
             npm: None,
             make: None,
             gi_requires: Vec::new(),
+            lazarus: None,
             languages: Vec::new(),
             features: Vec::new(),
             downloads: Vec::new(),

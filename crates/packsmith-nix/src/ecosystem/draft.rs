@@ -163,6 +163,7 @@ pub fn prepare_draft(
             source_root: None,
             js_lock: Default::default(),
             tauri: None,
+            lazarus: None,
         },
     };
     // A Python project found below the top (`python/` of a monorepo) is

@@ -27,14 +27,27 @@ pub struct SetScore {
     pub extra: Vec<String>,
 }
 
+/// Names compare case-blind: nixpkgs renamed its X libraries in 2025
+/// (`libXcursor` → `libxcursor`), so a reference from either side of the
+/// rename names the same package.
 fn compare(reference: &BTreeSet<String>, generated: &BTreeSet<String>) -> SetScore {
-    let shared = reference.intersection(generated).count();
+    let folded = |set: &BTreeSet<String>| -> BTreeSet<String> {
+        set.iter().map(|s| s.to_ascii_lowercase()).collect()
+    };
+    let (in_reference, in_generated) = (folded(reference), folded(generated));
+    let shared = in_reference.intersection(&in_generated).count();
     let ratio = |whole: usize| (whole > 0).then(|| shared as f64 / whole as f64);
+    let outside = |set: &BTreeSet<String>, other: &BTreeSet<String>| -> Vec<String> {
+        set.iter()
+            .filter(|s| !other.contains(&s.to_ascii_lowercase()))
+            .cloned()
+            .collect()
+    };
     SetScore {
-        recall: ratio(reference.len()),
-        precision: ratio(generated.len()),
-        missing: reference.difference(generated).cloned().collect(),
-        extra: generated.difference(reference).cloned().collect(),
+        recall: ratio(in_reference.len()),
+        precision: ratio(in_generated.len()),
+        missing: outside(reference, &in_generated),
+        extra: outside(generated, &in_reference),
     }
 }
 
@@ -162,5 +175,14 @@ stdenv.mkDerivation (finalAttrs: {
         assert_eq!(f.build.recall, Some(0.0));
         assert_eq!(f.build.precision, None);
         assert_eq!(f.license_match, Some(false));
+    }
+
+    #[test]
+    fn names_before_and_after_the_x_rename_match() {
+        let before = REFERENCE.replace("zlib libpng", "libXcursor");
+        let after = REFERENCE.replace("zlib libpng", "libxcursor libx11");
+        let f = nix_fidelity(&before, &after);
+        assert_eq!(f.build.recall, Some(1.0));
+        assert_eq!(f.build.extra, ["libx11"]);
     }
 }

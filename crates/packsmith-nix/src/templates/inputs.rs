@@ -121,16 +121,28 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     ("libudev", "systemdLibs", Side::Build),
     ("dbus-1", "dbus", Side::Build),
     ("libpulse", "libpulseaudio", Side::Build),
-    ("x11", "xorg.libX11", Side::Build),
-    ("xext", "xorg.libXext", Side::Build),
-    ("xft", "xorg.libXft", Side::Build),
-    ("xinerama", "xorg.libXinerama", Side::Build),
-    ("xrandr", "xorg.libXrandr", Side::Build),
-    ("xcb", "xorg.libxcb", Side::Build),
+    // The X libraries under the names nixpkgs gave them in 2025
+    // (`libx11`, no longer `xorg.libX11`).
+    ("x11", "libx11", Side::Build),
+    ("xext", "libxext", Side::Build),
+    ("xft", "libxft", Side::Build),
+    ("xinerama", "libxinerama", Side::Build),
+    ("xrandr", "libxrandr", Side::Build),
+    ("xcursor", "libxcursor", Side::Build),
+    ("xrender", "libxrender", Side::Build),
+    ("xcomposite", "libxcomposite", Side::Build),
+    ("xi", "libxi", Side::Build),
+    ("xcb", "libxcb", Side::Build),
+    ("xcb-cursor", "libxcb-cursor", Side::Build),
+    ("xcb-keysyms", "libxcb-keysyms", Side::Build),
+    ("xcb-util", "libxcb-util", Side::Build),
     ("xkbcommon", "libxkbcommon", Side::Build),
     ("wayland-client", "wayland", Side::Build),
     ("libsystemd", "systemdLibs", Side::Build),
     ("gmp", "gmp", Side::Build),
+    ("arpack", "arpack", Side::Build),
+    ("glpk", "glpk", Side::Build),
+    ("plfit", "plfit", Side::Build),
     ("mpfr", "mpfr", Side::Build),
     ("readline", "readline", Side::Build),
     ("ncurses", "ncurses", Side::Build),
@@ -217,8 +229,21 @@ enum Holds {
 
 /// Whether `condition` holds with the options' defaults on Linux; None
 /// when it does not, or when packsmith cannot tell.
-fn condition_holds(condition: &str, default_of: &dyn Fn(&str) -> Option<bool>) -> Option<Holds> {
+/// `value_of` gives a cache variable's default text, for `X STREQUAL "V"`:
+/// a tristate left at `AUTO` uses the system library when it is found,
+/// which is what a package declares.
+fn condition_holds(
+    condition: &str,
+    default_of: &dyn Fn(&str) -> Option<bool>,
+    value_of: &dyn Fn(&str) -> Option<String>,
+) -> Option<Holds> {
     let c = condition.trim();
+    if let Some((name, value)) = c.split_once(" STREQUAL ") {
+        let value = value.trim().trim_matches('"');
+        if value_of(name.trim()).is_some_and(|d| d == value) {
+            return Some(Holds::Plainly);
+        }
+    }
     if let Some(on) = default_of(c) {
         return on.then(|| Holds::OptionOn(c.to_string()));
     }
@@ -237,7 +262,17 @@ fn condition_holds(condition: &str, default_of: &dyn Fn(&str) -> Option<bool>) -
                 "APPLE" | "WIN32" | "MSVC" | "MINGW" | "CYGWIN" | "ANDROID" | "IOS"
             ),
             None => {
-                matches!(part, "UNIX" | "LINUX" | "CMAKE_HOST_UNIX")
+                // The package builds the project from its own top.
+                let top_level = matches!(
+                    part,
+                    "PROJECT_IS_TOP_LEVEL"
+                        | "CMAKE_PROJECT_NAME STREQUAL PROJECT_NAME"
+                        | "PROJECT_NAME STREQUAL CMAKE_PROJECT_NAME"
+                        | "CMAKE_SOURCE_DIR STREQUAL PROJECT_SOURCE_DIR"
+                        | "CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR"
+                );
+                top_level
+                    || matches!(part, "UNIX" | "LINUX" | "CMAKE_HOST_UNIX")
                     || ((part.contains(" STREQUAL ") || part.contains(" MATCHES "))
                         && part.to_ascii_lowercase().contains("linux"))
             }
@@ -256,6 +291,13 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
             .iter()
             .find(|o| o.name == name)
             .map(|o| is_on(o.default.as_deref()))
+    };
+    let value_of = |name: &str| {
+        cmake
+            .cache_vars
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.default.clone())
     };
     let mut wanted: Vec<(String, Vec<String>)> = Vec::new();
     for fp in &cmake.find_packages {
@@ -278,7 +320,7 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
         // Every condition must hold on Linux with the options' defaults.
         let held: Option<Vec<Holds>> = conditions
             .iter()
-            .map(|c| condition_holds(c, &default_of))
+            .map(|c| condition_holds(c, &default_of, &value_of))
             .collect();
         let Some(held) = held else {
             continue;
@@ -545,7 +587,14 @@ mod tests {
             "NFD_PORTAL" | "WITH_MPI" => Some(false),
             _ => None,
         };
-        let holds = |c: &str| condition_holds(c, &default_of);
+        let value_of = |name: &str| (name == "USE_INTERNAL_GMP").then(|| "AUTO".to_string());
+        let holds = |c: &str| condition_holds(c, &default_of, &value_of);
+        assert_eq!(
+            holds("USE_INTERNAL_GMP STREQUAL \"AUTO\""),
+            Some(Holds::Plainly)
+        );
+        assert_eq!(holds("USE_INTERNAL_GMP STREQUAL \"ON\""), None);
+        assert_eq!(holds("USE_INTERNAL_BLAS STREQUAL \"AUTO\""), None);
         assert_eq!(holds("WITH_GTK"), Some(Holds::OptionOn("WITH_GTK".into())));
         assert_eq!(holds("WITH_MPI"), None);
         assert_eq!(holds("NOT NFD_PORTAL"), Some(Holds::Plainly));
@@ -560,6 +609,10 @@ mod tests {
             Some(Holds::Plainly)
         );
         assert_eq!(holds("WIN32"), None);
+        assert_eq!(
+            holds("CMAKE_PROJECT_NAME STREQUAL PROJECT_NAME"),
+            Some(Holds::Plainly)
+        );
         assert_eq!(holds("APPLE"), None);
         assert_eq!(holds("SOME_CACHE_VAR"), None);
     }

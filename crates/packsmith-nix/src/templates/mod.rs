@@ -6,9 +6,11 @@
 //! unknown rather than a silent guess.
 
 mod build_tools;
+mod frameworks;
 mod gi_inputs;
 mod go;
 mod inputs;
+mod lazarus;
 mod license;
 mod npm;
 mod python;
@@ -45,6 +47,8 @@ pub enum Builder {
     Rust,
     Go,
     Npm,
+    /// A Lazarus (Free Pascal) project built with `lazbuild`.
+    Lazarus,
     Generic,
 }
 
@@ -61,6 +65,7 @@ impl Builder {
         Self::Rust,
         Self::Go,
         Self::Npm,
+        Self::Lazarus,
         Self::Generic,
     ];
 
@@ -77,6 +82,7 @@ impl Builder {
             Self::Rust => "rust",
             Self::Go => "go",
             Self::Npm => "npm",
+            Self::Lazarus => "lazarus",
             Self::Generic => "generic",
         }
     }
@@ -100,6 +106,7 @@ impl Builder {
             Self::Npm => {
                 "a package.json project locked by npm or pnpm (buildNpmPackage) or yarn (yarn hooks)"
             }
+            Self::Lazarus => "stdenv.mkDerivation running lazbuild on a Lazarus project (.lpi)",
             Self::Generic => "stdenv.mkDerivation with hand-written phases",
         }
     }
@@ -127,13 +134,18 @@ impl Builder {
             Self::Rust => &["Cargo.toml"],
             Self::Go => &["go.mod"],
             Self::Npm => &["package.json"],
-            Self::Generic => &[],
+            // Named after the project: fits_tree looks for any `.lpi`.
+            Self::Lazarus | Self::Generic => &[],
         }
     }
 
     /// Whether a tree rooted at `root` can be built this way: a model's
     /// pick of CMake for a tree with no CMakeLists.txt is refused.
     pub fn fits_tree(self, root: &std::path::Path) -> bool {
+        if self == Self::Lazarus {
+            let lpi = |e: std::fs::DirEntry| e.file_name().to_string_lossy().ends_with(".lpi");
+            return std::fs::read_dir(root).is_ok_and(|mut d| d.any(|e| e.is_ok_and(lpi)));
+        }
         let files = self.build_files();
         files.is_empty() || files.iter().any(|f| root.join(f).is_file())
     }
@@ -190,7 +202,9 @@ fn autoreconf(facts: &RepoFacts) -> bool {
 
 /// The builder when the facts leave no doubt, else None (a model picks).
 pub fn choose_template(facts: &RepoFacts) -> Option<Builder> {
-    let primary = facts.primary_build_system?;
+    let Some(primary) = facts.primary_build_system else {
+        return facts.lazarus.as_ref().map(|_| Builder::Lazarus);
+    };
     Some(match primary {
         BuildSystemKind::Cmake => Builder::Cmake,
         BuildSystemKind::Meson => Builder::Meson,
@@ -277,6 +291,9 @@ pub struct TemplateInput {
     /// frontend's dependencies, `cargoRoot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tauri: Option<TauriApp>,
+    /// A Lazarus project: its `.lpi`, program and widget set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lazarus: Option<packsmith_core::LazarusProject>,
 }
 
 impl TemplateInput {
@@ -290,6 +307,7 @@ impl TemplateInput {
             .or_else(|| py.and_then(|p| p.scripts.first().map(|s| s.name.clone())))
             .or_else(|| facts.npm.as_ref().and_then(|n| n.binaries.first().cloned()))
             .or_else(|| facts.cmake.as_ref().and_then(cmake_main_program))
+            .or_else(|| facts.lazarus.as_ref().and_then(lazarus::main_program))
             .or_else(|| {
                 facts.go.as_ref().and_then(|g| {
                     g.binaries.first().map(|b| {
@@ -329,6 +347,7 @@ impl TemplateInput {
                 .and_then(|n| n.lockfile.as_deref())
                 .map_or(JsLock::Npm, JsLock::of_file),
             tauri: TauriApp::from_facts(facts),
+            lazarus: facts.lazarus.clone(),
             python_dependencies: py
                 .map(|p| python::nixpkgs_requirements(&p.dependencies))
                 .unwrap_or_default(),
@@ -378,6 +397,7 @@ fn derived_inputs(facts: &RepoFacts) -> DerivedInputs {
         _ => return facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
     };
     gi_inputs::add_gi_inputs(&facts.gi_requires, &mut derived);
+    frameworks::add_framework_inputs(&facts.downloads, facts.cmake.as_ref(), &mut derived);
     derived
 }
 
@@ -405,6 +425,7 @@ pub fn render(builder: Builder, input: &TemplateInput) -> String {
         | Builder::Meson
         | Builder::Autotools { .. }
         | Builder::Make
+        | Builder::Lazarus
         | Builder::Generic => stdenv::draft(builder, input),
         Builder::PythonPackage => python::draft(input, false),
         Builder::PythonApplication => python::draft(input, true),

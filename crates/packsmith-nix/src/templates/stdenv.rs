@@ -1,5 +1,5 @@
 //! `stdenv.mkDerivation (finalAttrs: { … })` for CMake, Meson, Autotools,
-//! plain make, and the generic starting point.
+//! plain make, Lazarus, and the generic starting point.
 
 use super::{Builder, Draft, TemplateInput};
 
@@ -59,6 +59,11 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
                 d.list("buildInputs", &build);
             }
             d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
+        }
+        Builder::Lazarus if input.lazarus.is_some() => {
+            if let Some(project) = &input.lazarus {
+                super::lazarus::body(&mut d, project, input);
+            }
         }
         _ => {
             d.block([

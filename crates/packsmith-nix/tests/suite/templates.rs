@@ -148,6 +148,20 @@ fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
         ..PythonFacts::default()
     });
     out.push(("python_maturin", mat, Builder::PythonPackage));
+    let mut laz = facts(BuildSystemKind::Makefile);
+    laz.primary_build_system = None;
+    laz.lazarus = Some(LazarusProject {
+        project_file: "demo.lpi".into(),
+        target: Some("bin/demo".into()),
+        widgetset: Some(Sourced::new("qt6".into(), Evidence::file("PKGBUILD"))),
+    });
+    out.push(("lazarus_qt6", laz.clone(), Builder::Lazarus));
+    laz.lazarus = Some(LazarusProject {
+        project_file: "demo.lpi".into(),
+        target: None,
+        widgetset: None,
+    });
+    out.push(("lazarus_gtk2", laz, Builder::Lazarus));
     let mut rs = facts(BuildSystemKind::Cargo);
     rs.cargo = Some(CargoFacts {
         binaries: vec!["demo".into()],

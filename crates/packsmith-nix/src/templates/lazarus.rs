@@ -1,0 +1,84 @@
+//! `stdenv.mkDerivation` for a Lazarus (Free Pascal) project: `lazbuild`
+//! compiles the `.lpi` against the Lazarus build of the project's widget
+//! set, and the install phase copies the program it names.
+
+use packsmith_core::LazarusProject;
+
+use super::{Draft, TemplateInput};
+
+/// The program's name, for `meta.mainProgram`.
+pub(super) fn main_program(project: &LazarusProject) -> Option<String> {
+    let target = project.target.as_deref()?;
+    target.rsplit('/').next().map(str::to_string)
+}
+
+/// A widget set's Lazarus attribute, its toolkit's package set (for the
+/// Pascal bindings, the toolkit and the wrapper hook) or None for GTK 2,
+/// and the `--widgetset` value.
+struct Toolkit {
+    lazarus: &'static str,
+    qt_set: Option<&'static str>,
+    widgetset: &'static str,
+}
+
+fn toolkit(project: &LazarusProject) -> Toolkit {
+    let ws = project
+        .widgetset
+        .as_ref()
+        .map(|w| w.value.to_ascii_lowercase());
+    match ws.as_deref() {
+        Some("qt6") => Toolkit {
+            lazarus: "lazarus-qt6",
+            qt_set: Some("qt6Packages"),
+            widgetset: "qt6",
+        },
+        Some("qt5" | "qt") => Toolkit {
+            lazarus: "lazarus-qt",
+            qt_set: Some("libsForQt5"),
+            widgetset: "qt5",
+        },
+        // Lazarus' default, and the build of plain `lazarus` in nixpkgs.
+        _ => Toolkit {
+            lazarus: "lazarus",
+            qt_set: None,
+            widgetset: "gtk2",
+        },
+    }
+}
+
+pub(super) fn body(d: &mut Draft, project: &LazarusProject, input: &TemplateInput) {
+    let tk = toolkit(project);
+    let hook;
+    let mut native = vec!["fpc", tk.lazarus];
+    let build: Vec<String> = match tk.qt_set {
+        Some(set) => {
+            hook = format!("{set}.wrapQtAppsHook");
+            native.push(&hook);
+            vec![format!("{set}.libqtpas"), format!("{set}.qtbase")]
+        }
+        None => vec!["gtk2".to_string(), "libx11".to_string()],
+    };
+    // lazbuild keeps its configuration under $HOME.
+    native.push("writableTmpDirAsHomeHook");
+    d.list("nativeBuildInputs", &native);
+    let build: Vec<&str> = build.iter().map(String::as_str).collect();
+    d.list("buildInputs", &build);
+    let program = project.target.as_deref().unwrap_or(&input.pname);
+    d.block([
+        "buildPhase = ''".to_string(),
+        "  runHook preBuild".to_string(),
+        format!(
+            "  lazbuild --lazarusdir=${{{}}}/share/lazarus --widgetset={} {}",
+            tk.lazarus, tk.widgetset, project.project_file
+        ),
+        "  runHook postBuild".to_string(),
+        "'';".to_string(),
+    ]);
+    d.block([
+        "installPhase = ''".to_string(),
+        "  runHook preInstall".to_string(),
+        format!("  install -Dm755 {program} -t $out/bin"),
+        "  runHook postInstall".to_string(),
+        "'';".to_string(),
+    ]);
+}
