@@ -62,7 +62,7 @@ pub struct Walker<'c, 'v> {
     functions: HashMap<String, Rc<FuncDef>>,
     loops: Vec<(String, Vec<String>)>,
     call_depth: usize,
-    /// >0 while a `foreach` is walked once per item (see `unrolled_items`).
+    /// >0 while a `foreach` is walked once per item (see `unrolls`).
     unrolling: usize,
     expanded: usize,
     unresolved_warnings: usize,
@@ -227,16 +227,21 @@ impl<'c, 'v> Walker<'c, 'v> {
                     }
                 }
                 Node::Loop { kind, header, body } => {
-                    if *kind == LoopKind::Foreach {
-                        if let Some((var, items)) = self.unrolled_items(&header.args, body) {
+                    let bound = match *kind {
+                        LoopKind::Foreach => self.loop_items(&header.args),
+                        _ => None,
+                    };
+                    match bound {
+                        Some((var, items)) if unrolls(&var, &items, body) => {
                             self.walk_unrolled(&var, items, body);
-                            continue;
                         }
-                    }
-                    let bound = *kind == LoopKind::Foreach && self.bind_loop(&header.args);
-                    self.walk_nodes(body);
-                    if bound {
-                        self.loops.pop();
+                        // Remembered so `add_subdirectory(${v})` can be followed.
+                        Some(bound) => {
+                            self.loops.push(bound);
+                            self.walk_nodes(body);
+                            self.loops.pop();
+                        }
+                        None => self.walk_nodes(body),
                     }
                 }
                 Node::Function {
@@ -311,34 +316,6 @@ impl<'c, 'v> Walker<'c, 'v> {
         render(&expanded)
     }
 
-    /// `foreach(v a b c)`, `foreach(v IN ITEMS …)`, `foreach(v IN LISTS …)`:
-    /// remembers the items so `add_subdirectory(${v})` can be followed.
-    fn bind_loop(&mut self, args: &[Arg]) -> bool {
-        match self.loop_items(args) {
-            Some(bound) => {
-                self.loops.push(bound);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// A loop whose body looks for packages by the loop variable
-    /// (`foreach(dep ${DEPS}) find_package(${dep})`, as igraph does for
-    /// its vendorable libraries) is walked once per item, so each
-    /// package is a fact with its own conditions. Loops that drive
-    /// `add_subdirectory`/`include` keep the path expansion instead.
-    fn unrolled_items(&self, args: &[Arg], body: &[Node]) -> Option<(String, Vec<String>)> {
-        let (var, items) = self.loop_items(args)?;
-        let reference = format!("${{{var}}}");
-        let resolved = !items.is_empty() && items.iter().all(|i| !i.contains("${"));
-        let finds = uses_in(body, &reference, &|c| extract::declares_facts(c));
-        let follows = uses_in(body, &reference, &|c| {
-            matches!(c.name.as_str(), "add_subdirectory" | "include")
-        });
-        (resolved && finds && !follows).then_some((var, items))
-    }
-
     fn walk_unrolled(&mut self, var: &str, items: Vec<String>, body: &[Node]) {
         let before = self.vars.get(var).map(str::to_string);
         self.unrolling += 1;
@@ -353,6 +330,8 @@ impl<'c, 'v> Walker<'c, 'v> {
         }
     }
 
+    /// The variable and items of `foreach(v a b c)`, `foreach(v IN ITEMS …)`
+    /// or `foreach(v IN LISTS …)`; None for a `RANGE` loop.
     fn loop_items(&self, args: &[Arg]) -> Option<(String, Vec<String>)> {
         let var = args.first()?;
         let rest = &args[1..];
@@ -773,7 +752,21 @@ impl Walker<'_, '_> {
     }
 }
 
-/// Whether a branch body ends by leaving the file or function.
+/// A loop whose body looks for packages by the loop variable
+/// (`foreach(dep ${DEPS}) find_package(${dep})`, as igraph does for
+/// its vendorable libraries) is walked once per item, so each
+/// package is a fact with its own conditions. Loops that drive
+/// `add_subdirectory`/`include` keep the path expansion instead.
+fn unrolls(var: &str, items: &[String], body: &[Node]) -> bool {
+    let reference = format!("${{{var}}}");
+    let resolved = !items.is_empty() && items.iter().all(|i| !i.contains("${"));
+    let finds = uses_in(body, &reference, &|c| extract::declares_facts(c));
+    let follows = uses_in(body, &reference, &|c| {
+        matches!(c.name.as_str(), "add_subdirectory" | "include")
+    });
+    resolved && finds && !follows
+}
+
 /// Whether a command matching `pred` anywhere in `body` (branches and
 /// nested loops included, not definitions) has `reference` in its
 /// arguments.
@@ -786,6 +779,7 @@ fn uses_in(body: &[Node], reference: &str, pred: &dyn Fn(&Command) -> bool) -> b
     })
 }
 
+/// Whether a branch body ends by leaving the file or function.
 fn ends_in_return(body: &[Node]) -> bool {
     matches!(body.last(), Some(Node::Command(cmd)) if cmd.name == "return")
 }

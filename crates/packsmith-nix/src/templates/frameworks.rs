@@ -168,12 +168,11 @@ pub(super) fn add_framework_inputs(
     cmake: Option<&CmakeFacts>,
     out: &mut DerivedInputs,
 ) {
-    let links =
-        |pred: &dyn Fn(&str) -> bool| cmake.is_some_and(|c| c.linked.iter().any(|l| pred(l)));
-    if vendors(downloads, &["JUCE"]) || links(&|l| l.starts_with("juce::")) {
+    let links = |pred: fn(&str) -> bool| cmake.is_some_and(|c| c.linked.iter().any(|l| pred(l)));
+    if vendors(downloads, &["JUCE"]) || links(|l| l.starts_with("juce::")) {
         juce_inputs(cmake, out);
     }
-    if vendors(downloads, &["vst3sdk", "vstgui"]) || links(&|l| l == "vstgui_support") {
+    if vendors(downloads, &["vst3sdk", "vstgui"]) || links(|l| l == "vstgui_support") {
         vst3_inputs(out);
     }
 }

@@ -48,16 +48,15 @@ fn toolkit(project: &LazarusProject) -> Toolkit {
 
 pub(super) fn body(d: &mut Draft, project: &LazarusProject, input: &TemplateInput) {
     let tk = toolkit(project);
-    let hook;
-    let mut native = vec!["fpc", tk.lazarus];
-    let build: Vec<String> = match tk.qt_set {
-        Some(set) => {
-            hook = format!("{set}.wrapQtAppsHook");
-            native.push(&hook);
-            vec![format!("{set}.libqtpas"), format!("{set}.qtbase")]
-        }
-        None => vec!["gtk2".to_string(), "libx11".to_string()],
+    let (toolkit_native, build) = match tk.qt_set {
+        Some(set) => (
+            vec![format!("{set}.wrapQtAppsHook")],
+            vec![format!("{set}.libqtpas"), format!("{set}.qtbase")],
+        ),
+        None => (Vec::new(), vec!["gtk2".to_string(), "libx11".to_string()]),
     };
+    let mut native = vec!["fpc", tk.lazarus];
+    native.extend(toolkit_native.iter().map(String::as_str));
     // lazbuild keeps its configuration under $HOME.
     native.push("writableTmpDirAsHomeHook");
     d.list("nativeBuildInputs", &native);

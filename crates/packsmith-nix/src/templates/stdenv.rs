@@ -60,24 +60,26 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
             }
             d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
         }
-        Builder::Lazarus if input.lazarus.is_some() => {
-            if let Some(project) = &input.lazarus {
-                super::lazarus::body(&mut d, project, input);
-            }
-        }
-        _ => {
-            d.block([
-                "# FIXME: describe the build: nativeBuildInputs, buildPhase, installPhase.",
-                "installPhase = ''",
-                "  runHook preInstall",
-                "  mkdir -p $out",
-                "  runHook postInstall",
-                "'';",
-            ]);
-        }
+        Builder::Lazarus => match &input.lazarus {
+            Some(project) => super::lazarus::body(&mut d, project, input),
+            None => unknown_build(&mut d),
+        },
+        _ => unknown_build(&mut d),
     }
     d.meta(input);
     d
+}
+
+/// The generic starting point: phases for someone to write.
+fn unknown_build(d: &mut Draft) {
+    d.block([
+        "# FIXME: describe the build: nativeBuildInputs, buildPhase, installPhase.",
+        "installPhase = ''",
+        "  runHook preInstall",
+        "  mkdir -p $out",
+        "  runHook postInstall",
+        "'';",
+    ]);
 }
 
 /// `name = [ … ];` with one flag per line, when there is any.
