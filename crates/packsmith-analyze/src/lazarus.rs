@@ -54,11 +54,74 @@ pub fn analyze(ctx: &Ctx<'_>) -> Option<LazarusProject> {
                     Some(Sourced::new(ws, Evidence::new(&f.rel, line)))
                 })
         });
+    let program = target
+        .as_deref()
+        .and_then(|t| t.rsplit('/').next())
+        .unwrap_or_default()
+        .to_string();
     Some(LazarusProject {
+        desktop_file: desktop_file(ctx.view, &program),
+        icons: icons(ctx.view, &program),
         project_file: file,
         target,
         widgetset,
     })
+}
+
+/// The program's desktop entry the tree ships (`data/pascube.desktop`):
+/// the one named after it, else the only one.
+fn desktop_file(view: &RepoView, program: &str) -> Option<String> {
+    let entries: Vec<&str> = view
+        .files()
+        .iter()
+        .filter(|f| f.depth <= 2 && f.name().ends_with(".desktop"))
+        .map(|f| f.rel.as_str())
+        .collect();
+    let named = format!("{program}.desktop");
+    entries
+        .iter()
+        .find(|e| !program.is_empty() && e.rsplit('/').next() == Some(named.as_str()))
+        .or(if entries.len() == 1 {
+            entries.first()
+        } else {
+            None
+        })
+        .map(|e| e.to_string())
+}
+
+/// The program's icons whose size the path tells: `…/128x128/<program>.png`
+/// (size `128x128`) and `<program>.svg` anywhere (size `scalable`), as
+/// (size, path).
+fn icons(view: &RepoView, program: &str) -> Vec<(String, String)> {
+    if program.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, String)> = view
+        .files()
+        .iter()
+        .filter(|f| f.depth <= 4)
+        .filter_map(|f| {
+            let (stem, ext) = f.name().rsplit_once('.')?;
+            if stem != program {
+                return None;
+            }
+            let size = match ext {
+                "svg" => "scalable".to_string(),
+                "png" => f.dir().split('/').find(|d| is_icon_size(d))?.to_string(),
+                _ => return None,
+            };
+            Some((size, f.rel.clone()))
+        })
+        .collect();
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// `128x128`, `48x48`: a hicolor size directory.
+fn is_icon_size(dir: &str) -> bool {
+    dir.split_once('x')
+        .is_some_and(|(w, h)| w == h && !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `Value` of the first `<Tag Value="…"/>`, with its 1-based line.
@@ -121,6 +184,37 @@ mod tests {
   </CompilerOptions>
 </CONFIG>
 "#;
+
+    #[test]
+    fn the_programs_desktop_entry_and_sized_icons() {
+        let (_dir, view) = crate::view::test_view_of(&[
+            ("cube.lpi", "<CONFIG/>"),
+            ("data/cube.desktop", "[Desktop Entry]\n"),
+            ("data/icons/128x128/cube.png", "png"),
+            ("data/icons/256x256/cube.png", "png"),
+            ("data/icons/256x256/other.png", "png"),
+            ("data/skybox.png", "png"),
+            ("cube.ico", "ico"),
+        ]);
+        assert_eq!(
+            desktop_file(&view, "cube").as_deref(),
+            Some("data/cube.desktop")
+        );
+        assert_eq!(
+            icons(&view, "cube"),
+            [
+                (
+                    "128x128".to_string(),
+                    "data/icons/128x128/cube.png".to_string()
+                ),
+                (
+                    "256x256".to_string(),
+                    "data/icons/256x256/cube.png".to_string()
+                ),
+            ]
+        );
+        assert!(icons(&view, "").is_empty());
+    }
 
     #[test]
     fn the_target_is_the_program_name() {

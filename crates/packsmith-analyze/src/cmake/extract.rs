@@ -77,6 +77,11 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "cpmaddpackage"
                 | "file"
                 | "enable_testing"
+                | "add_test"
+                | "gtest_discover_tests"
+                | "gtest_add_tests"
+                | "catch_discover_tests"
+                | "doctest_discover_tests"
                 | "include"
                 | "install"
                 | "add_executable"
@@ -141,6 +146,13 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         "file" if args.first().is_some_and(|a| a == "DOWNLOAD") => file_download(w, args, site),
         "enable_testing" => {
             w.facts.testing.get_or_insert(site.evidence);
+        }
+        "add_test"
+        | "gtest_discover_tests"
+        | "gtest_add_tests"
+        | "catch_discover_tests"
+        | "doctest_discover_tests" => {
+            w.facts.tests.get_or_insert(site.evidence);
         }
         "include"
             if args

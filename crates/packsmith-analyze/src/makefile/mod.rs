@@ -4,6 +4,7 @@
 //! subdirectories it names (`$(MAKE) -C src`, `SUBDIRS = lib src`).
 
 mod eval;
+mod man;
 mod scan;
 
 use crate::context::Ctx;
@@ -78,8 +79,13 @@ pub fn analyze(
             Some(Sourced::new(tool.to_string(), Evidence::new(path, line)))
         })
     });
+    let tools = tools.collect();
+    let uninstalled_man_pages = man::uninstalled(ctx, &read);
+    let writes_home = read.iter().find_map(|(path, text)| home_use(path, text));
     Some(MakefileFacts {
-        tools: tools.collect(),
+        writes_home,
+        tools,
+        uninstalled_man_pages,
         libraries: first_of_each(libraries),
         pkg_config_modules: first_of_each(findings.modules),
         uses_pkg_config: findings.uses_pkg_config,
@@ -133,6 +139,29 @@ fn subdirectory_makefiles(ctx: &Ctx<'_>, top: &str, top_text: &str) -> Vec<Strin
     });
     found.dedup_by(|a, b| a.dir() == b.dir());
     found.into_iter().map(|f| f.rel.clone()).collect()
+}
+
+/// The first line that puts something under `$(HOME)` during the build:
+/// the sandbox's HOME is not writable. A default install prefix under
+/// HOME does not count, since the package sets the prefix.
+fn home_use(path: &str, text: &str) -> Option<Evidence> {
+    text.lines().enumerate().find_map(|(n, line)| {
+        let line_text = line.trim_start();
+        let uses = ["$(HOME)", "${HOME}"].iter().any(|h| line_text.contains(h));
+        if !uses || line_text.starts_with('#') {
+            return None;
+        }
+        let assigned = line_text
+            .split_once('=')
+            .map(|(name, _)| name.trim_end_matches([':', '?', '+', ' ', '\t']));
+        if assigned.is_some_and(|name| name.to_ascii_uppercase().ends_with("PREFIX")) {
+            return None;
+        }
+        Some(Evidence::new(
+            path,
+            u32::try_from(n + 1).unwrap_or(u32::MAX),
+        ))
+    })
 }
 
 /// Whether `word` appears in `text` with no name character on either side.
@@ -275,5 +304,12 @@ mod tests {
         assert!(names_word("SUBDIRS = lib src", "lib"));
         assert!(!names_word("SRCDIR = source", "src"));
         assert!(!names_word("LIBS = -lfoo", "lib"));
+    }
+
+    #[test]
+    fn home_under_the_build_but_not_as_the_prefix() {
+        assert!(home_use("Makefile", "PREFIX = $(HOME)/.local\n# cp x $(HOME)/y\n").is_none());
+        let found = home_use("Makefile", "all:\n\ttrue\nMCABAL=$(HOME)/.mcabal\n");
+        assert_eq!(found.map(|e| e.line), Some(3));
     }
 }

@@ -1,7 +1,7 @@
 //! The meson.build files: `project()`, `dependency()`, `subproject()`,
 //! `add_languages()`, followed through `subdir()` with `if` conditions.
 
-use super::lexer::{calls, tokenize, value, FnCall, Tok, Token, Val};
+use super::lexer::{calls, method_calls, tokenize, value, FnCall, Tok, Token, Val};
 use crate::context::Ctx;
 use crate::support::hints::feature_for_dependency;
 use crate::support::lines::LineIndex;
@@ -71,6 +71,7 @@ pub fn read_tree(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
             text: &text,
         };
         facts.files.push(file);
+        post_install_programs(&scan, facts);
         let conds = conditions(&scan, &inherited);
         for (call, conditions) in calls(&scan.tokens).iter().zip(conds) {
             match call.name.as_str() {
@@ -154,6 +155,27 @@ pub fn read_tree(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+}
+
+/// The programs `gnome.post_install()` runs for the switches it is given
+/// (Meson looks each up at configure time; the icon cache's must exist).
+fn post_install_programs(scan: &FileScan<'_>, facts: &mut MesonFacts) {
+    const PROGRAMS: &[(&str, &str)] = &[
+        ("glib_compile_schemas", "glib-compile-schemas"),
+        ("gtk_update_icon_cache", "gtk-update-icon-cache"),
+        ("update_desktop_database", "update-desktop-database"),
+    ];
+    for call in method_calls(&scan.tokens, "post_install") {
+        for (switch, program) in PROGRAMS {
+            if scan.arg(&call, switch).is_some_and(|v| v.text() == "true") {
+                facts.programs.push(MesonProgram {
+                    name: program.to_string(),
+                    required: "true".into(),
+                    evidence: scan.evidence(&call),
+                });
             }
         }
     }

@@ -178,6 +178,24 @@ pub fn calls(tokens: &[Token]) -> Vec<FnCall> {
     out
 }
 
+/// Every call of the method `name` on some object (`gnome.post_install(…)`).
+pub fn method_calls(tokens: &[Token], name: &str) -> Vec<FnCall> {
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let is_name = matches!(&t.tok, Tok::Ident(n) if n == name);
+        let after_dot = i > 0 && tokens[i - 1].tok == Tok::Punct('.');
+        let opens = tokens.get(i + 1).map(|t| &t.tok) == Some(&Tok::Punct('('));
+        if is_name && after_dot && opens {
+            out.push(FnCall {
+                name: name.to_string(),
+                at: i,
+                args: split_args(tokens, i + 2),
+            });
+        }
+    }
+    out
+}
+
 /// Splits the arguments of a call whose first argument token is at `from`.
 fn split_args(tokens: &[Token], from: usize) -> Vec<CallArg> {
     let mut args = Vec::new();

@@ -154,6 +154,10 @@ pub struct CmakeFacts {
     pub build_shared_libs: Option<Sourced<String>>,
     /// `enable_testing()`, `include(CTest)` or a `BUILD_TESTING` option.
     pub testing: Option<Evidence>,
+    /// The first test the build registers (`add_test`,
+    /// `gtest_discover_tests`, …): there is something for ctest to run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tests: Option<Evidence>,
     /// First `install()` seen (None = nothing is installed).
     pub installs: Option<Evidence>,
     /// Executables and libraries the build makes.

@@ -2,7 +2,7 @@
 //! plain Makefile (the libraries it links and the pkg-config modules it
 //! queries, which a recipe must provide) and a Lazarus project.
 
-use super::Sourced;
+use super::{Evidence, Sourced};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,6 +21,14 @@ pub struct MakefileFacts {
     /// (`msgfmt`, `glib-compile-resources`, …), each where first named.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Sourced<String>>,
+    /// Manual pages in the tree (`vi.1`, `man/tool.8`) that no Makefile
+    /// installs or names: a packager installs them by hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uninstalled_man_pages: Vec<String>,
+    /// Where the build writes under `$(HOME)` (a cache, a package
+    /// database): the package needs a writable HOME.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes_home: Option<Evidence>,
 }
 
 /// A Lazarus (Free Pascal) project at the top of the tree: `lazbuild`
@@ -36,4 +44,10 @@ pub struct LazarusProject {
     /// `--widgetset` (`--ws`) a build script in the tree passes lazbuild.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub widgetset: Option<Sourced<String>>,
+    /// The desktop entry the tree ships for the program, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desktop_file: Option<String>,
+    /// The program's icons as (hicolor size, path): `128x128`, `scalable`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<(String, String)>,
 }

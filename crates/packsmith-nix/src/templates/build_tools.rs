@@ -66,14 +66,36 @@ pub(super) fn add_tools(meson: &MesonFacts, out: &mut DerivedInputs) {
     }
 }
 
+/// The GTK whose icon cache tool `gnome.post_install()` runs:
+/// gtk4-update-icon-cache comes with GTK 4, the older tool with GTK 3.
+/// Called once every library is known (GObject introspection adds GTK
+/// for Python applications).
+pub(super) fn add_icon_cache_tool(meson: &MesonFacts, out: &mut DerivedInputs) {
+    if meson
+        .programs
+        .iter()
+        .any(|p| p.name == "gtk-update-icon-cache")
+    {
+        let gtk = if uses_gtk4(&out.build) {
+            "gtk4"
+        } else {
+            "gtk3"
+        };
+        push_once(&mut out.native, gtk);
+    }
+}
+
+fn uses_gtk4(build: &[String]) -> bool {
+    build.iter().any(|b| b == "gtk4" || b == "libadwaita")
+}
+
 /// The wrapper hook of a GTK application: GTK looks up its settings
 /// schemas and modules through the environment the wrapper sets. For a
 /// build (Meson, plain make) that installs a program, as those do.
 pub(super) fn gtk_wrapper(build: &[String]) -> Option<&'static str> {
-    let has = |attr: &str| build.iter().any(|b| b == attr);
-    if has("gtk4") || has("libadwaita") {
+    if uses_gtk4(build) {
         Some("wrapGAppsHook4")
-    } else if has("gtk3") {
+    } else if build.iter().any(|b| b == "gtk3") {
         Some("wrapGAppsHook3")
     } else {
         None
@@ -113,6 +135,24 @@ mod tests {
             fallback: None,
             conditions: Vec::new(),
             evidence: Evidence::file("meson.build"),
+        }
+    }
+
+    /// `gnome.post_install(gtk_update_icon_cache: true)` needs the icon
+    /// cache tool of the application's GTK at configure time.
+    #[test]
+    fn the_icon_cache_tool_comes_with_the_applications_gtk() {
+        let meson = MesonFacts {
+            programs: vec![program("gtk-update-icon-cache", "true")],
+            ..MesonFacts::default()
+        };
+        for (library, tool) in [("gtk4", "gtk4"), ("gtk3", "gtk3")] {
+            let mut out = DerivedInputs {
+                build: vec![library.into()],
+                ..DerivedInputs::default()
+            };
+            add_icon_cache_tool(&meson, &mut out);
+            assert_eq!(out.native, [tool]);
         }
     }
 

@@ -3,7 +3,10 @@
 //! attributes, split between build tools (`nativeBuildInputs`) and
 //! libraries (`buildInputs`).
 
-use packsmith_core::facts::{AutotoolsFacts, CmakeFacts, MakefileFacts, MesonFacts, MesonOption};
+use super::cmake_tests::{self, TestSwitch};
+use packsmith_core::facts::{
+    AutotoolsFacts, CmakeFacts, DownloadFact, MakefileFacts, MesonFacts, MesonOption,
+};
 use serde::{Deserialize, Serialize};
 
 /// Where a nixpkgs attribute goes in the derivation.
@@ -197,6 +200,19 @@ pub struct DerivedInputs {
     pub build: Vec<String>,
     /// `cmakeFlags` (or, for Meson, `mesonFlags`) elements, as Nix expressions.
     pub flags: Vec<String>,
+    /// Libraries only the tests link (`checkInputs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub check: Vec<String>,
+    /// The project's tests run in the build (`doCheck = true`).
+    #[serde(default)]
+    pub do_check: bool,
+    /// Shell lines for `postInstall` (manual pages the build leaves out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub post_install: Vec<String>,
+    /// The Python packages of `pythonEnv` (`python3.withPackages`), for a
+    /// Meson build that installs a Python program; None for none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python_env: Option<Vec<String>>,
 }
 
 /// Options a packaged build turns off: they run tests, examples or
@@ -225,6 +241,9 @@ enum Holds {
     /// `NOT <option that defaults to OFF>`, or a test of the platform
     /// that Linux passes (`UNIX`, `NOT APPLE`, `… STREQUAL "Linux"`).
     Plainly,
+    /// `X STREQUAL "AUTO"` for a tristate left at AUTO: the library is
+    /// used when found. The package pins the choice (see `pin_automatic`).
+    Automatic(String),
 }
 
 /// Whether `condition` holds with the options' defaults on Linux; None
@@ -241,7 +260,11 @@ fn condition_holds(
     if let Some((name, value)) = c.split_once(" STREQUAL ") {
         let value = value.trim().trim_matches('"');
         if value_of(name.trim()).is_some_and(|d| d == value) {
-            return Some(Holds::Plainly);
+            return Some(if value.eq_ignore_ascii_case("AUTO") {
+                Holds::Automatic(name.trim().to_string())
+            } else {
+                Holds::Plainly
+            });
         }
     }
     if let Some(on) = default_of(c) {
@@ -282,15 +305,23 @@ fn condition_holds(
 }
 
 /// Required dependencies always; those under `if(OPTION)` only when the
-/// option is on by default, and then with the flag that keeps it on.
-pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
-    let mut out = DerivedInputs::default();
-    let default_of = |name: &str| {
-        cmake
-            .options
-            .iter()
-            .find(|o| o.name == name)
-            .map(|o| is_on(o.default.as_deref()))
+/// option is on in the package (upstream's default, except that tests,
+/// examples, benchmarks and downloads have the package's own setting),
+/// and then with the flag that keeps it on. The tests run when they need
+/// neither the network nor a display.
+pub fn cmake_inputs(cmake: &CmakeFacts, downloads: &[DownloadFact]) -> DerivedInputs {
+    let offline = cmake_tests::has_tests(cmake) && !cmake_tests::tests_download(downloads);
+    let out = cmake_inputs_with(cmake, offline);
+    if out.do_check && cmake_tests::needs_display(&out.build) {
+        return cmake_inputs_with(cmake, false);
+    }
+    out
+}
+
+fn cmake_inputs_with(cmake: &CmakeFacts, run_tests: bool) -> DerivedInputs {
+    let mut out = DerivedInputs {
+        do_check: run_tests,
+        ..DerivedInputs::default()
     };
     let value_of = |name: &str| {
         cmake
@@ -299,11 +330,20 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
             .find(|v| v.name == name)
             .map(|v| v.default.clone())
     };
+    let upstream_default = |name: &str| upstream_option_default(cmake, name, &value_of);
+    // What the package sets an option to, where it differs from upstream.
+    let packaged = |name: &str| match cmake_tests::test_switch(name) {
+        Some(switch) => Some(run_tests == (switch == TestSwitch::Enables)),
+        None if packaged_off(name) => Some(false),
+        None => upstream_default(name),
+    };
     let mut wanted: Vec<(String, Vec<String>)> = Vec::new();
     for fp in &cmake.find_packages {
         // An unconditional find_package without REQUIRED is optional with
-        // no option to turn it on: leave it out.
-        if fp.required || !fp.conditions.is_empty() {
+        // no option to turn it on: the build uses a library when it finds
+        // it, so the package provides it; a tool it can do without is left out.
+        let optional_library = nixpkgs_attr(&fp.name).is_some_and(|(_, side)| side == Side::Build);
+        if fp.required || !fp.conditions.is_empty() || optional_library {
             wanted.push((fp.name.clone(), fp.conditions.clone()));
         }
     }
@@ -317,25 +357,60 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
         wanted.push(("pkgconfig".to_string(), pc.conditions.clone()));
     }
     for (name, conditions) in wanted {
-        // Every condition must hold on Linux with the options' defaults.
+        // Every condition must hold on Linux with the package's settings.
         let held: Option<Vec<Holds>> = conditions
             .iter()
-            .map(|c| condition_holds(c, &default_of, &value_of))
+            .map(|c| condition_holds(c, &packaged, &value_of))
             .collect();
         let Some(held) = held else {
             continue;
         };
-        if !add_known(&mut out, &name) {
+        let for_tests = held
+            .iter()
+            .any(|h| matches!(h, Holds::OptionOn(o) if cmake_tests::test_switch(o).is_some()));
+        let Some((attr, side)) = nixpkgs_attr(&name) else {
             continue;
+        };
+        if for_tests || (run_tests && cmake_tests::test_only(attr)) {
+            if side == Side::Build {
+                push_once(&mut out.check, attr);
+            } else {
+                push_once(&mut out.native, attr);
+            }
+        } else {
+            add_known(&mut out, &name);
         }
         for h in held {
-            if let Holds::OptionOn(option) = h {
-                push_flag(&mut out.flags, &option, true);
+            match h {
+                Holds::OptionOn(option) if cmake_tests::test_switch(&option).is_none() => {
+                    push_flag(&mut out.flags, &option, true);
+                }
+                Holds::Automatic(variable) => push_once(&mut out.flags, &pin_automatic(&variable)),
+                _ => {}
             }
         }
     }
+    let mut seen: Vec<&str> = Vec::new();
     for opt in &cmake.options {
-        if packaged_off(&opt.name) && is_on(opt.default.as_deref()) {
+        if seen.contains(&opt.name.as_str()) {
+            continue;
+        }
+        seen.push(&opt.name);
+        let default_on = upstream_default(&opt.name).unwrap_or(false);
+        if let Some(switch) = cmake_tests::test_switch(&opt.name) {
+            // BUILD_TESTING, and an option that defaults to it or depends on
+            // it, follow doCheck through the hook already.
+            let follows_hook = [opt.default.as_deref(), opt.depends.as_deref()]
+                .iter()
+                .flatten()
+                .any(|d| d.contains("BUILD_TESTING"));
+            if cmake_tests::set_by_hook(&opt.name) || follows_hook {
+                continue;
+            }
+            if let Some(flag) = cmake_tests::flag(&opt.name, switch, run_tests, default_on) {
+                push_once(&mut out.flags, &flag);
+            }
+        } else if packaged_off(&opt.name) && default_on {
             push_flag(&mut out.flags, &opt.name, false);
         }
     }
@@ -345,6 +420,40 @@ pub fn cmake_inputs(cmake: &CmakeFacts) -> DerivedInputs {
         }
     }
     out
+}
+
+/// The flag that pins a tristate left at AUTO, now that the package
+/// provides the library: the bundled copy off (`USE_INTERNAL_BLAS`), the
+/// feature on (`GRAPHML_SUPPORT`). A missing library then fails the build
+/// instead of quietly changing what it contains.
+fn pin_automatic(variable: &str) -> String {
+    let up = variable.to_ascii_uppercase();
+    let bundled = ["INTERNAL", "VENDOR", "BUNDLED", "EMBEDDED", "BUILTIN"]
+        .iter()
+        .any(|w| up.contains(w));
+    let value = if bundled { "OFF" } else { "ON" };
+    format!("(lib.cmakeFeature \"{variable}\" \"{value}\")")
+}
+
+/// An option's upstream default on Linux, for the top-level project: the
+/// first declaration whose platform conditions hold (a project may declare
+/// an option ON when it is a subproject and OFF at the top).
+fn upstream_option_default(
+    cmake: &CmakeFacts,
+    name: &str,
+    value_of: &dyn Fn(&str) -> Option<String>,
+) -> Option<bool> {
+    let no_options = |_: &str| None;
+    let mut declarations = cmake.options.iter().filter(|o| o.name == name);
+    let first = declarations.clone().next()?;
+    let chosen = declarations
+        .find(|o| {
+            o.conditions
+                .iter()
+                .all(|c| condition_holds(c, &no_options, value_of).is_some())
+        })
+        .unwrap_or(first);
+    Some(is_on(chosen.default.as_deref()))
 }
 
 /// The `mesonFlags` element that turns an option off: a `feature` option is
@@ -399,6 +508,14 @@ fn add_known(out: &mut DerivedInputs, upstream: &str) -> bool {
     };
     push_once(list, attr);
     true
+}
+
+/// A WebKitGTK web view loads pages over TLS through GIO's modules, which
+/// glib-networking provides (the wrapper hook puts it on GIO's path).
+pub(super) fn add_web_view_tls(out: &mut DerivedInputs) {
+    if out.build.iter().any(|b| b.starts_with("webkitgtk")) {
+        push_once(&mut out.build, "glib-networking");
+    }
 }
 
 /// Appends `attr` to `list` unless it is there already.
@@ -475,6 +592,19 @@ pub fn make_inputs(make: &MakefileFacts) -> DerivedInputs {
     }
     if let Some(hook) = super::build_tools::gtk_wrapper(&out.build) {
         push_once(&mut out.native, hook);
+    }
+    // The sandbox's HOME (/homeless-shelter) cannot be written.
+    if make.writes_home.is_some() {
+        push_once(&mut out.native, "writableTmpDirAsHomeHook");
+    }
+    // Manual pages `make install` leaves out: nixpkgs installs them with
+    // installShellFiles, which also compresses them.
+    if !make.uninstalled_man_pages.is_empty() {
+        push_once(&mut out.native, "installShellFiles");
+        out.post_install.push(format!(
+            "installManPage {}",
+            make.uninstalled_man_pages.join(" ")
+        ));
     }
     out
 }
@@ -578,6 +708,17 @@ mod tests {
             ..MakefileFacts::default()
         };
         assert_eq!(make_inputs(&translated).native, ["gettext"]);
+
+        // Manual pages `make install` leaves out are installed by hand; a
+        // build that writes under HOME gets a writable one.
+        let editor = MakefileFacts {
+            uninstalled_man_pages: vec!["vi.1".into(), "man/ex.1".into()],
+            writes_home: Some(Evidence::new("Makefile", 9)),
+            ..MakefileFacts::default()
+        };
+        let d = make_inputs(&editor);
+        assert_eq!(d.native, ["writableTmpDirAsHomeHook", "installShellFiles"]);
+        assert_eq!(d.post_install, ["installManPage vi.1 man/ex.1"]);
     }
 
     #[test]
@@ -591,7 +732,7 @@ mod tests {
         let holds = |c: &str| condition_holds(c, &default_of, &value_of);
         assert_eq!(
             holds("USE_INTERNAL_GMP STREQUAL \"AUTO\""),
-            Some(Holds::Plainly)
+            Some(Holds::Automatic("USE_INTERNAL_GMP".into()))
         );
         assert_eq!(holds("USE_INTERNAL_GMP STREQUAL \"ON\""), None);
         assert_eq!(holds("USE_INTERNAL_BLAS STREQUAL \"AUTO\""), None);
@@ -615,6 +756,34 @@ mod tests {
         );
         assert_eq!(holds("APPLE"), None);
         assert_eq!(holds("SOME_CACHE_VAR"), None);
+    }
+
+    #[test]
+    fn a_tristate_at_auto_is_pinned() {
+        assert_eq!(
+            pin_automatic("IGRAPH_USE_INTERNAL_BLAS"),
+            "(lib.cmakeFeature \"IGRAPH_USE_INTERNAL_BLAS\" \"OFF\")"
+        );
+        assert_eq!(
+            pin_automatic("IGRAPH_GRAPHML_SUPPORT"),
+            "(lib.cmakeFeature \"IGRAPH_GRAPHML_SUPPORT\" \"ON\")"
+        );
+    }
+
+    #[test]
+    fn a_web_view_gets_tls() {
+        let mut out = DerivedInputs {
+            build: vec!["gtk4".into(), "webkitgtk_6_0".into()],
+            ..DerivedInputs::default()
+        };
+        add_web_view_tls(&mut out);
+        assert_eq!(out.build, ["gtk4", "webkitgtk_6_0", "glib-networking"]);
+        let mut plain = DerivedInputs {
+            build: vec!["gtk4".into()],
+            ..DerivedInputs::default()
+        };
+        add_web_view_tls(&mut plain);
+        assert_eq!(plain.build, ["gtk4"]);
     }
 
     #[test]

@@ -73,11 +73,31 @@ pub(super) fn body(d: &mut Draft, project: &LazarusProject, input: &TemplateInpu
         "  runHook postBuild".to_string(),
         "'';".to_string(),
     ]);
-    d.block([
+    let mut install = vec![
         "installPhase = ''".to_string(),
         "  runHook preInstall".to_string(),
         format!("  install -Dm755 {program} -t $out/bin"),
-        "  runHook postInstall".to_string(),
-        "'';".to_string(),
-    ]);
+    ];
+    install.extend(desktop_lines(project, program));
+    install.extend(["  runHook postInstall".to_string(), "'';".to_string()]);
+    d.block(install);
+}
+
+/// A GUI program's desktop entry and icons, where the desktop looks for
+/// them; the entry's Icon= names the program, as hicolor's files do.
+fn desktop_lines(project: &LazarusProject, program: &str) -> Vec<String> {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let mut lines = Vec::new();
+    if let Some(entry) = &project.desktop_file {
+        lines.push(format!(
+            "  install -Dm644 {entry} -t $out/share/applications"
+        ));
+    }
+    for (size, path) in &project.icons {
+        let ext = path.rsplit('.').next().unwrap_or("png");
+        lines.push(format!(
+            "  install -Dm644 {path} $out/share/icons/hicolor/{size}/apps/{name}.{ext}"
+        ));
+    }
+    lines
 }

@@ -6,6 +6,7 @@
 //! unknown rather than a silent guess.
 
 mod build_tools;
+mod cmake_tests;
 mod frameworks;
 mod gi_inputs;
 mod go;
@@ -15,6 +16,7 @@ mod license;
 mod npm;
 mod python;
 mod python_checks;
+mod python_env;
 mod rust;
 mod rust_inputs;
 mod stdenv;
@@ -393,12 +395,25 @@ fn derived_inputs(facts: &RepoFacts) -> DerivedInputs {
         Some(BuildSystemKind::Cargo) => {
             return facts.cargo.as_ref().map(rust_inputs).unwrap_or_default()
         }
-        Some(BuildSystemKind::Cmake) => facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
-        _ => return facts.cmake.as_ref().map(cmake_inputs).unwrap_or_default(),
+        Some(BuildSystemKind::Cmake) => cmake_derived(facts),
+        _ => return cmake_derived(facts),
     };
     gi_inputs::add_gi_inputs(&facts.gi_requires, &mut derived);
     frameworks::add_framework_inputs(&facts.downloads, facts.cmake.as_ref(), &mut derived);
+    if let Some(meson) = &facts.meson {
+        build_tools::add_icon_cache_tool(meson, &mut derived);
+        python_env::add_python_env(meson, !facts.gi_requires.is_empty(), &mut derived);
+    }
+    inputs::add_web_view_tls(&mut derived);
     derived
+}
+
+fn cmake_derived(facts: &RepoFacts) -> DerivedInputs {
+    facts
+        .cmake
+        .as_ref()
+        .map(|c| cmake_inputs(c, &facts.downloads))
+        .unwrap_or_default()
 }
 
 /// The one program a CMake project builds whatever its options, when it
@@ -446,6 +461,9 @@ pub(crate) struct Draft {
     close: String,
     /// Attribute blocks, separated by blank lines; each line unindented.
     blocks: Vec<Vec<String>>,
+    /// `let` bindings before the derivation (`pythonEnv = …;`), as
+    /// (name, value); their names are no function inputs.
+    lets: Vec<(String, String)>,
 }
 
 impl Draft {
@@ -457,8 +475,16 @@ impl Draft {
         }
     }
 
+    /// Binds `name` in a `let` before the derivation.
+    pub(crate) fn bind(&mut self, name: &str, value: String) -> &mut Self {
+        self.inputs.retain(|i| i != name);
+        self.lets.push((name.to_string(), value));
+        self
+    }
+
     pub(crate) fn input(&mut self, name: &str) -> &mut Self {
-        if !name.is_empty() && name != "lib" && !self.inputs.iter().any(|i| i == name) {
+        let bound = self.lets.iter().any(|(n, _)| n == name);
+        if !name.is_empty() && name != "lib" && !bound && !self.inputs.iter().any(|i| i == name) {
             self.inputs.push(name.to_string());
         }
         self
@@ -554,6 +580,13 @@ impl Draft {
             out.push_str(&format!("  {i},\n"));
         }
         out.push_str("}:\n\n");
+        if !self.lets.is_empty() {
+            out.push_str("let\n");
+            for (name, value) in &self.lets {
+                out.push_str(&format!("  {name} = {value};\n"));
+            }
+            out.push_str("in\n");
+        }
         out.push_str(&self.open);
         out.push('\n');
         for (n, block) in self.blocks.iter().enumerate() {

@@ -17,9 +17,19 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
                 let build: Vec<&str> = cm.build.iter().map(String::as_str).collect();
                 d.list("buildInputs", &build);
             }
+            if !cm.check.is_empty() {
+                let check: Vec<&str> = cm.check.iter().map(String::as_str).collect();
+                d.list("checkInputs", &check);
+            }
             flag_list(&mut d, "cmakeFlags", &cm.flags);
+            if cm.do_check {
+                d.block(["doCheck = true;"]);
+            }
         }
         Builder::Meson => {
+            if let Some(packages) = &input.derived.python_env {
+                super::python_env::bind(&mut d, packages);
+            }
             let mut native = vec!["meson", "ninja", "pkg-config"];
             for n in &input.derived.native {
                 if !native.contains(&n.as_str()) {
@@ -59,6 +69,7 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
                 d.list("buildInputs", &build);
             }
             d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
+            post_install(&mut d, &input.derived.post_install);
         }
         Builder::Lazarus => match &input.lazarus {
             Some(project) => super::lazarus::body(&mut d, project, input),
@@ -80,6 +91,17 @@ fn unknown_build(d: &mut Draft) {
         "  runHook postInstall",
         "'';",
     ]);
+}
+
+/// `postInstall = '' … '';` with the given lines, when there is any.
+fn post_install(d: &mut Draft, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    let mut block = vec!["postInstall = ''".to_string()];
+    block.extend(lines.iter().map(|l| format!("  {l}")));
+    block.push("'';".to_string());
+    d.block(block);
 }
 
 /// `name = [ … ];` with one flag per line, when there is any.

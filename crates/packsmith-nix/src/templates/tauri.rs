@@ -155,6 +155,7 @@ mod tests {
             native: vec!["pkg-config".into()],
             build: vec!["openssl".into(), "dbus".into(), "webkitgtk_4_1".into()],
             flags: vec!["OPENSSL_NO_VENDOR = true".into()],
+            ..DerivedInputs::default()
         };
         let text = rendered(&app, &derived);
         assert!(

@@ -154,12 +154,19 @@ fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
         project_file: "demo.lpi".into(),
         target: Some("bin/demo".into()),
         widgetset: Some(Sourced::new("qt6".into(), Evidence::file("PKGBUILD"))),
+        desktop_file: Some("data/demo.desktop".into()),
+        icons: vec![
+            ("128x128".into(), "data/icons/128x128/demo.png".into()),
+            ("scalable".into(), "data/demo.svg".into()),
+        ],
     });
     out.push(("lazarus_qt6", laz.clone(), Builder::Lazarus));
     laz.lazarus = Some(LazarusProject {
         project_file: "demo.lpi".into(),
         target: None,
         widgetset: None,
+        desktop_file: None,
+        icons: Vec::new(),
     });
     out.push(("lazarus_gtk2", laz, Builder::Lazarus));
     let mut rs = facts(BuildSystemKind::Cargo);
@@ -340,10 +347,13 @@ fn cmake_draft_declares_required_and_default_on_dependencies_with_flags() {
         text.contains("(lib.cmakeBool \"DEMO_ENABLE_OPENMP\" true)"),
         "{text}"
     );
+    // The tests need nothing from the network: they run, and building
+    // them follows doCheck.
     assert!(
-        text.contains("(lib.cmakeBool \"DEMO_BUILD_TESTS\" false)"),
+        text.contains("(lib.cmakeBool \"DEMO_BUILD_TESTS\" finalAttrs.doCheck)"),
         "{text}"
     );
+    assert!(text.contains("  doCheck = true;\n"), "{text}");
     assert!(
         text.contains("(lib.cmakeBool \"BUILD_SHARED_LIBS\" true)"),
         "{text}"
@@ -351,6 +361,91 @@ fn cmake_draft_declares_required_and_default_on_dependencies_with_flags() {
     // Each attribute root is a function input.
     assert!(
         text.contains("  zlib,\n") && text.contains("  llvmPackages,\n"),
+        "{text}"
+    );
+}
+
+fn cmake_draft(f: &RepoFacts) -> String {
+    let input = TemplateInput::from_facts(f, "demo", "1.0.0", github_src("1.0.0"));
+    render(Builder::Cmake, &input)
+}
+
+/// Tests that need only libraries run, their framework a check input;
+/// tests that download, or that a GUI toolkit's program would run
+/// without a display, are switched off with what only they need.
+#[test]
+fn cmake_tests_run_when_offline_and_headless() {
+    let mut f = facts(BuildSystemKind::Cmake);
+    let tests_option = option("DEMO_BUILD_TESTS", "ON");
+    f.cmake = Some(CmakeFacts {
+        find_packages: vec![
+            find_package("ZLIB", false, &[]),
+            find_package("GTest", true, &["DEMO_BUILD_TESTS"]),
+            find_package("Boost", true, &["DEMO_BUILD_EXAMPLES"]),
+        ],
+        options: vec![tests_option.clone(), option("DEMO_BUILD_EXAMPLES", "ON")],
+        ..CmakeFacts::default()
+    });
+    let text = cmake_draft(&f);
+    // ZLIB is optional without an option: the build uses it when found.
+    assert!(text.contains("buildInputs = [ zlib ];"), "{text}");
+    assert!(text.contains("checkInputs = [ gtest ];"), "{text}");
+    assert!(text.contains("doCheck = true;"), "{text}");
+    // Examples are off in a package, and Boost only serves them.
+    assert!(
+        text.contains("(lib.cmakeBool \"DEMO_BUILD_EXAMPLES\" false)"),
+        "{text}"
+    );
+    assert!(!text.contains("boost"), "{text}");
+
+    // The tests fetch GoogleTest: off, with no test input and no contradiction.
+    let mut fetching = f.clone();
+    fetching.downloads = vec![packsmith_core::facts::DownloadFact {
+        kind: packsmith_core::facts::DownloadKind::FetchContent,
+        name: "googletest".into(),
+        url: None,
+        pin: None,
+        conditions: vec![],
+        evidence: Evidence::file("CMakeLists.txt"),
+        upstream: None,
+        switch: None,
+        required_by: None,
+    }];
+    let text = cmake_draft(&fetching);
+    assert!(
+        text.contains("(lib.cmakeBool \"DEMO_BUILD_TESTS\" false)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("finalAttrs.doCheck") && !text.contains("doCheck = true"),
+        "{text}"
+    );
+    assert!(!text.contains("gtest"), "{text}");
+
+    // An SDL program: its tests would want a display.
+    let mut gui = f.clone();
+    if let Some(cm) = gui.cmake.as_mut() {
+        cm.find_packages.push(find_package("SDL2", true, &[]));
+    }
+    let text = cmake_draft(&gui);
+    assert!(text.contains("SDL2"), "{text}");
+    assert!(!text.contains("doCheck = true"), "{text}");
+
+    // An option that disables the tests, declared OFF at the top level and
+    // ON as a subproject: the top-level declaration counts, inverted.
+    let mut negative = facts(BuildSystemKind::Cmake);
+    let mut top = option("CMAKE_DISABLE_TESTING", "OFF");
+    top.conditions = vec!["CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR".into()];
+    let mut sub = option("CMAKE_DISABLE_TESTING", "ON");
+    sub.conditions = vec!["NOT (CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)".into()];
+    negative.cmake = Some(CmakeFacts {
+        options: vec![top, sub],
+        tests: Some(Evidence::file("test/CMakeLists.txt")),
+        ..CmakeFacts::default()
+    });
+    let text = cmake_draft(&negative);
+    assert!(
+        text.contains("(lib.cmakeBool \"CMAKE_DISABLE_TESTING\" (!finalAttrs.doCheck))"),
         "{text}"
     );
 }
@@ -591,8 +686,16 @@ fn makefile_draft_declares_linked_libraries_and_pkg_config_modules() {
     let input = TemplateInput::from_facts(&facts, "traytool", "1.0.0", github_src("1.0.0"));
     let text = render(Builder::Make, &input);
     // A GTK 3 program gets GTK's wrapper hook.
+    // Its manual page, which `make install` leaves out, is installed
+    // by installShellFiles.
     assert!(
-        text.contains("nativeBuildInputs = [\n    pkg-config\n    wrapGAppsHook3\n  ];"),
+        text.contains(
+            "nativeBuildInputs = [\n    pkg-config\n    wrapGAppsHook3\n    installShellFiles\n  ];"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  postInstall = ''\n    installManPage traytool.1\n  '';\n"),
         "{text}"
     );
     // Modules first (gio-2.0 is glib), then the linked libraries.
