@@ -3,6 +3,38 @@
 use packsmith_core::{Language, RepoFacts};
 use std::fmt::Write;
 
+/// What a plain-Makefile build links, queries and runs, and what a
+/// packager must add by hand.
+fn make_line(m: &packsmith_core::MakefileFacts) -> String {
+    let names = |items: &[packsmith_core::Sourced<String>]| -> String {
+        items
+            .iter()
+            .map(|i| i.value.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut bits = vec![format!("{} Makefile(s) read", m.files.len())];
+    if !m.libraries.is_empty() {
+        bits.push(format!("links {}", names(&m.libraries)));
+    }
+    if !m.pkg_config_modules.is_empty() {
+        bits.push(format!("pkg-config {}", names(&m.pkg_config_modules)));
+    }
+    if !m.tools.is_empty() {
+        bits.push(format!("runs {}", names(&m.tools)));
+    }
+    if !m.uninstalled_man_pages.is_empty() {
+        bits.push(format!(
+            "manual pages not installed: {}",
+            m.uninstalled_man_pages.join(" ")
+        ));
+    }
+    if let Some(home) = &m.writes_home {
+        bits.push(format!("writes under $(HOME) ({home})"));
+    }
+    bits.join(" · ")
+}
+
 /// At most this many rows in each list before "+N more".
 const MAX_ROWS: usize = 8;
 
@@ -113,16 +145,21 @@ pub fn render(f: &RepoFacts) -> String {
         if let Some(s) = &c.build_shared_libs {
             bits.push(format!("BUILD_SHARED_LIBS={}", s.value));
         }
-        bits.push(format!(
-            "tests: {}",
-            if c.testing.is_some() { "yes" } else { "no" }
-        ));
+        bits.push(match (&c.tests, &c.testing) {
+            (Some(first), _) => format!("tests: yes ({first})"),
+            (None, Some(_)) => "tests: enabled, none registered".to_string(),
+            (None, None) => "tests: no".to_string(),
+        });
         bits.push(format!(
             "installs: {}",
             if c.installs.is_some() { "yes" } else { "no" }
         ));
         bits.push(format!("{} CMake file(s) read", c.files.len()));
         let _ = writeln!(out, "cmake: {}", bits.join(" · "));
+    }
+
+    if let Some(m) = &f.make {
+        let _ = writeln!(out, "make: {}", make_line(m));
     }
 
     let options = option_rows(f);
@@ -319,5 +356,27 @@ fn clip(s: &str, max: usize) -> String {
         s.to_string()
     } else {
         s.chars().take(max - 1).collect::<String>() + "…"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use packsmith_core::{Evidence, MakefileFacts, Sourced};
+
+    #[test]
+    fn the_make_line_names_what_a_packager_adds_by_hand() {
+        let m = MakefileFacts {
+            files: vec!["Makefile".into()],
+            libraries: vec![Sourced::new("jack".into(), Evidence::new("Makefile", 3))],
+            uninstalled_man_pages: vec!["vi.1".into()],
+            writes_home: Some(Evidence::new("Makefile", 289)),
+            ..MakefileFacts::default()
+        };
+        assert_eq!(
+            make_line(&m),
+            "1 Makefile(s) read · links jack · manual pages not installed: vi.1 \
+             · writes under $(HOME) (Makefile:289)"
+        );
     }
 }
