@@ -21,7 +21,39 @@ const MAX_DESCRIPTION: usize = 600;
 pub fn description(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
     let name = README_FILES.iter().find(|n| ctx.view.exists(n))?;
     let text = ctx.read(name)?;
-    first_paragraph(&text).map(|(para, line)| Sourced::new(para, Evidence::new(*name, line)))
+    man_page_summary(&text)
+        .or_else(|| tagline_heading(&text))
+        .or_else(|| first_paragraph(&text))
+        .map(|(para, line)| Sourced::new(para, Evidence::new(*name, line)))
+}
+
+/// A README that is a rendered manual page: the summary of its NAME
+/// section (`nextvi - A small vi/ex terminal text editor`).
+fn man_page_summary(text: &str) -> Option<(String, u32)> {
+    let lines: Vec<&str> = text.lines().take(12).collect();
+    let name_at = lines.iter().position(|l| l.trim() == "NAME")?;
+    let (offset, line) = lines
+        .iter()
+        .enumerate()
+        .skip(name_at + 1)
+        .find(|(_, l)| !l.trim().is_empty())?;
+    let (_, summary) = line.trim().split_once(" - ")?;
+    let summary = summary.trim();
+    (!summary.is_empty()).then(|| (summary.to_string(), offset as u32 + 1))
+}
+
+/// The file's first heading when it is a tagline rather than a name:
+/// four words or more opening with an article (`## A portable, simple
+/// zip library written in C`).
+fn tagline_heading(text: &str) -> Option<(String, u32)> {
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with('#'))?;
+    let heading = line.trim().trim_start_matches('#').trim();
+    let opens_with_article = ["A ", "An ", "The "].iter().any(|a| heading.starts_with(a));
+    (opens_with_article && heading.split_whitespace().count() >= 4)
+        .then(|| (heading.to_string(), n as u32 + 1))
 }
 
 fn is_noise(line: &str) -> bool {
@@ -125,6 +157,23 @@ mod tests {
             "X reads widgets from files."
         );
         assert_eq!(line, 11);
+    }
+
+    #[test]
+    fn a_tagline_heading_or_a_manual_pages_name_section() {
+        let md = "## A portable, simple zip library written in C\n\nThis is done by hacking miniz and layering functions on it.\n";
+        assert_eq!(
+            super::tagline_heading(md),
+            Some(("A portable, simple zip library written in C".to_string(), 1))
+        );
+        assert_eq!(super::tagline_heading("# zfp\n\nzfp is a library.\n"), None);
+        assert_eq!(super::tagline_heading("# A tool\n"), None);
+        let man = "Nextvi(1)    General Commands Manual    Nextvi(1)\n\nNAME\n     Nextvi - A small vi/ex terminal text editor\n\nSYNOPSIS\n";
+        assert_eq!(
+            super::man_page_summary(man),
+            Some(("A small vi/ex terminal text editor".to_string(), 4))
+        );
+        assert_eq!(super::man_page_summary(md), None);
     }
 
     #[test]

@@ -700,8 +700,18 @@ fn without_own_name(d: &str, pname: &str) -> String {
 
 /// nixpkgs descriptions start without an article: "Tool that …", not
 /// "A tool that …"; the next word is capitalised.
+fn capitalised(d: &str) -> String {
+    let mut chars = d.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 fn without_leading_article(d: &str) -> String {
-    // "This is a tool …" and the like open with the subject, then the article.
+    // "This is a tool …" and the like open with the subject, then the
+    // article: dropped only when a noun phrase follows ("This is done by
+    // …" keeps its subject).
     let lead_ins = [
         "this is ",
         "this project is ",
@@ -709,10 +719,34 @@ fn without_leading_article(d: &str) -> String {
         "this package is ",
         "it is ",
     ];
+    let articles = ["a ", "an ", "the "];
+    let starts = |text: &str, head: &str| {
+        text.get(..head.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(head))
+    };
     let d = lead_ins
         .iter()
-        .find(|l| d.get(..l.len()).is_some_and(|h| h.eq_ignore_ascii_case(l)))
+        .find(|l| starts(d, l) && articles.iter().any(|a| starts(&d[l.len()..], a)))
         .map_or(d, |l| &d[l.len()..]);
+    // "This repository contains an …", "This library implements …": what
+    // follows the verb is the noun phrase.
+    let verb_lead_ins = [
+        "this repository contains ",
+        "this repo contains ",
+        "this project contains ",
+        "this project provides ",
+        "this library provides ",
+        "this package provides ",
+        "this crate provides ",
+        "this project implements ",
+        "this library implements ",
+        "this package implements ",
+    ];
+    let after_verb = verb_lead_ins
+        .iter()
+        .find(|l| starts(d, l))
+        .map(|l| capitalised(&d[l.len()..]));
+    let d = after_verb.as_deref().unwrap_or(d);
     for article in ["a ", "an ", "the "] {
         let opens = d
             .get(..article.len())
@@ -846,6 +880,23 @@ mod tests {
         assert_eq!(without_leading_article("A demo tool"), "Demo tool");
         assert_eq!(without_leading_article("An editor"), "Editor");
         assert_eq!(without_leading_article("Another tool"), "Another tool");
+        assert_eq!(
+            without_leading_article("This repository contains an implementation of Haskell"),
+            "Implementation of Haskell"
+        );
+        assert_eq!(
+            without_leading_article("This library implements Kaitai Struct API for C++"),
+            "Kaitai Struct API for C++"
+        );
+        assert_eq!(
+            without_leading_article("This crate provides fast hashing"),
+            "Fast hashing"
+        );
+        // Not a noun phrase after "This is": the sentence stays whole.
+        assert_eq!(
+            without_leading_article("This is done by hacking miniz"),
+            "This is done by hacking miniz"
+        );
     }
 
     #[test]
