@@ -1,8 +1,9 @@
 //! nixpkgs' conventions for a package expression, as warnings of the
-//! static check (they never stop a build): nixfmt's layout of lists,
+//! static check (they never stop a build): nixfmt's layout (the text
+//! against what nixfmt makes of it, through [`crate::format`]),
 //! `meta.description` as the new-package checklist asks for it, and
 //! `finalAttrs` over `rec` for builders that take it. The draft's printer
-//! uses [`expand_list`] so that every template passes.
+//! lays lists out with [`expand_list`] before nixfmt has the last word.
 
 use packsmith_agent::{Diagnostic, Severity};
 use regex::Regex;
@@ -54,14 +55,24 @@ fn warning(code: &str, line: usize, message: String) -> Diagnostic {
 /// `pname`.
 pub fn check(text: &str, pname: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if expand_list(line).is_some() {
+    if let Some(formatted) = crate::format::nixfmt(text) {
+        // The final newline aside, which no reviewer asks about.
+        if formatted.trim_end() != text.trim_end() {
+            let at = text
+                .lines()
+                .zip(formatted.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| text.lines().count().min(formatted.lines().count()));
             out.push(warning(
                 "nixfmt",
-                n,
-                "a list of two or more elements goes one element per line (nixfmt)".into(),
+                at,
+                "not laid out as nixfmt lays it out, from this line on (lists of two or more \
+                 elements one per line, …): run nixfmt on it"
+                    .into(),
             ));
         }
+    }
+    for (n, line) in text.lines().enumerate() {
         if let Some(caps) = DESCRIPTION.as_ref().and_then(|r| r.captures(line)) {
             out.extend(description_findings(&caps[1], pname).map(|m| warning("meta", n, m)));
         }
@@ -168,7 +179,7 @@ mod tests {
         assert_eq!(
             codes,
             [
-                "line 2: nixfmt: a list of two or more elements goes one element per line (nixfmt)",
+                "line 2: nixfmt: not laid out as nixfmt lays it out, from this line on (lists of two or more elements one per line, …): run nixfmt on it",
                 "line 4: meta: meta.description ends with a period",
                 "line 4: meta: meta.description starts with an article",
                 "line 1: finalattrs: write `(finalAttrs: { … })` and refer to `finalAttrs.version` instead of `rec`",

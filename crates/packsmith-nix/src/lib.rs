@@ -12,6 +12,7 @@ pub mod ecosystem;
 pub mod edit;
 pub mod fetch;
 pub mod fidelity;
+pub mod format;
 pub mod hash;
 pub mod logs;
 pub mod prefetch;

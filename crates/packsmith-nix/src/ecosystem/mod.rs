@@ -396,6 +396,12 @@ impl Ecosystem for NixEcosystem {
         self.request(true, user)
     }
 
+    /// The model's recipe without fences, in nixfmt's format when it
+    /// parses (one that does not is left for the parse check to explain).
+    fn clean_output(&self, raw: &str) -> String {
+        crate::format::formatted_or_same(&packsmith_agent::strip_fences(raw))
+    }
+
     fn static_check(&self, recipe: &Recipe) -> Vec<Diagnostic> {
         match self.parser.check(&recipe.text) {
             // nixpkgs' conventions: warnings, for the report and the model.

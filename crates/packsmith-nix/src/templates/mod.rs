@@ -608,7 +608,9 @@ impl Draft {
         }
         out.push_str(&self.close);
         out.push('\n');
-        out
+        // The printer lays most lines out as nixfmt does; nixfmt itself has
+        // the last word (lists of strings, long lines).
+        crate::format::formatted_or_same(&out)
     }
 }
 

@@ -160,7 +160,7 @@ mod tests {
         let text = rendered(&app, &derived);
         assert!(
             text.contains(
-                "  buildInputs = [ openssl ]\n  \
+                "  buildInputs = [\n    openssl\n  ]\n  \
                  ++ lib.optionals stdenv.hostPlatform.isLinux [\n    \
                  dbus\n    glib-networking\n    webkitgtk_4_1\n  ];\n"
             ),

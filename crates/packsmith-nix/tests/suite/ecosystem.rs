@@ -523,3 +523,18 @@ fn a_builder_the_tree_cannot_use_is_refused() {
     assert!(note.contains("has no CMakeLists.txt"), "{note}");
     assert_eq!(eco.current_draft().unwrap().builder, Builder::Generic);
 }
+
+/// A model's recipe is written in nixfmt's format when it parses; one
+/// that does not is kept as written, for the parse check to explain.
+#[test]
+fn the_models_recipe_is_formatted_as_nixfmt_formats() {
+    let e = eco("{ }: { }\n", &[]);
+    let start = Recipe::new("package.nix", "");
+    let answer = "```nix\n{ stdenv }:\nstdenv.mkDerivation {\n  pname = \"demo\";\n  version = \"1\";\n  buildInputs = [ a b ];\n}\n```";
+    assert_eq!(
+        e.answer_to_recipe(&start, answer).as_deref(),
+        Ok("{ stdenv }:\nstdenv.mkDerivation {\n  pname = \"demo\";\n  version = \"1\";\n  buildInputs = [\n    a\n    b\n  ];\n}\n")
+    );
+    let broken = "{ stdenv }:\nstdenv.mkDerivation { pname = ; }\n";
+    assert_eq!(e.answer_to_recipe(&start, broken).as_deref(), Ok(broken));
+}

@@ -313,6 +313,13 @@ fn every_template_renders_as_snapshotted() {
         };
         let findings = packsmith_nix::conventions::check(&text, pname);
         assert!(findings.is_empty(), "{name}: {findings:?}\n{text}");
+        // A fixed point of nixfmt (nixfmt_rs, byte-identical to nixfmt
+        // 1.2.0): it parses, and `nixfmt --check` would pass it.
+        assert_eq!(
+            packsmith_nix::format::nixfmt(&text).as_deref(),
+            Some(text.as_str()),
+            "{name}"
+        );
         insta::assert_snapshot!(format!("template_{name}"), text);
     }
     let mut generic = TemplateInput::from_facts(
