@@ -19,7 +19,12 @@ pub(super) enum TestSwitch {
 /// How an option switches the tests, if it does.
 pub(super) fn test_switch(option: &str) -> Option<TestSwitch> {
     let up = option.to_ascii_uppercase();
-    if !up.contains("TEST") {
+    // A word of the name is about tests (`TESTS`, `TESTING`, `UNITTESTS`),
+    // not one that only contains the letters (`LATEST`, `ATTESTATION`).
+    let about_tests = up.split(['_', '.', '-']).any(|w| {
+        w.starts_with("TEST") || w.ends_with("TESTS") || w.ends_with("TESTING") || w == "UNITTEST"
+    });
+    if !about_tests {
         return None;
     }
     let negative = ["DISABLE", "SKIP", "NO_", "WITHOUT"]
@@ -129,6 +134,13 @@ mod tests {
         );
         assert_eq!(test_switch("FOO_SKIP_TESTS"), Some(TestSwitch::Disables));
         assert_eq!(test_switch("BUILD_EXAMPLES"), None);
+        assert_eq!(test_switch("mio.tests"), Some(TestSwitch::Enables));
+        assert_eq!(
+            test_switch("FOO_BUILD_UNIT_TESTS"),
+            Some(TestSwitch::Enables)
+        );
+        assert_eq!(test_switch("USE_LATEST_API"), None);
+        assert_eq!(test_switch("ENABLE_ATTESTATION"), None);
     }
 
     #[test]
