@@ -166,17 +166,7 @@ mod tests {
     }
 
     fn download(name: &str, file: &str) -> DownloadFact {
-        DownloadFact {
-            kind: DownloadKind::FetchContent,
-            name: name.into(),
-            url: None,
-            pin: None,
-            conditions: vec![],
-            evidence: Evidence::new(file, 1),
-            upstream: None,
-            switch: None,
-            required_by: None,
-        }
+        DownloadFact::new(DownloadKind::FetchContent, name, Evidence::new(file, 1))
     }
 
     #[test]

@@ -407,17 +407,11 @@ fn cmake_tests_run_when_offline_and_headless() {
 
     // The tests fetch GoogleTest: off, with no test input and no contradiction.
     let mut fetching = f.clone();
-    fetching.downloads = vec![packsmith_core::facts::DownloadFact {
-        kind: packsmith_core::facts::DownloadKind::FetchContent,
-        name: "googletest".into(),
-        url: None,
-        pin: None,
-        conditions: vec![],
-        evidence: Evidence::file("CMakeLists.txt"),
-        upstream: None,
-        switch: None,
-        required_by: None,
-    }];
+    fetching.downloads = vec![packsmith_core::facts::DownloadFact::new(
+        packsmith_core::facts::DownloadKind::FetchContent,
+        "googletest",
+        Evidence::file("CMakeLists.txt"),
+    )];
     let text = cmake_draft(&fetching);
     assert!(
         text.contains("(lib.cmakeBool \"DEMO_BUILD_TESTS\" false)"),
