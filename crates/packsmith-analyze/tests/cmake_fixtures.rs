@@ -269,3 +269,91 @@ find_dependencies()
     find_package(&facts, "Alpha");
     find_package(&facts, "Beta");
 }
+
+/// A generator call per loop item under `if(EXISTS <shipped output>)`:
+/// the test is decided against the tree, so the tool is needed exactly
+/// when some output is missing (igraph's parsers in a git checkout).
+#[test]
+fn generators_are_recorded_when_the_tree_lacks_their_output() {
+    let lists = r#"cmake_minimum_required(VERSION 3.18)
+project(parsers C)
+find_package(BISON QUIET)
+find_package(FLEX QUIET)
+foreach(FORMAT gml ncol)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/parsers/${FORMAT}-parser.c)
+    list(APPEND SOURCES parsers/${FORMAT}-parser.c)
+  else()
+    bison_target(${FORMAT}_parser ${FORMAT}.y ${FORMAT}-parser.c)
+    flex_target(${FORMAT}_lexer ${FORMAT}.l ${FORMAT}-lexer.c)
+  endif()
+endforeach()
+if(UNKNOWN_SWITCH)
+  BISON_TARGET(extra extra.y extra.c)
+endif()
+"#;
+    let tools = |facts: packsmith_core::RepoFacts| -> Vec<(String, Vec<String>)> {
+        facts
+            .cmake
+            .unwrap()
+            .generators
+            .into_iter()
+            .map(|g| (g.tool, g.conditions))
+            .collect()
+    };
+    let git_checkout = facts_of(&[("CMakeLists.txt", lists)]);
+    assert_eq!(
+        tools(git_checkout),
+        [
+            ("BISON".to_string(), vec![]),
+            ("FLEX".to_string(), vec![]),
+            ("BISON".to_string(), vec!["UNKNOWN_SWITCH".to_string()]),
+        ]
+    );
+    // One parser shipped: the other is still generated.
+    let one_shipped = facts_of(&[
+        ("CMakeLists.txt", lists),
+        ("parsers/gml-parser.c", "int x;"),
+    ]);
+    assert_eq!(tools(one_shipped).len(), 3);
+    // Every parser shipped (a release tarball): only the unknown switch is left.
+    let all_shipped = facts_of(&[
+        ("CMakeLists.txt", lists),
+        ("parsers/gml-parser.c", "int x;"),
+        ("parsers/ncol-parser.c", "int x;"),
+    ]);
+    assert_eq!(
+        tools(all_shipped),
+        [("BISON".to_string(), vec!["UNKNOWN_SWITCH".to_string()])]
+    );
+}
+
+/// JUCE's copy of built plugins into $HOME: switchable when the value is a
+/// variable a -D can set, always on when it is a literal, absent when off.
+#[test]
+fn juce_copy_after_build_is_recorded_with_its_switch() {
+    let copy = |body: &str| {
+        let text = format!("cmake_minimum_required(VERSION 3.22)\nproject(plug CXX)\n{body}\n");
+        facts_of(&[("CMakeLists.txt", text.as_str())])
+            .cmake
+            .unwrap()
+            .home_copy
+            .map(|c| c.switch)
+    };
+    let guarded = "if(NOT DEFINED PLUG_COPY)\n  set(PLUG_COPY TRUE)\nendif()\njuce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD ${PLUG_COPY} FORMATS VST3)";
+    assert_eq!(copy(guarded), Some(Some("PLUG_COPY".to_string())));
+    let option =
+        "option(PLUG_COPY \"copy\" ON)\njuce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD ${PLUG_COPY})";
+    assert_eq!(copy(option), Some(Some("PLUG_COPY".to_string())));
+    // A plain set() wins over -D: nothing on the command line turns it off.
+    let plain = "set(PLUG_COPY ON)\njuce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD ${PLUG_COPY})";
+    assert_eq!(copy(plain), Some(None));
+    assert_eq!(
+        copy("juce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD TRUE)"),
+        Some(None)
+    );
+    assert_eq!(
+        copy("juce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD FALSE)"),
+        None
+    );
+    assert_eq!(copy("option(PLUG_COPY \"copy\" OFF)\njuce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD ${PLUG_COPY})"), None);
+}

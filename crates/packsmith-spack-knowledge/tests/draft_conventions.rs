@@ -246,7 +246,7 @@ fn virtuals_over_providers() {
     assert!(dep_specs(&old).contains(&"libelf"), "{:?}", dep_specs(&old));
 }
 
-/// The four drafts above load in real Spack 0.23 and pass its package
+/// The drafts above load in real Spack 0.23 and pass its package
 /// audits (load-time refusals are what items 1 and 2 are about). Skipped
 /// with a loud line unless `PACKSMITH_TEST_SPACK` names a Spack checkout.
 #[test]
@@ -260,7 +260,14 @@ fn the_drafts_load_in_real_spack() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let mut packages = Vec::new();
-    for fixture in ["selfdep", "emptystr", "testopts", "providers", "guards"] {
+    for fixture in [
+        "selfdep",
+        "emptystr",
+        "testopts",
+        "providers",
+        "guards",
+        "generators",
+    ] {
         let mut b = brief_with(fixture, &NoKnowledge);
         // A version, so that the audits look at a complete recipe.
         b.fetch.url = Some(format!("https://example.org/{0}-1.0.tar.gz", b.package));
@@ -329,4 +336,22 @@ fn found_guards_and_contradictions_make_no_condition() {
     assert!(!text.contains("GUARDO_IMPL_"), "{text}");
     assert!(!text.contains("~install_eigen\")"), "{text}");
     assert_eq!(check(&b, &text), Vec::<String>::new(), "{text}");
+}
+
+/// A parser generated at build time needs bison although its lookup is
+/// optional: declared as a build dependency, not switched off (which
+/// would stop the configure of a git checkout). A tool looked for and
+/// never run (flex) stays switched off, as does an optional library.
+#[test]
+fn a_generator_the_build_runs_is_a_build_dependency() {
+    let b = brief_with("generators", &NoKnowledge);
+    let text = draft(&b);
+    assert!(
+        text.contains("depends_on(\"bison\", type=\"build\")"),
+        "{text}"
+    );
+    assert!(!text.contains("CMAKE_DISABLE_FIND_PACKAGE_BISON"), "{text}");
+    assert!(!text.contains("# depends_on(\"bison\""), "{text}");
+    assert!(text.contains("CMAKE_DISABLE_FIND_PACKAGE_FLEX"), "{text}");
+    assert!(text.contains("CMAKE_DISABLE_FIND_PACKAGE_ZLIB"), "{text}");
 }

@@ -154,6 +154,23 @@ pub fn render(f: &RepoFacts) -> String {
             "installs: {}",
             if c.installs.is_some() { "yes" } else { "no" }
         ));
+        if let Some(g) = c.generators.first() {
+            let mut tools: Vec<String> = Vec::new();
+            for g in &c.generators {
+                let tool = g.tool.to_lowercase();
+                if !tools.contains(&tool) {
+                    tools.push(tool);
+                }
+            }
+            bits.push(format!(
+                "generates with: {} ({})",
+                tools.join(", "),
+                g.evidence
+            ));
+        }
+        if let Some(copy) = &c.home_copy {
+            bits.push(format!("copies into $HOME ({})", copy.evidence));
+        }
         bits.push(format!("{} CMake file(s) read", c.files.len()));
         let _ = writeln!(out, "cmake: {}", bits.join(" · "));
     }

@@ -32,6 +32,9 @@ pub fn declares_facts(c: &Command) -> bool {
         | "cpmaddpackage"
         | "add_executable"
         | "add_library" => true,
+        // A generator per loop item (igraph's parsers) decides its own
+        // `EXISTS` test.
+        c if super::steps::generator_tool(c).is_some() => true,
         "set" => c.args.iter().any(|a| a.is_word("CACHE")),
         "file" => c.args.first().is_some_and(|a| a.is_word("DOWNLOAD")),
         _ => false,
@@ -52,6 +55,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
     let sycl_flag = args.iter().any(|a| a.contains("-fsycl"));
     let relevant = hint.is_some()
         || sycl_flag
+        || super::steps::generator_tool(name).is_some()
         || matches!(
             name,
             "project"
@@ -93,6 +97,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "target_compile_definitions"
                 | "add_compile_definitions"
                 | "add_definitions"
+                | "juce_add_plugin"
         );
     if !relevant {
         return;
@@ -174,6 +179,8 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         "target_compile_definitions" | "add_compile_definitions" | "add_definitions" => {
             super::targets::definitions(w, name, args)
         }
+        "juce_add_plugin" => super::steps::juce_plugin(w, cmd, args, site),
+        c if super::steps::generator_tool(c).is_some() => super::steps::generator(w, c, site),
         _ => {}
     }
 }

@@ -11,6 +11,7 @@
 //! - [`features`]: feature hints and languages
 //! - [`downloads`]: what a download fetches and the switch that turns it off
 //! - [`targets`]: built targets and the paths a configure insists on
+//! - [`steps`]: code generators and copies into the user's home
 
 mod cond;
 mod downloads;
@@ -18,6 +19,7 @@ mod extract;
 mod features;
 pub mod lexer;
 pub mod parser;
+mod steps;
 mod targets;
 mod vars;
 mod walk;

@@ -67,6 +67,9 @@ pub struct Walker<'c, 'v> {
     expanded: usize,
     unresolved_warnings: usize,
     limit_warned: bool,
+    /// Plain variables set only under `if(NOT DEFINED <name>)`: a default
+    /// that `-D<name>=…` overrides.
+    defaults: HashSet<String>,
 }
 
 impl<'c, 'v> Walker<'c, 'v> {
@@ -90,6 +93,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             expanded: 0,
             unresolved_warnings: 0,
             limit_warned: false,
+            defaults: HashSet::new(),
         }
     }
 
@@ -110,6 +114,15 @@ impl<'c, 'v> Walker<'c, 'v> {
             evidence: Evidence::new(&self.file, cmd.line),
             conditions: self.conds.clone(),
         })
+    }
+
+    /// Whether `-D<name>=…` on the command line sets the variable the
+    /// build reads: an option, a cache variable, or a default under
+    /// `if(NOT DEFINED <name>)`.
+    pub fn overridable(&self, name: &str) -> bool {
+        self.defaults.contains(name)
+            || self.facts.options.iter().any(|o| o.name == name)
+            || self.facts.cache_vars.iter().any(|v| v.name == name)
     }
 
     /// A name still holding `${…}` inside a function body is a parameter we
@@ -531,6 +544,10 @@ impl<'c, 'v> Walker<'c, 'v> {
         }
         if values.len() > 1 && values.last().is_some_and(|v| v.is_empty()) {
             values = &values[..values.len() - 1];
+        }
+        let guard = format!("NOT DEFINED {name}");
+        if self.conds.contains(&guard) {
+            self.defaults.insert(name.clone());
         }
         self.vars.set(name, values.join(";"));
     }

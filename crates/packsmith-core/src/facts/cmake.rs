@@ -136,6 +136,34 @@ pub struct CmakeRequiredPath {
     pub evidence: Evidence,
 }
 
+/// A build step that runs a code generator from a CMake find module
+/// (`bison_target` from FindBISON, `flex_target` from FindFLEX): the tool
+/// is needed to build, however optional its `find_package` looks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeGenerator {
+    /// The find module's package name (`BISON`).
+    pub tool: String,
+    /// The command as written, lower-cased (`bison_target`).
+    pub command: String,
+    /// Enclosing conditions still unknown after the tree was consulted:
+    /// an `EXISTS` test of a path in the tree is decided and dropped.
+    pub conditions: Vec<String>,
+    pub evidence: Evidence,
+}
+
+/// A build step that copies what it built into the user's home (JUCE's
+/// `COPY_PLUGIN_AFTER_BUILD` copies plugins to `~/.vst3`, `~/.lv2`): a
+/// sandboxed build has no writable home.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeHomeCopy {
+    /// The variable that switches the copy (`ZL_JUCE_COPY_PLUGIN`) when a
+    /// `-D` on the command line can turn it off; None when it is always on.
+    pub switch: Option<String>,
+    /// The command and argument (`juce_add_plugin COPY_PLUGIN_AFTER_BUILD`).
+    pub check: String,
+    pub evidence: Evidence,
+}
+
 /// Everything read from the CMake files of a repository.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CmakeFacts {
@@ -177,4 +205,10 @@ pub struct CmakeFacts {
     /// need none of their libraries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compile_definitions: Vec<String>,
+    /// Code generators the build runs (bison, flex).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generators: Vec<CmakeGenerator>,
+    /// The first step that copies build output into the user's home.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home_copy: Option<CmakeHomeCopy>,
 }

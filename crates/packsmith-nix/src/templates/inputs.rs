@@ -347,6 +347,10 @@ fn cmake_inputs_with(cmake: &CmakeFacts, run_tests: bool) -> DerivedInputs {
             wanted.push((fp.name.clone(), fp.conditions.clone()));
         }
     }
+    // A generator the build runs needs its tool, optional lookup or not.
+    for g in &cmake.generators {
+        wanted.push((g.tool.clone(), g.conditions.clone()));
+    }
     for pc in &cmake.pkg_config {
         if !pc.required && pc.conditions.is_empty() {
             continue;
@@ -417,6 +421,14 @@ fn cmake_inputs_with(cmake: &CmakeFacts, run_tests: bool) -> DerivedInputs {
     if let Some(shared) = &cmake.build_shared_libs {
         if !is_on(Some(&shared.value)) {
             push_flag(&mut out.flags, "BUILD_SHARED_LIBS", true);
+        }
+    }
+    // A copy into $HOME fails in the sandbox: off where a -D turns it off,
+    // else into a throwaway home.
+    if let Some(copy) = &cmake.home_copy {
+        match &copy.switch {
+            Some(variable) => push_flag(&mut out.flags, variable, false),
+            None => push_once(&mut out.native, "writableTmpDirAsHomeHook"),
         }
     }
     out

@@ -451,6 +451,61 @@ fn cmake_tests_run_when_offline_and_headless() {
     );
 }
 
+/// A generator the build runs brings its tool although the lookup is
+/// optional; a copy of plugins into $HOME is switched off where a -D can,
+/// and gets a throwaway home where it cannot.
+#[test]
+fn cmake_generators_and_home_copies() {
+    let generator = |tool: &str, conditions: &[&str]| CmakeGenerator {
+        tool: tool.into(),
+        command: format!("{}_target", tool.to_lowercase()),
+        conditions: conditions.iter().map(|c| c.to_string()).collect(),
+        evidence: Evidence::file("src/CMakeLists.txt"),
+    };
+    let mut f = facts(BuildSystemKind::Cmake);
+    f.cmake = Some(CmakeFacts {
+        find_packages: vec![
+            find_package("BISON", false, &[]),
+            find_package("FLEX", false, &[]),
+        ],
+        options: vec![option("DEMO_GRAMMARS", "OFF")],
+        ..CmakeFacts::default()
+    });
+    // Looked for and never run: optional tools stay out.
+    let text = cmake_draft(&f);
+    assert!(!text.contains("bison") && !text.contains("flex"), "{text}");
+
+    let cm = f.cmake.as_mut().unwrap();
+    cm.generators = vec![
+        generator("BISON", &[]),
+        generator("FLEX", &["DEMO_GRAMMARS"]),
+    ];
+    let text = cmake_draft(&f);
+    assert!(
+        text.contains("nativeBuildInputs = [\n    cmake\n    bison\n  ];"),
+        "{text}"
+    );
+    // FLEX runs only behind an option that is off.
+    assert!(!text.contains("flex"), "{text}");
+
+    let cm = f.cmake.as_mut().unwrap();
+    cm.home_copy = Some(CmakeHomeCopy {
+        switch: Some("DEMO_COPY_PLUGIN".into()),
+        check: "juce_add_plugin COPY_PLUGIN_AFTER_BUILD".into(),
+        evidence: Evidence::file("CMakeLists.txt"),
+    });
+    let text = cmake_draft(&f);
+    assert!(
+        text.contains("(lib.cmakeBool \"DEMO_COPY_PLUGIN\" false)"),
+        "{text}"
+    );
+    assert!(!text.contains("writableTmpDirAsHomeHook"), "{text}");
+    f.cmake.as_mut().unwrap().home_copy.as_mut().unwrap().switch = None;
+    let text = cmake_draft(&f);
+    assert!(text.contains("    writableTmpDirAsHomeHook\n"), "{text}");
+    assert!(!text.contains("DEMO_COPY_PLUGIN"), "{text}");
+}
+
 #[test]
 fn every_template_and_the_wrapper_parse_with_nix() {
     if !nix_available("every_template_and_the_wrapper_parse_with_nix") {

@@ -371,6 +371,35 @@ fn cmake_dependencies(
                 },
             );
         }
+        // A generator the build runs (bison_target) needs its tool even
+        // where the find_package around it is optional.
+        for g in &cmake.generators {
+            add_dependency(
+                brief,
+                kb,
+                cond_map,
+                Found {
+                    name: &g.tool,
+                    source: NameSource::Cmake,
+                    version: None,
+                    required: true,
+                    conditions: &g.conditions,
+                    evidence: &g.evidence,
+                },
+            );
+        }
+        if !cmake.generators.is_empty() {
+            // A tool declared for its generator is no optional lookup.
+            let always: Vec<String> = brief
+                .dependencies
+                .iter()
+                .filter(|d| d.when.is_none())
+                .map(|d| d.spec.clone())
+                .collect();
+            brief
+                .optional_dependencies
+                .retain(|o| !always.contains(&o.spec));
+        }
         for pc in &cmake.pkg_config {
             for module in &pc.modules {
                 add_dependency(
