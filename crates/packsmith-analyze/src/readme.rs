@@ -130,9 +130,15 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
             .collect::<Vec<_>>()
             .join(" ");
         // "You can install it with pip:" introduces a command, it
-        // describes nothing.
+        // describes nothing; "X is a module for Y. It allows you to:"
+        // describes in the sentences before the one that introduces.
         if joined.ends_with(':') {
-            continue;
+            match joined.rfind(". ") {
+                Some(end) if joined[..end].split_whitespace().count() >= 4 => {
+                    joined.truncate(end + 1);
+                }
+                _ => continue,
+            }
         }
         if joined.chars().count() > MAX_DESCRIPTION {
             joined = joined.chars().take(MAX_DESCRIPTION).collect::<String>() + "…";
@@ -157,6 +163,11 @@ mod tests {
             "X reads widgets from files."
         );
         assert_eq!(line, 11);
+        let list = "# u\n\n`u` is a small module designed for macOS. It allows you to:\n\n- do one thing\n";
+        assert_eq!(
+            first_paragraph(list).unwrap().0,
+            "`u` is a small module designed for macOS."
+        );
     }
 
     #[test]

@@ -132,7 +132,11 @@ fn description_findings(d: &str, pname: &str) -> impl Iterator<Item = String> {
             "meta.description is longer than a short phrase (120 characters)".to_string(),
         ),
         (
-            d.ends_with([',', ':', ';', '(', '-']),
+            d.ends_with([',', ':', ';', '(', '-'])
+                || lower
+                    .split_whitespace()
+                    .last()
+                    .is_some_and(|w| crate::templates::DANGLING.contains(&w)),
             "meta.description is cut in the middle of a phrase".to_string(),
         ),
     ];
@@ -206,5 +210,19 @@ mod tests {
             1
         );
         assert!(check(r#"    description = "Heatsimulator for grids";"#, "heatsim").is_empty());
+        // A cut that leaves a conjunction or preposition hanging.
+        for cut in [
+            "Falls back to a cached dictionary for UTI and",
+            "Reads grids of",
+        ] {
+            let line = format!("    description = \"{cut}\";");
+            let found: Vec<String> = check(&line, "heatsim").iter().map(|d| d.render()).collect();
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.ends_with("cut in the middle of a phrase")),
+                "{cut}: {found:?}"
+            );
+        }
     }
 }

@@ -158,6 +158,7 @@ pub fn prepare_draft(
             python_final_attrs: false,
             derived: Default::default(),
             python_dependencies: Vec::new(),
+            python_darwin_dependencies: Vec::new(),
             python_build_requires: Vec::new(),
             python_check_inputs: Vec::new(),
             source_root: None,

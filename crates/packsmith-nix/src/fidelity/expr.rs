@@ -136,21 +136,38 @@ fn value_from(toks: &[Tok], start: usize) -> Option<&[Tok]> {
     Some(&toks[start..])
 }
 
+/// Platforms whose test is false where the drafts build (x86_64-linux).
+const OTHER_PLATFORMS: &[&str] = &["isDarwin", "isWindows", "isFreeBSD", "isCygwin", "isMinGW"];
+
 /// The plain elements of every list in a value: identifiers directly inside
 /// `[ ]` (so `lib.optionals cond [ x ]` gives x, and `with ps; [ a b ]` gives
-/// a and b); parenthesised elements are calls whose result is unknown.
+/// a and b); parenthesised elements are calls whose result is unknown. A
+/// list behind `lib.optionals stdenv.hostPlatform.isDarwin` is left out:
+/// the comparison is for Linux, where the drafts are built.
 fn list_elements(value: &[Tok]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     // The stack of open brackets; an element counts when the innermost is `[`.
     let mut stack: Vec<char> = Vec::new();
-    for t in value {
+    // The depth of a list being skipped, once its `[` is open.
+    let mut skipping: Option<usize> = None;
+    for (i, t) in value.iter().enumerate() {
         match t {
-            Tok::Open(c) => stack.push(*c),
+            Tok::Open(c) => {
+                stack.push(*c);
+                if skipping.is_none() && *c == '[' && other_platform_list(value, i) {
+                    skipping = Some(stack.len());
+                }
+            }
             Tok::Close(_) => {
+                if skipping == Some(stack.len()) {
+                    skipping = None;
+                }
                 stack.pop();
             }
             Tok::Ident(name)
-                if stack.last() == Some(&'[') && !KEYWORDS.contains(&name.as_str()) =>
+                if skipping.is_none()
+                    && stack.last() == Some(&'[')
+                    && !KEYWORDS.contains(&name.as_str()) =>
             {
                 out.insert(leaf(name).to_string());
             }
@@ -158,6 +175,18 @@ fn list_elements(value: &[Tok]) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// Whether the `[` at `at` is the list of `optionals <platform test>` for a
+/// platform other than Linux (a single test; compound ones are kept).
+fn other_platform_list(value: &[Tok], at: usize) -> bool {
+    let (Some(Tok::Ident(test)), Some(Tok::Ident(call))) = (
+        at.checked_sub(1).and_then(|i| value.get(i)),
+        at.checked_sub(2).and_then(|i| value.get(i)),
+    ) else {
+        return false;
+    };
+    leaf(call) == "optionals" && OTHER_PLATFORMS.contains(&leaf(test))
 }
 
 fn flag_key(name: &str) -> String {
@@ -368,7 +397,9 @@ stdenv.mkDerivation (finalAttrs: {
   };
 
   nativeBuildInputs = [ cmake ninja pkg-config ];
-  buildInputs = [ zlib hdf5 ] ++ lib.optionals withMpi [ mpi ];
+  buildInputs = [ zlib hdf5 ] ++ lib.optionals withMpi [ mpi ]
+    ++ lib.optionals stdenv.hostPlatform.isDarwin [ darwin.sigtool ]
+    ++ lib.optionals stdenv.hostPlatform.isLinux [ alsa-lib ];
   nativeCheckInputs = [ gtest ];
 
   cmakeFlags = [
@@ -398,7 +429,8 @@ stdenv.mkDerivation (finalAttrs: {
         );
         assert_eq!(f.fetcher.as_deref(), Some("fetchFromGitHub"));
         assert_eq!(f.native, set(&["cmake", "ninja", "pkg-config"]));
-        assert_eq!(f.build, set(&["hdf5", "mpi", "zlib"]));
+        // Darwin's list is not Linux's: left out.
+        assert_eq!(f.build, set(&["alsa-lib", "hdf5", "mpi", "zlib"]));
         assert_eq!(f.check, set(&["gtest"]));
         assert_eq!(
             f.flags,

@@ -276,6 +276,10 @@ pub struct TemplateInput {
     /// backend's own package, as nixpkgs Python attributes.
     #[serde(default)]
     pub python_dependencies: Vec<String>,
+    /// Python: runtime requirements only macOS installs (a marker of
+    /// `sys_platform == 'darwin'`), listed under `isDarwin`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub python_darwin_dependencies: Vec<String>,
     #[serde(default)]
     pub python_build_requires: Vec<String>,
     /// Python: `nativeCheckInputs` (`pytestCheckHook` and the test
@@ -352,6 +356,9 @@ impl TemplateInput {
             lazarus: facts.lazarus.clone(),
             python_dependencies: py
                 .map(|p| python::nixpkgs_requirements(&p.dependencies))
+                .unwrap_or_default(),
+            python_darwin_dependencies: py
+                .map(|p| python::darwin_requirements(&p.dependencies))
                 .unwrap_or_default(),
             python_build_requires: py
                 .map(|p| python::nixpkgs_requirements(&p.build_requires))
@@ -795,8 +802,23 @@ fn first_sentence(d: &str) -> &str {
         .filter(|&i| i >= 40)
         .or_else(|| head.rfind(' '))
         .unwrap_or(cut);
-    head[..at].trim_end_matches([' ', ',', ';', ':', '(', '-'])
+    let mut s = head[..at].trim_end_matches([' ', ',', ';', ':', '(', '-']);
+    // A cut after "for UTI and" leaves a phrase hanging on its last word.
+    while let Some((rest, last)) = s.rsplit_once(' ') {
+        if !DANGLING.contains(&last.to_ascii_lowercase().as_str()) {
+            break;
+        }
+        s = rest.trim_end_matches([' ', ',', ';', ':', '(', '-']);
+    }
+    s
 }
+
+/// Words a whole phrase does not end on: a conjunction, a preposition
+/// that wants its object, an article.
+pub(crate) const DANGLING: &[&str] = &[
+    "and", "or", "but", "nor", "for", "with", "to", "of", "by", "via", "from", "into", "the", "a",
+    "an",
+];
 
 #[cfg(test)]
 mod tests {
@@ -909,6 +931,11 @@ mod tests {
         assert_eq!(
             s,
             "A 2-D heat-equation solver for structured grids with MPI domain decomposition, OpenMP threads"
+        );
+        let hanging = "While designed for macOS, utitools also works on other platforms by falling back to a cached dictionary for UTI and extension mappings loaded via a CSV file";
+        assert_eq!(
+            first_sentence(hanging),
+            "While designed for macOS, utitools also works on other platforms by falling back to a cached dictionary for UTI"
         );
         let words = "word ".repeat(40);
         let s = first_sentence(&words);

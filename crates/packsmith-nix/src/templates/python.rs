@@ -19,10 +19,19 @@ const RENAMED: &[(&str, &str)] = &[
     ("msgpack-python", "msgpack"),
 ];
 
-/// Requirements nixpkgs leaves out: packaging tools the builder brings and
-/// backports for Pythons older than any nixpkgs ships.
+/// A requirement's marker, spaces dropped and quotes made double.
+fn marker_of(r: &PythonRequirement) -> String {
+    r.marker
+        .as_deref()
+        .unwrap_or_default()
+        .replace(' ', "")
+        .replace('\'', "\"")
+}
+
+/// Requirements nixpkgs leaves out: packaging tools the builder brings,
+/// backports for Pythons older than any nixpkgs ships, Windows-only ones.
 fn left_out(r: &PythonRequirement) -> bool {
-    let marker = r.marker.as_deref().unwrap_or_default().replace(' ', "");
+    let marker = marker_of(r);
     r.name == "wheel"
         || r.name == "pip"
         || marker.contains("python_version<")
@@ -32,15 +41,33 @@ fn left_out(r: &PythonRequirement) -> bool {
         || marker.contains("extra==")
 }
 
-/// The nixpkgs Python attributes for `requirements`, in their order.
+/// A requirement only macOS installs (`sys_platform == 'darwin'`, pyobjc
+/// and the like): nixpkgs lists it under `stdenv.hostPlatform.isDarwin`,
+/// as most such packages do not evaluate on Linux.
+fn darwin_only(r: &PythonRequirement) -> bool {
+    let marker = marker_of(r);
+    let raw = r.marker.as_deref().unwrap_or_default();
+    !raw.split_whitespace().any(|w| w == "or")
+        && (marker.contains("sys_platform==\"darwin\"")
+            || marker.contains("platform_system==\"Darwin\""))
+}
+
+/// The nixpkgs Python attributes for `requirements`, in their order
+/// (those only macOS installs apart, see [`darwin_requirements`]).
 pub(crate) fn nixpkgs_requirements(requirements: &[PythonRequirement]) -> Vec<String> {
+    attributes(requirements.iter().filter(|r| !darwin_only(r)))
+}
+
+/// The nixpkgs Python attributes of the requirements only macOS installs.
+pub(crate) fn darwin_requirements(requirements: &[PythonRequirement]) -> Vec<String> {
+    attributes(requirements.iter().filter(|r| darwin_only(r)))
+}
+
+fn attributes<'a>(requirements: impl Iterator<Item = &'a PythonRequirement>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // Test tools (a requirements file of pytest and its plugins) belong
     // to the check, not to the package's dependencies.
-    for r in requirements
-        .iter()
-        .filter(|r| !left_out(r) && !super::python_checks::is_test_tool(&r.name))
-    {
+    for r in requirements.filter(|r| !left_out(r) && !super::python_checks::is_test_tool(&r.name)) {
         let name = r.name.to_ascii_lowercase().replace(['_', '.'], "-");
         let attr = RENAMED
             .iter()
@@ -139,14 +166,18 @@ pub(super) fn draft(input: &TemplateInput, application: bool) -> Draft {
             "nativeBuildInputs = with {cargo_setup}; [ cargoSetupHook maturinBuildHook ];"
         )]);
     }
-    for (name, items) in [
-        ("dependencies", &input.python_dependencies),
-        ("nativeCheckInputs", &input.python_check_inputs),
-    ] {
-        if !items.is_empty() {
-            let list = python_list(&mut d, name, items, application);
-            d.block([list]);
-        }
+    if !input.python_dependencies.is_empty() || !input.python_darwin_dependencies.is_empty() {
+        let list = dependencies_list(&mut d, &input, application);
+        d.block([list]);
+    }
+    if !input.python_check_inputs.is_empty() {
+        let list = python_list(
+            &mut d,
+            "nativeCheckInputs",
+            &input.python_check_inputs,
+            application,
+        );
+        d.block([list]);
     }
     if !application {
         let module = input.pname.to_ascii_lowercase().replace(['-', '.'], "_");
@@ -154,6 +185,37 @@ pub(super) fn draft(input: &TemplateInput, application: bool) -> Draft {
     }
     d.meta(&input);
     d
+}
+
+/// `dependencies = [ … ] ++ lib.optionals stdenv.hostPlatform.isDarwin [ … ];`
+/// (either part may be absent), in the style of [`python_list`].
+fn dependencies_list(d: &mut Draft, input: &TemplateInput, application: bool) -> String {
+    let (common, darwin) = (
+        &input.python_dependencies,
+        &input.python_darwin_dependencies,
+    );
+    if !application {
+        for i in common.iter().chain(darwin) {
+            d.input(i);
+        }
+    }
+    let mut parts = Vec::new();
+    if !common.is_empty() {
+        parts.push(format!("[ {} ]", common.join(" ")));
+    }
+    if !darwin.is_empty() {
+        d.input("stdenv");
+        parts.push(format!(
+            "lib.optionals stdenv.hostPlatform.isDarwin [ {} ]",
+            darwin.join(" ")
+        ));
+    }
+    let scope = if application {
+        "with python3Packages; "
+    } else {
+        ""
+    };
+    format!("dependencies = {scope}{};", parts.join(" ++ "))
 }
 
 /// `name = [ … ];`: for an application the attributes come from
@@ -195,10 +257,27 @@ mod tests {
             req("wheel", None),
             req("attrs", Some("python_version >= \"3.8\"")),
             req("requests", None),
+            req("pywin32", Some("sys_platform == 'win32'")),
+            req(
+                "pyobjc-core",
+                Some("sys_platform == 'darwin' and platform_release >= '22.0'"),
+            ),
+            req(
+                "pyobjc-framework-Cocoa",
+                Some("platform_system == \"Darwin\""),
+            ),
+            req(
+                "anyplatform",
+                Some("sys_platform == 'darwin' or sys_platform == 'linux'"),
+            ),
         ];
         assert_eq!(
             nixpkgs_requirements(&reqs),
-            ["requests", "opencv4", "attrs"]
+            ["requests", "opencv4", "attrs", "anyplatform"]
+        );
+        assert_eq!(
+            darwin_requirements(&reqs),
+            ["pyobjc-core", "pyobjc-framework-cocoa"]
         );
     }
 }

@@ -722,6 +722,57 @@ fn python_drafts_declare_requirements() {
     }
 }
 
+/// Requirements only macOS installs (pyobjc behind `sys_platform ==
+/// 'darwin'`) are listed under `stdenv.hostPlatform.isDarwin`: on Linux
+/// those packages do not evaluate. Alone, they make the whole list.
+#[test]
+fn python_darwin_requirements_are_guarded() {
+    let mut f = facts(BuildSystemKind::Python);
+    let darwin = "sys_platform == 'darwin' and platform_release >= '22.0'";
+    f.python = Some(PythonFacts {
+        name: Some("demo-lib".into()),
+        build_backend: Some("flit_core.buildapi".into()),
+        dependencies: vec![
+            requirement("requests", None),
+            requirement("pyobjc-core", Some(darwin)),
+            requirement("pywin32", Some("sys_platform == 'win32'")),
+        ],
+        ..PythonFacts::default()
+    });
+    let lib_text = render_case("python_library_darwin", &f, Builder::PythonPackage);
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat(&lib_text).contains(
+            "dependencies = [ requests ] ++ lib.optionals stdenv.hostPlatform.isDarwin [ pyobjc-core ];"
+        ),
+        "{lib_text}"
+    );
+    assert!(
+        lib_text.contains("  stdenv,\n") && lib_text.contains("  pyobjc-core,\n"),
+        "{lib_text}"
+    );
+    assert!(!lib_text.contains("pywin32"), "{lib_text}");
+    if let Some(p) = f.python.as_mut() {
+        p.dependencies.remove(0);
+        p.is_application = true;
+    }
+    let app = render_case("python_app_darwin", &f, Builder::PythonApplication);
+    assert!(
+        flat(&app).contains(
+            "dependencies = with python3Packages; lib.optionals stdenv.hostPlatform.isDarwin [ pyobjc-core ];"
+        ),
+        "{app}"
+    );
+    assert!(!app.contains("  pyobjc-core,\n"), "{app}");
+    if nix_available("python_darwin_requirements_are_guarded") {
+        for t in [&lib_text, &app] {
+            NixParser::default()
+                .check(t)
+                .unwrap_or_else(|e| panic!("{e}\n{t}"));
+        }
+    }
+}
+
 /// A plain-Makefile project, analysed for real: the libraries it links
 /// and the pkg-config modules its own switches select become the inputs,
 /// pkg-config a build tool; GTK 2 (the switch is off) and the toolchain's
