@@ -62,6 +62,7 @@ pub fn analyze(ctx: &Ctx<'_>) -> Option<LazarusProject> {
     Some(LazarusProject {
         desktop_file: desktop_file(ctx.view, &program),
         icons: icons(ctx.view, &program),
+        dynamic_units: crate::pascal_units::dynamic_units(ctx.view),
         project_file: file,
         target,
         widgetset,

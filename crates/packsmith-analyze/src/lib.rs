@@ -21,6 +21,7 @@ mod license;
 mod makefile;
 mod meson;
 mod npm;
+mod pascal_units;
 mod python;
 mod readme;
 pub mod source;

@@ -70,7 +70,18 @@ pub fn render(f: &RepoFacts) -> String {
             .as_ref()
             .map(|w| format!(", widget set {} from {}", w.value, w.evidence))
             .unwrap_or_default();
-        systems.push(format!("lazarus ({}{ws})", l.project_file));
+        let loads = match l.dynamic_units.first() {
+            Some(first) => {
+                let units: Vec<&str> = l.dynamic_units.iter().map(|u| u.value.as_str()).collect();
+                format!(
+                    ", loads at run time: {} ({})",
+                    units.join(", "),
+                    first.evidence
+                )
+            }
+            None => String::new(),
+        };
+        systems.push(format!("lazarus ({}{ws}{loads})", l.project_file));
     }
     let _ = writeln!(out, "  build systems: {}", systems.join(", "));
     let mut meta = Vec::new();

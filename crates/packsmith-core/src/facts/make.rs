@@ -50,4 +50,8 @@ pub struct LazarusProject {
     /// The program's icons as (hicolor size, path): `128x128`, `scalable`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub icons: Vec<(String, String)>,
+    /// Units the sources use that load their library at run time with
+    /// dlopen (`GL`, `GLU`): nothing links it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dynamic_units: Vec<Sourced<String>>,
 }

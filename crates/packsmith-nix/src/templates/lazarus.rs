@@ -59,9 +59,18 @@ pub(super) fn body(d: &mut Draft, project: &LazarusProject, input: &TemplateInpu
     native.extend(toolkit_native.iter().map(String::as_str));
     // lazbuild keeps its configuration under $HOME.
     native.push("writableTmpDirAsHomeHook");
+    let loaded = loaded_libraries(project);
+    if !loaded.is_empty() {
+        // The hook puts runtimeDependencies on the program's RPATH, where
+        // the units' dlopen finds them.
+        native.push("autoPatchelfHook");
+    }
     d.list("nativeBuildInputs", &native);
     let build: Vec<&str> = build.iter().map(String::as_str).collect();
     d.list("buildInputs", &build);
+    if !loaded.is_empty() {
+        d.list("runtimeDependencies", &loaded);
+    }
     let program = project.target.as_deref().unwrap_or(&input.pname);
     d.block([
         "buildPhase = ''".to_string(),
@@ -81,6 +90,23 @@ pub(super) fn body(d: &mut Draft, project: &LazarusProject, input: &TemplateInpu
     install.extend(desktop_lines(project, program));
     install.extend(["  runHook postInstall".to_string(), "'';".to_string()]);
     d.block(install);
+}
+
+/// The nixpkgs libraries the program's units load with dlopen.
+fn loaded_libraries(project: &LazarusProject) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for unit in &project.dynamic_units {
+        let library = match unit.value.to_ascii_lowercase().as_str() {
+            "gl" | "glext" => "libGL",
+            "glu" => "libGLU",
+            "glut" => "freeglut",
+            _ => continue,
+        };
+        if !out.contains(&library) {
+            out.push(library);
+        }
+    }
+    out
 }
 
 /// A GUI program's desktop entry and icons, where the desktop looks for

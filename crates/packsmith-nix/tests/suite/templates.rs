@@ -159,6 +159,10 @@ fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
             ("128x128".into(), "data/icons/128x128/demo.png".into()),
             ("scalable".into(), "data/demo.svg".into()),
         ],
+        dynamic_units: ["GL", "GLU"]
+            .iter()
+            .map(|u| Sourced::new(u.to_string(), Evidence::file("demounit.pas")))
+            .collect(),
     });
     out.push(("lazarus_qt6", laz.clone(), Builder::Lazarus));
     laz.lazarus = Some(LazarusProject {
@@ -167,6 +171,7 @@ fn cases() -> Vec<(&'static str, RepoFacts, Builder)> {
         widgetset: None,
         desktop_file: None,
         icons: Vec::new(),
+        dynamic_units: Vec::new(),
     });
     out.push(("lazarus_gtk2", laz, Builder::Lazarus));
     let mut rs = facts(BuildSystemKind::Cargo);
