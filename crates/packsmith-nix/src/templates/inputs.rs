@@ -217,11 +217,30 @@ pub struct DerivedInputs {
 
 /// Options a packaged build turns off: they run tests, examples or
 /// benchmarks, or download during the build (no network in the sandbox).
+/// A word of the name must start so (`BUILD_EXAMPLES`, `ALLOW_DOWNLOADS`):
+/// `USE_LATEST_API` and `USE_SYSTEM_GTEST` are no such switch. A name that
+/// says no (`DISABLE_DOWNLOADS`, `FETCHCONTENT_FULLY_DISCONNECTED`) is
+/// already on the package's side: turning it off would do the opposite.
 fn packaged_off(option: &str) -> bool {
     let up = option.to_ascii_uppercase();
-    ["TEST", "EXAMPLE", "BENCH", "DOWNLOAD", "FETCH"]
-        .iter()
-        .any(|w| up.contains(w))
+    let words: Vec<&str> = up.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    let negative = words.iter().any(|w| {
+        [
+            "DISABLE",
+            "NO",
+            "SKIP",
+            "WITHOUT",
+            "DISCONNECTED",
+            "OFFLINE",
+        ]
+        .contains(w)
+    });
+    !negative
+        && words.iter().any(|word| {
+            ["TEST", "EXAMPLE", "BENCH", "DOWNLOAD", "FETCH"]
+                .iter()
+                .any(|w| word.starts_with(w))
+        })
 }
 
 fn is_on(value: Option<&str>) -> bool {
@@ -803,5 +822,11 @@ mod tests {
         assert!(packaged_off("FOO_BUILD_TESTS"));
         assert!(packaged_off("FOO_ENABLE_EXAMPLES"));
         assert!(!packaged_off("FOO_ENABLE_MPI"));
+        assert!(packaged_off("ALLOW_DOWNLOADS") && packaged_off("FOO_BENCHMARKS"));
+        assert!(!packaged_off("FETCHCONTENT_FULLY_DISCONNECTED"));
+        assert!(!packaged_off("FOO_DISABLE_DOWNLOADS") && !packaged_off("NO_EXAMPLES"));
+        assert!(!packaged_off("USE_LATEST_API"));
+        assert!(!packaged_off("USE_SYSTEM_GTEST"));
+        assert!(!packaged_off("ENABLE_ATTESTATION"));
     }
 }
