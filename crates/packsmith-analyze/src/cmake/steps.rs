@@ -3,7 +3,6 @@
 //! and JUCE's copy of built plugins into the user's home.
 
 use super::lexer::Command;
-use super::vars::resolve_path;
 use super::walk::{Site, Walker};
 use packsmith_core::{CmakeGenerator, CmakeHomeCopy};
 
@@ -68,10 +67,7 @@ fn path_test(w: &Walker<'_, '_>, cond: &str) -> Option<bool> {
     if path.is_empty() || path.contains([' ', '(', ')']) {
         return None; // a compound condition
     }
-    let rel = resolve_path("", &w.vars.expand(path)).ok()?;
-    if rel.is_empty() {
-        return None;
-    }
+    let (_, rel) = w.condition_path(path)?;
     Some(w.ctx.view.exists(&rel) || w.ctx.view.is_dir(&rel))
 }
 

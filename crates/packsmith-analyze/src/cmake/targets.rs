@@ -3,7 +3,6 @@
 //! recipe can install the targets of a project without install rules and
 //! name the submodules the build cannot do without.
 
-use super::vars::resolve_path;
 use super::walk::{Site, Walker};
 use packsmith_core::{CmakeRequiredPath, CmakeTarget, CmakeTargetKind};
 
@@ -109,13 +108,9 @@ pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
         let Some(path) = cond.trim().strip_prefix("NOT EXISTS ") else {
             continue;
         };
-        let path = w.vars.expand(path.trim().trim_matches('"'));
-        let Ok(rel) = resolve_path("", &path) else {
+        let Some((path, rel)) = w.condition_path(path) else {
             continue;
         };
-        if rel.is_empty() {
-            continue;
-        }
         w.facts.required_paths.push(CmakeRequiredPath {
             path: rel,
             check: format!("if(NOT EXISTS {path}) message(FATAL_ERROR)"),

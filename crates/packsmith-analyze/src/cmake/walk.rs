@@ -125,6 +125,15 @@ impl<'c, 'v> Walker<'c, 'v> {
             || self.facts.cache_vars.iter().any(|v| v.name == name)
     }
 
+    /// A path written in a condition (`"${CMAKE_CURRENT_SOURCE_DIR}/x"`),
+    /// expanded, and the repository-relative path it names; None when it
+    /// still uses unknown variables, leaves the repository or is the top.
+    pub fn condition_path(&self, written: &str) -> Option<(String, String)> {
+        let expanded = self.vars.expand(written.trim().trim_matches('"'));
+        let rel = resolve_path("", &expanded).ok()?;
+        (!rel.is_empty()).then_some((expanded, rel))
+    }
+
     /// A name still holding `${…}` inside a function body is a parameter we
     /// cannot know; such facts are only recorded from expanded calls.
     pub fn name_ok(&self, name: &str) -> bool {
