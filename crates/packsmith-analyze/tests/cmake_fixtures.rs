@@ -121,6 +121,15 @@ find_package(LibLZMA)
 if(LibLZMA_FOUND)
   add_definitions(-DHAVE_LZMA)
 endif()
+option(QUILL_SUPPORT_LIBEDIT "Link the shell with libedit" OFF)
+find_package(Editline)
+if(EDITLINE_FOUND)
+  add_definitions(-DHAVE_EDITLINE)
+else()
+  if(QUILL_SUPPORT_LIBEDIT)
+    message(FATAL_ERROR "libedit not found")
+  endif()
+endif()
 add_library(quill quill.c)
 install(TARGETS quill)
 "#,
@@ -132,6 +141,11 @@ install(TARGETS quill)
     assert!(required("BZip2"));
     assert!(!required("GTest"));
     assert!(!required("LibLZMA"));
+    // Configure stops without libedit only when the option asks for it.
+    let editline = find_package(&facts, "Editline");
+    assert!(!editline.required);
+    assert_eq!(editline.required_when, ["QUILL_SUPPORT_LIBEDIT"]);
+    assert!(find_package(&facts, "ZLIB").required_when.is_empty());
 }
 
 /// Old CMake style repeats the if's condition in `else(...)` and

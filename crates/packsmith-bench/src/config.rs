@@ -54,9 +54,20 @@ pub struct Knobs {
     /// false: no rule-based fixes before the model (`--no-rules`; `spack`, `repair`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<bool>,
+    /// Where a Spack pair's first recipe comes from: `draft` (packsmith's,
+    /// the default) or `human` (the ground truth's own recipe, run through
+    /// `packsmith repair` on the task's source: does the human recipe
+    /// install here?).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<String>,
 }
 
 impl Knobs {
+    /// Whether a Spack pair starts from the ground truth's human recipe.
+    pub fn human_recipe(&self) -> bool {
+        self.recipe.as_deref() == Some("human")
+    }
+
     /// `self` with every value `over` sets replaced.
     fn overlay(&self, over: &Knobs) -> Knobs {
         fn pick<T: Clone>(a: &Option<T>, b: &Option<T>) -> Option<T> {
@@ -77,6 +88,7 @@ impl Knobs {
             static_repairs: pick(&self.static_repairs, &over.static_repairs),
             repair_mode: pick(&self.repair_mode, &over.repair_mode),
             rules: pick(&self.rules, &over.rules),
+            recipe: pick(&self.recipe, &over.recipe),
         }
     }
 
@@ -114,6 +126,13 @@ impl Knobs {
                 ));
             }
         }
+        if let Some(r) = &self.recipe {
+            if !matches!(r.as_str(), "draft" | "human") {
+                return Err(format!(
+                    "configuration `{name}`: recipe = \"{r}\" is not one of draft, human"
+                ));
+            }
+        }
         if let Some(n) = self.static_repairs.filter(|n| *n > 10) {
             return Err(format!(
                 "configuration `{name}`: static_repairs = {n} is more than the commands allow (0 to 10)"
@@ -127,7 +146,7 @@ impl Knobs {
 pub const REPAIR_MODES: &[&str] = &["edits", "rewrite", "auto"];
 
 /// The built-in baselines.
-pub const BASELINES: &[&str] = &["zero-shot", "spackit", "vibenix", "packsmith"];
+pub const BASELINES: &[&str] = &["zero-shot", "spackit", "vibenix", "packsmith", "human"];
 
 /// A baseline's knobs.
 pub fn baseline(name: &str) -> Option<Knobs> {
@@ -172,6 +191,15 @@ pub fn baseline(name: &str) -> Option<Knobs> {
         },
         // packsmith as shipped: every command default.
         "packsmith" => Knobs::default(),
+        // The human recipe of the ground truth as it stands, on the task's
+        // source in the same Spack: one attempt, no rules, no model.
+        "human" => Knobs {
+            recipe: Some("human".into()),
+            max_attempts: Some(1),
+            rules: Some(false),
+            variant_check: Some(false),
+            ..Knobs::default()
+        },
         _ => return None,
     };
     Some(k)

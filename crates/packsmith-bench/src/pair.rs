@@ -38,7 +38,29 @@ pub fn pair_args(
         a.push(flag.into());
         a.push(v.into());
     };
+    let human = matches!(task, Task::Spack(_)) && k.human_recipe();
     match task {
+        Task::Spack(t) if human => {
+            // `repair <human recipe> --source <tree>`: the recipe as the
+            // ground truth has it, installed from the task's tree.
+            let recipe = config
+                .spack
+                .ground_truth
+                .as_deref()
+                .and_then(|gt| ground_truth_recipe(gt, t))
+                .unwrap_or_else(|| PathBuf::from(format!("<no ground truth for {}>", t.name)));
+            a.push("repair".into());
+            a.push(recipe.into());
+            push(&mut a, "--name", t.name.clone());
+            push(
+                &mut a,
+                "--version",
+                version.unwrap_or(&t.version).to_string(),
+            );
+            a.push("--source".into());
+            a.push(source.into());
+            a.extend(["--until", "install"].map(OsString::from));
+        }
         Task::Spack(t) => {
             a.push("spack".into());
             a.push(source.into());
@@ -83,6 +105,7 @@ pub fn pair_args(
         push(&mut a, "--static-repairs", n.to_string());
     }
     match task {
+        Task::Spack(_) if human => repair_tail(&mut a, c, config),
         Task::Spack(_) => {
             if let Some(r) = &k.refs {
                 push(&mut a, "--refs", r.clone());
@@ -140,6 +163,12 @@ fn repair_head(a: &mut Vec<OsString>, t: &RepairTask, source: &Path) {
     a.push("repair".into());
     a.push(source.into());
     a.extend(["--name", &t.package, "--until", &t.until].map(OsString::from));
+    // An install-stage task installs the packed source it names.
+    if let (Some(tree), Some(version)) = (&t.source, &t.version) {
+        a.extend(["--version", version].map(OsString::from));
+        a.push("--source".into());
+        a.push(tree.into());
+    }
 }
 
 /// How a Spack recipe is mended, for `spack` and `repair` pairs alike.
@@ -410,7 +439,12 @@ fn score_task(
     task: &Task,
     config: &BenchConfig,
 ) {
+    let human = config
+        .configuration(&r.config)
+        .is_some_and(|c| c.knobs.human_recipe());
     match task {
+        // The human recipe is the ground truth: nothing to score it against.
+        Task::Spack(_) if human => {}
         Task::Spack(t) => score_into(r, report, run_root, t, config),
         Task::Nix(t) => score_nix_into(r, report, run_root, t, config),
         // No ground truth: the outcome (repaired or not) is the measure.
@@ -618,6 +652,40 @@ mod tests {
         assert_eq!(
             a,
             "spack /src/x --name n --version 2.0 --out /out/p --replace --model none --spack /spack/env.sh --no-sandbox"
+        );
+    }
+
+    /// The `human` baseline installs the ground truth's own recipe from the
+    /// task's tree: `repair <gt>/packages/<dir>/package.py --source <tree>`.
+    #[test]
+    fn human_pairs_repair_the_ground_truths_recipe_from_the_tasks_tree() {
+        let gt = tempfile::tempdir().unwrap();
+        let recipe = gt.path().join("packages/n/package.py");
+        std::fs::create_dir_all(recipe.parent().unwrap()).unwrap();
+        std::fs::write(&recipe, "class N(CMakePackage):\n    pass\n").unwrap();
+        let mut config = BenchConfig::load("human").unwrap();
+        config.spack.spack = Some("/spack/env.sh".into());
+        config.spack.ground_truth = Some(gt.path().to_path_buf());
+        let line = r#"{"name": "n", "spack_dir": "n", "version": "2.0"}"#;
+        let a = args_of(line, "human", &config);
+        assert_eq!(
+            a,
+            format!(
+                "repair {} --name n --version 2.0 --source /src/x --until install --out /out/p --replace --model none --max-attempts 1 --no-rules --spack /spack/env.sh",
+                recipe.display()
+            )
+        );
+    }
+
+    #[test]
+    fn an_install_stage_repair_task_installs_its_source() {
+        let line = REPAIR.replace(
+            "\"until\": \"load\"",
+            "\"until\": \"install\", \"source\": \"/r/src.tar.gz\", \"version\": \"1.2\"",
+        );
+        assert_eq!(
+            args_for(&line, "[[configuration]]\nname = \"d\"\n", "/r/package.py"),
+            "repair /r/package.py --name z --until install --version 1.2 --source /r/src.tar.gz --out /out/p --replace --model none --spack /spack/env.sh --no-sandbox"
         );
     }
 

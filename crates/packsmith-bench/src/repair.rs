@@ -29,6 +29,12 @@ pub struct RepairTask {
     pub original: PathBuf,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// An install-stage task's source (a `.tar.gz`) and the version it is
+    /// installed as (`packsmith repair --source --version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 /// What `packsmith repair --until` takes.
@@ -80,6 +86,24 @@ impl RepairTask {
                 ));
             }
             *path = full;
+        }
+        if let Some(source) = &mut self.source {
+            let full = base.join(&*source);
+            if !full.is_file() {
+                return Err(format!(
+                    "repair task `{}`: field `source`: {} is not a file (paths are relative to \
+                     the task file's directory)",
+                    self.id,
+                    full.display()
+                ));
+            }
+            *source = full;
+        }
+        if self.source.is_some() != self.version.is_some() {
+            return Err(format!(
+                "repair task `{}`: `source` and `version` go together",
+                self.id
+            ));
         }
         Ok(())
     }

@@ -126,6 +126,21 @@ pub fn prepare(o: &RunOptions) -> Result<Plan> {
             .hint("pass a Spack package repository root, e.g. <spack>/var/spack/repos/builtin"));
         }
     }
+    if let Some(human) = config
+        .configurations
+        .iter()
+        .find(|c| c.knobs.human_recipe())
+    {
+        if config.spack.ground_truth.is_none() {
+            return Err(BenchError::bad_input(format!(
+                "configuration `{}` runs the human recipes, but no ground truth names them",
+                human.name
+            ))
+            .hint(
+                "pass --ground-truth <spack>/var/spack/repos/builtin (or set [spack] ground_truth)",
+            ));
+        }
+    }
     if let Some(r) = &config.nix.reference {
         if !r.is_dir() {
             return Err(BenchError::bad_input(format!(

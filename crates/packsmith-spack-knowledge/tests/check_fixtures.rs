@@ -21,6 +21,7 @@ fn names(spack: TargetSpack) -> NameIndex {
             .iter()
             .map(|(v, p)| (v.to_string(), vec![p.to_string()]))
             .collect(),
+        ..Default::default()
     }
 }
 

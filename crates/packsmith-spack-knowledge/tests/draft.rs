@@ -151,6 +151,7 @@ fn names_kb() -> packsmith_spack_knowledge::kb::NameIndex {
             .into_iter()
             .map(|(v, p)| (v.to_string(), vec![p.to_string()]))
             .collect(),
+        ..Default::default()
     }
 }
 

@@ -37,6 +37,7 @@ fn kb() -> NameIndex {
         virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
             .into_iter()
             .collect(),
+        ..Default::default()
     }
 }
 

@@ -23,6 +23,7 @@ fn kb() -> NameIndex {
         virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
             .into_iter()
             .collect(),
+        ..Default::default()
     }
 }
 
@@ -254,6 +255,7 @@ fn a_fetched_test_framework_is_a_test_dependency() {
             .map(|s| s.to_string())
             .collect(),
         virtuals: Default::default(),
+        ..Default::default()
     };
     let b = build_brief(&facts, TargetSpack::V0_23, &kb);
     let text = render_recipe(&b, &DraftOptions::default());

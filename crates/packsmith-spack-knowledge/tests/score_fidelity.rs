@@ -156,3 +156,42 @@ class YamlThing(CMakePackage):
     assert_eq!(f.deps_missing, ["boost"]);
     assert_eq!(f.deps_extra, ["zlib-api"]);
 }
+
+/// The default configuration: what a plain `spack install` of each recipe
+/// pulls in, each `when=` decided by the recipe's own variant defaults on
+/// Linux. An opt-in feature the human recipe does not offer (examples,
+/// readline support) is no extra there; a default-on one still counts.
+#[test]
+fn the_default_configuration_counts_what_a_plain_install_pulls_in() {
+    let reference = r#"
+class Quillo(CMakePackage):
+    variant("mpi", default=True, description="MPI")
+    variant("build_type", default="Release", values=("Release", "Debug"), description="Type")
+    depends_on("zlib-api")
+    depends_on("mpi", when="+mpi")
+    depends_on("valgrind", when="build_type=Debug")
+    depends_on("libunwind", when="platform=darwin")
+    depends_on("hip", when="+rocm")
+"#;
+    let generated = r#"
+class Quillo(CMakePackage):
+    variant("examples", default=False, description="Examples")
+    variant("readline", default=False, description="Readline")
+    variant("tools", default=True, description="Tools")
+    depends_on("zlib-api")
+    depends_on("eigen", when="+examples")
+    depends_on("readline", when="+readline")
+    depends_on("ncurses", when="+tools")
+"#;
+    let f = fidelity(reference, generated);
+    // Declared anywhere: mpi, valgrind, libunwind, hip are missing; eigen,
+    // readline, ncurses are extra.
+    assert_eq!(f.dep_recall, Some(1.0 / 5.0), "{f:?}");
+    assert_eq!(f.dep_precision, Some(1.0 / 4.0), "{f:?}");
+    // By default the human recipe pulls zlib-api and mpi, the generated
+    // one zlib-api and ncurses.
+    assert_eq!(f.default_dep_recall, Some(0.5), "{f:?}");
+    assert_eq!(f.default_dep_precision, Some(0.5), "{f:?}");
+    assert_eq!(f.default_deps_missing, ["mpi"]);
+    assert_eq!(f.default_deps_extra, ["ncurses"]);
+}

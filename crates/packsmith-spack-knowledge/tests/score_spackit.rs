@@ -20,6 +20,7 @@ fn recipe(bases: &[&str], deps: Vec<ScoreDep>, keys: &[&str]) -> ScoreRecipe {
         define_keys: keys.iter().map(|k| k.to_string()).collect(),
         variants: Vec::new(),
         versions: Vec::new(),
+        variant_defaults: Default::default(),
     }
 }
 

@@ -18,8 +18,9 @@ use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::validate::{
-    pack_local_source, pack_upstream_release, upstream_release_sha256, LocalSource, Sandbox,
-    SandboxPolicy, SpackSandboxPolicy, SpackSetup, UpstreamRelease, ValidateError,
+    pack_as_archive, pack_local_source, pack_upstream_release, recipe_archive_extension,
+    upstream_release_sha256, LocalSource, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup,
+    UpstreamRelease, ValidateError,
 };
 
 /// What the caller decided: the analysed source, the located Spack and
@@ -179,23 +180,36 @@ pub struct RepairInputs<'a> {
     pub out: &'a Path,
     pub replace: bool,
     pub no_sandbox: bool,
+    /// The version to install, and a local tree of it when the recipe's
+    /// archive cannot be fetched.
+    pub version: Option<&'a str>,
+    pub source: Option<RepairSource<'a>>,
 }
 
-/// A repair run ready for the loop: no source to pack (the recipe fetches
-/// its own), only the brief's name and target, the run directory and the
-/// sandbox.
+/// A local tree standing in for the archive a recipe fetches.
+pub struct RepairSource<'a> {
+    pub tree: &'a Path,
+    /// The recipe's text, whose URL for the version names the archive's kind.
+    pub recipe: &'a str,
+}
+
+/// A repair run ready for the loop: the brief's name, target and version,
+/// the run directory, the sandbox, and the run's mirror when a local tree
+/// stands in for the recipe's archive (otherwise the recipe fetches its
+/// own).
 pub struct PreparedRepair {
     pub brief: SpackBrief,
     pub run_dir: PathBuf,
     pub setup: SpackSetup,
     pub sandbox: Sandbox,
+    pub source: Option<LocalSource>,
 }
 
 /// Claims the run directory of a repair and sets up the sandbox.
 pub fn prepare_repair(inputs: RepairInputs<'_>) -> Result<PreparedRepair, PrepareError> {
     let overrides = BriefOverrides {
         name: Some(inputs.package.to_string()),
-        version: None,
+        version: inputs.version.map(str::to_string),
     };
     let facts = RepoFacts::empty(packsmith_core::SourceInfo {
         kind: "recipe".into(),
@@ -206,13 +220,39 @@ pub fn prepare_repair(inputs: RepairInputs<'_>) -> Result<PreparedRepair, Prepar
     let run_dir = claim_run_dir(inputs.out, &brief.package, inputs.replace)?;
     let mut setup = inputs.setup;
     setup.scratch = run_dir.clone();
+    let source = match (inputs.source, inputs.version) {
+        (Some(src), Some(version)) => Some(pack_for_recipe(
+            &src,
+            &brief.package,
+            version,
+            &run_dir.join("mirror"),
+        )?),
+        (Some(src), None) => {
+            return Err(PrepareError::NoVersion {
+                root: src.tree.to_path_buf(),
+            })
+        }
+        (None, _) => None,
+    };
     let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
     Ok(PreparedRepair {
         brief,
         run_dir,
         setup,
         sandbox,
+        source,
     })
+}
+
+/// Packs the tree as the archive the recipe fetches for `version`.
+fn pack_for_recipe(
+    src: &RepairSource<'_>,
+    package: &str,
+    version: &str,
+    mirror: &Path,
+) -> Result<LocalSource, PrepareError> {
+    let ext = recipe_archive_extension(src.recipe, version).map_err(PrepareError::Pack)?;
+    pack_as_archive(src.tree, package, version, mirror, ext).map_err(PrepareError::Pack)
 }
 
 /// `<out>/<package>/`, claimed and absolute: the mirror URL and Spack's

@@ -1037,3 +1037,120 @@ fn the_package_under_test_is_built_even_when_the_site_has_it_as_an_external() {
         "took the site's copy:\n{log}"
     );
 }
+
+/// A human-style recipe whose every line the install needs: the install
+/// classes of the repair set break one each, and real Spack refuses each
+/// mutant at install (configure stops) or at the hermeticity check (the
+/// host's zlib found with the dependency removed), never before.
+#[test]
+fn install_stage_repair_tasks_fail_at_install_and_keep_their_source() {
+    use packsmith_spack::repair_set::{build_repair_set, InstallSource, RepairSetOptions};
+    use packsmith_spack_knowledge::mutate::MutationClass;
+    let Some(env) =
+        spack_or_skip("install_stage_repair_tasks_fail_at_install_and_keep_their_source")
+    else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let sb = sandbox(&env, |_| {});
+    let project = env.run.path().join("zippy-src");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("CMakeLists.txt"),
+        r#"cmake_minimum_required(VERSION 3.18)
+project(zippy VERSION 1.0.0 LANGUAGES C)
+option(ZIPPY_SAFE "The configuration the project supports" OFF)
+option(ZIPPY_TESTS "Build the tests (they need LibFoo)" OFF)
+if(NOT ZIPPY_SAFE)
+  message(FATAL_ERROR "configure with -DZIPPY_SAFE=ON")
+endif()
+if(ZIPPY_TESTS)
+  find_package(LibFoo REQUIRED)
+endif()
+find_package(ZLIB REQUIRED)
+add_library(zippy zippy.c)
+target_link_libraries(zippy ZLIB::ZLIB)
+install(TARGETS zippy)
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("zippy.c"),
+        "#include <zlib.h>\nconst char *zippy(void) { return zlibVersion(); }\n",
+    )
+    .unwrap();
+    let repo = env.run.path().join("builtin");
+    let pkg = repo.join("packages/zippy");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("package.py"),
+        r#"from spack.package import *
+
+
+class Zippy(CMakePackage):
+    """Zips."""
+
+    homepage = "https://example.invalid/zippy"
+    url = "https://example.invalid/zippy-1.0.0.tar.gz"
+
+    version("1.0.0", sha256="0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+
+    depends_on("cmake@3.18:", type="build")
+    depends_on("zlib-api")
+
+    def cmake_args(self):
+        return [
+            self.define("ZIPPY_SAFE", True),
+            self.define("ZIPPY_TESTS", self.run_tests),
+        ]
+"#,
+    )
+    .unwrap();
+    let out = env.run.path().join("set");
+    std::fs::create_dir_all(&out).unwrap();
+    let sources = BTreeMap::from([(
+        "zippy".to_string(),
+        InstallSource {
+            tree: project.clone(),
+            version: "1.0.0".into(),
+        },
+    )]);
+    let known = |_: &str| true;
+    let opts = RepairSetOptions {
+        packages: &repo.join("packages"),
+        out: &out,
+        n: 3,
+        seed: 7,
+        classes: MutationClass::INSTALL.to_vec(),
+        known: &known,
+        sources: &sources,
+        names: &NoKnowledge,
+    };
+    let mut heard = Vec::new();
+    let summary =
+        build_repair_set(&opts, &env.setup, &sb, &mut |l| heard.push(l.to_string())).unwrap();
+    assert_eq!(summary.originals_failing, 0, "{heard:#?}");
+    assert_eq!(summary.tasks, 3, "{heard:#?}\n{summary:#?}");
+    let tasks = std::fs::read_to_string(out.join("tasks.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = tasks
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let stage_of = |class: &str| {
+        lines
+            .iter()
+            .find(|l| l["class"] == class)
+            .map(|l| l["stage"].as_str().unwrap().to_string())
+    };
+    assert_eq!(
+        stage_of("removed_dependency").as_deref(),
+        Some("hermeticity")
+    );
+    assert_eq!(stage_of("removed_define").as_deref(), Some("install"));
+    assert_eq!(stage_of("tests_on").as_deref(), Some("install"));
+    for l in &lines {
+        assert_eq!(l["version"], "1.0.0");
+        let source = out.join(l["source"].as_str().unwrap());
+        assert!(source.is_file(), "{}", source.display());
+    }
+}

@@ -66,6 +66,16 @@ pub struct RepairArgs {
     /// Leave the hermeticity check out after an install.
     #[arg(long)]
     pub no_hermeticity_check: bool,
+    /// The version to concretize and install (default: Spack's preferred
+    /// one of the recipe).
+    #[arg(long)]
+    pub version: Option<String>,
+    /// A source tree of that version, or its `.tar.gz` (needs --version),
+    /// for a sandbox that cannot fetch the recipe's archive: it is put into
+    /// the run's mirror as that archive and installed with `--no-checksum`
+    /// (the recipe's checksum is the upstream archive's, not this tree's).
+    #[arg(long, requires = "version")]
+    pub source: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub run: LoopFlags,
 }

@@ -282,7 +282,7 @@ fn report_shows_hermeticity_and_fidelity() {
     );
     assert!(
         md.contains(
-            "| `packsmith` | 2 | 1 of 2 checked (50.0%) | leaky | 0.500 (n=2) | 0.500 (n=2) | – (n=0) | 0 / 0 / 0 |"
+            "| `packsmith` | 2 | 1 of 2 checked (50.0%) | leaky | 0.500 (n=2) | 0.500 (n=2) | 0.500 (n=2) / 0.500 (n=2) | – (n=0) | 0 / 0 / 0 |"
         ),
         "{md}"
     );

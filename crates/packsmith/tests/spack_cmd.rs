@@ -611,3 +611,93 @@ fn repair_fixes_a_recipe_spack_refuses_by_rule_without_a_model() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
+
+/// A human recipe of the usual shape: its archive is a `.tar.bz2` release
+/// whose checksum is not the local tree's, and a patch beside it fixes
+/// the source.
+const PATCHED_GREETER: &str = r#"from spack.package import *
+
+
+class Greeter(CMakePackage):
+    """Greets."""
+
+    homepage = "https://example.org/greeter"
+    url = "https://example.org/releases/greeter-1.0.tar.bz2"
+
+    version("1.0", sha256="0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+
+    patch("fix.patch")
+
+    depends_on("cmake@3.10:", type="build")
+"#;
+
+const FIX_PATCH: &str = "--- a/main.c\n+++ b/main.c\n@@ -1,2 +1,2 @@\n-#error unpatched\n+/* patched */\n int main(void) { return 0; }\n";
+
+/// `repair --version V --source DIR`: a local tree stands in for the
+/// recipe's archive (packed as the `.tar.bz2` its URL names, installed
+/// without the upstream checksum) and the patch beside the recipe travels
+/// with it, so a human recipe installs offline.
+#[test]
+fn repair_installs_a_recipe_from_a_local_tree_with_its_patches() {
+    let Some(env) =
+        common::test_spack_env("repair_installs_a_recipe_from_a_local_tree_with_its_patches")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("packages/greeter");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(pkg.join("package.py"), PATCHED_GREETER).unwrap();
+    std::fs::write(pkg.join("fix.patch"), FIX_PATCH).unwrap();
+    let src = tmp.path().join("greeter-src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.10)\nproject(greeter C)\nadd_executable(greeter main.c)\ninstall(TARGETS greeter)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("main.c"),
+        "#error unpatched\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("runs");
+    let recipe = pkg.join("package.py");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "repair",
+            recipe.to_str().unwrap(),
+            "--model",
+            "none",
+            "--no-rules",
+            "--max-attempts",
+            "1",
+            "--spack",
+            env.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--replace",
+        ];
+        args.extend_from_slice(extra);
+        packsmith(&args, tmp.path(), None)
+    };
+    let o = run(&["--version", "1.0", "--source", src.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("stands in for the recipe's archive"), "{err}");
+    assert!(err.contains("  install        ok"), "{err}");
+    assert!(err.contains("  hermeticity    ok"), "{err}");
+    let archive = out.join("greeter/mirror/greeter/greeter-1.0.tar.bz2");
+    assert!(archive.is_file(), "{}", archive.display());
+    let install_log =
+        std::fs::read_to_string(out.join("greeter/attempts/01/logs/install.log")).unwrap();
+    assert!(install_log.contains("--no-checksum"), "{install_log}");
+    assert!(install_log.contains("greeter@=1.0"), "{install_log}");
+    // The recipe given and its directory are untouched.
+    assert_eq!(std::fs::read_to_string(&recipe).unwrap(), PATCHED_GREETER);
+
+    // `--source` without `--version` is refused before anything runs.
+    let o = run(&["--source", src.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--version"), "{}", stderr(&o));
+}

@@ -361,6 +361,7 @@ fn find_package(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
         optional_components: Vec::new(),
         conditions: site.conditions,
         evidence: site.evidence,
+        required_when: Vec::new(),
     };
     let mut rest = &args[1..];
     if let Some(v) = rest.first() {

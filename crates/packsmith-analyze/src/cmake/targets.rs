@@ -97,11 +97,32 @@ pub fn vendored_fallback(w: &mut Walker<'_, '_>, site: &Site) {
 /// stops when the path is missing. Under `if(NOT <Pkg>_FOUND)` it stops
 /// without the package, which is then as good as `REQUIRED` (BLT's
 /// `SetupMPI` finds MPI quietly and the project stops without it).
+///
+/// When the stop sits under further conditions (an option that asks for
+/// the package: pcre2's `if(PCRE2_SUPPORT_LIBEDIT)` in the `else()` of
+/// `if(EDITLINE_FOUND)`), the package is needed only when those hold:
+/// they become the lookup's `required_when`, not an unconditional need.
 pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
-    for cond in site.conditions.iter().rev() {
+    for (at, cond) in site.conditions.iter().enumerate().rev() {
         if let Some(i) = not_found_package(w, cond) {
             if let Some(fp) = w.facts.find_packages.get_mut(i) {
-                fp.required = true;
+                let further: Vec<String> = site
+                    .conditions
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, c)| {
+                        *k != at
+                            && !c.starts_with("in function")
+                            && !c.starts_with("in macro")
+                            && !fp.conditions.contains(c)
+                    })
+                    .map(|(_, c)| c.clone())
+                    .collect();
+                if further.is_empty() {
+                    fp.required = true;
+                } else if fp.required_when.is_empty() {
+                    fp.required_when = further;
+                }
             }
             return;
         }

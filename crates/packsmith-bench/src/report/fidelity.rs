@@ -66,6 +66,11 @@ pub struct ConfigFidelity {
     pub dep_precision_n: usize,
     pub variant_recall: Option<f64>,
     pub variant_recall_n: usize,
+    /// Recall and precision over each recipe's default configuration.
+    pub default_dep_recall: Option<f64>,
+    pub default_dep_recall_n: usize,
+    pub default_dep_precision: Option<f64>,
+    pub default_dep_precision_n: usize,
     /// Test-only dependencies over the scored pairs, by package: the human
     /// recipes', the generated ones', and those both have.
     pub test_deps_reference: usize,
@@ -99,6 +104,10 @@ pub fn config_fidelity(name: &str, results: &[&PairResult]) -> ConfigFidelity {
     let (dep_recall, dep_recall_n) = mean_of(scored.iter().map(|f| f.dep_recall));
     let (dep_precision, dep_precision_n) = mean_of(scored.iter().map(|f| f.dep_precision));
     let (variant_recall, variant_recall_n) = mean_of(scored.iter().map(|f| f.variant_recall));
+    let (default_dep_recall, default_dep_recall_n) =
+        mean_of(scored.iter().map(|f| f.default_dep_recall));
+    let (default_dep_precision, default_dep_precision_n) =
+        mean_of(scored.iter().map(|f| f.default_dep_precision));
     let mut shared = 0;
     for f in &scored {
         let generated: BTreeSet<&String> = f.test_deps_generated.iter().collect();
@@ -128,6 +137,10 @@ pub fn config_fidelity(name: &str, results: &[&PairResult]) -> ConfigFidelity {
         dep_precision_n,
         variant_recall,
         variant_recall_n,
+        default_dep_recall,
+        default_dep_recall_n,
+        default_dep_precision,
+        default_dep_precision_n,
         test_deps_reference: scored.iter().map(|f| f.test_deps_reference.len()).sum(),
         test_deps_generated: scored.iter().map(|f| f.test_deps_generated.len()).sum(),
         test_deps_shared: shared,

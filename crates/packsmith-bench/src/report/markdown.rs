@@ -62,6 +62,7 @@ fn fidelity_section(r: &Report) -> String {
         "installed, not hermetic",
         "dependency recall",
         "dependency precision",
+        "default configuration: dep. recall / precision",
         "variant recall",
         "test-only deps (human / generated / both)",
     ]
@@ -81,6 +82,11 @@ fn fidelity_section(r: &Report) -> String {
             names(&c.installed_not_hermetic),
             figure(c.dep_recall, c.dep_recall_n),
             figure(c.dep_precision, c.dep_precision_n),
+            format!(
+                "{} / {}",
+                figure(c.default_dep_recall, c.default_dep_recall_n),
+                figure(c.default_dep_precision, c.default_dep_precision_n)
+            ),
             figure(c.variant_recall, c.variant_recall_n),
             format!(
                 "{} / {} / {}",
@@ -93,8 +99,10 @@ fn fidelity_section(r: &Report) -> String {
          the concretized DAG (share of n). Dependency recall and precision count packages the \
          recipe links against or runs with (build-only and test-only ones apart; a provider \
          counts for its virtual; one package's version ranges must overlap), means over the \
-         pairs where the human or the generated recipe, respectively, has any. Variant recall: \
-         the human recipe's variants the generated recipe declares.\n\n",
+         pairs where the human or the generated recipe, respectively, has any. Default \
+         configuration: the same over the dependencies each recipe has with its own variant \
+         defaults on Linux (what a plain `spack install` pulls in), opt-in features aside. \
+         Variant recall: the human recipe's variants the generated recipe declares.\n\n",
     );
     let head = [
         "task",

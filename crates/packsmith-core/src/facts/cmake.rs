@@ -74,6 +74,12 @@ pub struct CmakeFindPackage {
     /// "MPI, required when FOO_ENABLE_MPI".
     pub conditions: Vec<String>,
     pub evidence: Evidence,
+    /// Where configure stops without the package although the lookup is
+    /// optional: the conditions besides the not-found test around a
+    /// `message(FATAL_ERROR …)` (`if(PCRE2_SUPPORT_LIBEDIT)` in the `else()`
+    /// of `if(EDITLINE_FOUND)`), so the package is needed when they hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required_when: Vec<String>,
 }
 
 /// `pkg_check_modules(PREFIX [REQUIRED] mod1 mod2>=1.0 …)` or `pkg_search_module`.

@@ -55,6 +55,7 @@ fn find_package(name: &str, required: bool, conditions: &[&str]) -> CmakeFindPac
         optional_components: Vec::new(),
         conditions: conditions.iter().map(|c| c.to_string()).collect(),
         evidence: Evidence::file("CMakeLists.txt"),
+        required_when: Vec::new(),
     }
 }
 

@@ -23,12 +23,27 @@ pub enum When {
 
 /// Maps option names (upper-cased) to variant names, plus options whose
 /// conditions mean "tests are being built".
+#[derive(Debug, Clone, Default)]
 pub struct ConditionMap {
     pub variants: BTreeMap<String, String>,
     pub test_options: Vec<String>,
     /// Options named in the negative (upper-cased) whose variant names the
     /// feature: `NO_ZLIB` is `~zlib`.
     pub inverted: BTreeSet<String>,
+    /// Test options named in the negative (`SKIP_PORTABILITY_TEST`): on
+    /// when the tests are not built.
+    pub inverted_tests: BTreeSet<String>,
+    /// Options the recipe sets to one value and offers no variant for
+    /// (examples off, the install switch on): a condition on one holds or
+    /// fails outright.
+    pub pinned: BTreeMap<String, bool>,
+}
+
+/// What one clause of a condition becomes.
+enum Clause {
+    Spec(String),
+    Holds,
+    Fails,
 }
 
 impl ConditionMap {
@@ -53,18 +68,24 @@ impl ConditionMap {
     pub fn translate(&self, conditions: &[String]) -> When {
         let mut parts: Vec<String> = Vec::new();
         let mut leftovers: Vec<String> = Vec::new();
+        let mut failed = false;
         for cond in conditions {
             if cond.starts_with("in function") || cond.starts_with("in macro") {
                 continue;
             }
             for clause in split_and(cond) {
                 match self.clause(&clause) {
-                    Some(spec) => parts.push(spec),
+                    Some(Clause::Spec(spec)) => parts.push(spec),
+                    Some(Clause::Holds) => {}
+                    Some(Clause::Fails) => failed = true,
                     None => leftovers.push(clause),
                 }
             }
         }
-        if parts.is_empty() && leftovers.is_empty() {
+        if failed {
+            // Under a switch the recipe turns off: no build reaches it.
+            When::Never
+        } else if parts.is_empty() && leftovers.is_empty() {
             When::Always
         } else if leftovers
             .iter()
@@ -86,7 +107,7 @@ impl ConditionMap {
         }
     }
 
-    fn clause(&self, clause: &str) -> Option<String> {
+    fn clause(&self, clause: &str) -> Option<Clause> {
         let c = clause.trim();
         let (negated, inner) = match strip_not(c) {
             Some(rest) => (true, rest),
@@ -100,10 +121,21 @@ impl ConditionMap {
         if inner.contains(' ') {
             return None;
         }
-        let variant = self.variant_for(inner)?;
         let bare = inner.trim_start_matches("${").trim_end_matches('}');
+        if let Some(&value) = self.pinned.get(&bare.to_ascii_uppercase()) {
+            return Some(if value != negated {
+                Clause::Holds
+            } else {
+                Clause::Fails
+            });
+        }
+        let variant = self.variant_for(inner)?;
         let negated = negated != self.inverted.contains(&bare.to_ascii_uppercase());
-        Some(format!("{}{}", if negated { "~" } else { "+" }, variant))
+        Some(Clause::Spec(format!(
+            "{}{}",
+            if negated { "~" } else { "+" },
+            variant
+        )))
     }
 }
 
@@ -150,7 +182,7 @@ mod tests {
         ConditionMap {
             variants,
             test_options: vec!["FOO_BUILD_TESTS".into()],
-            inverted: BTreeSet::new(),
+            ..ConditionMap::default()
         }
     }
 
@@ -209,6 +241,25 @@ mod tests {
         assert_eq!(
             m.translate(&["NOT FOO_NO_ZLIB".into()]),
             When::Spec("+zlib".into())
+        );
+    }
+
+    /// A switch the recipe pins: a lookup under it is declared outright or
+    /// not at all.
+    #[test]
+    fn a_pinned_switch_decides_its_conditions() {
+        let mut m = map();
+        m.pinned.insert("FOO_BUILD_EXAMPLES".into(), false);
+        m.pinned.insert("FOO_INSTALL".into(), true);
+        assert_eq!(m.translate(&["FOO_BUILD_EXAMPLES".into()]), When::Never);
+        assert_eq!(
+            m.translate(&["NOT FOO_BUILD_EXAMPLES".into(), "FOO_ENABLE_MPI".into()]),
+            When::Spec("+mpi".into())
+        );
+        assert_eq!(m.translate(&["FOO_INSTALL".into()]), When::Always);
+        assert_eq!(
+            m.translate(&["FOO_ENABLE_MPI AND FOO_BUILD_EXAMPLES".into()]),
+            When::Never
         );
     }
 }

@@ -7,6 +7,7 @@ mod conditions;
 mod downloads;
 mod install;
 mod names;
+mod option_roles;
 mod option_words;
 mod own_name;
 mod render;
@@ -14,17 +15,20 @@ mod virtuals;
 
 pub use conditions::{ConditionMap, When};
 pub use install::InstallPlan;
-pub use names::{class_name, package_name, positive_variant_name, variant_name};
+pub use names::{
+    class_name, package_name, positive_variant_name, positive_variant_name_in, variant_name,
+    variant_name_in, OptionPrefixes,
+};
 pub use option_words::is_extras_or_test_variant;
 pub use render::{render_brief, render_raw_facts};
 
 use crate::base_classes::class_for_kind;
 use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
-use option_words::{is_extras_option, is_test_option};
+use option_roles::OptionRole;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A variant's default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,28 +161,6 @@ pub struct BriefDefine {
     pub value: Option<String>,
 }
 
-/// Options that tune the developer's build, not the package.
-const DEVELOPER_OPTION_WORDS: &[&str] = &[
-    "WERROR",
-    "WARNING",
-    "COVERAGE",
-    "SANITIZ",
-    "CLANG_TIDY",
-    "CPPCHECK",
-    "IWYU",
-    "CCACHE",
-    "CLANG_FORMAT",
-    "FORMAT",
-    "LINT",
-    "PEDANTIC",
-    "GCOV",
-];
-
-fn is_developer_option(name: &str) -> bool {
-    let u = name.to_ascii_uppercase();
-    DEVELOPER_OPTION_WORDS.iter().any(|w| u.contains(w))
-}
-
 /// A condition that holds only on another platform than Linux x86-64:
 /// `APPLE`, `WIN32`, `MSVC`, … as its first word, or a test of
 /// `CMAKE_SYSTEM_PROCESSOR`/`CMAKE_SYSTEM_NAME` against another processor
@@ -259,7 +241,7 @@ pub fn build_brief_with(
     base_classes(facts, &mut brief);
     let cond_map = cmake_variants(facts, &mut brief);
     cmake_dependencies(facts, kb, &cond_map, &mut brief);
-    disable_optional_lookups(facts, kb, &mut brief);
+    disable_optional_lookups(facts, kb, &cond_map, &mut brief);
     autotools_dependencies(facts, kb, &cond_map, &mut brief);
     autotools_bootstrap_tools(facts, &mut brief);
     meson_dependencies(facts, kb, &cond_map, &mut brief);
@@ -368,8 +350,12 @@ fn cmake_dependencies(
                     required: fp.required,
                     conditions: &conditions,
                     evidence: &fp.evidence,
+                    components: &fp.components,
                 },
             );
+            if !fp.required && !fp.required_when.is_empty() {
+                needed_when(fp, &conditions, kb, cond_map, brief);
+            }
         }
         // A generator the build runs (bison_target) needs its tool even
         // where the find_package around it is optional.
@@ -385,6 +371,7 @@ fn cmake_dependencies(
                     required: true,
                     conditions: &g.conditions,
                     evidence: &g.evidence,
+                    components: &[],
                 },
             );
         }
@@ -413,6 +400,7 @@ fn cmake_dependencies(
                         required: pc.required,
                         conditions: &pc.conditions,
                         evidence: &pc.evidence,
+                        components: &[],
                     },
                 );
             }
@@ -434,6 +422,56 @@ fn cmake_dependencies(
     }
 }
 
+/// An optional lookup without which configure stops when an option asks
+/// for the package (`required_when`): the package is declared under that
+/// option's variant, and a lookup that runs in every configuration is
+/// switched off while the variant is off, so a host copy found but unused
+/// never shows in the configure output.
+fn needed_when(
+    fp: &packsmith_core::CmakeFindPackage,
+    conditions: &[String],
+    kb: &dyn SpackNames,
+    cond_map: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
+    let mut when: Vec<String> = conditions.to_vec();
+    when.extend(fp.required_when.iter().cloned());
+    let evidence = fp.evidence.clone();
+    add_dependency(
+        brief,
+        kb,
+        cond_map,
+        Found {
+            name: &fp.name,
+            source: NameSource::Cmake,
+            version: fp.version.as_deref(),
+            required: true,
+            conditions: &when,
+            evidence: &evidence,
+            components: &fp.components,
+        },
+    );
+    // Declared, it is no longer an optional lookup to list.
+    brief
+        .optional_dependencies
+        .retain(|o| !o.upstream.eq_ignore_ascii_case(&fp.name));
+    let always = cond_map.translate(conditions) == When::Always;
+    let When::Spec(spec) = cond_map.translate(&fp.required_when) else {
+        return;
+    };
+    let Some(variant) = spec.strip_prefix('+').filter(|v| !v.contains(' ')) else {
+        return;
+    };
+    let key = format!("CMAKE_DISABLE_FIND_PACKAGE_{}", fp.name);
+    if always && !brief.defines.iter().any(|d| d.key == key) {
+        brief.defines.push(BriefDefine {
+            key,
+            variant: None,
+            value: Some(format!("self.spec.satisfies(\"~{variant}\")")),
+        });
+    }
+}
+
 /// `find_package` names that the build environment provides and no
 /// recipe declares (pkg-config's own lookup, git for version strings).
 const BUILD_ENVIRONMENT_PACKAGES: &[&str] = &["PkgConfig", "Git"];
@@ -443,7 +481,12 @@ const BUILD_ENVIRONMENT_PACKAGES: &[&str] = &["PkgConfig", "Git"];
 /// in: Spack's build environment does not hide `/usr`. A lookup that is
 /// REQUIRED anywhere is left alone (CMake refuses to disable it), as are
 /// the compiler's (OpenMP, Threads) and the base classes' (CUDA).
-fn disable_optional_lookups(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut SpackBrief) {
+fn disable_optional_lookups(
+    facts: &RepoFacts,
+    kb: &dyn SpackNames,
+    cond_map: &ConditionMap,
+    brief: &mut SpackBrief,
+) {
     let Some(cmake) = &facts.cmake else {
         return;
     };
@@ -458,7 +501,9 @@ fn disable_optional_lookups(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut 
         let environment = BUILD_ENVIRONMENT_PACKAGES
             .iter()
             .any(|p| p.eq_ignore_ascii_case(name));
-        if required_somewhere || declared || environment {
+        // A lookup under a switch the recipe turns off never runs.
+        let unreachable = cond_map.translate(&fp.conditions) == When::Never;
+        if required_somewhere || declared || environment || unreachable {
             continue;
         }
         let kind = map_name(name, NameSource::Cmake, kb).kind;
@@ -503,6 +548,8 @@ fn keep_declared_lookups(kb: &dyn SpackNames, brief: &mut SpackBrief) {
     let kept_on: Vec<String> = brief
         .defines
         .iter()
+        // A switch that follows a variant (`needed_when`) stays.
+        .filter(|d| d.value.as_deref() == Some("True"))
         .filter_map(|d| d.key.strip_prefix("CMAKE_DISABLE_FIND_PACKAGE_"))
         .filter(|name| {
             declared.contains(&name.to_ascii_lowercase())
@@ -546,6 +593,7 @@ fn autotools_dependencies(
                         required: pc.required,
                         conditions: &[],
                         evidence: &pc.evidence,
+                        components: &[],
                     },
                 );
             }
@@ -579,6 +627,7 @@ fn autotools_dependencies(
                         required: check.required && check.conditions.is_empty(),
                         conditions: &check.conditions,
                         evidence: &check.evidence,
+                        components: &[],
                     },
                 );
             }
@@ -650,6 +699,7 @@ fn mpi_compiler_wrappers(
                 required: true,
                 conditions: &[],
                 evidence: &hint.evidence,
+                components: &[],
             },
         );
     }
@@ -731,6 +781,7 @@ fn meson_dependencies(
                     required,
                     conditions: &[],
                     evidence: &d.evidence,
+                    components: &[],
                 },
             );
         }
@@ -780,18 +831,41 @@ fn fetch_plan(facts: &RepoFacts) -> FetchPlan {
 /// Variants from CMake options and enumerated cache variables; returns the
 /// option → variant map used to translate conditions.
 fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
-    let mut map = ConditionMap {
-        variants: BTreeMap::new(),
-        test_options: Vec::new(),
-        inverted: BTreeSet::new(),
-    };
+    let mut map = ConditionMap::default();
     let Some(cmake) = &facts.cmake else {
         return map;
     };
     let project = cmake.project.as_ref().map(|p| p.name.as_str());
+    // Test options first: what only a test build reaches (a vendored test
+    // framework's own switches) is nothing to the package.
+    let own = OptionPrefixes::of_project(project);
+    for opt in &cmake.options {
+        let upper = opt.name.to_ascii_uppercase();
+        if option_roles::role(opt, project, &own) == OptionRole::Test
+            && !map.test_options.contains(&upper)
+        {
+            map.test_options.push(upper);
+        }
+    }
+    let test_build_only = |conditions: &[String]| map.is_test_only(conditions);
+    // The namespace is read off every user-settable name of the package:
+    // options and cache variables (`QUILL_SHARED`, `QUILL_SIMD`).
+    let settable = cmake
+        .options
+        .iter()
+        .filter(|o| !test_build_only(&o.conditions))
+        .map(|o| o.name.as_str())
+        .chain(
+            cmake
+                .cache_vars
+                .iter()
+                .filter(|v| !test_build_only(&v.conditions))
+                .map(|v| v.name.as_str()),
+        )
+        .filter(|n| !n.starts_with("CMAKE_"));
+    let prefixes = OptionPrefixes::of_options(project, settable);
     let has_cuda_base = brief.base_classes.iter().any(|b| b == "CudaPackage");
     let has_rocm_base = brief.base_classes.iter().any(|b| b == "ROCmPackage");
-    let mut seen = BTreeMap::new();
     let switches = downloads::switch_options(facts);
     // An option declared per platform (`if(APPLE) option(X … ON) else()
     // option(X … OFF)`) takes its default from a declaration that holds on
@@ -799,29 +873,47 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     // refuses it elsewhere.
     let mut options: Vec<&packsmith_core::CmakeOption> = cmake.options.iter().collect();
     options.sort_by_key(|o| o.conditions.iter().any(|c| other_platform(c)));
+    let mut handled: BTreeSet<String> = BTreeSet::new();
+    let mut roles: Vec<(&packsmith_core::CmakeOption, OptionRole)> = Vec::new();
     for opt in options {
-        if switches.contains(&opt.name) {
-            continue; // a download switch: the recipe sets it
-        }
-        if is_test_option(&opt.name, project) && !is_developer_option(&opt.name) {
-            map.test_options.push(opt.name.to_ascii_uppercase());
+        // A download switch (the recipe sets it); an option of a loop the
+        // reader could not unroll (`option(X_${impl} …)`: no single name).
+        if switches.contains(&opt.name) || opt.name.contains("${") {
             continue;
         }
-        if is_developer_option(&opt.name) || seen.contains_key(&opt.name) {
+        if handled.insert(opt.name.clone()) {
+            let mut role = option_roles::role(opt, project, &prefixes);
+            let upper = opt.name.to_ascii_uppercase();
+            if role == OptionRole::Test && !map.test_options.contains(&upper) {
+                role = OptionRole::Feature; // a test word only once the namespace is off
+            }
+            if role == OptionRole::Test && option_roles::is_negative(&opt.name, &prefixes) {
+                map.inverted_tests.insert(opt.name.to_ascii_uppercase());
+            }
+            roles.push((opt, role));
+        }
+    }
+    for (opt, role) in roles {
+        // A switch only a test build reaches (a vendored test framework's
+        // own options) is nothing to the package.
+        if role == OptionRole::Test || map.is_test_only(&opt.conditions) {
             continue;
         }
-        // `option(X_${impl} …)` in a loop the reader could not unroll: no
-        // single name to give a variant.
-        if opt.name.contains("${") {
+        if role != OptionRole::Feature {
+            pin_option(opt, role, &prefixes, &mut map, brief);
             continue;
         }
         // `NO_ZLIB` becomes variant `zlib`, on when the option is off.
-        let positive = positive_variant_name(&opt.name, project);
+        let positive = positive_variant_name_in(&opt.name, &prefixes);
         let mut name = positive
             .clone()
-            .unwrap_or_else(|| variant_name(&opt.name, project));
+            .unwrap_or_else(|| variant_name_in(&opt.name, &prefixes));
         if name == "hip" && has_rocm_base {
             name = "rocm".into();
+        }
+        // Two options that strip to one name keep their own names.
+        if brief.variants.iter().any(|v| v.name == name) {
+            name = opt.name.to_ascii_lowercase();
         }
         let inherited = (name == "cuda" && has_cuda_base) || (name == "rocm" && has_rocm_base);
         let default = match parse_bool(opt.default.as_deref()) {
@@ -844,19 +936,6 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         } else {
             default
         };
-        let default = if default && is_extras_option(&name) {
-            brief.notes.push(BriefNote {
-                message: format!(
-                    "option {} is on upstream; its variant defaults to False (not part of an installed package)",
-                    opt.name
-                ),
-                evidence: Some(opt.evidence.clone()),
-            });
-            false
-        } else {
-            default
-        };
-        seen.insert(opt.name.clone(), name.clone());
         map.variants
             .insert(opt.name.to_ascii_uppercase(), name.clone());
         brief.variants.push(BriefVariant {
@@ -889,7 +968,10 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let mut cache_vars: Vec<&packsmith_core::CmakeCacheVar> = cmake.cache_vars.iter().collect();
     cache_vars.sort_by_key(|v| v.conditions.iter().any(|c| other_platform(c)));
     for var in cache_vars {
-        if var.name == "BUILD_SHARED_LIBS" && !seen.contains_key(&var.name) {
+        if var.name == "BUILD_SHARED_LIBS" {
+            if brief.variants.iter().any(|v| v.name == "shared") {
+                continue; // an option of the project's already is `shared`
+            }
             map.variants.insert(var.name.clone(), "shared".into());
             brief.variants.push(BriefVariant {
                 name: "shared".into(),
@@ -910,7 +992,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if !enumerated || listed == 0 || !var.cache_type.eq_ignore_ascii_case("STRING") {
             continue;
         }
-        let name = variant_name(&var.name, project);
+        let name = variant_name_in(&var.name, &prefixes);
         if brief.variants.iter().any(|v| v.name == name) {
             continue;
         }
@@ -953,6 +1035,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     for opt in &cmake.options {
         let upper = opt.name.to_ascii_uppercase();
         if map.test_options.contains(&upper)
+            && !map.is_test_only(&opt.conditions)
             && !test_keys.iter().any(|k| k.eq_ignore_ascii_case(&opt.name))
         {
             test_keys.push(opt.name.clone());
@@ -962,13 +1045,75 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         test_keys.push("BUILD_TESTING".into());
     }
     for key in test_keys {
+        // `SKIP_PORTABILITY_TEST` is on when the tests are not built.
+        let value = if map.inverted_tests.contains(&key.to_ascii_uppercase()) {
+            "not self.run_tests"
+        } else {
+            "self.run_tests"
+        };
         brief.defines.push(BriefDefine {
             key,
             variant: None,
-            value: Some("self.run_tests".into()),
+            value: Some(value.into()),
         });
     }
     map
+}
+
+/// Sets a maintainer's switch once in `cmake_args` instead of offering it
+/// as a variant: extras and developer switches off, install switches on,
+/// another platform's left at upstream's Linux default. The value is
+/// recorded so the lookups under the switch follow it (a dependency only
+/// the examples need is not declared).
+fn pin_option(
+    opt: &packsmith_core::CmakeOption,
+    role: OptionRole,
+    prefixes: &OptionPrefixes,
+    map: &mut ConditionMap,
+    brief: &mut SpackBrief,
+) {
+    let upper = opt.name.to_ascii_uppercase();
+    let negative = option_roles::is_negative(&opt.name, prefixes);
+    let upstream = parse_bool(opt.default.as_deref());
+    // Whether what the option names should be on.
+    let wanted = match role {
+        OptionRole::Install => true,
+        OptionRole::Extras | OptionRole::Developer => false,
+        OptionRole::OtherPlatform => {
+            // Declared only for another platform, it is unset here.
+            let here = !opt.conditions.iter().any(|c| other_platform(c));
+            if let Some(value) = upstream.filter(|_| here) {
+                map.pinned.insert(upper, value);
+            } else if !here {
+                map.pinned.insert(upper, false);
+            }
+            return;
+        }
+        OptionRole::Test | OptionRole::Feature => return,
+    };
+    let value = wanted != negative;
+    map.pinned.insert(upper, value);
+    if upstream == Some(value) {
+        return; // upstream already builds it so
+    }
+    let why = match role {
+        OptionRole::Install => "installs the package",
+        OptionRole::Extras => "builds what an installed package does not hold",
+        _ => "tunes the developer's build",
+    };
+    brief.notes.push(BriefNote {
+        message: format!(
+            "option {} {why}: set to {} in cmake_args, not offered as a variant",
+            opt.name,
+            if value { "ON" } else { "OFF" }
+        ),
+        evidence: Some(opt.evidence.clone()),
+    });
+    brief.defines.push(BriefDefine {
+        key: opt.name.clone(),
+        variant: None,
+        value: Some(if value { "True" } else { "False" }.into()),
+    });
 }
 
 /// The default of a string variant. Spack refuses `default=""` at load
@@ -1071,6 +1216,10 @@ struct Found<'a> {
     required: bool,
     conditions: &'a [String],
     evidence: &'a Evidence,
+    /// What the lookup asks of the package (`find_package(Boost
+    /// COMPONENTS serialization)`): the package's variants of those names
+    /// are asked for in the spec (`boost+serialization`).
+    components: &'a [String],
 }
 
 fn add_dependency(
@@ -1086,6 +1235,7 @@ fn add_dependency(
         required,
         conditions,
         evidence,
+        components,
     } = found;
     let mapping = map_name(upstream, source, kb);
     let spack = match (mapping.kind, &mapping.spack) {
@@ -1118,8 +1268,14 @@ fn add_dependency(
         return;
     }
     let test_only = conds.is_test_only(conditions);
+    // `find_package(Python COMPONENTS Interpreter)` runs a script at build
+    // time; it links nothing.
+    let interpreter_only = upstream.to_ascii_lowercase().starts_with("python")
+        && !components.is_empty()
+        && components.iter().all(|c| c == "Interpreter");
     let mut types: Vec<String> = match mapping.kind {
         MappingKind::BuildTool => vec!["build".into()],
+        _ if interpreter_only => vec!["build".into()],
         _ => Vec::new(),
     };
     if test_only {
@@ -1153,12 +1309,13 @@ fn add_dependency(
         When::Never => return,
     };
     let spec = format!(
-        "{spack}{}",
+        "{spack}{}{}",
         if mapping.kind == MappingKind::Virtual {
             String::new()
         } else {
             version_constraint(version)
-        }
+        },
+        component_variants(kb, &spack, components)
     );
     let d = dep(
         &spec,
@@ -1174,6 +1331,25 @@ fn add_dependency(
     } else {
         push_dep(&mut brief.optional_dependencies, d);
     }
+}
+
+/// `+serialization+filesystem` for `find_package(Boost COMPONENTS
+/// serialization filesystem)`: the components that are boolean variants of
+/// the Spack package (`hdf5`'s `hl`, `cxx`), so a Spack-built dependency
+/// has what the lookup needs. Components with no such variant say nothing.
+fn component_variants(kb: &dyn SpackNames, package: &str, components: &[String]) -> String {
+    if components.is_empty() {
+        return String::new();
+    }
+    let variants = kb.bool_variants(package);
+    let mut wanted: Vec<String> = components
+        .iter()
+        .map(|c| c.to_ascii_lowercase().replace('-', "_"))
+        .filter(|c| variants.contains(c))
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    wanted.iter().map(|v| format!("+{v}")).collect()
 }
 
 fn add_python(

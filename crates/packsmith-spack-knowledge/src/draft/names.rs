@@ -128,6 +128,7 @@ mod tests {
         let kb = NameIndex {
             packages: ["googletest".to_string()].into_iter().collect(),
             virtuals: Default::default(),
+            ..Default::default()
         };
         let mut unknown = Vec::new();
         let deps = [

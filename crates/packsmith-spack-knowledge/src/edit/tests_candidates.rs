@@ -48,6 +48,7 @@ fn names() -> NameIndex {
                 vec!["zlib".to_string(), "zlib-ng".to_string()],
             ),
         ]),
+        ..Default::default()
     }
 }
 

@@ -350,9 +350,25 @@ impl KnowledgeBase {
             let (v, p) = row.map_err(&e)?;
             virtuals.entry(v).or_default().push(p);
         }
+        let mut variants: HashMap<String, Vec<String>> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT DISTINCT p.name, v.name FROM variants v JOIN packages p ON p.id = v.pkg_id
+                 WHERE v.default_value IN ('True', 'False') ORDER BY p.name, v.name",
+            )
+            .map_err(&e)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(&e)?;
+        for row in rows {
+            let (p, v) = row.map_err(&e)?;
+            variants.entry(p).or_default().push(v);
+        }
         Ok(NameIndex {
             packages,
             virtuals: virtuals.into_iter().collect(),
+            variants,
         })
     }
 }
@@ -363,6 +379,8 @@ pub struct NameIndex {
     pub packages: HashSet<String>,
     /// Virtual → its providers (sorted).
     pub virtuals: HashMap<String, Vec<String>>,
+    /// Package → its boolean variants (sorted).
+    pub variants: HashMap<String, Vec<String>>,
 }
 
 impl SpackNames for NameIndex {
@@ -374,6 +392,10 @@ impl SpackNames for NameIndex {
         } else {
             Known::Unknown
         }
+    }
+
+    fn bool_variants(&self, package: &str) -> Vec<String> {
+        self.variants.get(package).cloned().unwrap_or_default()
     }
 
     fn provided_by(&self, package: &str) -> Vec<String> {
@@ -447,6 +469,7 @@ mod tests {
             virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
                 .into_iter()
                 .collect(),
+            ..Default::default()
         };
         assert_eq!(idx.did_you_mean("zlb").as_deref(), Some("zlib"));
         assert_eq!(idx.did_you_mean("mpii").as_deref(), Some("mpi"));

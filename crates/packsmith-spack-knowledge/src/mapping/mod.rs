@@ -114,6 +114,12 @@ pub trait SpackNames {
     fn provided_by(&self, _package: &str) -> Vec<String> {
         Vec::new()
     }
+
+    /// The boolean variants `package` declares (`boost`'s `serialization`),
+    /// from the knowledge base; none when it has no such data.
+    fn bool_variants(&self, _package: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// No knowledge base: trust the curated table, guess the rest.

@@ -92,6 +92,9 @@ pub(super) fn candidates(ctx: &Ctx, class: MutationClass) -> Vec<Edit> {
         MutationClass::UnknownDirectiveKeyword => unknown_keyword(ctx),
         MutationClass::EmptyStringDefault => variants::empty_default(ctx),
         MutationClass::InvalidDependencyType => invalid_type(ctx),
+        MutationClass::RemovedDependency => super::install::removed_dependency(ctx),
+        MutationClass::RemovedDefine => super::install::removed_define(ctx),
+        MutationClass::TestsOn => super::install::tests_on(ctx),
     }
 }
 

@@ -5,6 +5,7 @@
 //! fail where predicted. Nothing here runs a process.
 
 mod classes;
+mod install;
 mod names;
 mod span;
 mod valid;
@@ -43,6 +44,14 @@ pub enum MutationClass {
     EmptyStringDefault,
     /// A dependency type misspelt (`"buid"`, `"lnk"`, `"rn"`, `"tst"`).
     InvalidDependencyType,
+    /// An unconditional link or run `depends_on` removed: configure or the
+    /// build fails, or the hermeticity check finds the host's copy.
+    RemovedDependency,
+    /// A fixed CMake define of `cmake_args` removed: upstream's default
+    /// comes back (a download, a test suite, a missing package).
+    RemovedDefine,
+    /// A test switch tied to `self.run_tests` set on for good.
+    TestsOn,
 }
 
 /// When Spack 0.23 refuses the mutant.
@@ -55,6 +64,9 @@ pub enum PredictedStage {
     Audit,
     /// `spack spec` of the package.
     Concretize,
+    /// `spack install` of the local source, or the hermeticity check of
+    /// the installed prefix.
+    Install,
 }
 
 impl MutationClass {
@@ -71,6 +83,14 @@ impl MutationClass {
         MutationClass::InvalidDependencyType,
     ];
 
+    /// The classes only an install shows: each needs the package's source
+    /// offline, and an install per verdict.
+    pub const INSTALL: &'static [MutationClass] = &[
+        MutationClass::RemovedDependency,
+        MutationClass::RemovedDefine,
+        MutationClass::TestsOn,
+    ];
+
     /// The serde name.
     pub fn slug(self) -> &'static str {
         match self {
@@ -84,11 +104,18 @@ impl MutationClass {
             MutationClass::UnknownDirectiveKeyword => "unknown_directive_keyword",
             MutationClass::EmptyStringDefault => "empty_string_default",
             MutationClass::InvalidDependencyType => "invalid_dependency_type",
+            MutationClass::RemovedDependency => "removed_dependency",
+            MutationClass::RemovedDefine => "removed_define",
+            MutationClass::TestsOn => "tests_on",
         }
     }
 
     pub fn from_slug(s: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|c| c.slug() == s)
+        Self::ALL
+            .iter()
+            .chain(Self::INSTALL)
+            .copied()
+            .find(|c| c.slug() == s)
     }
 
     /// The first stage of load, audit, concretize at which Spack 0.23
@@ -105,6 +132,9 @@ impl MutationClass {
             MutationClass::WrongDependencyName
             | MutationClass::UndeclaredVariant
             | MutationClass::BadVariantDefault => PredictedStage::Audit,
+            MutationClass::RemovedDependency
+            | MutationClass::RemovedDefine
+            | MutationClass::TestsOn => PredictedStage::Install,
             _ => PredictedStage::Load,
         }
     }

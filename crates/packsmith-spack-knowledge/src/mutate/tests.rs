@@ -436,3 +436,86 @@ fn the_static_check_flags_what_it_has_rules_for() {
         assert_eq!(got, *want, "{class}: {}", m.description);
     }
 }
+
+/// A recipe with what the install-stage classes take: fixed defines, a
+/// test switch, an appended define, link dependencies and build tools.
+const INSTALLABLE: &str = r#"from spack.package import *
+
+
+class Bar(CMakePackage):
+    """Bar."""
+
+    homepage = "https://example.org/bar"
+    url = "https://example.org/bar/bar-2.0.tar.gz"
+
+    version("2.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
+
+    variant("mpi", default=False, description="MPI")
+
+    depends_on("cmake@3.16:", type="build")
+    depends_on("zlib-api")
+    depends_on("mpi", when="+mpi")
+    depends_on("py-numpy", type=("build", "run"))
+
+    def cmake_args(self):
+        args = [
+            self.define("BAR_JUST_INSTALL", True),
+            self.define("BAR_BUILD_TESTS", self.run_tests),
+            self.define_from_variant("BAR_MPI", "mpi"),
+            self.define("CMAKE_CXX_STANDARD", "17"),  # the compiler's business
+        ]
+        args.append(self.define("CMAKE_DISABLE_FIND_PACKAGE_Doxygen", True))
+        return args
+"#;
+
+#[test]
+fn install_classes_take_whole_lines_a_build_needs() {
+    let classes = MutationClass::INSTALL;
+    for class in classes {
+        assert_eq!(class.predicted_stage(), PredictedStage::Install);
+        assert_eq!(MutationClass::from_slug(class.slug()), Some(*class));
+        assert!(!MutationClass::ALL.contains(class), "{class}");
+    }
+    use MutationClass::{RemovedDefine, RemovedDependency, TestsOn};
+    // Dependencies: zlib-api and py-numpy (link, run), never cmake (build
+    // only) nor mpi (conditional).
+    let m = run(INSTALLABLE, RemovedDependency, 0).unwrap();
+    assert!(!m.text.contains("depends_on(\"zlib-api\")"), "{}", m.text);
+    assert_eq!(m.description, r#"depends_on("zlib-api") removed"#);
+    let m = run(INSTALLABLE, RemovedDependency, 1).unwrap();
+    assert!(!m.text.contains("py-numpy"));
+    assert_eq!(
+        run(INSTALLABLE, RemovedDependency, 2).unwrap().text,
+        run(INSTALLABLE, RemovedDependency, 0).unwrap().text
+    );
+    // Fixed defines: the install switch and the appended lookup switch;
+    // not the test switch, not a variant's, not the compiler's standard.
+    let m = run(INSTALLABLE, RemovedDefine, 0).unwrap();
+    assert!(!m.text.contains("BAR_JUST_INSTALL"), "{}", m.text);
+    assert!(m.text.contains("BAR_BUILD_TESTS"));
+    let m = run(INSTALLABLE, RemovedDefine, 1).unwrap();
+    assert!(!m.text.contains("args.append"), "{}", m.text);
+    assert!(m.text.contains("        return args"), "{}", m.text);
+    assert_eq!(
+        run(INSTALLABLE, RemovedDefine, 2).unwrap().text,
+        run(INSTALLABLE, RemovedDefine, 0).unwrap().text
+    );
+    // The tests' switch on for good.
+    let m = run(INSTALLABLE, TestsOn, 0).unwrap();
+    assert!(
+        m.text.contains(r#"self.define("BAR_BUILD_TESTS", True),"#),
+        "{}",
+        m.text
+    );
+    assert_eq!(
+        m.description,
+        "BAR_BUILD_TESTS set to True instead of self.run_tests"
+    );
+    // Each mutant still loads: the static check finds nothing new.
+    for class in classes {
+        let m = run(INSTALLABLE, *class, 0).unwrap();
+        assert_eq!(codes(&m.text), codes(INSTALLABLE), "{class}");
+    }
+    assert!(run(BARE, RemovedDefine, 0).is_none());
+    assert!(run(BARE, TestsOn, 0).is_none());
+}

@@ -13,12 +13,12 @@
 //! build tool, the compiler's language virtuals) are left out; test-only ones
 //! are counted apart, since a recipe may rightly leave tests to the build.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::mapping::{virtuals_for, NoKnowledge};
-use crate::spec::Version;
+use crate::spec::{VariantValue, Version};
 
 use super::deps::{split_inherited, Dep};
 use super::inherited::SpackRelease;
@@ -47,6 +47,19 @@ pub struct Fidelity {
     pub variants_missing: Vec<String>,
     /// Generated variants the reference lacks.
     pub variants_extra: Vec<String>,
+    /// The same recall and precision over the dependencies each recipe has
+    /// in its default configuration (`when=` conditions decided by the
+    /// recipe's own variant defaults, on Linux): what a plain `spack
+    /// install` of either pulls in, apart from what its opt-in features
+    /// would add.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_dep_recall: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_dep_precision: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub default_deps_missing: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub default_deps_extra: Vec<String>,
 }
 
 /// What a dependency is for, as far as this score cares.
@@ -95,12 +108,61 @@ fn applies(d: &Dep, versions: &[Version]) -> bool {
     versions.is_empty() || versions.iter().any(|v| range.contains(v))
 }
 
+/// Platforms and processors a default configuration on Linux x86-64
+/// never is.
+const OTHER_PLATFORMS: &[&str] = &["darwin", "windows", "freebsd", "cray"];
+const OTHER_TARGETS: &[&str] = &[
+    "aarch64", "arm", "ppc", "power", "riscv", "s390", "neoverse", "a64fx", "m1", "m2",
+];
+
+/// Whether a dependency's `when=` holds in the recipe's default
+/// configuration: every variant it names at the recipe's default, Linux
+/// x86-64. A variant the recipe does not declare is one of a base class's
+/// opt-in features (`+cuda`, `+rocm`): off. An unparsed condition holds.
+fn holds_by_default(d: &Dep, defaults: &BTreeMap<String, String>) -> bool {
+    let Some(when) = d.when_ast.as_ref() else {
+        return true;
+    };
+    let platform_ok = when
+        .arch
+        .platform
+        .as_deref()
+        .is_none_or(|p| !OTHER_PLATFORMS.contains(&p));
+    let target_ok = when.arch.target.as_deref().is_none_or(|t| {
+        !OTHER_TARGETS
+            .iter()
+            .any(|o| t.trim_start_matches(':').starts_with(o))
+    });
+    platform_ok
+        && target_ok
+        && when
+            .variants
+            .iter()
+            .all(|v| match (&v.value, defaults.get(&v.name)) {
+                (VariantValue::Bool(on), Some(default)) => match default.as_str() {
+                    "True" => *on,
+                    "False" => !*on,
+                    _ => true,
+                },
+                (VariantValue::Bool(on), None) => !*on,
+                (VariantValue::Values(wanted), Some(default)) => default
+                    .split(',')
+                    .any(|x| wanted.iter().any(|w| w == x.trim())),
+                (VariantValue::Values(_), None) => true,
+            })
+}
+
 fn packages<'a>(deps: &'a [Dep], wanted: Role, versions: &[Version]) -> Vec<Package<'a>> {
+    packages_where(deps, wanted, |d| applies(d, versions))
+}
+
+fn packages_where<'a>(
+    deps: &'a [Dep],
+    wanted: Role,
+    keep: impl Fn(&Dep) -> bool,
+) -> Vec<Package<'a>> {
     let mut out: Vec<Package<'a>> = Vec::new();
-    for d in deps
-        .iter()
-        .filter(|d| role(d) == wanted && applies(d, versions))
-    {
+    for d in deps.iter().filter(|d| role(d) == wanted && keep(d)) {
         match out.iter_mut().find(|p| p.name == d.name) {
             Some(p) => p.directives.push(d),
             None => out.push(Package {
@@ -162,6 +224,22 @@ pub(super) fn fidelity(
         .iter()
         .partition(|g| ref_deps.iter().any(|r| same_dependency(r, g)));
     let ratio = |part: usize, whole: usize| (whole > 0).then(|| part as f64 / whole as f64);
+    let ref_default = packages_where(&orig, Role::LinkOrRun, |d| {
+        applies(d, &versions) && holds_by_default(d, &reference.variant_defaults)
+    });
+    let gen_default = packages_where(&new, Role::LinkOrRun, |d| {
+        holds_by_default(d, &generated.variant_defaults)
+    });
+    let default_missing: Vec<String> = ref_default
+        .iter()
+        .filter(|r| !gen_default.iter().any(|g| same_dependency(r, g)))
+        .map(|p| p.name.to_string())
+        .collect();
+    let default_extra: Vec<String> = gen_default
+        .iter()
+        .filter(|g| !ref_default.iter().any(|r| same_dependency(r, g)))
+        .map(|p| p.name.to_string())
+        .collect();
 
     let ref_variants: BTreeSet<String> =
         reference.variants.iter().map(|v| variant_key(v)).collect();
@@ -180,5 +258,9 @@ pub(super) fn fidelity(
         variant_recall: ratio(shared_variants, ref_variants.len()),
         variants_missing: ref_variants.difference(&gen_variants).cloned().collect(),
         variants_extra: gen_variants.difference(&ref_variants).cloned().collect(),
+        default_dep_recall: ratio(ref_default.len() - default_missing.len(), ref_default.len()),
+        default_dep_precision: ratio(gen_default.len() - default_extra.len(), gen_default.len()),
+        default_deps_missing: default_missing,
+        default_deps_extra: default_extra,
     }
 }

@@ -22,6 +22,7 @@ mod inherited;
 mod keys;
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 pub use fidelity::Fidelity;
 pub use inherited::{inherited_dependencies, known_base_classes, SpackRelease};
@@ -54,6 +55,11 @@ pub struct ScoreRecipe {
     /// The versions the recipe declares (`version("1.2.0", …)`).
     #[serde(default)]
     pub versions: Vec<String>,
+    /// Each variant's default as Spack reads it (`True`, `False`, `Release`,
+    /// `shared,static`), where the recipe writes a literal: what a plain
+    /// `spack install` of the package gets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variant_defaults: BTreeMap<String, String>,
 }
 
 impl ScoreRecipe {
@@ -80,6 +86,21 @@ impl ScoreRecipe {
                 .collect(),
             variants: recipe.variants.iter().map(|v| v.name.clone()).collect(),
             versions: recipe.versions.iter().map(|v| v.version.clone()).collect(),
+            variant_defaults: recipe
+                .variants
+                .iter()
+                .filter_map(|v| {
+                    let default = match v.default.as_ref()? {
+                        crate::recipe::Value::Bool(b) => {
+                            if *b { "True" } else { "False" }.to_string()
+                        }
+                        crate::recipe::Value::Str(s) => s.clone(),
+                        crate::recipe::Value::Int(i) => i.to_string(),
+                        _ => return None,
+                    };
+                    Some((v.name.clone(), default))
+                })
+                .collect(),
         }
     }
 }

@@ -288,6 +288,7 @@ class Demo(CMakePackage):
         NameIndex {
             packages: ["fmt", "cmake"].iter().map(|s| s.to_string()).collect(),
             virtuals: Default::default(),
+            ..Default::default()
         }
     }
 

@@ -569,6 +569,7 @@ class Heatsim(CMakePackage):
                 .map(String::from)
                 .collect::<HashSet<_>>(),
             virtuals: HashMap::from([("zlib-api".to_string(), vec!["zlib".to_string()])]),
+            ..Default::default()
         }
     }
 

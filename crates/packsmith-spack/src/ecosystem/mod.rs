@@ -176,6 +176,13 @@ impl SpackEcosystem {
         self
     }
 
+    /// The files beside the recipe given (patches, resources it names by
+    /// a relative path), copied next to it into every attempt's package.
+    pub fn with_package_files(mut self, dir: PathBuf) -> Self {
+        self.prepared = PreparedAttempts::with_package_files(dir);
+        self
+    }
+
     fn edit_context(&self) -> edit_repair::EditContext<'_> {
         edit_repair::EditContext {
             package: &self.brief.package,

@@ -4,6 +4,7 @@
 //! original and refuses the mutant at the stage its class predicts. The
 //! original is the known fix.
 
+mod install;
 mod pick;
 mod verify;
 
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use packsmith_spack_knowledge::mutate::{mutate, MutationClass, PredictedStage};
 use serde::{Deserialize, Serialize};
 
+pub use install::{install_candidates, InstallCandidate, InstallSource};
 pub use pick::{candidate_packages, Candidate};
 pub use verify::{first_failing_stage, CHECKED_STAGES};
 
@@ -31,6 +33,12 @@ pub struct RepairTaskLine {
     pub broken: String,
     pub original: String,
     pub description: String,
+    /// An install-stage task's source: a `.tar.gz` relative to the task
+    /// file, installed as `version` (`packsmith repair --source --version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 /// What to make.
@@ -44,6 +52,11 @@ pub struct RepairSetOptions<'a> {
     pub classes: Vec<MutationClass>,
     /// Whether Spack knows a package name.
     pub known: &'a dyn Fn(&str) -> bool,
+    /// Sources of packages (by name) the install-stage classes may break:
+    /// only those packages become install-stage tasks.
+    pub sources: &'a std::collections::BTreeMap<String, InstallSource>,
+    /// The knowledge base the hermeticity check maps host files with.
+    pub names: &'a dyn packsmith_spack_knowledge::mapping::SpackNames,
 }
 
 /// What was made and what was dropped, per class.
@@ -62,6 +75,7 @@ fn stage_matches(predicted: PredictedStage, actual: Stage) -> bool {
         (PredictedStage::Load, Stage::Load)
             | (PredictedStage::Audit, Stage::Audit)
             | (PredictedStage::Concretize, Stage::Concretize)
+            | (PredictedStage::Install, Stage::Install | Stage::Hermeticity)
     )
 }
 
@@ -94,10 +108,22 @@ pub fn build_repair_set(
     let mut summary = RepairSetSummary::default();
     let mut lines: Vec<RepairTaskLine> = Vec::new();
     let mut passing: std::collections::HashMap<String, bool> = Default::default();
+    let mut installable = install_candidates(opts.packages, opts.sources);
+    for i in (1..installable.len()).rev() {
+        let j = (splitmix(&mut rng) % (i as u64 + 1)) as usize;
+        installable.swap(i, j);
+    }
+    let mut archives: std::collections::HashMap<String, PathBuf> = Default::default();
     for &class in &opts.classes {
         let mut kept = 0;
         let mut dropped = 0;
-        for (i, cand) in packages.iter().enumerate() {
+        let install = class.predicted_stage() == PredictedStage::Install;
+        let pool: Vec<(&Candidate, Option<&InstallCandidate>)> = if install {
+            installable.iter().map(|c| (&c.recipe, Some(c))).collect()
+        } else {
+            packages.iter().map(|c| (c, None)).collect()
+        };
+        for (i, (cand, inst)) in pool.into_iter().enumerate() {
             if kept >= per_class {
                 break;
             }
@@ -110,12 +136,58 @@ pub fn build_repair_set(
             ) else {
                 continue;
             };
-            // The mutant first: it fails within seconds at load or audit,
-            // while the original has to concretize.
             let id = format!("{}.{}", cand.name, class.slug());
+            // The source is packed once per package, before any verdict.
+            let archive: Option<PathBuf> = match inst {
+                Some(c) => {
+                    if !archives.contains_key(&c.recipe.name) {
+                        let packed = install::packed_source(opts.out, c)?;
+                        archives.insert(c.recipe.name.clone(), packed);
+                    }
+                    archives.get(&c.recipe.name).cloned()
+                }
+                None => None,
+            };
+            let verdict = |dir: &Path, ns: &str, text: &str| match (inst, &archive) {
+                (Some(c), Some(archive)) => {
+                    let check = install::InstallCheck {
+                        candidate: c,
+                        archive,
+                        names: opts.names,
+                    };
+                    install::first_failing_stage_installed(setup, sandbox, dir, ns, text, &check)
+                }
+                _ => first_failing_stage(setup, sandbox, dir, ns, &cand.name, text),
+            };
+            // The original must pass, or a repair could never succeed; an
+            // install-stage original is checked first (its install is paid
+            // once per package), a load-stage mutant first (it fails in
+            // seconds, while the original has to concretize).
+            let original_ok = |passing: &mut std::collections::HashMap<String, bool>,
+                               summary: &mut RepairSetSummary,
+                               progress: &mut dyn FnMut(&str)|
+             -> Result<bool, ValidateError> {
+                if let Some(ok) = passing.get(&cand.name) {
+                    return Ok(*ok);
+                }
+                let dir = scratch.join(format!("{}.original", cand.name));
+                let ns = format!("psrep_o{i}{}", if install { "i" } else { "" });
+                let ok = verdict(&dir, &ns, &cand.text)?.is_none();
+                if !ok {
+                    summary.originals_failing += 1;
+                    progress(&format!(
+                        "{}: the original does not pass; skipped",
+                        cand.name
+                    ));
+                }
+                passing.insert(cand.name.clone(), ok);
+                Ok(ok)
+            };
+            if install && !original_ok(&mut passing, &mut summary, progress)? {
+                continue;
+            }
             let ns = format!("psrep_m{i}_{}", class.slug().len() + lines.len());
-            let actual =
-                first_failing_stage(setup, sandbox, &scratch.join(&id), &ns, &cand.name, &m.text)?;
+            let actual = verdict(&scratch.join(&id), &ns, &m.text)?;
             let keep = actual.is_some_and(|s| stage_matches(class.predicted_stage(), s));
             progress(&format!(
                 "{id}: {} ({})",
@@ -129,37 +201,15 @@ pub fn build_repair_set(
                 dropped += 1;
                 continue;
             }
-            // The original must pass, or a repair could never succeed.
-            let ok = match passing.get(&cand.name) {
-                Some(ok) => *ok,
-                None => {
-                    let dir = scratch.join(format!("{}.original", cand.name));
-                    let ns = format!("psrep_o{i}");
-                    let ok =
-                        first_failing_stage(setup, sandbox, &dir, &ns, &cand.name, &cand.text)?
-                            .is_none();
-                    if !ok {
-                        summary.originals_failing += 1;
-                        progress(&format!(
-                            "{}: the original does not pass; skipped",
-                            cand.name
-                        ));
-                    }
-                    passing.insert(cand.name.clone(), ok);
-                    ok
-                }
-            };
-            if !ok {
+            if !install && !original_ok(&mut passing, &mut summary, progress)? {
                 continue;
             }
             kept += 1;
-            lines.push(write_task(
-                opts.out,
-                &id,
-                cand,
-                &m,
-                actual.unwrap_or(Stage::Load),
-            )?);
+            let mut line = write_task(opts.out, &id, cand, &m, actual.unwrap_or(Stage::Load))?;
+            if let Some(c) = inst {
+                install_task(opts.out, &mut line, c, &archives)?;
+            }
+            lines.push(line);
         }
         summary
             .per_class
@@ -207,5 +257,40 @@ fn write_task(
         broken: rel.join("package.py").to_string_lossy().into_owned(),
         original: rel.join("original.py").to_string_lossy().into_owned(),
         description: m.description.clone(),
+        source: None,
+        version: None,
     })
+}
+
+/// An install-stage task also names its packed source and version, and
+/// its recipe directory holds the package's patches.
+fn install_task(
+    out: &Path,
+    line: &mut RepairTaskLine,
+    c: &InstallCandidate,
+    archives: &std::collections::HashMap<String, PathBuf>,
+) -> Result<(), ValidateError> {
+    let dir = out.join("recipes").join(&line.id);
+    for entry in std::fs::read_dir(&c.dir).map_err(|e| ValidateError::io("read", &c.dir, e))? {
+        let entry = entry.map_err(|e| ValidateError::io("read", &c.dir, e))?;
+        let name = entry.file_name();
+        if name == "package.py" || !entry.path().is_file() {
+            continue;
+        }
+        let to = dir.join(&name);
+        std::fs::copy(entry.path(), &to).map_err(|e| ValidateError::io("copy", &to, e))?;
+    }
+    let archive = archives
+        .get(&c.recipe.name)
+        .ok_or_else(|| ValidateError::Invalid {
+            what: "packed source",
+            value: c.recipe.name.clone(),
+            why: "no archive was packed for it".into(),
+        })?;
+    line.source = archive
+        .strip_prefix(out)
+        .ok()
+        .map(|p| p.to_string_lossy().into_owned());
+    line.version = Some(c.source.version.clone());
+    Ok(())
 }

@@ -26,12 +26,16 @@ mod variant_check;
 
 pub use error::{ValidateError, NO_SPACK_HINT};
 pub use overlay::{
-    attempt_namespace, prepare_attempt, prepare_attempt_in, Attempt, PreparedAttempts,
+    attempt_namespace, package_dir_of, prepare_attempt, prepare_attempt_in, Attempt,
+    PreparedAttempts,
 };
 pub use packsmith_exec::sandbox::{PidsCgroup, Sandbox, SandboxError, SandboxPolicy};
 pub use sandbox::SpackSandboxPolicy;
 pub use setup::{SpackPaths, SpackSetup};
-pub use source::{archive_from_url, pack_local_source, LocalSource, FIXED_MTIME};
+pub use source::{
+    archive_extension, archive_from_url, pack_as_archive, pack_local_source,
+    recipe_archive_extension, LocalSource, FIXED_MTIME,
+};
 pub use stages::{
     offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages,
     SpackStageOutcome, Stage, StageOptions, StageTimeouts, ToBuild,

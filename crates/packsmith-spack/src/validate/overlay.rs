@@ -161,7 +161,74 @@ pub fn prepare_attempt_in(
     })
 }
 
+/// The most a recipe's package directory may hold to travel with it: a
+/// Spack package directory holds a few patches, not a home directory.
+const PACKAGE_DIR_FILES: usize = 200;
+const PACKAGE_DIR_BYTES: u64 = 32 << 20;
+
+/// The package directory of a recipe given by path (`packages/<name>/`
+/// holding `package.py` and its patches), when it is one: the recipe is
+/// named `package.py` and the directory is small.
+pub fn package_dir_of(recipe: &Path) -> Option<PathBuf> {
+    if recipe.file_name()? != "package.py" {
+        return None;
+    }
+    let dir = std::fs::canonicalize(recipe).ok()?.parent()?.to_path_buf();
+    let (mut files, mut bytes) = (0usize, 0u64);
+    let mut todo = vec![dir.clone()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+            let kind = entry.file_type().ok()?;
+            files += 1;
+            if kind.is_dir() {
+                todo.push(entry.path());
+            } else {
+                bytes += entry.metadata().ok()?.len();
+            }
+            if files > PACKAGE_DIR_FILES || bytes > PACKAGE_DIR_BYTES {
+                return None;
+            }
+        }
+    }
+    Some(dir)
+}
+
+fn copy_tree(from: &Path, to: &Path, top: bool) -> Result<(), ValidateError> {
+    let entries = std::fs::read_dir(from).map_err(|e| ValidateError::io("read", from, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| ValidateError::io("read", from, e))?;
+        let name = entry.file_name();
+        if (top && name == "package.py") || name == "__pycache__" {
+            continue;
+        }
+        let path = entry.path();
+        let target = to.join(&name);
+        let kind = entry
+            .file_type()
+            .map_err(|e| ValidateError::io("read", &path, e))?;
+        if kind.is_dir() {
+            std::fs::create_dir_all(&target)
+                .map_err(|e| ValidateError::io("create", &target, e))?;
+            copy_tree(&path, &target, false)?;
+        } else if kind.is_file() {
+            std::fs::copy(&path, &target).map_err(|e| ValidateError::io("copy", &path, e))?;
+        }
+    }
+    Ok(())
+}
+
 impl Attempt {
+    /// Copies the files and directories of `from` (a package directory) but
+    /// `package.py` and Python's bytecode next to the attempt's recipe.
+    pub fn add_package_files(&self, from: &Path) -> Result<(), ValidateError> {
+        let to = self
+            .recipe
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.repo.clone());
+        copy_tree(from, &to, true)
+    }
+
     /// Puts `recipe` in place of the attempt's `package.py`; the repo and
     /// scope stay as they are. Python's cached bytecode of the old recipe
     /// goes: it is checked by the source's size and mtime in seconds, so a
@@ -185,6 +252,9 @@ impl Attempt {
 #[derive(Debug, Default)]
 pub struct PreparedAttempts {
     last: Mutex<Option<Prepared>>,
+    /// A package directory whose other files (patches) every attempt's
+    /// package directory gets a copy of.
+    package_files: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -195,6 +265,15 @@ struct Prepared {
 }
 
 impl PreparedAttempts {
+    /// Attempts whose package directory also holds the files of `dir`
+    /// other than `package.py` (a recipe's patches).
+    pub fn with_package_files(dir: PathBuf) -> Self {
+        Self {
+            package_files: Some(dir),
+            ..Self::default()
+        }
+    }
+
     /// Attempt `number` (in `dir`, repo `namespace`) holding `recipe`,
     /// prepared on first use.
     pub fn get_or_prepare(
@@ -218,6 +297,9 @@ impl PreparedAttempts {
             }
         }
         let attempt = prepare_attempt_in(dir, namespace, package, recipe, mirror)?;
+        if let Some(files) = &self.package_files {
+            attempt.add_package_files(files)?;
+        }
         *last = Some(Prepared {
             number,
             recipe: recipe.to_string(),
@@ -259,6 +341,42 @@ mod tests {
         a.replace_recipe("x = 2\n").unwrap();
         assert_eq!(std::fs::read_to_string(&a.recipe).unwrap(), "x = 2\n");
         assert!(!cache.exists());
+    }
+
+    #[test]
+    fn a_recipes_patches_travel_with_it_into_every_attempt() {
+        let pkg = tempfile::tempdir().unwrap();
+        std::fs::write(pkg.path().join("package.py"), "given = 1\n").unwrap();
+        std::fs::write(pkg.path().join("fix.patch"), "--- a\n").unwrap();
+        std::fs::create_dir(pkg.path().join("patches")).unwrap();
+        std::fs::write(pkg.path().join("patches/old.patch"), "--- b\n").unwrap();
+        let run = tempfile::tempdir().unwrap();
+        let prepared = PreparedAttempts::with_package_files(pkg.path().to_path_buf());
+        let a = prepared
+            .get_or_prepare(1, &run.path().join("01"), "ns1", "demo", "x = 1\n", None)
+            .unwrap();
+        let dir = a.recipe.parent().unwrap();
+        assert_eq!(std::fs::read_to_string(&a.recipe).unwrap(), "x = 1\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("fix.patch")).unwrap(),
+            "--- a\n"
+        );
+        assert!(dir.join("patches/old.patch").is_file());
+    }
+
+    #[test]
+    fn only_a_small_package_directory_travels() {
+        let pkg = tempfile::tempdir().unwrap();
+        let recipe = pkg.path().join("package.py");
+        std::fs::write(&recipe, "x = 1\n").unwrap();
+        assert!(package_dir_of(&recipe).is_some());
+        let other = pkg.path().join("mylib.py");
+        std::fs::write(&other, "x = 1\n").unwrap();
+        assert_eq!(package_dir_of(&other), None);
+        for i in 0..=PACKAGE_DIR_FILES {
+            std::fs::write(pkg.path().join(format!("f{i}")), "").unwrap();
+        }
+        assert_eq!(package_dir_of(&recipe), None);
     }
 
     #[test]

@@ -195,6 +195,155 @@ pub fn pack_local_source(
     })
 }
 
+/// The archive kinds Spack reads, by the end of a URL's file name, and
+/// how the packed `.tar.gz` becomes one (`None`: it already is).
+const ARCHIVE_KINDS: &[(&str, Option<&str>)] = &[
+    ("tar.gz", None),
+    ("tgz", None),
+    ("tar.bz2", Some("bzip2")),
+    ("tbz2", Some("bzip2")),
+    ("tar.xz", Some("xz")),
+    ("txz", Some("xz")),
+];
+
+/// The archive extension of a source URL (`tar.bz2` for
+/// `…/pcre2-10.44.tar.bz2`), as Spack names the file in a mirror; `tar.gz`
+/// for a git source or a URL with no archive ending.
+pub fn archive_extension(url: Option<&str>) -> Result<&'static str, ValidateError> {
+    let Some(url) = url else {
+        return Ok("tar.gz");
+    };
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    if let Some((ext, _)) = ARCHIVE_KINDS
+        .iter()
+        .find(|(ext, _)| path.ends_with(&format!(".{ext}")))
+    {
+        return Ok(ext);
+    }
+    if path.ends_with(".zip") || path.ends_with(".tar") {
+        return Err(ValidateError::Invalid {
+            what: "source URL",
+            value: url.into(),
+            why: "a local tree can stand in for .tar.gz, .tar.bz2 and .tar.xz archives only".into(),
+        });
+    }
+    Ok("tar.gz")
+}
+
+/// The archive kind of what `recipe` fetches for `version`: the version's
+/// own `url=`, else the recipe's `url`; a git version (tag, commit,
+/// branch) is mirrored as `.tar.gz`.
+pub fn recipe_archive_extension(
+    recipe: &str,
+    version: &str,
+) -> Result<&'static str, ValidateError> {
+    let parsed = packsmith_spack_knowledge::recipe::parse_recipe(recipe, "package.py");
+    let declared = parsed.versions.iter().find(|v| v.version == version);
+    let git = declared.is_some_and(|v| v.tag.is_some() || v.commit.is_some() || v.branch.is_some());
+    let url = declared
+        .and_then(|v| v.url.as_deref())
+        .or(parsed.url.as_deref())
+        .filter(|_| !git);
+    archive_extension(url)
+}
+
+/// Packs `dir` as the archive of `name@version` that Spack looks for in a
+/// mirror, `<mirror>/<name>/<name>-<version>.<ext>`: for a recipe whose own
+/// URL is another project's archive, this tree stands in for it (installed
+/// with `--no-checksum`, the recipe's checksum being the upstream
+/// archive's).
+pub fn pack_as_archive(
+    dir: &Path,
+    name: &str,
+    version: &str,
+    mirror: &Path,
+    ext: &str,
+) -> Result<LocalSource, ValidateError> {
+    let packed = if dir.is_file() {
+        copy_tarball(dir, name, version, mirror)?
+    } else {
+        pack_local_source(dir, name, version, mirror)?
+    };
+    let Some((_, recompress)) = ARCHIVE_KINDS.iter().find(|(e, _)| *e == ext) else {
+        return Err(ValidateError::Invalid {
+            what: "archive extension",
+            value: ext.into(),
+            why: "not one of tar.gz, tgz, tar.bz2, tbz2, tar.xz, txz".into(),
+        });
+    };
+    // `<dir>/<name>-<version>`: the packed file without `.tar.gz` (a
+    // version's own dots are no extension).
+    let gz = packed.path.display().to_string();
+    let stem = gz.strip_suffix(".tar.gz").unwrap_or(&gz).to_string();
+    let target = PathBuf::from(format!("{stem}.{ext}"));
+    if let Some(tool) = recompress {
+        let tar = PathBuf::from(format!("{stem}.tar"));
+        let spec = CommandSpec::new("gzip")
+            .args(["-d", "-f"])
+            .arg(&packed.path)
+            .timeout(Duration::from_secs(600));
+        run_checked(&spec, "gzip must be installed")?;
+        let spec = CommandSpec::new(*tool)
+            .args(["-f", "-k"])
+            .arg(&tar)
+            .timeout(Duration::from_secs(900));
+        run_checked(&spec, &format!("{tool} must be installed"))?;
+        let made = PathBuf::from(format!(
+            "{}.{}",
+            tar.display(),
+            if *tool == "xz" { "xz" } else { "bz2" }
+        ));
+        std::fs::remove_file(&tar).map_err(|e| ValidateError::io("remove", &tar, e))?;
+        if made != target {
+            std::fs::rename(&made, &target).map_err(|e| ValidateError::io("rename", &made, e))?;
+        }
+    } else if target != packed.path {
+        std::fs::rename(&packed.path, &target)
+            .map_err(|e| ValidateError::io("rename", &packed.path, e))?;
+    }
+    let sha256 = sha256_file(&target)?;
+    Ok(LocalSource {
+        url: format!("file://{}", target.display()),
+        sha256,
+        path: target,
+        mirror: packed.mirror,
+        method: packed.method,
+    })
+}
+
+/// A `.tar.gz` the caller already has (a repair set's packed source),
+/// copied into the mirror as `<name>/<name>-<version>.tar.gz`.
+fn copy_tarball(
+    archive: &Path,
+    name: &str,
+    version: &str,
+    mirror: &Path,
+) -> Result<LocalSource, ValidateError> {
+    check_component("package name", name)?;
+    check_component("version", version)?;
+    let bytes = std::fs::read(archive).map_err(|e| ValidateError::io("read", archive, e))?;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Err(ValidateError::Invalid {
+            what: "source archive",
+            value: archive.display().to_string(),
+            why: "a source given as a file must be a .tar.gz (or pass the tree's directory)".into(),
+        });
+    }
+    let dir = mirror.join(name);
+    std::fs::create_dir_all(&dir).map_err(|e| ValidateError::io("create", &dir, e))?;
+    let mirror = std::fs::canonicalize(mirror).map_err(|e| ValidateError::io("read", mirror, e))?;
+    let path = mirror.join(name).join(format!("{name}-{version}.tar.gz"));
+    packsmith_exec::atomic_write(&path, &bytes)
+        .map_err(|e| ValidateError::io("write", &path, std::io::Error::other(e.to_string())))?;
+    Ok(LocalSource {
+        url: format!("file://{}", path.display()),
+        sha256: sha256_file(&path)?,
+        path,
+        mirror,
+        method: "copy".into(),
+    })
+}
+
 /// Downloads a release archive once into `<mirror>/<name>/<file>` (skipped
 /// when already there) and checksums it. Needs network, so it runs outside
 /// the build sandbox.
@@ -262,6 +411,65 @@ mod tests {
         assert!(names.iter().all(|n| n.starts_with("demo-1.0")), "{names:?}");
         assert!(names.contains(&"demo-1.0/src/a.c"), "{names:?}");
         assert_eq!(a.sha256, sha256_file(&a.path).unwrap());
+    }
+
+    #[test]
+    fn a_tree_stands_in_for_the_archive_kind_the_recipe_fetches() {
+        assert_eq!(archive_extension(None).unwrap(), "tar.gz");
+        assert_eq!(
+            archive_extension(Some("https://x.org/pcre2-10.44.tar.bz2")).unwrap(),
+            "tar.bz2"
+        );
+        assert_eq!(
+            archive_extension(Some("https://x.org/archive/v1.0.tar.gz?raw=1")).unwrap(),
+            "tar.gz"
+        );
+        assert_eq!(
+            archive_extension(Some("https://x.org/get.php?id=3")).unwrap(),
+            "tar.gz"
+        );
+        assert!(archive_extension(Some("https://x.org/a-1.0.zip")).is_err());
+        let src = tempfile::tempdir().unwrap();
+        std::fs::write(src.path().join("a.c"), "int a;\n").unwrap();
+        for (ext, magic) in [
+            ("tar.bz2", &b"BZh"[..]),
+            ("tar.xz", &b"\xfd7zXZ"[..]),
+            ("tgz", &b"\x1f\x8b"[..]),
+        ] {
+            let m = tempfile::tempdir().unwrap();
+            let a = pack_as_archive(src.path(), "demo", "1.0", m.path(), ext).unwrap();
+            assert!(
+                a.path.ends_with(format!("demo/demo-1.0.{ext}")),
+                "{}",
+                a.path.display()
+            );
+            let bytes = std::fs::read(&a.path).unwrap();
+            assert!(bytes.starts_with(magic), "{ext}");
+            assert_eq!(a.sha256, sha256_file(&a.path).unwrap());
+            // Only the one archive is left.
+            assert_eq!(std::fs::read_dir(m.path().join("demo")).unwrap().count(), 1);
+        }
+        // A packed source given as a file travels as it is, or recompressed.
+        let m = tempfile::tempdir().unwrap();
+        let packed = pack_local_source(src.path(), "demo", "1.0", m.path()).unwrap();
+        let kept = tempfile::tempdir().unwrap();
+        let copy = kept.path().join("src.tar.gz");
+        std::fs::copy(&packed.path, &copy).unwrap();
+        let m2 = tempfile::tempdir().unwrap();
+        let a = pack_as_archive(&copy, "demo", "2.0", m2.path(), "tar.gz").unwrap();
+        assert_eq!(a.sha256, packed.sha256);
+        assert!(a.path.ends_with("demo/demo-2.0.tar.gz"));
+        let b = pack_as_archive(&copy, "demo", "2.0", m2.path(), "tar.xz").unwrap();
+        assert!(b.path.ends_with("demo/demo-2.0.tar.xz"));
+        std::fs::write(kept.path().join("notes.txt"), "x").unwrap();
+        assert!(pack_as_archive(
+            &kept.path().join("notes.txt"),
+            "demo",
+            "2.0",
+            m2.path(),
+            "tar.gz"
+        )
+        .is_err());
     }
 
     #[test]

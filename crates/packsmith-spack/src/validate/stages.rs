@@ -105,6 +105,12 @@ pub struct StageOptions {
     /// Run `spack -d` (debug output: shows the URLs a fetch tried and the
     /// real cause behind some terse errors).
     pub debug: bool,
+    /// The version concretize and install ask for (`name@=1.2.0`); None
+    /// leaves Spack's preferred one.
+    pub version: Option<String>,
+    /// `spack install --no-checksum`: the source in the run's mirror is a
+    /// local tree, not the archive the recipe's checksum is for.
+    pub no_checksum: bool,
 }
 
 impl Default for StageOptions {
@@ -115,6 +121,8 @@ impl Default for StageOptions {
             offline: true,
             max_output: 4 << 20,
             debug: false,
+            version: None,
+            no_checksum: false,
         }
     }
 }
@@ -191,6 +199,11 @@ mod secs {
 /// concretize and install are asked for (the package name, or e.g.
 /// `demo~shared` for the variant check); load and audit take `package`.
 fn stage_args(stage: Stage, package: &str, spec: &str, options: &StageOptions) -> Vec<String> {
+    let spec = match &options.version {
+        Some(v) => format!("{spec}@={v}"),
+        None => spec.to_string(),
+    };
+    let spec = spec.as_str();
     match stage {
         Stage::Load => vec![
             "python".into(),
@@ -215,6 +228,9 @@ fn stage_args(stage: Stage, package: &str, spec: &str, options: &StageOptions) -
             ];
             if options.run_tests {
                 args.push("--test=root".into());
+            }
+            if options.no_checksum {
+                args.push("--no-checksum".into());
             }
             args.push(spec.into());
             args

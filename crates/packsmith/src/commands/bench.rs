@@ -208,7 +208,7 @@ pub struct RescoreArgs {
     pub nix_reference: Option<PathBuf>,
 }
 
-fn cli_error(e: BenchError) -> CliError {
+pub(super) fn cli_error(e: BenchError) -> CliError {
     let code = match e.kind {
         ErrorKind::BadInput => Exit::BadInput,
         ErrorKind::Environment => Exit::Environment,

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use packsmith_agent::{Agent, RunStatus, Task};
 use packsmith_spack::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
-use packsmith_spack::prepare::{prepare_repair, RepairInputs};
-use packsmith_spack::validate::{Stage, StageOptions};
+use packsmith_spack::prepare::{prepare_repair, RepairInputs, RepairSource};
+use packsmith_spack::validate::{package_dir_of, Stage, StageOptions};
 use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 
 use super::optional_model::load_optional_model;
@@ -50,7 +50,19 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         out: &args.run.out,
         replace: args.run.replace,
         no_sandbox: args.run.no_sandbox,
+        version: args.version.as_deref(),
+        source: args.source.as_deref().map(|tree| RepairSource {
+            tree,
+            recipe: &text,
+        }),
     })?;
+    if let Some(source) = &prepared.source {
+        note(&format!(
+            "{package}: {} stands in for the recipe's archive ({}); installed without checking the recipe's checksum",
+            args.source.as_deref().unwrap_or(std::path::Path::new("")).display(),
+            source.path.display()
+        ));
+    }
     if args.run.no_sandbox {
         note("warning: --no-sandbox: recipes run with your rights");
     }
@@ -62,11 +74,13 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
     let validation = Validation {
         setup: prepared.setup.clone(),
         sandbox: prepared.sandbox.clone(),
-        mirror: None,
+        mirror: prepared.source.as_ref().map(|s| s.mirror.clone()),
         options: StageOptions {
             // Concretizing alone downloads nothing: the DAG may name
             // packages that would be built.
             offline: install,
+            version: args.version.clone(),
+            no_checksum: prepared.source.is_some(),
             ..StageOptions::default()
         },
         // `--until audit` needs the audit, whatever `--no-audit` says.
@@ -82,6 +96,10 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         .with_repair(mode, !args.run.no_rules)
         .with_start_recipe(text)
         .with_last_stage(last_stage(&args.until));
+    // The recipe's patches beside it (`patch("fix.patch")`) load with it.
+    if let Some(dir) = package_dir_of(&args.recipe) {
+        eco = eco.with_package_files(dir);
+    }
     if let Some(kb) = kb {
         eco = eco.with_knowledge(kb);
     }
