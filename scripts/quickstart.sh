@@ -34,7 +34,8 @@ die() { printf '[quickstart] error: %s\n' "$*" >&2; exit 1; }
 # venv, and the libraries the example and common HPC recipes take as Spack externals.
 APT_PACKAGES=(git build-essential cmake clang libclang-dev bubblewrap python3-venv python3-pip
     pkg-config ninja-build gfortran zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libssl-dev
-    libopenblas-dev libopenmpi-dev libhdf5-dev libboost-dev libfmt-dev bison flex libtiff-dev)
+    libopenblas-dev libopenmpi-dev libhdf5-dev libboost-dev libfmt-dev bison flex libtiff-dev
+    zip unzip bzip2 xz-utils)
 if ((WITH_APT)) && command -v apt-get >/dev/null; then
     missing=()
     for p in "${APT_PACKAGES[@]}"; do

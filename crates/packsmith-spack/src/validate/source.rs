@@ -220,11 +220,15 @@ pub fn archive_extension(url: Option<&str>) -> Result<&'static str, ValidateErro
     {
         return Ok(ext);
     }
-    if path.ends_with(".zip") || path.ends_with(".tar") {
+    if path.ends_with(".zip") {
+        return Ok("zip");
+    }
+    if path.ends_with(".tar") {
         return Err(ValidateError::Invalid {
             what: "source URL",
             value: url.into(),
-            why: "a local tree can stand in for .tar.gz, .tar.bz2 and .tar.xz archives only".into(),
+            why: "a local tree can stand in for .tar.gz, .tar.bz2, .tar.xz and .zip archives only"
+                .into(),
         });
     }
     Ok("tar.gz")
@@ -264,18 +268,22 @@ pub fn pack_as_archive(
     } else {
         pack_local_source(dir, name, version, mirror)?
     };
-    let Some((_, recompress)) = ARCHIVE_KINDS.iter().find(|(e, _)| *e == ext) else {
-        return Err(ValidateError::Invalid {
-            what: "archive extension",
-            value: ext.into(),
-            why: "not one of tar.gz, tgz, tar.bz2, tbz2, tar.xz, txz".into(),
-        });
-    };
     // `<dir>/<name>-<version>`: the packed file without `.tar.gz` (a
     // version's own dots are no extension).
     let gz = packed.path.display().to_string();
     let stem = gz.strip_suffix(".tar.gz").unwrap_or(&gz).to_string();
     let target = PathBuf::from(format!("{stem}.{ext}"));
+    if ext == "zip" {
+        zip_of_tarball(&packed.path, &target)?;
+        return finished(packed, target);
+    }
+    let Some((_, recompress)) = ARCHIVE_KINDS.iter().find(|(e, _)| *e == ext) else {
+        return Err(ValidateError::Invalid {
+            what: "archive extension",
+            value: ext.into(),
+            why: "not one of tar.gz, tgz, tar.bz2, tbz2, tar.xz, txz, zip".into(),
+        });
+    };
     if let Some(tool) = recompress {
         let tar = PathBuf::from(format!("{stem}.tar"));
         let spec = CommandSpec::new("gzip")
@@ -301,6 +309,11 @@ pub fn pack_as_archive(
         std::fs::rename(&packed.path, &target)
             .map_err(|e| ValidateError::io("rename", &packed.path, e))?;
     }
+    finished(packed, target)
+}
+
+/// The archive at `target`, made from `packed`.
+fn finished(packed: LocalSource, target: PathBuf) -> Result<LocalSource, ValidateError> {
     let sha256 = sha256_file(&target)?;
     Ok(LocalSource {
         url: format!("file://{}", target.display()),
@@ -309,6 +322,38 @@ pub fn pack_as_archive(
         mirror: packed.mirror,
         method: packed.method,
     })
+}
+
+/// A `.zip` with the tarball's one top directory, for a recipe whose
+/// archive is one (fmt's releases): unpacked beside it, zipped with
+/// `zip`, the tarball removed.
+fn zip_of_tarball(tarball: &Path, target: &Path) -> Result<(), ValidateError> {
+    let parent = target.parent().unwrap_or(Path::new("."));
+    let work = tempfile::Builder::new()
+        .prefix(".zip-")
+        .tempdir_in(parent)
+        .map_err(|e| ValidateError::io("create", parent, e))?;
+    let untar = CommandSpec::new("tar")
+        .arg("-xzf")
+        .arg(tarball)
+        .arg("-C")
+        .arg(work.path())
+        .timeout(Duration::from_secs(600));
+    run_checked(&untar, "tar must be installed")?;
+    let name = target
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("source.zip");
+    let partial = parent.join(format!(".{name}.part.zip"));
+    let zip = CommandSpec::new("zip")
+        .args(["-q", "-r", "-X"])
+        .arg(&partial)
+        .arg(".")
+        .cwd(work.path())
+        .timeout(Duration::from_secs(900));
+    run_checked(&zip, "zip must be installed (Debian: apt-get install zip)")?;
+    std::fs::rename(&partial, target).map_err(|e| ValidateError::io("rename", &partial, e))?;
+    std::fs::remove_file(tarball).map_err(|e| ValidateError::io("remove", tarball, e))
 }
 
 /// A `.tar.gz` the caller already has (a repair set's packed source),
@@ -428,13 +473,18 @@ mod tests {
             archive_extension(Some("https://x.org/get.php?id=3")).unwrap(),
             "tar.gz"
         );
-        assert!(archive_extension(Some("https://x.org/a-1.0.zip")).is_err());
+        assert_eq!(
+            archive_extension(Some("https://x.org/a-1.0.zip")).unwrap(),
+            "zip"
+        );
+        assert!(archive_extension(Some("https://x.org/a-1.0.tar")).is_err());
         let src = tempfile::tempdir().unwrap();
         std::fs::write(src.path().join("a.c"), "int a;\n").unwrap();
         for (ext, magic) in [
             ("tar.bz2", &b"BZh"[..]),
             ("tar.xz", &b"\xfd7zXZ"[..]),
             ("tgz", &b"\x1f\x8b"[..]),
+            ("zip", &b"PK"[..]),
         ] {
             let m = tempfile::tempdir().unwrap();
             let a = pack_as_archive(src.path(), "demo", "1.0", m.path(), ext).unwrap();
