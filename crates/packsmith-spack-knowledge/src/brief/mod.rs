@@ -343,15 +343,7 @@ fn cmake_dependencies(
                 brief,
                 kb,
                 cond_map,
-                Found {
-                    name: &fp.name,
-                    source: NameSource::Cmake,
-                    version,
-                    required: fp.required,
-                    conditions: &conditions,
-                    evidence: &fp.evidence,
-                    components: &fp.components,
-                },
+                Found::lookup(fp, version, fp.required, &conditions),
             );
             if !fp.required && !fp.required_when.is_empty() {
                 needed_when(fp, &conditions, kb, cond_map, brief);
@@ -436,21 +428,8 @@ fn needed_when(
 ) {
     let mut when: Vec<String> = conditions.to_vec();
     when.extend(fp.required_when.iter().cloned());
-    let evidence = fp.evidence.clone();
-    add_dependency(
-        brief,
-        kb,
-        cond_map,
-        Found {
-            name: &fp.name,
-            source: NameSource::Cmake,
-            version: fp.version.as_deref(),
-            required: true,
-            conditions: &when,
-            evidence: &evidence,
-            components: &fp.components,
-        },
-    );
+    let version = fp.version.as_deref();
+    add_dependency(brief, kb, cond_map, Found::lookup(fp, version, true, &when));
     // Declared, it is no longer an optional lookup to list.
     brief
         .optional_dependencies
@@ -1220,6 +1199,26 @@ struct Found<'a> {
     /// COMPONENTS serialization)`): the package's variants of those names
     /// are asked for in the spec (`boost+serialization`).
     components: &'a [String],
+}
+
+impl<'a> Found<'a> {
+    /// A `find_package` call, under `conditions`.
+    fn lookup(
+        fp: &'a packsmith_core::CmakeFindPackage,
+        version: Option<&'a str>,
+        required: bool,
+        conditions: &'a [String],
+    ) -> Self {
+        Found {
+            name: &fp.name,
+            source: NameSource::Cmake,
+            version,
+            required,
+            conditions,
+            evidence: &fp.evidence,
+            components: &fp.components,
+        }
+    }
 }
 
 fn add_dependency(

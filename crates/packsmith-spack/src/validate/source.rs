@@ -129,6 +129,16 @@ pub(super) fn clean_git_checkout(dir: &Path) -> bool {
     matches!(packsmith_exec::run(&spec), Ok(out) if out.success() && out.stdout.trim().is_empty())
 }
 
+/// The mirror, absolute, with `<name>/` made in it, once `name` and
+/// `version` are safe as path components.
+fn package_mirror(mirror: &Path, name: &str, version: &str) -> Result<PathBuf, ValidateError> {
+    check_component("package name", name)?;
+    check_component("version", version)?;
+    let dir = mirror.join(name);
+    std::fs::create_dir_all(&dir).map_err(|e| ValidateError::io("create", &dir, e))?;
+    std::fs::canonicalize(mirror).map_err(|e| ValidateError::io("read", mirror, e))
+}
+
 /// Packs `dir` as `<mirror>/<name>/<name>-<version>.tar.gz` with a
 /// `<name>-<version>/` prefix: `git archive HEAD | gzip -n` for a clean git
 /// checkout (the checksum GitHub's archives have), otherwise a `tar` with
@@ -140,13 +150,8 @@ pub fn pack_local_source(
     version: &str,
     mirror: &Path,
 ) -> Result<LocalSource, ValidateError> {
-    check_component("package name", name)?;
-    check_component("version", version)?;
+    let mirror = package_mirror(mirror, name, version)?;
     let dir = std::fs::canonicalize(dir).map_err(|e| ValidateError::io("read", dir, e))?;
-    let target_dir = mirror.join(name);
-    std::fs::create_dir_all(&target_dir)
-        .map_err(|e| ValidateError::io("create", &target_dir, e))?;
-    let mirror = std::fs::canonicalize(mirror).map_err(|e| ValidateError::io("read", mirror, e))?;
     let target_dir = mirror.join(name);
     let stem = format!("{name}-{version}");
     let tar = target_dir.join(format!("{stem}.tar"));
@@ -364,8 +369,7 @@ fn copy_tarball(
     version: &str,
     mirror: &Path,
 ) -> Result<LocalSource, ValidateError> {
-    check_component("package name", name)?;
-    check_component("version", version)?;
+    let mirror = package_mirror(mirror, name, version)?;
     let bytes = std::fs::read(archive).map_err(|e| ValidateError::io("read", archive, e))?;
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return Err(ValidateError::Invalid {
@@ -374,9 +378,6 @@ fn copy_tarball(
             why: "a source given as a file must be a .tar.gz (or pass the tree's directory)".into(),
         });
     }
-    let dir = mirror.join(name);
-    std::fs::create_dir_all(&dir).map_err(|e| ValidateError::io("create", &dir, e))?;
-    let mirror = std::fs::canonicalize(mirror).map_err(|e| ValidateError::io("read", mirror, e))?;
     let path = mirror.join(name).join(format!("{name}-{version}.tar.gz"));
     packsmith_exec::atomic_write(&path, &bytes)
         .map_err(|e| ValidateError::io("write", &path, std::io::Error::other(e.to_string())))?;
