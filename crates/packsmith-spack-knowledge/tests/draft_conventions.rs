@@ -454,4 +454,22 @@ fn a_package_an_option_asks_for_is_declared_and_looked_up_under_it() {
     );
     // Declared, it is no optional lookup left in a comment.
     assert!(!text.contains("# depends_on(\"libedit\")"), "{text}");
+    // An option offered only when its package is found is an optional
+    // feature: off by default, the package under it, the lookup off with
+    // it (pcre2's `-DPCRE2_SUPPORT_LIBBZ2=ON` with bzip2 switched off did
+    // not link).
+    assert!(
+        text.contains("variant(\"support_libbz2\", default=False"),
+        "{text}"
+    );
+    assert!(
+        text.contains("depends_on(\"bzip2\", when=\"+support_libbz2\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "self.define(\"CMAKE_DISABLE_FIND_PACKAGE_BZip2\", self.spec.satisfies(\"~support_libbz2\"))"
+        ),
+        "{text}"
+    );
 }

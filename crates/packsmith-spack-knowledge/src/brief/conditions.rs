@@ -37,6 +37,9 @@ pub struct ConditionMap {
     /// (examples off, the install switch on): a condition on one holds or
     /// fails outright.
     pub pinned: BTreeMap<String, bool>,
+    /// A package's name (upper-cased) → the option declared only when the
+    /// package is found (`if(BZIP2_FOUND) option(PCRE2_SUPPORT_LIBBZ2 …)`).
+    pub found_gates: BTreeMap<String, String>,
 }
 
 /// What one clause of a condition becomes.

@@ -345,8 +345,18 @@ fn cmake_dependencies(
                 cond_map,
                 Found::lookup(fp, version, fp.required, &conditions),
             );
-            if !fp.required && !fp.required_when.is_empty() {
-                needed_when(fp, &conditions, kb, cond_map, brief);
+            if fp.required {
+                continue;
+            }
+            // Needed where configure stops without it, or where an option
+            // declared only when it is found (`if(BZIP2_FOUND)
+            // option(PCRE2_SUPPORT_LIBBZ2 …)`) is on.
+            let gate: Vec<String> = match cond_map.found_gates.get(&fp.name.to_ascii_uppercase()) {
+                Some(option) if fp.required_when.is_empty() => vec![option.clone()],
+                _ => fp.required_when.clone(),
+            };
+            if !gate.is_empty() {
+                needed_when(fp, &conditions, &gate, kb, cond_map, brief);
             }
         }
         // A generator the build runs (bison_target) needs its tool even
@@ -414,20 +424,22 @@ fn cmake_dependencies(
     }
 }
 
-/// An optional lookup without which configure stops when an option asks
-/// for the package (`required_when`): the package is declared under that
-/// option's variant, and a lookup that runs in every configuration is
-/// switched off while the variant is off, so a host copy found but unused
-/// never shows in the configure output.
+/// An optional lookup that an option needs (`gate`: where configure stops
+/// without it, `required_when`, or the option a found package unlocks):
+/// the package is declared under that option's variant, and a lookup that
+/// runs in every configuration is switched off while the variant is off,
+/// so a host copy found but unused never shows in the configure output
+/// and an unlocked feature is never on without its package.
 fn needed_when(
     fp: &packsmith_core::CmakeFindPackage,
     conditions: &[String],
+    gate: &[String],
     kb: &dyn SpackNames,
     cond_map: &ConditionMap,
     brief: &mut SpackBrief,
 ) {
     let mut when: Vec<String> = conditions.to_vec();
-    when.extend(fp.required_when.iter().cloned());
+    when.extend(gate.iter().cloned());
     let version = fp.version.as_deref();
     add_dependency(brief, kb, cond_map, Found::lookup(fp, version, true, &when));
     // Declared, it is no longer an optional lookup to list.
@@ -435,7 +447,7 @@ fn needed_when(
         .optional_dependencies
         .retain(|o| !o.upstream.eq_ignore_ascii_case(&fp.name));
     let always = cond_map.translate(conditions) == When::Always;
-    let When::Spec(spec) = cond_map.translate(&fp.required_when) else {
+    let When::Spec(spec) = cond_map.translate(gate) else {
         return;
     };
     let Some(variant) = spec.strip_prefix('+').filter(|v| !v.contains(' ')) else {
@@ -882,6 +894,14 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             pin_option(opt, role, &prefixes, &mut map, brief);
             continue;
         }
+        // An option declared only when a package is found unlocks an
+        // optional feature: off by default, the package declared under it.
+        let gated = found_gate(&opt.conditions, &cmake.find_packages);
+        if let Some(package) = &gated {
+            map.found_gates
+                .entry(package.to_ascii_uppercase())
+                .or_insert_with(|| opt.name.clone());
+        }
         // `NO_ZLIB` becomes variant `zlib`, on when the option is off.
         let positive = positive_variant_name_in(&opt.name, &prefixes);
         let mut name = positive
@@ -912,6 +932,19 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         let default = if positive.is_some() {
             map.inverted.insert(opt.name.to_ascii_uppercase());
             !default
+        } else {
+            default
+        };
+        let default = if default && gated.is_some() && positive.is_none() {
+            brief.notes.push(BriefNote {
+                message: format!(
+                    "option {} is offered when {} is found: an optional feature, off by default, its package declared under it",
+                    opt.name,
+                    gated.clone().unwrap_or_default()
+                ),
+                evidence: Some(opt.evidence.clone()),
+            });
+            false
         } else {
             default
         };
@@ -1037,6 +1070,25 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         });
     }
     map
+}
+
+/// The package whose found-test (`BZIP2_FOUND`, `${MPI_C_FOUND}`) one of
+/// `conditions` is, not negated: an option declared there exists only when
+/// the package was found.
+fn found_gate(conditions: &[String], finds: &[packsmith_core::CmakeFindPackage]) -> Option<String> {
+    conditions.iter().find_map(|c| {
+        let var = c.trim().trim_start_matches("${").trim_end_matches('}');
+        let stem = var.strip_suffix("_FOUND")?;
+        finds
+            .iter()
+            .find(|fp| {
+                stem.eq_ignore_ascii_case(&fp.name)
+                    || stem
+                        .get(..fp.name.len() + 1)
+                        .is_some_and(|head| head.eq_ignore_ascii_case(&format!("{}_", fp.name)))
+            })
+            .map(|fp| fp.name.clone())
+    })
 }
 
 /// Sets a maintainer's switch once in `cmake_args` instead of offering it

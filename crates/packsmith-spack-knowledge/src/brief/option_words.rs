@@ -98,6 +98,9 @@ pub(super) fn is_extras_option(variant: &str) -> bool {
         "DOXYGEN",
         "EXAMPLE",
         "EXAMPLES",
+        "LATEX",
+        "MAN",
+        "MANPAGE",
         "MANPAGES",
         "SAMPLES",
         "SANDBOX",
@@ -186,6 +189,8 @@ mod tests {
             "with_docs",
             "doxygen",
             "BuildExamples",
+            "build_man",
+            "latex",
         ] {
             assert!(is_extras_option(v), "{v}");
         }
@@ -197,6 +202,8 @@ mod tests {
             "benchmarking_lib",
             "docker",
             "contest",
+            "manager",
+            "human",
         ] {
             assert!(!is_extras_option(v), "{v}");
         }
