@@ -109,8 +109,7 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
                 !n.is_empty() && n.chars().all(|c| "=-~^*".contains(c)) && n.len() >= 3
             })
             .unwrap_or(false);
-        if in_code || t.is_empty() || is_noise(t) || underlined || t.split_whitespace().count() < 4
-        {
+        if in_code || t.is_empty() || is_noise(t) || underlined {
             i += if underlined { 2 } else { 1 };
             continue;
         }
@@ -123,6 +122,23 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
             }
             para.push(t);
             i += 1;
+        }
+        // A short first line (three words or fewer) is a caption unless
+        // its sentence goes on below it, unfinished and in lower case:
+        // then it is the subject (`mimalloc (pronounced "me-malloc")` /
+        // `is a …`).
+        let short = |l: &str| l.split_whitespace().count() < 4;
+        let open = para
+            .first()
+            .is_some_and(|l| !l.ends_with(['.', '!', '?', ':']));
+        let continues = open
+            && para
+                .get(1)
+                .and_then(|l| l.chars().next())
+                .is_some_and(|c| c.is_lowercase());
+        if para.first().is_some_and(|l| short(l)) && !continues {
+            i = start + 1;
+            continue;
         }
         let mut joined = para
             .join(" ")
@@ -151,6 +167,26 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
 #[cfg(test)]
 mod tests {
     use super::first_paragraph;
+
+    #[test]
+    fn a_short_first_line_is_the_paragraphs_subject() {
+        let md = "# mimalloc\n\n&nbsp;\n\nmimalloc (pronounced \"me-malloc\")\nis a general purpose allocator.\n";
+        assert_eq!(
+            first_paragraph(md).unwrap().0,
+            "mimalloc (pronounced \"me-malloc\") is a general purpose allocator."
+        );
+        // Alone, or before a sentence of its own, a short line is a caption.
+        let md = "Welcome!\nzfp is an open-source library for arrays.\n";
+        assert_eq!(
+            first_paragraph(md).unwrap().0,
+            "zfp is an open-source library for arrays."
+        );
+        let md = "Fast and small\n\nzfp is an open-source library for arrays.\n";
+        assert_eq!(
+            first_paragraph(md).unwrap().0,
+            "zfp is an open-source library for arrays."
+        );
+    }
 
     #[test]
     fn skips_link_definitions_and_lists() {

@@ -16,5 +16,7 @@ pub mod embed;
 pub mod forge;
 
 pub mod hint;
+/// Markdown to plain text for descriptions.
+pub mod markdown;
 
 pub use hint::Hint;

@@ -22,6 +22,7 @@ mod rust_inputs;
 mod stdenv;
 mod tauri;
 
+use packsmith_core::markdown::plain_markdown;
 use packsmith_core::{BuildSystemKind, RepoFacts};
 use serde::{Deserialize, Serialize};
 
@@ -768,18 +769,6 @@ fn without_leading_article(d: &str) -> String {
         }
     }
     d.to_string()
-}
-
-/// A README's Markdown as the plain text a description wants: links and
-/// images by their text, emphasis and code marks dropped.
-fn plain_markdown(d: &str) -> String {
-    static LINK: std::sync::LazyLock<Option<regex::Regex>> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"!?\[([^\]]*)\]\([^)]*\)").ok());
-    let linked = match LINK.as_ref() {
-        Some(link) => link.replace_all(d, "$1").into_owned(),
-        None => d.to_string(),
-    };
-    linked.replace(['*', '`'], "")
 }
 
 /// nixpkgs wants a short description without a trailing period.

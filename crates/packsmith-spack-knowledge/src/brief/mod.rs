@@ -270,7 +270,11 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         package,
         build_system: facts.primary_build_system,
         base_classes: Vec::new(),
-        description: facts.description.as_ref().map(|d| d.value.clone()),
+        // Spack's docstrings are plain text: a README's links by their text.
+        description: facts
+            .description
+            .as_ref()
+            .map(|d| packsmith_core::markdown::plain_markdown(&d.value)),
         // The forge's page when the project names none.
         homepage: facts
             .homepage
