@@ -830,64 +830,10 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
     let Some(cmake) = &facts.cmake else {
         return map;
     };
-    let project = cmake.project.as_ref().map(|p| p.name.as_str());
-    // Test options first: what only a test build reaches (a vendored test
-    // framework's own switches) is nothing to the package.
-    let own = OptionPrefixes::of_project(project);
-    for opt in &cmake.options {
-        let upper = opt.name.to_ascii_uppercase();
-        if option_roles::role(opt, project, &own) == OptionRole::Test
-            && !map.test_options.contains(&upper)
-        {
-            map.test_options.push(upper);
-        }
-    }
-    let test_build_only = |conditions: &[String]| map.is_test_only(conditions);
-    // The namespace is read off every user-settable name of the package:
-    // options and cache variables (`QUILL_SHARED`, `QUILL_SIMD`).
-    let settable = cmake
-        .options
-        .iter()
-        .filter(|o| !test_build_only(&o.conditions))
-        .map(|o| o.name.as_str())
-        .chain(
-            cmake
-                .cache_vars
-                .iter()
-                .filter(|v| !test_build_only(&v.conditions))
-                .map(|v| v.name.as_str()),
-        )
-        .filter(|n| !n.starts_with("CMAKE_"));
-    let prefixes = OptionPrefixes::of_options(project, settable);
+    let switches = downloads::switch_options(facts);
+    let (prefixes, roles) = option_roles::classify(cmake, &switches, &mut map);
     let has_cuda_base = brief.base_classes.iter().any(|b| b == "CudaPackage");
     let has_rocm_base = brief.base_classes.iter().any(|b| b == "ROCmPackage");
-    let switches = downloads::switch_options(facts);
-    // An option declared per platform (`if(APPLE) option(X … ON) else()
-    // option(X … OFF)`) takes its default from a declaration that holds on
-    // Linux: libpng's PNG_FRAMEWORK is ON only for Apple, and configure
-    // refuses it elsewhere.
-    let mut options: Vec<&packsmith_core::CmakeOption> = cmake.options.iter().collect();
-    options.sort_by_key(|o| o.conditions.iter().any(|c| other_platform(c)));
-    let mut handled: BTreeSet<String> = BTreeSet::new();
-    let mut roles: Vec<(&packsmith_core::CmakeOption, OptionRole)> = Vec::new();
-    for opt in options {
-        // A download switch (the recipe sets it); an option of a loop the
-        // reader could not unroll (`option(X_${impl} …)`: no single name).
-        if switches.contains(&opt.name) || opt.name.contains("${") {
-            continue;
-        }
-        if handled.insert(opt.name.clone()) {
-            let mut role = option_roles::role(opt, project, &prefixes);
-            let upper = opt.name.to_ascii_uppercase();
-            if role == OptionRole::Test && !map.test_options.contains(&upper) {
-                role = OptionRole::Feature; // a test word only once the namespace is off
-            }
-            if role == OptionRole::Test && option_roles::is_negative(&opt.name, &prefixes) {
-                map.inverted_tests.insert(opt.name.to_ascii_uppercase());
-            }
-            roles.push((opt, role));
-        }
-    }
     for (opt, role) in roles {
         // A switch only a test build reaches (a vendored test framework's
         // own options) is nothing to the package.

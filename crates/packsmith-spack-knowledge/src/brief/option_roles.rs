@@ -7,10 +7,13 @@
 //! (MSVC's runtime, Apple frameworks: left alone), and the project's own
 //! install switch (on, or Spack installs nothing).
 
+use std::collections::BTreeSet;
+
+use super::conditions::ConditionMap;
 use super::names::OptionPrefixes;
 use super::option_words::{is_extras_option, is_test_option, words};
 use super::other_platform;
-use packsmith_core::CmakeOption;
+use packsmith_core::{CmakeFacts, CmakeOption};
 
 /// The role of one option.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,6 +217,66 @@ pub(super) fn role(
     } else {
         OptionRole::Feature
     }
+}
+
+/// Every option of the project with its role, each name once (a
+/// declaration for Linux before one for another platform), and the
+/// prefixes its names carry. Test options go into `map` first, so that an
+/// option only a test build reaches is known as such; download switches
+/// and options of loops the reader could not unroll (`option(X_${impl}
+/// …)`: no single name) are left out.
+pub(super) fn classify<'a>(
+    cmake: &'a CmakeFacts,
+    switches: &[String],
+    map: &mut ConditionMap,
+) -> (OptionPrefixes, Vec<(&'a CmakeOption, OptionRole)>) {
+    let project = cmake.project.as_ref().map(|p| p.name.as_str());
+    let own = OptionPrefixes::of_project(project);
+    for opt in &cmake.options {
+        let upper = opt.name.to_ascii_uppercase();
+        if role(opt, project, &own) == OptionRole::Test && !map.test_options.contains(&upper) {
+            map.test_options.push(upper);
+        }
+    }
+    // The namespace is read off every user-settable name of the package:
+    // options and cache variables (`QUILL_SHARED`, `QUILL_SIMD`).
+    let settable = cmake
+        .options
+        .iter()
+        .filter(|o| !map.is_test_only(&o.conditions))
+        .map(|o| o.name.as_str())
+        .chain(
+            cmake
+                .cache_vars
+                .iter()
+                .filter(|v| !map.is_test_only(&v.conditions))
+                .map(|v| v.name.as_str()),
+        )
+        .filter(|n| !n.starts_with("CMAKE_"));
+    let prefixes = OptionPrefixes::of_options(project, settable);
+    // An option declared per platform (`if(APPLE) option(X … ON) else()
+    // option(X … OFF)`) takes its default from a declaration that holds on
+    // Linux: libpng's PNG_FRAMEWORK is ON only for Apple, and configure
+    // refuses it elsewhere.
+    let mut options: Vec<&CmakeOption> = cmake.options.iter().collect();
+    options.sort_by_key(|o| o.conditions.iter().any(|c| other_platform(c)));
+    let mut handled: BTreeSet<&str> = BTreeSet::new();
+    let mut roles = Vec::new();
+    for opt in options {
+        if switches.contains(&opt.name) || opt.name.contains("${") || !handled.insert(&opt.name) {
+            continue;
+        }
+        let upper = opt.name.to_ascii_uppercase();
+        let mut r = role(opt, project, &prefixes);
+        if r == OptionRole::Test && !map.test_options.contains(&upper) {
+            r = OptionRole::Feature; // a test word only once the namespace is off
+        }
+        if r == OptionRole::Test && is_negative(&opt.name, &prefixes) {
+            map.inverted_tests.insert(upper);
+        }
+        roles.push((opt, r));
+    }
+    (prefixes, roles)
 }
 
 #[cfg(test)]
