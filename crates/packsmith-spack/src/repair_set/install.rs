@@ -81,9 +81,23 @@ pub struct InstallCheck<'a> {
     pub names: &'a dyn SpackNames,
 }
 
+/// An install a verdict waits for: a build that runs longer (a test suite
+/// of hundreds of files switched on) says nothing a repair could show in
+/// a benchmark's time.
+const INSTALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(900);
+
+/// What real Spack made of a recipe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Passes,
+    FailsAt(Stage),
+    /// The stage ran past its limit: neither a pass nor a failure.
+    TimedOut(Stage),
+}
+
 /// The first stage that fails on `recipe` — load, audit, concretize,
 /// install or the hermeticity check — with the candidate's source in the
-/// attempt's mirror; `None` when all pass.
+/// attempt's mirror.
 pub fn first_failing_stage_installed(
     setup: &SpackSetup,
     sandbox: &Sandbox,
@@ -91,7 +105,7 @@ pub fn first_failing_stage_installed(
     namespace: &str,
     recipe: &str,
     check: &InstallCheck<'_>,
-) -> Result<Option<Stage>, ValidateError> {
+) -> Result<Verdict, ValidateError> {
     let c = check.candidate;
     let mirror = dir.join("mirror");
     let ext = recipe_archive_extension(recipe, &c.source.version)?;
@@ -110,11 +124,20 @@ pub fn first_failing_stage_installed(
         ..StageOptions::default()
     };
     options.timeouts.concretize = std::time::Duration::from_secs(120);
+    options.timeouts.install = INSTALL_LIMIT;
     for stage in [Stage::Load, Stage::Audit, Stage::Concretize, Stage::Install] {
-        if !run_stage(setup, sandbox, &attempt, stage, &options)?.passed {
-            return Ok(Some(stage));
+        let outcome = run_stage(setup, sandbox, &attempt, stage, &options)?;
+        if outcome.timed_out {
+            return Ok(Verdict::TimedOut(stage));
+        }
+        if !outcome.passed {
+            return Ok(Verdict::FailsAt(stage));
         }
     }
     let (outcome, _) = run_hermeticity(&attempt, check.names)?;
-    Ok((!outcome.passed).then_some(Stage::Hermeticity))
+    Ok(if outcome.passed {
+        Verdict::Passes
+    } else {
+        Verdict::FailsAt(Stage::Hermeticity)
+    })
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use packsmith_spack_knowledge::mutate::{mutate, MutationClass, PredictedStage};
 use serde::{Deserialize, Serialize};
 
-pub use install::{install_candidates, InstallCandidate, InstallSource};
+pub use install::{install_candidates, InstallCandidate, InstallSource, Verdict};
 pub use pick::{candidate_packages, Candidate};
 pub use verify::{first_failing_stage, CHECKED_STAGES};
 
@@ -157,7 +157,8 @@ pub fn build_repair_set(
                     };
                     install::first_failing_stage_installed(setup, sandbox, dir, ns, text, &check)
                 }
-                _ => first_failing_stage(setup, sandbox, dir, ns, &cand.name, text),
+                _ => first_failing_stage(setup, sandbox, dir, ns, &cand.name, text)
+                    .map(|s| s.map_or(Verdict::Passes, Verdict::FailsAt)),
             };
             // The original must pass, or a repair could never succeed; an
             // install-stage original is checked first (its install is paid
@@ -172,7 +173,7 @@ pub fn build_repair_set(
                 }
                 let dir = scratch.join(format!("{}.original", cand.name));
                 let ns = format!("psrep_o{i}{}", if install { "i" } else { "" });
-                let ok = verdict(&dir, &ns, &cand.text)?.is_none();
+                let ok = verdict(&dir, &ns, &cand.text)? == Verdict::Passes;
                 if !ok {
                     summary.originals_failing += 1;
                     progress(&format!(
@@ -188,12 +189,17 @@ pub fn build_repair_set(
             }
             let ns = format!("psrep_m{i}_{}", class.slug().len() + lines.len());
             let actual = verdict(&scratch.join(&id), &ns, &m.text)?;
-            let keep = actual.is_some_and(|s| stage_matches(class.predicted_stage(), s));
+            let failed_at = match actual {
+                Verdict::FailsAt(s) => Some(s),
+                _ => None,
+            };
+            let keep = failed_at.is_some_and(|s| stage_matches(class.predicted_stage(), s));
             progress(&format!(
                 "{id}: {} ({})",
                 match actual {
-                    Some(s) => format!("fails at {}", s.as_str()),
-                    None => "passes".into(),
+                    Verdict::FailsAt(s) => format!("fails at {}", s.as_str()),
+                    Verdict::TimedOut(s) => format!("runs past its limit at {}", s.as_str()),
+                    Verdict::Passes => "passes".into(),
                 },
                 if keep { "kept" } else { "dropped" }
             ));
@@ -205,7 +211,7 @@ pub fn build_repair_set(
                 continue;
             }
             kept += 1;
-            let mut line = write_task(opts.out, &id, cand, &m, actual.unwrap_or(Stage::Load))?;
+            let mut line = write_task(opts.out, &id, cand, &m, failed_at.unwrap_or(Stage::Load))?;
             if let Some(c) = inst {
                 install_task(opts.out, &mut line, c, &archives)?;
             }
