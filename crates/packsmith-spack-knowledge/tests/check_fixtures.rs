@@ -100,6 +100,11 @@ fn each_code_has_a_fixture() {
             Code::DirectiveArguments,
         ),
         ("load/ps802-version-in-when.py", V0_23, Code::WhenNotAllowed),
+        (
+            "load/ps803-self-outside-method.py",
+            V0_23,
+            Code::SelfOutsideMethod,
+        ),
     ];
     for (file, spack, code) in cases {
         let d = run(file, *spack, load_package(file).unwrap_or("demo"));

@@ -76,10 +76,13 @@ pub enum Code {
     /// `when=` (or `with when(...)`) on a directive that takes none.
     #[serde(rename = "PS802")]
     WhenNotAllowed,
+    /// `self` evaluated by the class body, outside every method.
+    #[serde(rename = "PS803")]
+    SelfOutsideMethod,
 }
 
 impl Code {
-    pub const ALL: [Code; 21] = [
+    pub const ALL: [Code; 22] = [
         Code::Syntax,
         Code::Markdown,
         Code::NotARecipe,
@@ -101,6 +104,7 @@ impl Code {
         Code::Duplicate,
         Code::DirectiveArguments,
         Code::WhenNotAllowed,
+        Code::SelfOutsideMethod,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -126,6 +130,7 @@ impl Code {
             Code::Duplicate => "PS701",
             Code::DirectiveArguments => "PS801",
             Code::WhenNotAllowed => "PS802",
+            Code::SelfOutsideMethod => "PS803",
         }
     }
 
@@ -153,6 +158,7 @@ impl Code {
             Code::Duplicate => "duplicate-directive",
             Code::DirectiveArguments => "directive-arguments",
             Code::WhenNotAllowed => "when-not-allowed",
+            Code::SelfOutsideMethod => "self-outside-method",
         }
     }
 

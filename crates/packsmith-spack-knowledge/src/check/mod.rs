@@ -3,6 +3,7 @@
 //! the real builtin repositories: a rule that cannot be sure stays quiet
 //! (or warns) rather than report an error.
 
+mod class_body;
 mod codes;
 mod fetch;
 mod imports;
@@ -141,6 +142,7 @@ pub fn check_source(source: &str, path: &str, opts: &CheckOptions) -> Vec<Diagno
         // What Python or Spack refuses call by call while loading the class.
         signatures::check(&input, &mut out);
         self_dependency::check(&input, &mut out);
+        class_body::check(&input, &mut out);
         variant_args::check(&input, &mut out);
         version_args::check(&input, &mut out);
     }

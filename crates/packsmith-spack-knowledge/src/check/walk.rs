@@ -85,6 +85,8 @@ pub struct ClassInfo {
 pub struct Walk {
     pub calls: Vec<Call>,
     pub classes: Vec<ClassInfo>,
+    /// Positions of `self` evaluated by a class body outside its methods.
+    pub self_in_class_body: Vec<(u32, u32)>,
 }
 
 pub fn parse_tree(source: &str, deadline: std::time::Instant) -> Option<Tree> {
@@ -123,6 +125,8 @@ pub fn walk(source: &str, tree: &Tree) -> Walk {
                 scope: Vec::new(),
             };
             block(&mut ctx, body, &mut out.calls);
+            out.self_in_class_body
+                .extend(super::class_body::self_references(source, body));
         }
     }
     out
