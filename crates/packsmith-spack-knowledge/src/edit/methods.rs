@@ -83,6 +83,10 @@ fn check_define_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Sets a define in `cmake_args`: added to the returned list, or, when the
+/// method sets it already, the old setting removed and the new one added
+/// (a model that means "change BUILD_TESTING" writes this, not a remove
+/// and an add). The same setting again is refused: it would change nothing.
 pub(super) fn add_cmake_define(
     source: &str,
     reading: &Reading,
@@ -90,13 +94,27 @@ pub(super) fn add_cmake_define(
     value: &serde_json::Value,
 ) -> Result<String, String> {
     check_define_name(name)?;
-    if defines_lines(source, reading, name).is_some_and(|l| !l.is_empty()) {
+    let value = define_value(value)?;
+    let item = format!("self.define({}, {value})", py_string(name));
+    let existing = defines_lines(source, reading, name).unwrap_or_default();
+    if existing.is_empty() {
+        return add_to_returned_list(source, reading, "cmake_args", &item);
+    }
+    if existing
+        .iter()
+        .any(|l| compact(&source[l.clone()]).contains(&compact(&item)))
+    {
         return Err(format!(
-            "cmake_args already sets {name}; remove_cmake_define first"
+            "cmake_args already sets {name} to {value}; this edit changes nothing"
         ));
     }
-    let item = format!("self.define({}, {})", py_string(name), define_value(value)?);
-    add_to_returned_list(source, reading, "cmake_args", &item)
+    let without = remove_cmake_define(source, reading, name)?;
+    let reading = super::locate::read(&without)?;
+    add_to_returned_list(&without, &reading, "cmake_args", &item)
+}
+
+fn compact(text: &str) -> String {
+    text.split_whitespace().collect()
 }
 
 /// The line spans of `cmake_args` that mention `"NAME"` or `-DNAME`.

@@ -65,8 +65,9 @@ pub enum EditOp {
     AddSpackImport {},
     /// Replaces base class `from` of the package class with `to`.
     ChangeBaseClass { from: String, to: String },
-    /// `self.define(name, value)` in `cmake_args` (made when missing);
-    /// `value` is a bool, a string, or `"self.run_tests"`.
+    /// `self.define(name, value)` in `cmake_args` (made when missing),
+    /// replacing the method's own setting of `name` if it has one; `value`
+    /// is a bool, a string, or `"self.run_tests"`.
     AddCmakeDefine {
         name: String,
         value: serde_json::Value,

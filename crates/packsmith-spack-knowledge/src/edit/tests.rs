@@ -202,14 +202,24 @@ fn cmake_defines_are_added_to_the_returned_list_and_removed() {
             vec![]
         )
     );
-    let twice = apply_edits(
+    // A define the method sets already takes the new value, once.
+    let changed = apply(EditOp::AddCmakeDefine {
+        name: "HEATSIM_TESTS".into(),
+        value: json!(true),
+    });
+    assert_eq!(changed.matches("\"HEATSIM_TESTS\"").count(), 1, "{changed}");
+    assert!(
+        changed.contains("self.define(\"HEATSIM_TESTS\", True)"),
+        "{changed}"
+    );
+    let same = apply_edits(
         RECIPE,
         &[EditOp::AddCmakeDefine {
             name: "HEATSIM_TESTS".into(),
-            value: json!(true),
+            value: json!(false),
         }],
     );
-    assert!(twice.unwrap_err().message.contains("already sets"));
+    assert!(same.unwrap_err().message.contains("changes nothing"));
 }
 
 #[test]
