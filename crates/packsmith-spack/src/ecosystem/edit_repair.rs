@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use packsmith_agent::{Failure, Recipe, STATIC_CHECK};
 use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema};
-use packsmith_spack_knowledge::check::{check_source, CheckOptions, Severity};
+use packsmith_spack_knowledge::check::{check_source, CheckOptions, Code, Diagnostic, Severity};
 use packsmith_spack_knowledge::edit::candidates::{
     menu_ops, rule_candidates, Candidate, RuleInput,
 };
@@ -92,15 +92,28 @@ pub struct EditContext<'a> {
 
 impl EditContext<'_> {
     fn errors(&self, text: &str) -> usize {
+        self.diagnostics(text)
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    /// Directives the recipe repeats word for word (PS701): an edit that
+    /// adds one changes nothing Spack sees, so it is refused before a run.
+    fn repeats(&self, text: &str) -> usize {
+        self.diagnostics(text)
+            .iter()
+            .filter(|d| d.code == Code::Duplicate)
+            .count()
+    }
+
+    fn diagnostics(&self, text: &str) -> Vec<Diagnostic> {
         let opts = CheckOptions {
             spack: self.spack,
             names: self.names,
             package: Some(self.package),
         };
         check_source(text, "package.py", &opts)
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
     }
 
     fn rule_input<'s>(&'s self, text: &'s str, names: &'s [String]) -> RuleInput<'s> {
@@ -462,6 +475,8 @@ pub fn apply_answer(
                 Err(format!(
                     "the edits add static-check errors ({before} before, {after} after)"
                 ))
+            } else if ctx.repeats(&fixed) > ctx.repeats(start) {
+                Err("the edits add a directive the recipe already has".into())
             } else {
                 Ok(fixed)
             }
@@ -686,6 +701,18 @@ class Heatsim(CMakePackage):
         );
         assert!(wrong.unwrap_err().contains("no depends_on(\"boost\")"));
         assert!(apply_answer(&ctx, &RuleLog::default(), BROKEN, "I would rename it.").is_err());
+        // A directive the recipe has, added again, changes nothing.
+        let again = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            BROKEN,
+            r#"{"edits": [{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"},
+                {"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}]}"#,
+        );
+        assert!(
+            again.as_ref().unwrap_err().contains("already has"),
+            "{again:?}"
+        );
     }
 
     #[test]
