@@ -257,15 +257,23 @@ fn write_task(
         package: cand.name.clone(),
         class: m.class.slug().to_string(),
         stage: stage.as_str().to_string(),
-        // Success is that stage passing again (the original passes
-        // concretize too, so a repair is checked where it broke).
-        until: stage.as_str().to_string(),
+        until: until_for(stage).to_string(),
         broken: rel.join("package.py").to_string_lossy().into_owned(),
         original: rel.join("original.py").to_string_lossy().into_owned(),
         description: m.description.clone(),
         source: None,
         version: None,
     })
+}
+
+/// The `packsmith repair --until` that checks a repair where the mutant
+/// broke: that stage passing again (the original passes concretize too).
+/// The hermeticity check is part of `--until install`, not a stage of its own.
+fn until_for(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Hermeticity => Stage::Install.as_str(),
+        other => other.as_str(),
+    }
 }
 
 /// An install-stage task also names its packed source and version, and
@@ -299,4 +307,19 @@ fn install_task(
         .map(|p| p.to_string_lossy().into_owned());
     line.version = Some(c.source.version.clone());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_task_stops_at_a_stage_packsmith_repair_takes() {
+        // `--until` takes the Spack stages; a mutant the hermeticity check
+        // refuses is repaired when `--until install` passes (that runs it).
+        for stage in Stage::ALL {
+            assert_eq!(until_for(stage), stage.as_str());
+        }
+        assert_eq!(until_for(Stage::Hermeticity), "install");
+    }
 }
