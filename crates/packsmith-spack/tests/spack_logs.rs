@@ -36,6 +36,7 @@ logs! {
     missing_find_package => ("missing-find-package", Stage::Install, FailureClass::MissingDependency),
     cxx_compile_error => ("compile-error", Stage::Install, FailureClass::Compilation),
     recipe_exception_at_install => ("recipe-exception", Stage::Install, FailureClass::Syntax),
+    spec_read_without_its_dependency => ("spec-without-dependency", Stage::Install, FailureClass::MissingDependency),
     wrong_sha256 => ("wrong-sha256", Stage::Install, FailureClass::Fetch),
     missing_tarball => ("missing-tarball", Stage::Install, FailureClass::Fetch),
     sandbox_escape_attempts => ("sandbox-escape", Stage::Install, FailureClass::Sandbox),

@@ -328,6 +328,19 @@ fn captured_failures_classify() {
         ),
         (
             Case {
+                name: "spec-without-dependency",
+                stages: &[Stage::Install],
+                expect: FailureClass::MissingDependency,
+            },
+            tiny_recipe(
+                &src.url,
+                &good,
+                "",
+                "self.define(\"TINY_ZLIB_ROOT\", self.spec[\"zlib\"].prefix)",
+            ),
+        ),
+        (
+            Case {
                 name: "wrong-sha256",
                 stages: &[Stage::Install],
                 expect: FailureClass::Fetch,

@@ -23,6 +23,11 @@ regex!(
     r"cannot load package '([^']+)' from the '([^']+)' repository: (.*)"
 );
 regex!(PY_LINE, r"\(package\.py, line (\d+)\)");
+// Spack's `spec["x"]` of a package the DAG does not hold.
+regex!(
+    NO_SPEC_NAMED,
+    r"KeyError: .No spec with name ([\w.+-]+) in "
+);
 regex!(
     PY_EXCEPTION,
     r"^(?:==> Error: )?([A-Z][A-Za-z]*(?:Error|Exception)): (.*)$"
@@ -219,6 +224,9 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
             "ChecksumError" => "the sha256 in version() does not match the archive; use the checksum packsmith computed".into(),
             _ => "the source archive could not be fetched; check url/version against the mirror".into(),
         });
+        return d;
+    }
+    if let Some(d) = spec_lookup_without_dependency(stage, &lines) {
         return d;
     }
     if let Some(d) = python_exception(stage, &lines) {
@@ -502,6 +510,29 @@ fn sandbox(stage: Stage, lines: &[&str], build_lines: &[&str]) -> Option<Diagnos
          the network, too many processes, a huge file); builds must stay in their stage and prefix"
             .into(),
     );
+    Some(d)
+}
+
+/// `KeyError: 'No spec with name blas in superlu@…'`: the recipe reads
+/// `self.spec["blas"]` (its libraries, its prefix) but the DAG has no blas,
+/// because no `depends_on` puts it there (or only under a condition that
+/// does not hold). A missing dependency, not a Python bug of the recipe.
+fn spec_lookup_without_dependency(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
+    let (i, c) = first_match(lines, &NO_SPEC_NAMED)?;
+    let name = c[1].to_string();
+    let mut excerpt = vec![lines[i].trim()];
+    excerpt.extend(last_frame(lines));
+    let mut d = diagnosis(
+        stage,
+        FailureClass::MissingDependency,
+        format!("the recipe reads spec[\"{name}\"], which the DAG does not hold"),
+        excerpt,
+    );
+    d.hint = Some(format!(
+        "declare depends_on(\"{name}\") (under the condition the code that reads it runs in), \
+         or stop reading self.spec[\"{name}\"]"
+    ));
+    d.names = vec![name];
     Some(d)
 }
 

@@ -7,7 +7,8 @@
 //! cannot fix.
 //!
 //! A `compiler_compat` failure gets the known flags in a `flag_handler`
-//! (`compiler_flags`).
+//! (`compiler_flags`); a `self.spec["x"]` the DAG lacks, its `depends_on`
+//! (`spec_reads`).
 //!
 //! An `undeclared_dependency` from the hermeticity check is repaired in
 //! `undeclared.rs` (declare it, or switch the optional lookup off), which
@@ -18,6 +19,7 @@
 //! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
 
 mod compiler_flags;
+mod spec_reads;
 mod undeclared;
 
 use std::collections::BTreeSet;
@@ -255,13 +257,22 @@ pub fn auto_repair_with(
         FailureClass::NoInstallTarget => autofix_build::add_install_method(text),
         FailureClass::ParallelBuild => autofix_build::build_serially(text),
         FailureClass::CompilerCompat => compiler_flags::add_compat_flags(text, &d.names),
+        FailureClass::MissingDependency => {
+            spec_reads::declare_read_specs(text, &d.names, kb).or_else(|| otherwise(text, d))
+        }
         FailureClass::ConfigureDownload => {
             autofix_build::disconnect_fetch_content(text, &d.names, kb)
                 .or_else(|| switch_off_downloading_extras(text, d))
         }
-        _ => autofix_build::create_install_directories(text, &d.excerpt)
-            .or_else(|| switch_off_downloading_extras(text, d)),
+        _ => otherwise(text, d),
     }
+}
+
+/// What any failure may still show: an install into a directory the
+/// build did not make, or a download an extras variant asked for.
+fn otherwise(text: &str, d: &Diagnosis) -> Option<(String, String)> {
+    autofix_build::create_install_directories(text, &d.excerpt)
+        .or_else(|| switch_off_downloading_extras(text, d))
 }
 
 #[cfg(test)]

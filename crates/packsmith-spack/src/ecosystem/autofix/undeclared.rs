@@ -126,7 +126,7 @@ fn directive_insertion_point(lines: &[String]) -> usize {
 }
 
 /// Inserts a directive at class level, before the methods.
-fn declare(lines: &mut Vec<String>, line: &str) {
+pub(super) fn declare(lines: &mut Vec<String>, line: &str) {
     let at = directive_insertion_point(lines);
     lines.insert(at, format!("    {line}"));
 }
