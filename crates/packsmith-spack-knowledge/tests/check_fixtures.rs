@@ -270,3 +270,41 @@ fn a_variant_given_twice_in_a_spec_is_a_bad_spec() {
     assert!(d[0].message.contains("`bundled` is given twice"), "{d:#?}");
     assert_eq!(d[0].line, 15);
 }
+
+/// What Spack's audit refuses, beside what it refuses at load: a `when=`
+/// naming another package (`tests/check_real_spack.rs` confirms it).
+#[test]
+fn a_condition_naming_another_package_is_a_bad_spec() {
+    let file = "audit/ps501-when-names-another-package.py";
+    let d = run(file, TargetSpack::V0_23, "ps501-when-names-another-package");
+    assert_eq!(codes(&d), vec![Code::BadSpec], "{d:#?}");
+    assert!(
+        d[0].message.contains("is Python, not a condition"),
+        "{d:#?}"
+    );
+    let named = text_with(file, "when=\"mpi\"");
+    let d = check_source(&named, file, &opts_for(&names(TargetSpack::V0_23)));
+    assert!(d[0].message.contains("written `^mpi`"), "{d:#?}");
+    // The same condition on the package itself, or on a dependency, is fine.
+    for fixed in ["when=\"@1.0\"", "when=\"^zlib\""] {
+        let ok = text_with(file, fixed);
+        let d = check_source(&ok, file, &opts_for(&names(TargetSpack::V0_23)));
+        assert!(d.is_empty(), "{fixed}: {d:#?}");
+    }
+}
+
+/// The fixture with its `when="self.run_tests"` replaced.
+fn text_with(file: &str, when: &str) -> String {
+    let path = format!("{}/tests/fixtures/check/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path)
+        .unwrap()
+        .replace("when=\"self.run_tests\"", when)
+}
+
+fn opts_for(names: &NameIndex) -> CheckOptions<'_> {
+    CheckOptions {
+        spack: TargetSpack::V0_23,
+        names: Some(names),
+        package: Some("ps501-when-names-another-package"),
+    }
+}

@@ -156,3 +156,37 @@ fn what_spack_refuses_at_load_the_check_flags() {
         }
     }
 }
+
+/// What Spack's audit refuses beyond load: each fixture of
+/// `fixtures/check/audit/`, with Spack's builtin repository behind it so
+/// its dependencies resolve, is refused by the audit, and the check flags it.
+#[test]
+fn what_spack_refuses_at_audit_the_check_flags() {
+    let Some(root) = std::env::var_os("PACKSMITH_TEST_SPACK") else {
+        eprintln!(
+            "SKIPPED: what_spack_refuses_at_audit_the_check_flags: PACKSMITH_TEST_SPACK is not set; \
+             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
+        );
+        return;
+    };
+    let mut packages: Vec<(String, PathBuf)> = std::fs::read_dir(fixtures().join("audit"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
+        .collect();
+    packages.sort();
+    assert!(!packages.is_empty());
+    let verdicts = spack_verdicts(Path::new(&root), &packages, true);
+    for (name, file) in &packages {
+        let (kind, message) = verdicts
+            .get(name)
+            .unwrap_or_else(|| panic!("{name}: no verdict from Spack: {verdicts:?}"));
+        let flagged = check_errors(name, file);
+        eprintln!("{name}: Spack {kind} ({message}); check: {flagged:?}");
+        assert_eq!(kind, "refused-by-audit", "{name}: {message}");
+        assert!(
+            !flagged.is_empty(),
+            "{name}: Spack refuses it ({message}), the check does not"
+        );
+    }
+}

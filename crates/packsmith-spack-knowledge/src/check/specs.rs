@@ -92,11 +92,15 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
         for lit in &call.when_stack {
             // A `with when()` block holds many calls: parse its condition once.
             if seen_when.insert((lit.line, lit.col), ()).is_none() {
-                parse_at(lit, out);
+                if let Some(parsed) = parse_at(lit, out) {
+                    condition_name(input, lit, &parsed, out);
+                }
             }
         }
         if let Some(lit) = call.keyword("when").and_then(|a| a.lit.as_ref()) {
-            parse_at(lit, out);
+            if let Some(parsed) = parse_at(lit, out) {
+                condition_name(input, lit, &parsed, out);
+            }
         }
         for (i, lit) in positional_specs(call).into_iter().enumerate() {
             let Some(parsed) = parse_at(lit, out) else {
@@ -138,6 +142,40 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// A condition is on the package itself, so it names no other package:
+/// `when="mpi"` (or a model's `when="self.run_tests"`) is refused by
+/// `spack audit packages` ("wrong 'when=' condition"); a condition on a
+/// dependency is written `^mpi`.
+fn condition_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Diagnostic>) {
+    let Some(name) = parsed.short_name() else {
+        return;
+    };
+    let own = match (input.opts.package, input.recipe.class_name.as_deref()) {
+        (Some(package), _) => name == package,
+        (None, Some(class)) => super::names::spack_class_name(name) == class,
+        (None, None) => true,
+    };
+    if own {
+        return;
+    }
+    let message = if lit.value.starts_with("self.") {
+        format!(
+            "`when=\"{}\"` is Python, not a condition: Spack reads it as the package `{name}` \
+             and its audit refuses it; a dependency only the tests need is `type=\"test\"` with \
+             no `when=`",
+            lit.value
+        )
+    } else {
+        format!(
+            "`when=\"{}\"` names `{name}`: a condition is on the package itself and names no \
+             package (`@1.2:`, `+x`); a condition on a dependency is written `^{name}`. Spack's \
+             audit refuses it",
+            lit.value
+        )
+    };
+    out.push(Diagnostic::new(Code::BadSpec, lit.line, lit.col, message));
 }
 
 fn dependency_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Diagnostic>) {
