@@ -184,6 +184,10 @@ pub struct RepairInputs<'a> {
     /// archive cannot be fetched.
     pub version: Option<&'a str>,
     pub source: Option<RepairSource<'a>>,
+    /// The facts of that tree, when it could be analyzed: the brief then
+    /// knows the project's options (its test switches) as `packsmith
+    /// spack`'s does, for the rules.
+    pub facts: Option<&'a RepoFacts>,
 }
 
 /// A local tree standing in for the archive a recipe fetches.
@@ -211,12 +215,13 @@ pub fn prepare_repair(inputs: RepairInputs<'_>) -> Result<PreparedRepair, Prepar
         name: Some(inputs.package.to_string()),
         version: inputs.version.map(str::to_string),
     };
-    let facts = RepoFacts::empty(packsmith_core::SourceInfo {
+    let empty = RepoFacts::empty(packsmith_core::SourceInfo {
         kind: "recipe".into(),
         given: inputs.package.to_string(),
         release_tag: None,
     });
-    let brief = build_brief_with(&facts, inputs.target, inputs.names, &overrides);
+    let facts = inputs.facts.unwrap_or(&empty);
+    let brief = build_brief_with(facts, inputs.target, inputs.names, &overrides);
     let run_dir = claim_run_dir(inputs.out, &brief.package, inputs.replace)?;
     let mut setup = inputs.setup;
     setup.scratch = run_dir.clone();

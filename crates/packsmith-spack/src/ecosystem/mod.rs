@@ -320,6 +320,11 @@ impl SpackEcosystem {
         }
         let names = self.names.as_deref().map(|n| n as &dyn SpackNames);
         autofix::auto_repair_with(&recipe.text, diagnosis, names)
+            .or_else(|| {
+                (diagnosis.class == FailureClass::ConfigureDownload)
+                    .then(|| autofix::follow_run_tests(&recipe.text, &self.brief))
+                    .flatten()
+            })
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 

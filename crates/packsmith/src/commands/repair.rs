@@ -18,6 +18,41 @@ use crate::cli::RepairArgs;
 use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
 
+/// The facts of `--source` (a tree, or an archive unpacked once into the
+/// cache), for the rules that need the project's options; a tree that
+/// cannot be read or analyzed only costs those rules, with a note.
+fn source_facts(source: &Path) -> Option<packsmith_core::RepoFacts> {
+    let tree = if source.is_dir() {
+        source.to_path_buf()
+    } else {
+        match super::nix::archive::unpack(source, &crate::env_vars::cache_dir()) {
+            Ok(tree) => tree,
+            Err(e) => {
+                note(&format!(
+                    "note: {}: not analyzed ({e}); the rules that need the project's options are off",
+                    source.display()
+                ));
+                return None;
+            }
+        }
+    };
+    let info = packsmith_core::SourceInfo {
+        kind: "dir".into(),
+        given: source.display().to_string(),
+        release_tag: None,
+    };
+    match packsmith_analyze::analyze_dir(&tree, info) {
+        Ok(facts) => Some(facts),
+        Err(e) => {
+            note(&format!(
+                "note: {}: not analyzed ({e}); the rules that need the project's options are off",
+                source.display()
+            ));
+            None
+        }
+    }
+}
+
 /// Recipes over this size are not recipes (the static check refuses them
 /// too); reading one whole would only cost memory.
 const MAX_RECIPE_BYTES: u64 = 1 << 20;
@@ -42,6 +77,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         Some(n) => n,
         None => &NoKnowledge,
     };
+    let facts = args.source.as_deref().and_then(source_facts);
     let prepared = prepare_repair(RepairInputs {
         package: &package,
         setup,
@@ -55,6 +91,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
             tree,
             recipe: &text,
         }),
+        facts: facts.as_ref(),
     })?;
     if let Some(source) = &prepared.source {
         note(&format!(

@@ -8,7 +8,9 @@
 //!
 //! A `compiler_compat` failure gets the known flags in a `flag_handler`
 //! (`compiler_flags`); a `self.spec["x"]` the DAG lacks, its `depends_on`
-//! (`spec_reads`).
+//! (`spec_reads`); a download while the project's test switch (known to the
+//! brief from the source tree) is left on, that switch tied to
+//! `self.run_tests` (`test_switches`).
 //!
 //! An `undeclared_dependency` from the hermeticity check is repaired in
 //! `undeclared.rs` (declare it, or switch the optional lookup off), which
@@ -20,6 +22,7 @@
 
 mod compiler_flags;
 mod spec_reads;
+mod test_switches;
 mod undeclared;
 
 use std::collections::BTreeSet;
@@ -29,6 +32,7 @@ use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;
 
+pub use test_switches::follow_run_tests;
 pub use undeclared::{repair_undeclared, Action};
 
 use super::{autofix_build, RECIPE_FILE};
