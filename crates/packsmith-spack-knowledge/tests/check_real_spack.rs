@@ -40,15 +40,28 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/check")
 }
 
-/// `(package name, fixture file)` of every load-time fixture.
-fn load_fixtures() -> Vec<(String, PathBuf)> {
-    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(fixtures().join("load"))
+/// `(package name, fixture file)` of every fixture in `fixtures/check/<dir>/`.
+fn fixtures_in(dir: &str) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(fixtures().join(dir))
         .unwrap()
         .map(|e| e.unwrap().path())
         .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
         .collect();
     out.sort();
     out
+}
+
+/// The Spack 0.23 checkout the tests run, or a loud SKIPPED line.
+#[allow(clippy::print_stderr)] // that line is the point of the helper
+pub(crate) fn spack_or_skip(test: &str) -> Option<std::ffi::OsString> {
+    let root = std::env::var_os("PACKSMITH_TEST_SPACK");
+    if root.is_none() {
+        eprintln!(
+            "SKIPPED: {test}: PACKSMITH_TEST_SPACK is not set; \
+             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
+        );
+    }
+    root
 }
 
 /// Spack's verdict per package: (kind, first line of Spack's message).
@@ -127,14 +140,10 @@ fn check_errors(name: &str, file: &Path) -> Vec<String> {
 
 #[test]
 fn what_spack_refuses_at_load_the_check_flags() {
-    let Some(root) = std::env::var_os("PACKSMITH_TEST_SPACK") else {
-        eprintln!(
-            "SKIPPED: what_spack_refuses_at_load_the_check_flags: PACKSMITH_TEST_SPACK is not set; \
-             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
-        );
+    let Some(root) = spack_or_skip("what_spack_refuses_at_load_the_check_flags") else {
         return;
     };
-    let mut packages = load_fixtures();
+    let mut packages = fixtures_in("load");
     assert!(packages.len() >= 20, "{packages:?}");
     packages.push(("clean-load".into(), fixtures().join("clean-load.py")));
     let verdicts = spack_verdicts(Path::new(&root), &packages, false);
@@ -162,19 +171,10 @@ fn what_spack_refuses_at_load_the_check_flags() {
 /// its dependencies resolve, is refused by the audit, and the check flags it.
 #[test]
 fn what_spack_refuses_at_audit_the_check_flags() {
-    let Some(root) = std::env::var_os("PACKSMITH_TEST_SPACK") else {
-        eprintln!(
-            "SKIPPED: what_spack_refuses_at_audit_the_check_flags: PACKSMITH_TEST_SPACK is not set; \
-             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
-        );
+    let Some(root) = spack_or_skip("what_spack_refuses_at_audit_the_check_flags") else {
         return;
     };
-    let mut packages: Vec<(String, PathBuf)> = std::fs::read_dir(fixtures().join("audit"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
-        .collect();
-    packages.sort();
+    let packages = fixtures_in("audit");
     assert!(!packages.is_empty());
     let verdicts = spack_verdicts(Path::new(&root), &packages, true);
     for (name, file) in &packages {

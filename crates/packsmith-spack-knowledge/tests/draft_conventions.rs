@@ -250,11 +250,7 @@ fn virtuals_over_providers() {
 /// with a loud line unless `PACKSMITH_TEST_SPACK` names a Spack checkout.
 #[test]
 fn the_drafts_load_in_real_spack() {
-    let Some(root) = std::env::var_os("PACKSMITH_TEST_SPACK") else {
-        eprintln!(
-            "SKIPPED: the_drafts_load_in_real_spack: PACKSMITH_TEST_SPACK is not set; \
-             set PACKSMITH_TEST_SPACK=/path/to/spack-0.23-checkout"
-        );
+    let Some(root) = crate::check_real_spack::spack_or_skip("the_drafts_load_in_real_spack") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
