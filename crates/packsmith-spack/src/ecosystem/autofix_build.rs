@@ -75,10 +75,7 @@ pub fn build_serially(text: &str) -> Option<(String, String)> {
     let at = lines.iter().position(|l| l.starts_with("    version("))?;
     lines.insert(at, "");
     lines.insert(at, "    parallel = False");
-    let mut out = lines.join("\n");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
+    let out = super::autofix::rejoin(&lines, text);
     Some((
         out,
         "a parallel make linked before the library it builds was made: parallel = False".into(),

@@ -38,6 +38,20 @@ pub use undeclared::{repair_undeclared, Action};
 use super::{autofix_build, RECIPE_FILE};
 use crate::diagnose::{Diagnosis, FailureClass};
 
+/// Lines split from `text` joined again, ending with a newline when `text`
+/// did: what every line-editing rule writes back.
+pub(crate) fn rejoin<S: AsRef<str>>(lines: &[S], text: &str) -> String {
+    let mut out = lines
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<&str>>()
+        .join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 /// The recipe's dependencies, as the recipe reader sees them.
 fn dependencies(text: &str) -> Vec<Dependency> {
     parse_recipe(text, RECIPE_FILE).dependencies
@@ -183,10 +197,7 @@ fn drop_unknown(text: &str, unknown: &BTreeSet<&str>) -> Option<(String, String)
             original.trim()
         );
     }
-    let mut out = lines.join("\n");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
+    let out = rejoin(&lines, text);
     let names: BTreeSet<&str> = targets.iter().map(|(_, n)| n.as_str()).collect();
     Some((
         out,

@@ -32,10 +32,7 @@ pub(super) fn declare_read_specs(
     if added.is_empty() {
         return None;
     }
-    let mut fixed = lines.join("\n");
-    if text.ends_with('\n') {
-        fixed.push('\n');
-    }
+    let fixed = super::rejoin(&lines, text);
     let why = format!(
         "the recipe reads spec[…] of {} without depending on it: declared {}",
         added.join(", "),

@@ -315,10 +315,7 @@ pub fn repair_undeclared(
     if !changed {
         return (None, actions);
     }
-    let mut out = lines.join("\n");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
+    let out = super::rejoin(&lines, text);
     let why = format!(
         "hermeticity: {}",
         actions
