@@ -138,6 +138,22 @@ fn check_errors(name: &str, file: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Spack's verdict on one fixture and the check's errors on it, both
+/// printed so a failing run shows the pair.
+#[allow(clippy::print_stderr)] // the line is the test's record
+fn verdict_and_check<'v>(
+    verdicts: &'v BTreeMap<String, (String, String)>,
+    name: &str,
+    file: &Path,
+) -> (&'v str, &'v str, Vec<String>) {
+    let (kind, message) = verdicts
+        .get(name)
+        .unwrap_or_else(|| panic!("{name}: no verdict from Spack: {verdicts:?}"));
+    let flagged = check_errors(name, file);
+    eprintln!("{name}: Spack {kind} ({message}); check: {flagged:?}");
+    (kind, message, flagged)
+}
+
 #[test]
 fn what_spack_refuses_at_load_the_check_flags() {
     let Some(root) = spack_or_skip("what_spack_refuses_at_load_the_check_flags") else {
@@ -148,11 +164,7 @@ fn what_spack_refuses_at_load_the_check_flags() {
     packages.push(("clean-load".into(), fixtures().join("clean-load.py")));
     let verdicts = spack_verdicts(Path::new(&root), &packages, false);
     for (name, file) in &packages {
-        let (kind, message) = verdicts
-            .get(name)
-            .unwrap_or_else(|| panic!("{name}: no verdict from Spack: {verdicts:?}"));
-        let flagged = check_errors(name, file);
-        eprintln!("{name}: Spack {kind} ({message}); check: {flagged:?}");
+        let (kind, message, flagged) = verdict_and_check(&verdicts, name, file);
         if name == "clean-load" {
             assert_eq!(kind, "accepted", "control: {message}");
             assert!(flagged.is_empty(), "control flagged: {flagged:?}");
@@ -178,11 +190,7 @@ fn what_spack_refuses_at_audit_the_check_flags() {
     assert!(!packages.is_empty());
     let verdicts = spack_verdicts(Path::new(&root), &packages, true);
     for (name, file) in &packages {
-        let (kind, message) = verdicts
-            .get(name)
-            .unwrap_or_else(|| panic!("{name}: no verdict from Spack: {verdicts:?}"));
-        let flagged = check_errors(name, file);
-        eprintln!("{name}: Spack {kind} ({message}); check: {flagged:?}");
+        let (kind, message, flagged) = verdict_and_check(&verdicts, name, file);
         assert_eq!(kind, "refused-by-audit", "{name}: {message}");
         assert!(
             !flagged.is_empty(),
