@@ -6,13 +6,14 @@ use crate::context::Ctx;
 use crate::error::AnalyzeError;
 use crate::view::RepoView;
 use crate::{
-    autotools, cargo, cmake, detect, gi, golang, layout, lazarus, license, makefile, meson, npm,
-    python, readme,
+    autotools, cargo, cmake, detect, gi, golang, includes, layout, lazarus, license, makefile,
+    meson, npm, python, readme,
 };
 use crate::{sources, tree, versions};
 use packsmith_core::{
-    AutotoolsFacts, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts, MesonFacts, NpmFacts,
-    PythonFacts, RepoFacts, SourceInfo, Sourced, VersionFacts, FACTS_SCHEMA_VERSION,
+    AutotoolsFacts, BuildSystemKind, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts,
+    MesonFacts, NpmFacts, PythonFacts, RepoFacts, SourceInfo, Sourced, VersionFacts,
+    FACTS_SCHEMA_VERSION,
 };
 use std::path::Path;
 
@@ -61,6 +62,12 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let build_root = layout::build_root(&build_systems, primary);
     let make = makefile::analyze(&mut ctx, &build_systems, primary);
     let gi_requires = gi::analyze(&ctx);
+    // A plain Makefile states little; its sources say what they use.
+    let includes = if primary == Some(BuildSystemKind::Makefile) {
+        includes::scan_includes(&mut ctx)
+    } else {
+        Vec::new()
+    };
     let lazarus = primary.is_none().then(|| lazarus::analyze(&ctx)).flatten();
     let mut downloads = std::mem::take(&mut ctx.downloads);
     layout::required_submodules(&ctx, &mut downloads, readers.cmake.as_ref());
@@ -81,6 +88,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         npm: readers.npm,
         make,
         gi_requires,
+        includes,
         lazarus,
         languages,
         features,

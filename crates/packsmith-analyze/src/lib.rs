@@ -15,6 +15,7 @@ mod error;
 mod gi;
 mod git;
 mod golang;
+mod includes;
 mod layout;
 mod lazarus;
 mod license;

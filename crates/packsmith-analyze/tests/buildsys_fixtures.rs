@@ -11,3 +11,38 @@ fixture_snapshots!(
     npm_package,
     bad_manifests,
 );
+
+/// A plain Makefile project: the system headers its own sources include on
+/// every build are recorded; conditional ones, the tree's own headers and
+/// what tests include are not; another build system reads none.
+#[test]
+fn a_makefile_projects_unconditional_system_includes_are_recorded() {
+    let makefile = "CFLAGS += $(shell pkg-config --cflags gtk+-3.0)\nall: app\napp: app.c\n\t$(CC) -o app app.c\ninstall:\n\tinstall -m755 app $(DESTDIR)$(PREFIX)/bin\n";
+    let app = "#include <glib.h>\n#include <gtk/gtk.h>\n#include <vendored/thing.h>\n#ifdef WITH_NOTIFY\n#include <libnotify/notify.h>\n#endif\n#include \"app.h\"\nint main(void) { return 0; }\n";
+    let files = [
+        ("Makefile", makefile),
+        ("app.c", app),
+        ("include/vendored/thing.h", "int thing;\n"),
+        ("tests/check.c", "#include <cmocka.h>\n"),
+    ];
+    let includes: Vec<(String, String, u32)> = super::common::facts_of(&files)
+        .includes
+        .into_iter()
+        .map(|s| (s.value, s.evidence.file, s.evidence.line))
+        .collect();
+    assert_eq!(
+        includes,
+        [
+            ("glib.h".to_string(), "app.c".to_string(), 1),
+            ("gtk/gtk.h".to_string(), "app.c".to_string(), 2),
+        ]
+    );
+    let cmake = [
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.16)\nproject(app C)\nadd_executable(app app.c)\n",
+        ),
+        ("app.c", app),
+    ];
+    assert!(super::common::facts_of(&cmake).includes.is_empty());
+}

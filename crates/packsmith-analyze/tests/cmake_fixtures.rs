@@ -10,24 +10,7 @@ fixture_snapshots!(
     cmake_bad_input,
 );
 
-/// The facts of a temporary project made of these files.
-fn facts_of(files: &[(&str, &str)]) -> packsmith_core::RepoFacts {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "fixture".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap()
-}
+use super::common::facts_of;
 
 /// The `find_package` of `name` in the facts.
 fn find_package<'a>(
@@ -370,4 +353,39 @@ fn juce_copy_after_build_is_recorded_with_its_switch() {
         None
     );
     assert_eq!(copy("option(PLUG_COPY \"copy\" OFF)\njuce_add_plugin(plug COPY_PLUGIN_AFTER_BUILD ${PLUG_COPY})"), None);
+}
+
+/// The generator upstream configures with: a preset first, else the CI
+/// step that runs cmake; a Windows-only workflow and a project without
+/// either name none.
+#[test]
+fn the_generator_upstream_configures_with_is_read_from_presets_and_ci() {
+    let lists = "cmake_minimum_required(VERSION 3.16)\nproject(z C)\nadd_library(z z.c)\n";
+    let generator = |files: &[(&str, &str)]| {
+        let mut all = vec![("CMakeLists.txt", lists)];
+        all.extend_from_slice(files);
+        facts_of(&all)
+            .cmake
+            .unwrap()
+            .upstream_generator
+            .map(|g| (g.value, g.evidence.file, g.evidence.line))
+    };
+    let workflow = "on: push\njobs:\n  linux:\n    runs-on: ubuntu-latest\n    steps:\n      - run: sudo apt-get -y install ninja-build\n      - run: |\n          cmake -DSANITIZE_ADDRESS=On -S . -B build -GNinja\n";
+    assert_eq!(
+        generator(&[(".github/workflows/build.yml", workflow)]),
+        Some(("Ninja".into(), ".github/workflows/build.yml".into(), 8))
+    );
+    let presets = "{\n  \"version\": 3,\n  \"configurePresets\": [\n    {\"name\": \"dev\", \"generator\": \"Ninja Multi-Config\"}\n  ]\n}\n";
+    assert_eq!(
+        generator(&[
+            (".github/workflows/build.yml", workflow),
+            ("CMakePresets.json", presets)
+        ]),
+        Some(("Ninja Multi-Config".into(), "CMakePresets.json".into(), 4))
+    );
+    assert_eq!(
+        generator(&[(".github/workflows/windows.yml", workflow)]),
+        None
+    );
+    assert_eq!(generator(&[]), None);
 }

@@ -182,6 +182,12 @@ pub fn render(f: &RepoFacts) -> String {
         if let Some(copy) = &c.home_copy {
             bits.push(format!("copies into $HOME ({})", copy.evidence));
         }
+        if let Some(g) = &c.upstream_generator {
+            bits.push(format!(
+                "upstream configures with: {} ({})",
+                g.value, g.evidence
+            ));
+        }
         bits.push(format!("{} CMake file(s) read", c.files.len()));
         let _ = writeln!(out, "cmake: {}", bits.join(" · "));
     }

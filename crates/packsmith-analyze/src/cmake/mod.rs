@@ -12,11 +12,13 @@
 //! - [`downloads`]: what a download fetches and the switch that turns it off
 //! - [`targets`]: built targets and the paths a configure insists on
 //! - [`steps`]: code generators and copies into the user's home
+//! - [`generator`]: the generator upstream's presets or CI configure with
 
 mod cond;
 mod downloads;
 mod extract;
 mod features;
+mod generator;
 pub mod lexer;
 pub mod parser;
 mod steps;
@@ -60,6 +62,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CmakeFacts> {
     let choices = std::mem::take(&mut walker.choices);
     let fallback = walker.split_version();
     let mut facts = walker.facts;
+    facts.upstream_generator = generator::upstream_generator(ctx, &root);
     if let Some(p) = facts.project.as_mut() {
         if p.version.is_none() {
             p.version = fallback;

@@ -25,6 +25,25 @@ pub fn analyze_fixture(name: &str) -> RepoFacts {
     .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
 
+/// The facts of a temporary project made of these files.
+pub fn facts_of(files: &[(&str, &str)]) -> packsmith_core::RepoFacts {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "fixture".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap()
+}
+
 /// One snapshot test per fixture: `fixture_snapshots!(cmake_nested, …)`
 /// analyses `tests/fixtures/<name with - for _>` and compares the JSON with
 /// `tests/snapshots/all__<module>__<name>.snap`.

@@ -217,4 +217,8 @@ pub struct CmakeFacts {
     /// The first step that copies build output into the user's home.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub home_copy: Option<CmakeHomeCopy>,
+    /// The generator upstream's own presets or CI configure with (`Ninja`):
+    /// a package built the way upstream tests it uses the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream_generator: Option<Sourced<String>>,
 }

@@ -379,6 +379,11 @@ pub struct RepoFacts {
     /// GObject libraries Python sources load through introspection.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gi_requires: Vec<GiRequire>,
+    /// System headers the C and C++ sources include on every build (no
+    /// preprocessor condition, not in the tree), first file and line each;
+    /// read for a plain Makefile build, whose Makefiles say little.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub includes: Vec<Sourced<String>>,
     /// A Lazarus project at the top, when no other build system is there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lazarus: Option<LazarusProject>,
@@ -423,6 +428,7 @@ impl RepoFacts {
             npm: None,
             make: None,
             gi_requires: Vec::new(),
+            includes: Vec::new(),
             lazarus: None,
             languages: Vec::new(),
             features: Vec::new(),

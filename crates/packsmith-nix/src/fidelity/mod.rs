@@ -27,19 +27,40 @@ pub struct SetScore {
     pub extra: Vec<String>,
 }
 
-/// Names compare case-blind: nixpkgs renamed its X libraries in 2025
-/// (`libXcursor` → `libxcursor`), so a reference from either side of the
-/// rename names the same package.
+/// The XCB utility libraries nixpkgs moved out of `xorg` in 2025 under new
+/// names (`xorg.xcbutilkeysyms` is now `libxcb-keysyms`, the same
+/// xcb-util-keysyms package): old name, lower-cased → current name.
+const RENAMED: &[(&str, &str)] = &[
+    ("xcbutil", "libxcb-util"),
+    ("xcbutilcursor", "libxcb-cursor"),
+    ("xcbutilerrors", "libxcb-errors"),
+    ("xcbutilimage", "libxcb-image"),
+    ("xcbutilkeysyms", "libxcb-keysyms"),
+    ("xcbutilrenderutil", "libxcb-render-util"),
+    ("xcbutilwm", "libxcb-wm"),
+];
+
+/// The name an input compares by: case-blind, since nixpkgs renamed its X
+/// libraries in 2025 (`libXcursor` → `libxcursor`), and with the XCB
+/// utilities' old names mapped to the new, so a reference from either side
+/// of the rename names the same package.
+fn folded(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    RENAMED
+        .iter()
+        .find(|(old, _)| *old == lower)
+        .map_or(lower, |(_, new)| (*new).to_string())
+}
+
 fn compare(reference: &BTreeSet<String>, generated: &BTreeSet<String>) -> SetScore {
-    let folded = |set: &BTreeSet<String>| -> BTreeSet<String> {
-        set.iter().map(|s| s.to_ascii_lowercase()).collect()
-    };
-    let (in_reference, in_generated) = (folded(reference), folded(generated));
+    let fold_all =
+        |set: &BTreeSet<String>| -> BTreeSet<String> { set.iter().map(|s| folded(s)).collect() };
+    let (in_reference, in_generated) = (fold_all(reference), fold_all(generated));
     let shared = in_reference.intersection(&in_generated).count();
     let ratio = |whole: usize| (whole > 0).then(|| shared as f64 / whole as f64);
     let outside = |set: &BTreeSet<String>, other: &BTreeSet<String>| -> Vec<String> {
         set.iter()
-            .filter(|s| !other.contains(&s.to_ascii_lowercase()))
+            .filter(|s| !other.contains(&folded(s)))
             .cloned()
             .collect()
     };
@@ -184,5 +205,12 @@ stdenv.mkDerivation (finalAttrs: {
         let f = nix_fidelity(&before, &after);
         assert_eq!(f.build.recall, Some(1.0));
         assert_eq!(f.build.extra, ["libx11"]);
+        // The XCB utilities changed their names, not only their case.
+        let old_xcb = REFERENCE.replace("zlib libpng", "xcbutil xcbutilkeysyms xcbutilimage");
+        let new_xcb = REFERENCE.replace("zlib libpng", "libxcb-util libxcb-keysyms libxcb");
+        let f = nix_fidelity(&old_xcb, &new_xcb);
+        assert_eq!(f.build.missing, ["xcbutilimage"]);
+        assert_eq!(f.build.extra, ["libxcb"]);
+        assert_eq!(f.build.recall, Some(2.0 / 3.0));
     }
 }

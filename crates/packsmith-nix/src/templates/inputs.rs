@@ -450,6 +450,13 @@ fn cmake_inputs_with(cmake: &CmakeFacts, run_tests: bool) -> DerivedInputs {
             None => push_once(&mut out.native, "writableTmpDirAsHomeHook"),
         }
     }
+    // Built with the generator upstream's presets or CI use: the cmake hook
+    // picks Ninja when it is an input.
+    if let Some(generator) = &cmake.upstream_generator {
+        if generator.value.starts_with("Ninja") {
+            push_once(&mut out.native, "ninja");
+        }
+    }
     out
 }
 
@@ -529,7 +536,7 @@ pub fn meson_inputs(meson: &MesonFacts) -> DerivedInputs {
 
 /// Adds the nixpkgs attribute for `upstream`, if the table knows it, to
 /// its side; says whether it did.
-fn add_known(out: &mut DerivedInputs, upstream: &str) -> bool {
+pub(super) fn add_known(out: &mut DerivedInputs, upstream: &str) -> bool {
     let Some((attr, side)) = nixpkgs_attr(upstream) else {
         return false;
     };

@@ -10,6 +10,7 @@ mod cmake_tests;
 mod frameworks;
 mod gi_inputs;
 mod go;
+mod headers;
 mod inputs;
 mod lazarus;
 mod license;
@@ -390,7 +391,8 @@ fn short_description(facts: &RepoFacts) -> Option<String> {
 
 /// What the primary build system's dependency calls ask of the
 /// derivation; for a `stdenv` build (Meson, Autotools, make, CMake) also
-/// the GObject libraries its Python sources load.
+/// the libraries a Makefile project's sources include and the GObject
+/// libraries its Python sources load.
 fn derived_inputs(facts: &RepoFacts) -> DerivedInputs {
     let mut derived = match facts.primary_build_system {
         Some(BuildSystemKind::Meson) => facts.meson.as_ref().map(meson_inputs).unwrap_or_default(),
@@ -406,6 +408,7 @@ fn derived_inputs(facts: &RepoFacts) -> DerivedInputs {
         Some(BuildSystemKind::Cmake) => cmake_derived(facts),
         _ => return cmake_derived(facts),
     };
+    headers::add_included_libraries(&facts.includes, &mut derived);
     gi_inputs::add_gi_inputs(&facts.gi_requires, &mut derived);
     frameworks::add_framework_inputs(&facts.downloads, facts.cmake.as_ref(), &mut derived);
     if let Some(meson) = &facts.meson {

@@ -881,3 +881,31 @@ fn the_manifest_summary_is_the_description() {
         "{text}"
     );
 }
+
+/// Upstream's CI or presets configure with Ninja: the package does too,
+/// through the cmake hook's Ninja support; another generator adds nothing.
+#[test]
+fn cmake_builds_with_the_generator_upstream_uses() {
+    let mut f = facts(BuildSystemKind::Cmake);
+    f.cmake = Some(CmakeFacts {
+        upstream_generator: Some(Sourced::new(
+            "Ninja".into(),
+            Evidence::new(".github/workflows/build.yml", 14),
+        )),
+        ..CmakeFacts::default()
+    });
+    let text = cmake_draft(&f);
+    assert!(
+        text.contains("nativeBuildInputs = [\n    cmake\n    ninja\n  ];")
+            || text.contains("nativeBuildInputs = [ cmake ninja ];"),
+        "{text}"
+    );
+    let mut other = f.clone();
+    if let Some(cm) = other.cmake.as_mut() {
+        cm.upstream_generator = Some(Sourced::new(
+            "Unix Makefiles".into(),
+            Evidence::file("CMakePresets.json"),
+        ));
+    }
+    assert!(!cmake_draft(&other).contains("ninja"));
+}

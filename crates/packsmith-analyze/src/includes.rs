@@ -1,0 +1,163 @@
+//! System headers the project's own C and C++ sources include on every
+//! build: the libraries its code uses directly, which a recipe lists even
+//! when the build files reach them only through another library (a
+//! program calling GLib that asks pkg-config for `gtk+-3.0` alone).
+
+use crate::context::Ctx;
+use crate::detect::in_noise_dir;
+use crate::view::RepoFile;
+use packsmith_core::{Evidence, Sourced};
+
+/// Source files read at most: enough for a program's or a library's own
+/// code, bounded for trees of thousands of files.
+const MAX_FILES: usize = 400;
+
+fn is_c_or_cxx(name: &str) -> bool {
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx"
+    )
+}
+
+/// Every `#include <…>` outside a preprocessor conditional (an include
+/// guard does not count as one) in the sources outside tests, examples and
+/// vendored code, first file and line each, leaving out headers the tree
+/// itself holds (a vendored copy found through `-I`).
+pub fn scan_includes(ctx: &mut Ctx<'_>) -> Vec<Sourced<String>> {
+    let files: Vec<String> = ctx
+        .view
+        .files()
+        .iter()
+        .filter(|f| is_c_or_cxx(f.name()) && !in_noise_dir(f))
+        .take(MAX_FILES)
+        .map(|f| f.rel.clone())
+        .collect();
+    let mut out: Vec<Sourced<String>> = Vec::new();
+    for file in files {
+        let Some(text) = ctx.read(&file) else {
+            continue;
+        };
+        for (header, line) in unconditional_includes(&text) {
+            if out.iter().any(|s| s.value == header) || in_tree(ctx.view.files(), &header) {
+                continue;
+            }
+            out.push(Sourced::new(header, Evidence::new(file.clone(), line)));
+        }
+    }
+    out
+}
+
+fn in_tree(files: &[RepoFile], header: &str) -> bool {
+    let suffix = format!("/{header}");
+    files
+        .iter()
+        .any(|f| f.rel == header || f.rel.ends_with(&suffix))
+}
+
+/// The preprocessor directive on a line (`include <x.h>` for `#  include
+/// <x.h>`), or None.
+fn directive(line: &str) -> Option<&str> {
+    line.trim_start().strip_prefix('#').map(str::trim_start)
+}
+
+/// `<…>` includes at conditional depth 0, with their line numbers. The
+/// first `#ifndef X` directly followed by `#define X` is an include guard;
+/// a directive inside a block comment is text.
+fn unconditional_includes(text: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    let mut depth: i32 = 0;
+    let mut in_comment = false;
+    // The first directive, while it may still open an include guard.
+    let mut first: Option<String> = None;
+    let mut directives = 0;
+    for (idx, line) in text.lines().enumerate() {
+        let starts_in_comment = in_comment;
+        in_comment = comment_open_after(line, in_comment);
+        let Some(d) = directive(line).filter(|_| !starts_in_comment) else {
+            continue;
+        };
+        directives += 1;
+        let word: String = d.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let argument = d[word.len()..].split_whitespace().next().unwrap_or("");
+        if directives == 2 && word == "define" && first.as_deref() == Some(argument) {
+            // `#ifndef X` + `#define X`: the guard, not a condition.
+            depth -= 1;
+        }
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                depth += 1;
+                if directives == 1 && word == "ifndef" {
+                    first = Some(argument.to_string());
+                }
+            }
+            "endif" => depth -= 1,
+            "include" if depth <= 0 => {
+                let rest = d["include".len()..].trim_start();
+                if let Some((header, _)) = rest.strip_prefix('<').and_then(|r| r.split_once('>')) {
+                    out.push((header.trim().to_string(), idx as u32 + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a `/* … */` comment is still open at the end of `line`, given
+/// whether one was open at its start.
+fn comment_open_after(line: &str, mut open: bool) -> bool {
+    let mut rest = line;
+    loop {
+        if open {
+            match rest.find("*/") {
+                Some(end) => {
+                    open = false;
+                    rest = &rest[end + 2..];
+                }
+                None => return true,
+            }
+        } else {
+            match (rest.find("/*"), rest.find("//")) {
+                (Some(s), Some(l)) if l < s => return false,
+                (Some(s), _) => {
+                    open = true;
+                    rest = &rest[s + 2..];
+                }
+                (None, _) => return false,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_includes_every_build_compiles_are_kept() {
+        let text = "#include <glib.h>\n#include \"local.h\"\n#ifdef WITH_NOTIFY\n#include <libnotify/notify.h>\n#endif\n#  include <gtk/gtk.h>\n#if defined(__APPLE__)\n#include <CoreFoundation/CoreFoundation.h>\n#else\n#include <X11/Xlib.h>\n#endif\n";
+        assert_eq!(
+            unconditional_includes(text),
+            [("glib.h".to_string(), 1), ("gtk/gtk.h".to_string(), 6)]
+        );
+    }
+
+    #[test]
+    fn an_include_guard_is_not_a_condition() {
+        let guarded = "/* app.h */\n#ifndef APP_H\n#define APP_H\n#include <zlib.h>\n#ifdef HAVE_SSL\n#include <openssl/ssl.h>\n#endif\n#endif\n";
+        assert_eq!(unconditional_includes(guarded), [("zlib.h".to_string(), 4)]);
+        // A conditional that is not a guard still hides what it holds.
+        let feature = "#ifndef NO_ZLIB\n#include <zlib.h>\n#endif\n";
+        assert_eq!(unconditional_includes(feature), []);
+    }
+
+    #[test]
+    fn includes_in_block_comments_are_text() {
+        let text = "/*\n#include <zlib.h>\n*/\n#include <curl/curl.h> /* the client */\n";
+        assert_eq!(
+            unconditional_includes(text),
+            [("curl/curl.h".to_string(), 4)]
+        );
+    }
+}
