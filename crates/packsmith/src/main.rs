@@ -1,5 +1,6 @@
 //! The `packsmith` command line.
 
+mod archive;
 mod cli;
 mod commands;
 mod download;

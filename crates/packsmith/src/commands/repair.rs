@@ -25,7 +25,7 @@ fn source_facts(source: &Path) -> Option<packsmith_core::RepoFacts> {
     let tree = if source.is_dir() {
         source.to_path_buf()
     } else {
-        match super::nix::archive::unpack(source, &crate::env_vars::cache_dir()) {
+        match crate::archive::unpack(source, &crate::env_vars::cache_dir()) {
             Ok(tree) => tree,
             Err(e) => {
                 note(&format!(

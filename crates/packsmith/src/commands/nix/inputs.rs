@@ -10,7 +10,7 @@ use packsmith_core::{RepoFacts, SourceInfo};
 use packsmith_exec::CommandSpec;
 use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
 
-use super::archive::{self, local_archive};
+use crate::archive::{self, local_archive};
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 

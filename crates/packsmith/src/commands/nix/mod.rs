@@ -6,7 +6,6 @@
 //! (finish.rs). Ctrl-C stops the loop at the next step; a second Ctrl-C
 //! exits at once.
 
-pub(crate) mod archive;
 mod finish;
 mod inputs;
 

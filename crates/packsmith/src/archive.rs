@@ -1,7 +1,7 @@
-//! A release archive on this machine (`packsmith nix ./demo-1.0.tar.gz` or
-//! `file:///…/demo-1.0.tar.gz`): the recipe fetches it by URL, and an
-//! unpacked copy in the cache is what the analysis and the model's
-//! repository tools read.
+//! A release archive on this machine (`packsmith nix ./demo-1.0.tar.gz`,
+//! `file:///…/demo-1.0.tar.gz`, `packsmith repair --source demo-1.0.tar.gz`):
+//! a Nix recipe fetches it by URL, and an unpacked copy in the cache is
+//! what the analysis and the model's repository tools read.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
