@@ -3,7 +3,8 @@
 //! that names MPI's compiler wrappers depends on `mpi` and hands configure
 //! the wrappers; a library probed only under a shell condition (a GPU
 //! switch that defaults off) is not a dependency. A plain Makefile gets
-//! its install prefix under the variable name it uses.
+//! its install prefix under the variable name it uses, and depends on what
+//! it links, asks pkg-config about and its sources include on every build.
 
 use std::path::Path;
 
@@ -31,7 +32,19 @@ AC_OUTPUT
 "#;
 
 fn kb() -> NameIndex {
-    let packages = ["autoconf", "automake", "libtool", "m4", "cuda", "openmpi"];
+    let packages = [
+        "autoconf",
+        "automake",
+        "libtool",
+        "m4",
+        "cuda",
+        "openmpi",
+        "zlib",
+        "bzip2",
+        "xz",
+        "libmnl",
+        "pkgconfig",
+    ];
     NameIndex {
         packages: packages.iter().map(|s| s.to_string()).collect(),
         virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
@@ -126,6 +139,46 @@ fn a_makefile_install_gets_the_prefix_under_its_own_name() {
         "{text}"
     );
     assert!(!text.contains("FIXME: check how the Makefile"), "{text}");
+}
+
+/// A plain Makefile's `-l` libraries and pkg-config modules, and the
+/// well-known headers its sources include outside any `#if`, are its
+/// dependencies; the C library's own and a conditional include are not.
+#[test]
+fn a_makefile_depends_on_what_it_links_queries_and_includes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Makefile"),
+        "PREFIX ?= /usr/local\nCFLAGS += $(shell pkg-config --cflags libmnl)\nLDLIBS += -lz -lm $(shell pkg-config --libs libmnl)\n\nall: scan\n\nscan: scan.c\n\t$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)\n\ninstall: all\n\tinstall -D scan $(DESTDIR)$(PREFIX)/bin/scan\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("scan.c"),
+        "#include <bzlib.h>\n#ifdef WITH_XZ\n#include <lzma.h>\n#endif\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let b = brief_of(dir.path());
+    let deps: Vec<(&str, Vec<&str>)> = b
+        .dependencies
+        .iter()
+        .map(|d| {
+            (
+                d.spec.as_str(),
+                d.types.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    for wanted in ["zlib", "libmnl", "bzip2"] {
+        assert!(deps.iter().any(|(s, _)| *s == wanted), "{wanted}: {deps:?}");
+    }
+    assert!(deps.contains(&("pkgconfig", vec!["build"])), "{deps:?}");
+    assert!(!deps.iter().any(|(s, _)| *s == "xz"), "{deps:?}");
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(text.contains("depends_on(\"zlib\")"), "{text}");
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
 }
 
 /// A tree whose configure.ac ships as the template `configure.ac.in`

@@ -381,7 +381,8 @@ pub struct RepoFacts {
     pub gi_requires: Vec<GiRequire>,
     /// System headers the C and C++ sources include on every build (no
     /// preprocessor condition, not in the tree), first file and line each;
-    /// read for a plain Makefile build, whose Makefiles say little.
+    /// read for a plain Makefile build, whose Makefiles say little (the
+    /// Spack brief and the Nix draft map them to libraries).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub includes: Vec<Sourced<String>>,
     /// A Lazarus project at the top, when no other build system is there.

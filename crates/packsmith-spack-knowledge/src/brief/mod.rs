@@ -6,6 +6,7 @@
 mod conditions;
 mod downloads;
 mod install;
+mod makefile;
 mod names;
 mod option_roles;
 mod option_words;
@@ -244,6 +245,7 @@ pub fn build_brief_with(
     disable_optional_lookups(facts, kb, &cond_map, &mut brief);
     autotools_dependencies(facts, kb, &cond_map, &mut brief);
     autotools_bootstrap_tools(facts, &mut brief);
+    makefile::makefile_dependencies(facts, kb, &cond_map, &mut brief);
     meson_dependencies(facts, kb, &cond_map, &mut brief);
     python_dependencies(facts, kb, &mut brief);
     languages(facts, &mut brief);
@@ -370,15 +372,7 @@ fn cmake_dependencies(
                 brief,
                 kb,
                 cond_map,
-                Found {
-                    name: &g.tool,
-                    source: NameSource::Cmake,
-                    version: None,
-                    required: true,
-                    conditions: &g.conditions,
-                    evidence: &g.evidence,
-                    components: &[],
-                },
+                Found::named(&g.tool, NameSource::Cmake, true, &g.conditions, &g.evidence),
             );
         }
         if !cmake.generators.is_empty() {
@@ -399,15 +393,13 @@ fn cmake_dependencies(
                     brief,
                     kb,
                     cond_map,
-                    Found {
-                        name: module,
-                        source: NameSource::Pkgconfig,
-                        version: None,
-                        required: pc.required,
-                        conditions: &pc.conditions,
-                        evidence: &pc.evidence,
-                        components: &[],
-                    },
+                    Found::named(
+                        module,
+                        NameSource::Pkgconfig,
+                        pc.required,
+                        &pc.conditions,
+                        &pc.evidence,
+                    ),
                 );
             }
         }
@@ -581,15 +573,13 @@ fn autotools_dependencies(
                     brief,
                     kb,
                     cond_map,
-                    Found {
-                        name: module,
-                        source: NameSource::Pkgconfig,
-                        version: None,
-                        required: pc.required,
-                        conditions: &[],
-                        evidence: &pc.evidence,
-                        components: &[],
-                    },
+                    Found::named(
+                        module,
+                        NameSource::Pkgconfig,
+                        pc.required,
+                        &[],
+                        &pc.evidence,
+                    ),
                 );
             }
         }
@@ -615,15 +605,13 @@ fn autotools_dependencies(
                     brief,
                     kb,
                     cond_map,
-                    Found {
-                        name: lib,
-                        source: NameSource::Library,
-                        version: None,
-                        required: check.required && check.conditions.is_empty(),
-                        conditions: &check.conditions,
-                        evidence: &check.evidence,
-                        components: &[],
-                    },
+                    Found::named(
+                        lib,
+                        NameSource::Library,
+                        check.required && check.conditions.is_empty(),
+                        &check.conditions,
+                        &check.evidence,
+                    ),
                 );
             }
         }
@@ -687,15 +675,7 @@ fn mpi_compiler_wrappers(
             brief,
             kb,
             cond_map,
-            Found {
-                name: "mpi",
-                source: NameSource::Library,
-                version: None,
-                required: true,
-                conditions: &[],
-                evidence: &hint.evidence,
-                components: &[],
-            },
+            Found::named("mpi", NameSource::Library, true, &[], &hint.evidence),
         );
     }
 }
@@ -769,15 +749,7 @@ fn meson_dependencies(
                 brief,
                 kb,
                 cond_map,
-                Found {
-                    name: &d.name,
-                    source: NameSource::Pkgconfig,
-                    version: None,
-                    required,
-                    conditions: &[],
-                    evidence: &d.evidence,
-                    components: &[],
-                },
+                Found::named(&d.name, NameSource::Pkgconfig, required, &[], &d.evidence),
             );
         }
     }
@@ -1204,6 +1176,25 @@ struct Found<'a> {
 }
 
 impl<'a> Found<'a> {
+    /// A name the build files give with no version or components.
+    fn named(
+        name: &'a str,
+        source: NameSource,
+        required: bool,
+        conditions: &'a [String],
+        evidence: &'a Evidence,
+    ) -> Self {
+        Found {
+            name,
+            source,
+            version: None,
+            required,
+            conditions,
+            evidence,
+            components: &[],
+        }
+    }
+
     /// A `find_package` call, under `conditions`.
     fn lookup(
         fp: &'a packsmith_core::CmakeFindPackage,
