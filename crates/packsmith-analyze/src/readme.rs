@@ -93,6 +93,9 @@ fn is_list_item(t: &str) -> bool {
 fn first_paragraph(text: &str) -> Option<(String, u32)> {
     let lines: Vec<&str> = text.lines().collect();
     let mut in_code = false;
+    // Whether the paragraph before ended with a colon: what follows it,
+    // indented, is the example it introduces (`make CC=clang …`).
+    let mut after_colon = false;
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].trim();
@@ -123,6 +126,17 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
             para.push(t);
             i += 1;
         }
+        // Indented four columns it is a code block; indented at all after
+        // a line that introduces something, an example: no prose either.
+        let indent: usize = lines[start]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum();
+        if indent >= 4 || (indent > 0 && after_colon) {
+            continue;
+        }
+        after_colon = para.last().is_some_and(|l| l.ends_with(':'));
         // A short first line (three words or fewer) is a caption unless
         // its sentence goes on below it, unfinished and in lower case:
         // then it is the subject (`mimalloc (pronounced "me-malloc")` /
@@ -203,6 +217,25 @@ mod tests {
         assert_eq!(
             first_paragraph(list).unwrap().0,
             "`u` is a small module designed for macOS."
+        );
+    }
+
+    /// A plain-text README shows its commands indented under the line
+    /// that introduces them (tinycbor): they are no description.
+    #[test]
+    fn indented_examples_and_code_blocks_are_not_prose() {
+        let text = "Concise Binary Object Representation (CBOR) Library\n---------------------------------------------------\n\nTo build TinyCBOR:\n\n  make\n\nIf you want to change the compiler or pass extra compiler flags:\n\n  make CC=clang CFLAGS=\"-m32 -Oz\" LDFLAGS=\"-m32\"\n\nDocumentation: https://intel.github.io/tinycbor/current/\n";
+        assert_eq!(first_paragraph(text), None);
+        let code = "# x\n\n    x --input a.txt --output b.txt --verbose\n\nX converts text files between encodings.\n";
+        assert_eq!(
+            first_paragraph(code).unwrap().0,
+            "X converts text files between encodings."
+        );
+        // Indented prose that nothing introduces is still prose.
+        let indented = "  X converts text files between encodings.\n";
+        assert_eq!(
+            first_paragraph(indented).unwrap().0,
+            "X converts text files between encodings."
         );
     }
 

@@ -41,7 +41,18 @@ pub fn py_types(types: &[String]) -> String {
 /// Text safe inside a triple-quoted docstring, on one logical paragraph.
 pub fn docstring_text(text: &str) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    flat.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"")
+    let mut out = flat.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    // A quote at the very end would run into the closing `"""` and end
+    // the docstring one character early.
+    if let Some(before) = out.strip_suffix('"') {
+        // Escaped already when an odd run of backslashes precedes it.
+        let backslashes = before.chars().rev().take_while(|c| *c == '\\').count();
+        if backslashes % 2 == 0 {
+            out.pop();
+            out.push_str("\\\"");
+        }
+    }
+    out
 }
 
 /// Wraps words to lines of at most `width` characters (a single long word
@@ -92,6 +103,13 @@ mod tests {
     #[test]
     fn docstrings_cannot_close_early() {
         assert_eq!(docstring_text(r#"a """ b"#), r#"a \"\"\" b"#);
+        assert_eq!(
+            docstring_text(r#"make CFLAGS="-m32 -Oz" LDFLAGS="-m32""#),
+            r#"make CFLAGS="-m32 -Oz" LDFLAGS="-m32\""#
+        );
+        assert_eq!(docstring_text(r#"ends with """"#), r#"ends with \"\"\""#);
+        // A backslash of the text before the quote is doubled, not an escape.
+        assert_eq!(docstring_text(r#"path C:\""#), r#"path C:\\\""#);
     }
 
     #[test]
