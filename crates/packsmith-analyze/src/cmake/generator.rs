@@ -20,7 +20,8 @@ const CI_DIRS: &[&str] = &[".github/workflows/"];
 
 /// The generator of the first preset or CI configure step that names one
 /// of the Ninja generators; presets first, as they are upstream's stated
-/// way to configure. Jobs and presets only for Windows or macOS are skipped.
+/// way to configure. Workflow files named for Windows or macOS, and presets
+/// conditioned on those hosts, are skipped.
 pub(super) fn upstream_generator(ctx: &mut Ctx<'_>, root: &str) -> Option<Sourced<String>> {
     let presets = if root.is_empty() {
         "CMakePresets.json".to_string()
