@@ -20,10 +20,18 @@ fn is_c_or_cxx(name: &str) -> bool {
     )
 }
 
+fn is_header(name: &str) -> bool {
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(ext, "h" | "hh" | "hpp" | "hxx")
+}
+
 /// Every `#include <…>` outside a preprocessor conditional (an include
 /// guard does not count as one) in the sources outside tests, examples and
 /// vendored code, first file and line each, leaving out headers the tree
-/// itself holds (a vendored copy found through `-I`).
+/// itself holds (a vendored copy found through `-I`). Where the tree
+/// compiles sources, a header of its own that no file includes is not part
+/// of the build (cohomCalg's `polylibgmp.h`, listed only by an MSVC
+/// project), so its includes do not count.
 pub fn scan_includes(ctx: &mut Ctx<'_>) -> Vec<Sourced<String>> {
     let files: Vec<String> = ctx
         .view
@@ -33,12 +41,22 @@ pub fn scan_includes(ctx: &mut Ctx<'_>) -> Vec<Sourced<String>> {
         .take(MAX_FILES)
         .map(|f| f.rel.clone())
         .collect();
+    let texts: Vec<(String, String)> = files
+        .into_iter()
+        .filter_map(|file| ctx.read(&file).map(|text| (file, text)))
+        .collect();
+    let compiles = texts.iter().any(|(file, _)| !is_header(file));
+    let included: Vec<&str> = texts
+        .iter()
+        .flat_map(|(_, text)| included_names(text))
+        .map(base_name)
+        .collect();
     let mut out: Vec<Sourced<String>> = Vec::new();
-    for file in files {
-        let Some(text) = ctx.read(&file) else {
+    for (file, text) in &texts {
+        if compiles && is_header(file) && !included.contains(&base_name(file)) {
             continue;
-        };
-        for (header, line) in unconditional_includes(&text) {
+        }
+        for (header, line) in unconditional_includes(text) {
             if out.iter().any(|s| s.value == header) || in_tree(ctx.view.files(), &header) {
                 continue;
             }
@@ -46,6 +64,24 @@ pub fn scan_includes(ctx: &mut Ctx<'_>) -> Vec<Sourced<String>> {
         }
     }
     out
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Every name a file includes, `"…"` or `<…>`, under any condition.
+fn included_names(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|line| {
+        let rest = directive(line)?.strip_prefix("include")?.trim_start();
+        let (open, close) = match rest.chars().next()? {
+            '"' => ('"', '"'),
+            '<' => ('<', '>'),
+            _ => return None,
+        };
+        let inner = rest.strip_prefix(open)?;
+        inner.split_once(close).map(|(name, _)| name.trim())
+    })
 }
 
 fn in_tree(files: &[RepoFile], header: &str) -> bool {
@@ -150,6 +186,16 @@ mod tests {
         // A conditional that is not a guard still hides what it holds.
         let feature = "#ifndef NO_ZLIB\n#include <zlib.h>\n#endif\n";
         assert_eq!(unconditional_includes(feature), []);
+    }
+
+    #[test]
+    fn included_names_take_both_quotes_under_any_condition() {
+        let text =
+            "#include \"local.h\"\n#ifdef X\n#  include <polylib/polylib.h>\n#endif\n#define A 1\n";
+        assert_eq!(
+            included_names(text).collect::<Vec<_>>(),
+            ["local.h", "polylib/polylib.h"]
+        );
     }
 
     #[test]

@@ -46,3 +46,36 @@ fn a_makefile_projects_unconditional_system_includes_are_recorded() {
     ];
     assert!(super::common::facts_of(&cmake).includes.is_empty());
 }
+
+/// A header of the tree's own that no file includes is not built: its
+/// includes say nothing (cohomCalg's `polylibgmp.h`). In a header-only
+/// tree every header is the product and counts.
+#[test]
+fn an_own_header_nothing_includes_is_no_evidence() {
+    let makefile = "all: app\napp: app.c\n\t$(CC) -o app app.c\ninstall:\n\tinstall -m755 app $(DESTDIR)$(PREFIX)/bin\n";
+    let files = [
+        ("Makefile", makefile),
+        (
+            "app.c",
+            "#include \"lib/used.h\"\nint main(void) { return 0; }\n",
+        ),
+        ("lib/used.h", "#include <zlib.h>\n"),
+        ("lib/unused_gmp.h", "#define GNUMP\n#include <gmp.h>\n"),
+    ];
+    let includes: Vec<String> = super::common::facts_of(&files)
+        .includes
+        .into_iter()
+        .map(|s| s.value)
+        .collect();
+    assert_eq!(includes, ["zlib.h"]);
+    let header_only = [
+        ("Makefile", makefile),
+        ("include/only.h", "#include <gmp.h>\n"),
+    ];
+    let includes: Vec<String> = super::common::facts_of(&header_only)
+        .includes
+        .into_iter()
+        .map(|s| s.value)
+        .collect();
+    assert_eq!(includes, ["gmp.h"]);
+}

@@ -15,6 +15,8 @@ pub mod embed;
 
 pub mod forge;
 
+pub mod headers;
+
 pub mod hint;
 /// Markdown to plain text for descriptions.
 pub mod markdown;

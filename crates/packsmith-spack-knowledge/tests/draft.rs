@@ -119,6 +119,17 @@ fn meson_v1() {
     insta::assert_snapshot!(snapshot("meson-choices", TargetSpack::V1, None));
 }
 
+/// Spack 0.23's MesonPackage does not declare the pkg-config that Meson's
+/// `dependency()` runs; 1.x's does, so only the 0.23 draft names it.
+#[test]
+fn meson_v023_declares_pkgconfig() {
+    let v023 = snapshot("meson-choices", TargetSpack::V0_23, None);
+    let v1 = snapshot("meson-choices", TargetSpack::V1, None);
+    let pkgconfig = "depends_on(\"pkgconfig\", type=\"build\")";
+    assert!(v023.contains(pkgconfig), "{v023}");
+    assert!(!v1.contains(pkgconfig), "{v1}");
+}
+
 #[test]
 fn python_v1() {
     insta::assert_snapshot!(snapshot("python-pyproject-app", TargetSpack::V1, None));

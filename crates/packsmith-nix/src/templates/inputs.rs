@@ -179,6 +179,22 @@ const NIXPKGS_NAMES: &[(&str, &str, Side)] = &[
     ("expat", "expat", Side::Build),
     ("magic", "file", Side::Build),
     ("tinfo", "ncurses", Side::Build),
+    // Library file stems of headers one library owns
+    // (`packsmith_core::headers`), where no name above is the stem.
+    ("bz2", "bzip2", Side::Build),
+    ("lzma", "xz", Side::Build),
+    ("ffi", "libffi", Side::Build),
+    ("notify", "libnotify", Side::Build),
+    ("usb-1.0", "libusb1", Side::Build),
+    ("udev", "systemdLibs", Side::Build),
+    ("systemd", "systemdLibs", Side::Build),
+    ("pulse", "libpulseaudio", Side::Build),
+    ("archive", "libarchive", Side::Build),
+    ("sodium", "libsodium", Side::Build),
+    ("tiff", "libtiff", Side::Build),
+    ("cblas", "blas", Side::Build),
+    ("netcdf", "netcdf", Side::Build),
+    ("hwloc", "hwloc", Side::Build),
 ];
 
 /// Libraries every C toolchain brings: never an input.

@@ -6,7 +6,7 @@
 use packsmith_core::{BuildSystemKind, RepoFacts};
 
 use super::{
-    add_dependency, dep, header_library, push_dep, ConditionMap, Found, NameSource, SpackBrief,
+    add_dependency, header_library, pkg_config_tool, ConditionMap, Found, NameSource, SpackBrief,
 };
 use crate::mapping::SpackNames;
 
@@ -33,25 +33,46 @@ pub(super) fn makefile_dependencies(
     }
     // A header names its library only when it is well known (`zlib.h`).
     for include in &facts.includes {
-        if let Some(lib) = header_library(&include.value) {
+        if let Some(lib) = header_library(&include.value, kb) {
             let f = found(lib, NameSource::Library, &include.evidence);
             add_dependency(brief, kb, cond_map, f);
         }
     }
     if let Some(first) = make.pkg_config_modules.first() {
         if make.uses_pkg_config {
-            push_dep(
-                &mut brief.dependencies,
-                dep(
-                    "pkgconfig",
-                    None,
-                    vec!["build".into()],
-                    "pkg-config",
-                    0.9,
-                    "the Makefile runs pkg-config",
-                    first.evidence.clone(),
-                ),
-            );
+            pkg_config_tool(brief, "pkg-config", &first.evidence);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::header_library;
+    use crate::mapping::{Known, NoKnowledge, SpackNames};
+
+    struct Kb;
+    impl SpackNames for Kb {
+        fn lookup(&self, name: &str) -> Known {
+            match name {
+                "libx11" => Known::Package,
+                _ => Known::Unknown,
+            }
+        }
+    }
+
+    #[test]
+    fn a_header_names_its_library_only_when_the_spack_name_is_sure() {
+        // Curated stems hold without a knowledge base.
+        assert_eq!(header_library("zlib.h", &NoKnowledge), Some("z"));
+        assert_eq!(
+            header_library("glib/gi18n.h", &NoKnowledge),
+            Some("glib-2.0")
+        );
+        assert_eq!(header_library("mpi.h", &NoKnowledge), Some("mpi"));
+        // Others need the knowledge base to know the very name.
+        assert_eq!(header_library("X11/Xlib.h", &NoKnowledge), None);
+        assert_eq!(header_library("X11/Xlib.h", &Kb), Some("X11"));
+        assert_eq!(header_library("portaudio.h", &Kb), None);
+        assert_eq!(header_library("stdio.h", &Kb), None);
     }
 }

@@ -27,6 +27,7 @@ use crate::base_classes::class_for_kind;
 use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
 use option_roles::OptionRole;
+use packsmith_core::headers::library_of_header;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -403,19 +404,8 @@ fn cmake_dependencies(
                 );
             }
         }
-        if !cmake.pkg_config.is_empty() {
-            push_dep(
-                &mut brief.dependencies,
-                dep(
-                    "pkgconfig",
-                    None,
-                    vec!["build".into()],
-                    "pkg_check_modules",
-                    0.9,
-                    "pkg-config runs at configure time",
-                    cmake.pkg_config[0].evidence.clone(),
-                ),
-            );
+        if let Some(first) = cmake.pkg_config.first() {
+            pkg_config_tool(brief, "pkg_check_modules", &first.evidence);
         }
     }
 }
@@ -583,6 +573,10 @@ fn autotools_dependencies(
                 );
             }
         }
+        // configure runs pkg-config, and autoreconf needs its `pkg.m4`.
+        if let Some(first) = auto.pkg_checks.first() {
+            pkg_config_tool(brief, "PKG_CHECK_MODULES", &first.evidence);
+        }
         for check in &auto.checks {
             let headers = check.macro_name.starts_with("AC_CHECK_HEADER");
             // AC_SEARCH_LIBS lists alternatives (`mpi mpich mpi_cxx`): the
@@ -596,7 +590,7 @@ fn autotools_dependencies(
             for name in names {
                 // A header names its library only when it is well known.
                 let lib = if headers {
-                    header_library(name)
+                    header_library(name, kb)
                 } else {
                     Some(name.as_str())
                 };
@@ -619,30 +613,13 @@ fn autotools_dependencies(
     }
 }
 
-/// Headers whose library is certain (`mpi.h` is MPI), as library stems of
-/// the mapping table's `[library]` section.
-fn header_library(header: &str) -> Option<&'static str> {
-    let lib = match header {
-        "mpi.h" => "mpi",
-        "zlib.h" => "z",
-        "bzlib.h" => "bz2",
-        "lzma.h" => "lzma",
-        "zstd.h" => "zstd",
-        "hdf5.h" => "hdf5",
-        "netcdf.h" => "netcdf",
-        "fftw3.h" => "fftw3",
-        "png.h" => "png",
-        "tiffio.h" => "tiff",
-        "jpeglib.h" => "jpeg",
-        "cblas.h" => "cblas",
-        "openssl/ssl.h" => "ssl",
-        "libxml/parser.h" => "xml2",
-        "hwloc.h" => "hwloc",
-        "ffi.h" => "ffi",
-        _ if header.starts_with("gsl/") => "gsl",
-        _ => return None,
-    };
-    Some(lib)
+/// The library stem of a header one library owns (`packsmith_core::headers`:
+/// `mpi.h` is MPI), when its Spack name is sure: the curated table's or a
+/// package of that very name. An include is weaker evidence than a `-l`
+/// flag, so a guessed spelling is left to the build files.
+fn header_library(header: &str, kb: &dyn SpackNames) -> Option<&'static str> {
+    let stem = library_of_header(header)?;
+    (map_name(stem, NameSource::Library, kb).confidence >= 0.8).then_some(stem)
 }
 
 /// `AC_PROG_CC([mpicc])` outside any condition: the project is built with
@@ -752,8 +729,44 @@ fn meson_dependencies(
                 Found::named(&d.name, NameSource::Pkgconfig, required, &[], &d.evidence),
             );
         }
+        // Meson asks pkg-config for all but its built-in dependencies;
+        // Spack 1.x's MesonPackage declares pkgconfig itself, 0.23's not.
+        let asks_pkg_config = meson.dependencies.iter().find(|d| {
+            let name = d.name.split(['>', '<', '=', ' ']).next().unwrap_or("");
+            !MESON_BUILTIN_DEPENDENCIES.contains(&name)
+        });
+        if let Some(first) = asks_pkg_config {
+            if brief.target == TargetSpack::V0_23 {
+                pkg_config_tool(brief, "dependency()", &first.evidence);
+            }
+        }
     }
 }
+
+/// Meson's `dependency()` names it resolves itself, without pkg-config.
+const MESON_BUILTIN_DEPENDENCIES: &[&str] = &[
+    "threads",
+    "openmp",
+    "dl",
+    "m",
+    "intl",
+    "iconv",
+    "mpi",
+    "boost",
+    "python3",
+    "gtest",
+    "gmock",
+    "cuda",
+    "llvm",
+    "qt4",
+    "qt5",
+    "qt6",
+    "appleframeworks",
+    "blocks",
+    "coarray",
+    "jni",
+    "jdk",
+];
 
 /// A Python project's build requirements and unconditional runtime
 /// dependencies (those with an environment marker are left out).
@@ -1127,6 +1140,24 @@ fn dep(
         why: why.to_string(),
         evidence,
     }
+}
+
+/// `pkgconfig` as a build dependency: the build runs pkg-config (`upstream`
+/// names what runs it), and the host's would answer for the host's
+/// libraries. One place for every build system that asks it.
+fn pkg_config_tool(brief: &mut SpackBrief, upstream: &str, evidence: &Evidence) {
+    push_dep(
+        &mut brief.dependencies,
+        dep(
+            "pkgconfig",
+            None,
+            vec!["build".into()],
+            upstream,
+            0.9,
+            "the build runs pkg-config",
+            evidence.clone(),
+        ),
+    );
 }
 
 /// The package a dependency spec names: `hdf5@1.10:+mpi` → `hdf5`.
