@@ -50,7 +50,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     versions.declared = readers.declared_version();
     let license = license::detect(&mut ctx, readers.license_metadata());
     let homepage = readers.homepage(versions.remote.as_deref());
-    let description = readme::description(&mut ctx).or_else(|| readers.description());
+    let description = readme::description(&mut ctx, readers.description());
 
     let tree = tree::render(&view, tree::DEFAULT_BUDGET);
     let mut languages = std::mem::take(&mut ctx.languages);
@@ -307,7 +307,8 @@ impl Readers {
         first_declared(candidates)
     }
 
-    /// A declared description (used when the README has no prose paragraph).
+    /// A declared description (used when the README's opening describes
+    /// nothing).
     fn description(&self) -> Option<Sourced<String>> {
         first_declared(self.metadata_field(
             |p| &p.description,

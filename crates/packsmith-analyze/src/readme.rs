@@ -16,15 +16,79 @@ const README_FILES: &[&str] = &[
 /// The longest description kept, in characters.
 const MAX_DESCRIPTION: usize = 600;
 
-/// The README's first paragraph of prose, skipping headings, badges,
-/// HTML, tables, code blocks and link-only lines.
-pub fn description(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
-    let name = README_FILES.iter().find(|n| ctx.view.exists(n))?;
-    let text = ctx.read(name)?;
-    man_page_summary(&text)
+/// The description: what the README's opening says (a manual page's NAME,
+/// a tagline heading, the first describing paragraph under the title),
+/// else the one the build or package metadata declares (`declared`), else
+/// what the README says further down (the title's tagline, a later
+/// paragraph). A project's declared one-liner beats a guess.
+pub fn description(
+    ctx: &mut Ctx<'_>,
+    declared: Option<Sourced<String>>,
+) -> Option<Sourced<String>> {
+    let Some(name) = README_FILES.iter().find(|n| ctx.view.exists(n)) else {
+        return declared;
+    };
+    let Some(text) = ctx.read(name) else {
+        return declared;
+    };
+    let paras = paragraphs(&text);
+    let sourced = |(para, line): (String, u32)| {
+        let para = if name.ends_with(".rst") {
+            rst_references_as_text(&para)
+        } else {
+            para
+        };
+        Sourced::new(para, Evidence::new(*name, line))
+    };
+    let opening = man_page_summary(&text)
         .or_else(|| tagline_heading(&text))
-        .or_else(|| first_paragraph(&text))
-        .map(|(para, line)| Sourced::new(para, Evidence::new(*name, line)))
+        .or_else(|| intro_paragraph(&paras));
+    opening.map(sourced).or(declared).or_else(|| {
+        title_tagline(&text)
+            .or_else(|| later_paragraph(&paras))
+            .map(sourced)
+    })
+}
+
+/// reStructuredText's hyperlink references as their text: `Jansson_` →
+/// `Jansson`, `` `Comprehensive documentation`_ `` and `` `text <url>`__ ``
+/// → the text.
+fn rst_references_as_text(para: &str) -> String {
+    let mut out = String::new();
+    let mut rest = para;
+    // Backquoted references first: `…`_ or `…`__, opened by the last
+    // backquote before them (an inline literal `x` may come first).
+    while let Some(close) = rest.find("`_") {
+        let Some(open) = rest[..close].rfind('`') else {
+            break;
+        };
+        let inner = &rest[open + 1..close];
+        let text = match inner.rfind(" <") {
+            Some(at) if inner.ends_with('>') => &inner[..at],
+            _ => inner,
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(text);
+        rest = rest[close + 2..].trim_start_matches('_');
+    }
+    out.push_str(rest);
+    out.split(' ')
+        .map(|word| {
+            let end = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+            let bare = end.trim_end_matches('_');
+            let reference = bare.len() < end.len()
+                && bare.chars().next().is_some_and(char::is_alphanumeric)
+                && bare
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '.');
+            if reference {
+                format!("{bare}{}", &word[end.len()..])
+            } else {
+                word.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A README that is a rendered manual page: the summary of its NAME
@@ -90,9 +154,239 @@ fn is_list_item(t: &str) -> bool {
     t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") || numbered
 }
 
-fn first_paragraph(text: &str) -> Option<(String, u32)> {
+/// A paragraph of prose, with where it starts and the section it is in.
+struct Paragraph {
+    text: String,
+    line: u32,
+    /// Headings seen before it: 0 before any, 1 under the title.
+    section: usize,
+    /// Under a heading of notes rather than description (installation,
+    /// changes, authors, licence, …).
+    in_notes: bool,
+    /// Under a heading that announces a description (Overview, About, …).
+    in_overview: bool,
+}
+
+/// Words of a heading whose first paragraph is the description.
+const OVERVIEW_HEADINGS: &[&str] = &[
+    "overview",
+    "about",
+    "introduction",
+    "description",
+    "summary",
+];
+
+fn is_overview_heading(heading: &str) -> bool {
+    heading
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| OVERVIEW_HEADINGS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Words of a section heading whose paragraphs say how to build, what
+/// changed, who wrote it or under which terms, not what the project is.
+const NOTES_HEADINGS: &[&str] = &[
+    "install",
+    "installation",
+    "installing",
+    "build",
+    "building",
+    "compile",
+    "compiling",
+    "compilation",
+    "usage",
+    "using",
+    "changelog",
+    "changes",
+    "change",
+    "news",
+    "release",
+    "releases",
+    "what's",
+    "authors",
+    "author",
+    "credits",
+    "contributors",
+    "contributing",
+    "license",
+    "licence",
+    "licensing",
+    "copyright",
+    "testing",
+    "tests",
+    "examples",
+    "example",
+    "requirements",
+    "dependencies",
+    "prerequisites",
+    "documentation",
+    "support",
+    "contact",
+    "acknowledgments",
+    "acknowledgements",
+    "citation",
+    "citing",
+    "contents",
+    "content",
+    "faq",
+    "quickstart",
+    "download",
+    "history",
+];
+
+fn is_notes_heading(heading: &str) -> bool {
+    heading
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| NOTES_HEADINGS.contains(&w.to_lowercase().as_str()))
+}
+
+/// Openings of paragraphs that instruct, credit, license or announce
+/// rather than describe.
+const NOT_DESCRIPTIONS: &[&str] = &[
+    "copyright",
+    "(c)",
+    "©",
+    "author",
+    "written by",
+    "maintained by",
+    "contact",
+    "see ",
+    "please ",
+    "for more",
+    "for a detailed",
+    "for details",
+    "looking for",
+    "to build",
+    "to install",
+    "to compile",
+    "to use",
+    "to run",
+    "to get",
+    "to introduce",
+    "if you",
+    "you should",
+    "you may",
+    "note:",
+    "note that",
+    "warning",
+    "important:",
+    "maintainance release",
+    "maintenance release",
+    "this release",
+    "what's new",
+    "table of contents",
+    "first,",
+    "second,",
+    "then,",
+    "next,",
+    "finally,",
+    "!note",
+    "!warning",
+    "!important",
+    "!tip",
+];
+
+/// Whether a paragraph says what the project is: not a notice, a credit,
+/// an instruction, a question, a bar of links or a table of contents.
+fn describes(paragraph: &str) -> bool {
+    let lower = paragraph
+        .trim_start_matches(['*', '_', '`', '['])
+        .to_lowercase();
+    let licence_terms = [
+        "all rights reserved",
+        "redistribution",
+        "warrant",
+        "hereby granted",
+    ];
+    if NOT_DESCRIPTIONS.iter().any(|o| lower.starts_with(o))
+        || licence_terms.iter().any(|t| lower.contains(t))
+        || shouts(paragraph)
+        || looks_like_code(paragraph)
+    {
+        return false;
+    }
+    let first_sentence = lower.split(". ").next().unwrap_or(&lower);
+    let links_bar = paragraph.contains(" • ") || paragraph.matches(" | ").count() >= 2;
+    let contents = (lower.starts_with("a)") && lower.contains(" b)"))
+        || (lower.starts_with("1)") && lower.contains(" 2)"));
+    !first_sentence.trim_end().ends_with('?') && !links_bar && !contents
+}
+
+/// A paragraph mostly in capitals: a licence's disclaimer, a banner.
+fn shouts(paragraph: &str) -> bool {
+    let letters = paragraph.chars().filter(|c| c.is_alphabetic());
+    let (upper, all) = letters.fold((0, 0), |(u, a), c| (u + c.is_uppercase() as usize, a + 1));
+    all >= 40 && upper * 2 > all
+}
+
+/// Settings or code outside a code block (`BUILD_TYPE="Release" # …`):
+/// prose seldom has one in twenty characters of `=;{}#$"`.
+fn looks_like_code(paragraph: &str) -> bool {
+    let marks = paragraph
+        .chars()
+        .filter(|c| "=;{}#$\"".contains(*c))
+        .count();
+    marks * 20 > paragraph.chars().count()
+}
+
+/// Whether a paragraph tells how to get or build the project (`X can be
+/// built and installed …`), which a notes section's prose often does.
+fn instructs(paragraph: &str) -> bool {
+    let lower = paragraph.to_lowercase();
+    [
+        "install", "built", "build", "compil", "download", "cmake", "conda", "pip ",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// The title heading's text and how many lines it takes, when line `i`
+/// starts one: `# Title`, or a line underlined with `=`, `-`, `~`, … (RST,
+/// Setext).
+fn heading_at(lines: &[&str], i: usize) -> Option<(String, usize)> {
+    let t = lines.get(i)?.trim();
+    if t.starts_with('#') {
+        let text = t.trim_start_matches('#').trim_end_matches('#').trim();
+        return Some((text.to_string(), 1));
+    }
+    let underline = lines.get(i + 1)?.trim();
+    let is_rule = |l: &str| l.len() >= 3 && l.chars().all(|c| "=-~^*".contains(c));
+    (!t.is_empty() && !is_rule(t) && is_rule(underline)).then(|| (t.to_string(), 2))
+}
+
+/// The prose of a line of HTML (`<p>cereal is a header-only …</p>`),
+/// when it holds a sentence of its own.
+fn html_prose(line: &str) -> Option<String> {
+    let text = without_tags(line);
+    (text.split_whitespace().count() >= 6 && text.contains('.')).then_some(text)
+}
+
+/// The text of a line of HTML, its words single-spaced.
+fn without_tags(line: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in line.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every paragraph of prose in the README, in order: code blocks,
+/// badges, lists, HTML, link definitions, captions, indented examples
+/// and commands they introduce left out.
+fn paragraphs(text: &str) -> Vec<Paragraph> {
     let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
     let mut in_code = false;
+    let mut section = 0;
+    let mut in_notes = false;
+    let mut in_overview = false;
+    // Whether prose came before: a quote after it is a remark.
+    let mut seen_prose = false;
     // Whether the paragraph before ended with a colon: what follows it,
     // indented, is the example it introduces (`make CC=clang …`).
     let mut after_colon = false;
@@ -104,23 +398,66 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
             i += 1;
             continue;
         }
-        // An RST title is the line above an underline; skip both.
-        let underlined = lines
-            .get(i + 1)
-            .map(|n| {
-                let n = n.trim();
-                !n.is_empty() && n.chars().all(|c| "=-~^*".contains(c)) && n.len() >= 3
-            })
-            .unwrap_or(false);
-        if in_code || t.is_empty() || is_noise(t) || underlined {
-            i += if underlined { 2 } else { 1 };
+        if in_code {
+            i += 1;
+            continue;
+        }
+        if let Some((heading, taken)) = heading_at(&lines, i) {
+            section += 1;
+            in_notes = is_notes_heading(&heading);
+            in_overview = is_overview_heading(&heading);
+            i += taken;
+            continue;
+        }
+        if t.starts_with('<') {
+            if let Some(prose) = html_prose(t) {
+                let line = i as u32 + 1;
+                out.push(Paragraph {
+                    text: prose,
+                    line,
+                    section,
+                    in_notes,
+                    in_overview,
+                });
+            }
+            i += 1;
+            continue;
+        }
+        // A block quote right under the title is its tagline (cohomCalg's
+        // `> A software package for computation of …`); after prose, a
+        // remark.
+        if t.starts_with('>') {
+            let start = i;
+            let mut quoted = Vec::new();
+            while let Some(q) = lines.get(i).and_then(|l| l.trim().strip_prefix('>')) {
+                let q = q.trim();
+                if !q.is_empty() && !q.starts_with("![") {
+                    quoted.push(q);
+                }
+                i += 1;
+            }
+            let text = quoted.join(" ");
+            if section <= 1 && !seen_prose && text.split_whitespace().count() >= 4 {
+                out.push(Paragraph {
+                    text,
+                    line: start as u32 + 1,
+                    section,
+                    in_notes,
+                    in_overview,
+                });
+            }
+            continue;
+        }
+        if t.is_empty() || is_noise(t) {
+            i += 1;
             continue;
         }
         let start = i;
+        seen_prose = true;
         let mut para = Vec::new();
         while i < lines.len() {
             let t = lines[i].trim();
-            if t.is_empty() || is_noise(t) {
+            if t.is_empty() || is_noise(t) || heading_at(&lines, i).is_some() {
                 break;
             }
             para.push(t);
@@ -173,9 +510,93 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
         if joined.chars().count() > MAX_DESCRIPTION {
             joined = joined.chars().take(MAX_DESCRIPTION).collect::<String>() + "…";
         }
-        return Some((joined, start as u32 + 1));
+        out.push(Paragraph {
+            text: joined,
+            line: start as u32 + 1,
+            section,
+            in_notes,
+            in_overview,
+        });
     }
-    None
+    out
+}
+
+/// The first describing paragraph before or under the title.
+fn intro_paragraph(paras: &[Paragraph]) -> Option<(String, u32)> {
+    paras
+        .iter()
+        .find(|p| p.section <= 1 && !p.in_notes && describes(&p.text))
+        .map(|p| (p.text.clone(), p.line))
+}
+
+/// The first describing paragraph anywhere: the first under an Overview
+/// or About heading, else one outside notes sections, else one in them that
+/// does not instruct; past the opening, only whole sentences count
+/// (`module load cray-hdf5` is a command without a code block).
+fn later_paragraph(paras: &[Paragraph]) -> Option<(String, u32)> {
+    let sentences = |p: &&Paragraph| p.text.ends_with(['.', '!', '…']) && describes(&p.text);
+    paras
+        .iter()
+        .find(|p| p.in_overview && describes(&p.text))
+        .or_else(|| paras.iter().filter(sentences).find(|p| !p.in_notes))
+        .or_else(|| paras.iter().filter(sentences).find(|p| !instructs(&p.text)))
+        .map(|p| (p.text.clone(), p.line))
+}
+
+/// The paragraph rules alone, as the tests read them.
+#[cfg(test)]
+fn first_paragraph(text: &str) -> Option<(String, u32)> {
+    let paras = paragraphs(text);
+    intro_paragraph(&paras).or_else(|| later_paragraph(&paras))
+}
+
+/// The title's tagline when the README's opening says nothing: `cereal -
+/// A C++11 library for serialization`, `CLI11: Command line parser for
+/// C++11`, a title of four words or more that is no file name (`Concise
+/// Binary Object Representation (CBOR) Library`), or a heading right under
+/// the title that reads as one (`## Compute quality functions of …`).
+fn title_tagline(text: &str) -> Option<(String, u32)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = (0..lines.len()).find(|&i| heading_at(&lines, i).is_some())?;
+    let (title, taken) = heading_at(&lines, at)?;
+    // `*<div align = right><sub>Design By Achno</sub></div>*`: its words.
+    let title = without_tags(&title)
+        .trim_matches(['*', '_'])
+        .trim()
+        .to_string();
+    let words = |s: &str| s.split_whitespace().count();
+    let capitalized = |s: &str| {
+        let mut c = s.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
+    let split = [" - ", " — ", " – ", ": "]
+        .iter()
+        .find_map(|sep| title.split_once(sep));
+    if let Some((name, tagline)) = split {
+        if words(name) <= 3 && words(tagline) >= 3 && !is_notes_heading(tagline) {
+            return Some((capitalized(tagline.trim()), at as u32 + 1));
+        }
+    }
+    let lower = title.to_lowercase();
+    // `libfaketime, version 0.9.12 (June 2025)` names a release.
+    let names_a_release = lower.contains("version")
+        || title
+            .split_whitespace()
+            .any(|w| w.split('.').count() >= 2 && w.split('.').all(|p| p.parse::<u32>().is_ok()));
+    if split.is_none()
+        && words(&title) >= 4
+        && !lower.contains("readme")
+        && !names_a_release
+        && !is_notes_heading(&title)
+    {
+        return Some((title, at as u32 + 1));
+    }
+    let next = (at + taken..lines.len()).find(|&i| !lines[i].trim().is_empty())?;
+    let (sub, _) = heading_at(&lines, next)?;
+    let tagline = words(&sub) >= 4 && !sub.ends_with(':') && !is_notes_heading(&sub);
+    tagline.then(|| (sub, next as u32 + 1))
 }
 
 #[cfg(test)]
@@ -199,6 +620,131 @@ mod tests {
         assert_eq!(
             first_paragraph(md).unwrap().0,
             "zfp is an open-source library for arrays."
+        );
+    }
+
+    #[test]
+    fn rst_references_become_their_text() {
+        assert_eq!(
+            super::rst_references_as_text("Jansson_ is a C library for JSON data."),
+            "Jansson is a C library for JSON data."
+        );
+        assert_eq!(
+            super::rst_references_as_text(
+                "See `the docs <https://x.org>`__ and `Comprehensive documentation`_, or zlib_."
+            ),
+            "See the docs and Comprehensive documentation, or zlib."
+        );
+        // Underscores inside a word, or a word of underscores, stay.
+        assert_eq!(
+            super::rst_references_as_text("call my_func or __init__ here"),
+            "call my_func or __init__ here"
+        );
+    }
+
+    /// What the README's opening or title says, when its first prose is a
+    /// notice, a credit, an instruction or a question.
+    fn describe(text: &str) -> Option<String> {
+        let paras = super::paragraphs(text);
+        super::intro_paragraph(&paras)
+            .or_else(|| super::title_tagline(text))
+            .or_else(|| super::later_paragraph(&paras))
+            .map(|(p, _)| p)
+    }
+
+    #[test]
+    fn notices_credits_instructions_and_questions_are_no_description() {
+        let notices = "# Tool
+
+Copyright 2025 A. Person
+
+**Authors:** A, B
+
+THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AS IS AND WITHOUT WARRANTY.
+
+Looking for documentation? Visit the site.
+
+See INSTALL for instructions.
+
+## Overview
+
+Tool converts meshes between formats
+";
+        assert_eq!(
+            describe(notices).as_deref(),
+            Some("Tool converts meshes between formats")
+        );
+        // A bar of links and a table of contents.
+        let bars = "[What's new](a) • [Docs](b) • [API](c)
+
+a) Basics b) Advanced use c) Limits
+
+Tool converts meshes between formats.
+";
+        assert_eq!(
+            describe(bars).as_deref(),
+            Some("Tool converts meshes between formats.")
+        );
+        // Settings outside a code block, and commands past the opening.
+        let code = "# t
+
+## Setup
+
+BUILD_TYPE=\"Release\" # or Debug
+ENABLE_MPI=\"ON\"
+
+## Cluster
+
+module load cray-hdf5
+";
+        assert_eq!(describe(code), None);
+    }
+
+    #[test]
+    fn a_title_tagline_when_the_opening_says_nothing() {
+        let dash =
+            "cereal - A C++11 library for serialization\n===\n\n### Docs\n\nLooking for more?\n";
+        assert_eq!(
+            describe(dash).as_deref(),
+            Some("A C++11 library for serialization")
+        );
+        let colon = "muparser: fast math parser library\n===\n\nChange Notes\n===\n\nMaintenance release of the build.\n";
+        assert_eq!(describe(colon).as_deref(), Some("Fast math parser library"));
+        let subheading = "# Verdict\n## Compute quality functions of 2 and 3-dimensional regions.\n\n## Building\n\nTo build with CMake\n";
+        assert_eq!(
+            describe(subheading).as_deref(),
+            Some("Compute quality functions of 2 and 3-dimensional regions.")
+        );
+        let long = "Concise Binary Object Representation (CBOR) Library\n---\n\nTo build TinyCBOR:\n\n  make\n";
+        assert_eq!(
+            describe(long).as_deref(),
+            Some("Concise Binary Object Representation (CBOR) Library")
+        );
+        // A title that names a release is none; the Introduction is read.
+        let release = "libfaketime, version 0.9.12 (June 2025)\n===\n\nContent of this file:\n---\n\n1. Introduction\n---\n\nlibfaketime intercepts system calls that read the time.\n";
+        assert_eq!(
+            describe(release).as_deref(),
+            Some("libfaketime intercepts system calls that read the time.")
+        );
+        // Prose in the opening wins over the tagline.
+        let prose = "# CLI11: Command line parser for C++11\n\n[Docs](d) • [API](a)\n\nCLI11 is a command line parser for C++11 and beyond.\n";
+        assert_eq!(
+            describe(prose).as_deref(),
+            Some("CLI11 is a command line parser for C++11 and beyond.")
+        );
+    }
+
+    #[test]
+    fn a_quote_under_the_title_or_a_line_of_html_is_prose() {
+        let quote = "# cohomCalg\n[![release](b)](r)\n\n> ![logo](l.png)\n> A software package for computation of sheaf cohomologies\n> for line bundles on toric varieties.\n\n**Authors:** A, B\n";
+        assert_eq!(
+            describe(quote).as_deref(),
+            Some("A software package for computation of sheaf cohomologies for line bundles on toric varieties.")
+        );
+        let html = "cereal\n===\n\n<img src=\"x.png\"/><p>cereal is a header-only C++11 serialization library. It is fast.</p>\n";
+        assert_eq!(
+            describe(html).as_deref(),
+            Some("cereal is a header-only C++11 serialization library. It is fast.")
         );
     }
 

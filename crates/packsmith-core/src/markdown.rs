@@ -2,14 +2,17 @@
 //! links and images by their text, emphasis and code marks dropped. Both
 //! the Spack docstring and nixpkgs' `meta.description` take it.
 
-/// `[text](url)` and `![alt](url)` become their text; `*` and backticks
-/// go (underscores stay: they are in identifiers as often as emphasis).
+/// `[text](url)`, `[text][ref]`, `[text][]` and `![alt](url)` become their
+/// text; `*` and backticks go (underscores stay: they are in identifiers as
+/// often as emphasis), and so do inline HTML marks (`R<sup>2</sup>` → `R^2`).
 pub fn plain_markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find('[') {
         let (before, from) = rest.split_at(open);
-        let Some((label, after)) = link_at(from) else {
+        // `matrix[i][j]` indexes, it links nothing.
+        let indexes = before.ends_with(|c: char| c.is_alphanumeric());
+        let Some((label, after)) = link_at(from).filter(|_| !indexes) else {
             out.push_str(before);
             out.push('[');
             rest = &from[1..];
@@ -23,18 +26,50 @@ pub fn plain_markdown(text: &str) -> String {
     without_marks(&out)
 }
 
-/// `[label](target)` at the start of `s`: the label and what follows.
+/// `[label](target)` or `[label][ref]` at the start of `s`: the label and
+/// what follows.
 fn link_at(s: &str) -> Option<(&str, &str)> {
     let close = s.find(']')?;
     let label = &s[1..close];
-    let target = s[close + 1..].strip_prefix('(')?;
-    let end = target.find(')')?;
+    let after = &s[close + 1..];
+    let (open, shut) = match after.chars().next()? {
+        '(' => ('(', ')'),
+        '[' => ('[', ']'),
+        _ => return None,
+    };
+    let target = after.strip_prefix(open)?;
+    let end = target.find(shut)?;
     Some((label, &target[end + 1..]))
 }
 
-/// Drops emphasis stars and code backticks.
+/// Inline HTML a README's prose uses, and what each becomes.
+const INLINE_HTML: &[(&str, &str)] = &[
+    ("<sup>", "^"),
+    ("</sup>", ""),
+    ("<sub>", "_"),
+    ("</sub>", ""),
+    ("<b>", ""),
+    ("</b>", ""),
+    ("<i>", ""),
+    ("</i>", ""),
+    ("<em>", ""),
+    ("</em>", ""),
+    ("<strong>", ""),
+    ("</strong>", ""),
+    ("<code>", ""),
+    ("</code>", ""),
+    ("<br>", " "),
+    ("<br/>", " "),
+    ("<br />", " "),
+];
+
+/// Drops emphasis stars, code backticks and inline HTML marks.
 fn without_marks(s: &str) -> String {
-    s.replace(['*', '`'], "")
+    let mut out = s.replace(['*', '`'], "");
+    for (tag, text) in INLINE_HTML {
+        out = out.replace(tag, text);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -59,6 +94,15 @@ mod tests {
         // Brackets that are no link stay.
         assert_eq!(plain_markdown("array[0] and [note]"), "array[0] and [note]");
         assert_eq!(plain_markdown("a [b](c"), "a [b](c");
+        // Reference links, and HTML marks; an include's brackets stay.
+        assert_eq!(
+            plain_markdown("used by [Node.js][], [Luvit][luvit] and R<sup>2</sup>"),
+            "used by Node.js, Luvit and R^2"
+        );
+        assert_eq!(
+            plain_markdown("add #include <x.hpp>"),
+            "add #include <x.hpp>"
+        );
         // As the regex `!?\[([^\]]*)\]\([^)]*\)` replaced by its label.
         assert_eq!(plain_markdown("[![Build](x)](y)"), "![Build](y)");
     }
