@@ -11,6 +11,11 @@ use std::collections::HashMap;
 /// Deepest nesting of variable references followed.
 const MAX_EXPANSION_DEPTH: u8 = 10;
 
+/// The longest value a variable keeps or an expansion makes: far above a
+/// real Makefile's, and a bound on a `+=` repeated thousands of times,
+/// which would otherwise cost time quadratic in the file's length.
+const MAX_VALUE: usize = 64 * 1024;
+
 /// Reads an included file: given its path relative to the repository
 /// root, its text, or None when it is absent or not to be read.
 pub(super) type Include<'a> = dyn FnMut(&str) -> Option<String> + 'a;
@@ -209,16 +214,22 @@ impl Evaluation {
 
     fn note_pkg_config(&mut self, text: &str, evidence: &Evidence) {
         let vars = &self.vars;
+        // A variable that names the program holds a short value; a long
+        // one (a flag list) is not searched at every reference to it.
         let names_pkg_config = |name: &str| {
             let squashed = name.replace('_', "").to_ascii_uppercase();
             squashed.ends_with("PKGCONFIG")
-                || vars
-                    .get(name)
-                    .is_some_and(|v| v.text.split_whitespace().any(|w| w.ends_with("pkg-config")))
+                || vars.get(name).is_some_and(|v| {
+                    v.text.len() < 256
+                        && v.text.split_whitespace().any(|w| w.ends_with("pkg-config"))
+                })
         };
         for args in scan::pkg_config_calls(text, names_pkg_config) {
-            self.calls
-                .push(Sourced::new(args.to_string(), evidence.clone()));
+            // The same call again adds nothing (and would be expanded again).
+            if !self.calls.iter().any(|c| c.value == args) {
+                self.calls
+                    .push(Sourced::new(args.to_string(), evidence.clone()));
+            }
         }
     }
 
@@ -262,8 +273,13 @@ impl Evaluation {
         match (self.vars.get_mut(name), op) {
             (Some(_), "?=") => {}
             (Some(old), _) if op == "+=" || uncertain => {
-                old.text = format!("{} {}", old.text, new.text);
-                old.known &= new.known;
+                if old.text.len() + new.text.len() < MAX_VALUE {
+                    old.text.push(' ');
+                    old.text.push_str(&new.text);
+                    old.known &= new.known;
+                } else {
+                    old.known = false;
+                }
             }
             _ => {
                 self.vars.insert(name.to_string(), new);
@@ -382,6 +398,10 @@ impl Evaluation {
             match self.vars.get(inner) {
                 Some(var) if is_variable_name(inner) => {
                     let value = self.expand(&var.text, depth + 1);
+                    if out.text.len() + value.text.len() > MAX_VALUE {
+                        out.known = false;
+                        break;
+                    }
                     out.text.push_str(&value.text);
                     out.known &= var.known && value.known;
                 }
@@ -555,6 +575,18 @@ mod tests {
 
     fn values(items: &[Sourced<String>]) -> Vec<&str> {
         items.iter().map(|s| s.value.as_str()).collect()
+    }
+
+    /// A `+=` repeated thousands of times stops growing its variable at
+    /// the bound, and what it then holds is marked unknown.
+    #[test]
+    fn a_variable_stops_growing_at_the_bound() {
+        let text = "LIBS += -lsomething-long\n".repeat(8000);
+        let mut eval = Evaluation::new("");
+        eval.read("Makefile", &text, &mut |_: &str| None);
+        let libs = &eval.vars["LIBS"];
+        assert!(libs.text.len() < MAX_VALUE, "{}", libs.text.len());
+        assert!(!libs.known);
     }
 
     #[test]

@@ -66,10 +66,11 @@ pub fn analyze(
         }
     }
     let builds_itself = |name: &str| read.iter().any(|(_, text)| builds_library(text, name));
-    let libraries = findings
-        .libraries
+    // Once per name: each check searches every file read.
+    let libraries = first_of_each(findings.libraries)
         .into_iter()
-        .filter(|l| !TOOLCHAIN_LIBRARIES.contains(&l.value.as_str()) && !builds_itself(&l.value));
+        .filter(|l| !TOOLCHAIN_LIBRARIES.contains(&l.value.as_str()) && !builds_itself(&l.value))
+        .collect();
     let tools = KNOWN_TOOLS.iter().filter_map(|tool| {
         read.iter().find_map(|(path, text)| {
             let line = text
@@ -86,7 +87,7 @@ pub fn analyze(
         writes_home,
         tools,
         uninstalled_man_pages,
-        libraries: first_of_each(libraries),
+        libraries,
         pkg_config_modules: first_of_each(findings.modules),
         uses_pkg_config: findings.uses_pkg_config,
         files: read.into_iter().map(|(path, _)| path).collect(),

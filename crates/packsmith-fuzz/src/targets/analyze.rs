@@ -202,6 +202,94 @@ pub fn targets() -> Vec<Target> {
             seeds: |root| seeds::named(root, "package.json"),
             run: |s, input| tree(s, input, &["package.json"]),
         },
+        Target {
+            name: "makefile",
+            readers: "plain Makefiles (variables, conditionals, includes, sub-makes, install rules, man pages)",
+            grammar: Grammar {
+                dict: &[
+                    "PREFIX ?= /usr/local\n",
+                    "LIBS = -lz $(shell pkg-config --libs glib-2.0)\n",
+                    "include Makefile\n",
+                    "include sub/Makefile\n",
+                    "all:\n\t$(MAKE) -C sub\n",
+                    "install:\n\tinstall -m755 app $(DESTDIR)$(PREFIX)/bin\n",
+                    "ifeq ($(OS),Linux)\n",
+                    "ifdef DEBUG\n",
+                    "else\n",
+                    "endif\n",
+                    "$(foreach d,$(DIRS),$(d))",
+                    "\\\n",
+                ],
+                open: "$(",
+                close: ")",
+            },
+            seeds: |root| {
+                let mut s = seeds::files(root, |p| p.contains("/tests/") && p.ends_with("Makefile"));
+                s.truncate(64);
+                s
+            },
+            run: |s, input| tree(s, input, &["Makefile", "sub/Makefile"]),
+        },
+        Target {
+            name: "readme",
+            readers: "the README reader (paragraphs, sections, title taglines, HTML, quotes, RST references)",
+            grammar: Grammar {
+                dict: &[
+                    "# Title - A tagline of words\n",
+                    "Title\n=====\n",
+                    "## Installation\n",
+                    "## Overview\n",
+                    "> A quoted tagline under the title\n",
+                    "<p>Prose in HTML for a sentence.</p>\n",
+                    "[text][ref] and [text][]\n",
+                    "`ref <https://x>`__ and word_ ",
+                    "Copyright (c) 2024\n",
+                    "a) One b) Two\n",
+                    "```\ncode\n```\n",
+                    "R<sup>2</sup>",
+                    "  indented:\n",
+                ],
+                open: "`",
+                close: "`_",
+            },
+            seeds: |root| {
+                let mut s = seeds::files(root, |p| p.ends_with("README.md") || p.ends_with("README.rst"));
+                s.truncate(64);
+                s
+            },
+            run: |s, input| tree(s, input, &["README.md"]),
+        },
+        Target {
+            name: "c-includes",
+            readers: "the system headers a plain Makefile project's C sources include",
+            grammar: Grammar {
+                dict: &[
+                    "#include <zlib.h>\n",
+                    "#include \"own.h\"\n",
+                    "#ifndef G\n#define G\n",
+                    "#ifdef X\n",
+                    "#endif\n",
+                    "/* ",
+                    " */",
+                    "// #include <gmp.h>\n",
+                ],
+                open: "#if X\n",
+                close: "#endif\n",
+            },
+            seeds: |root| {
+                let mut s = seeds::test_files(root, ".c");
+                s.extend(seeds::test_files(root, ".h"));
+                s.truncate(64);
+                s
+            },
+            run: |s, input| {
+                // A fixed Makefile, so the Makefile reader's own cost stays
+                // out of this target's bound.
+                let makefile = b"all:\n\t$(CC) -o app app.c\ninstall:\n\tcp app $(PREFIX)/bin\n";
+                put(s.dir.path(), "Makefile", makefile);
+                tree(s, input, &["app.c", "own.h", "lib/unused.h"])
+            },
+        },
     ]
 }
 
