@@ -62,20 +62,14 @@ fn an_own_header_nothing_includes_is_no_evidence() {
         ("lib/used.h", "#include <zlib.h>\n"),
         ("lib/unused_gmp.h", "#define GNUMP\n#include <gmp.h>\n"),
     ];
-    let includes: Vec<String> = super::common::facts_of(&files)
-        .includes
-        .into_iter()
-        .map(|s| s.value)
-        .collect();
-    assert_eq!(includes, ["zlib.h"]);
+    let headers = |files: &[(&str, &str)]| -> Vec<String> {
+        let facts = super::common::facts_of(files);
+        facts.includes.into_iter().map(|s| s.value).collect()
+    };
+    assert_eq!(headers(&files), ["zlib.h"]);
     let header_only = [
         ("Makefile", makefile),
         ("include/only.h", "#include <gmp.h>\n"),
     ];
-    let includes: Vec<String> = super::common::facts_of(&header_only)
-        .includes
-        .into_iter()
-        .map(|s| s.value)
-        .collect();
-    assert_eq!(includes, ["gmp.h"]);
+    assert_eq!(headers(&header_only), ["gmp.h"]);
 }
