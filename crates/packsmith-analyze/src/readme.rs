@@ -31,7 +31,7 @@ pub fn description(
     let Some(text) = ctx.read(name) else {
         return declared;
     };
-    let paras = paragraphs(&text);
+    let (opening, further) = readme_descriptions(&text);
     let sourced = |(para, line): (String, u32)| {
         let para = if name.ends_with(".rst") {
             rst_references_as_text(&para)
@@ -40,14 +40,24 @@ pub fn description(
         };
         Sourced::new(para, Evidence::new(*name, line))
     };
-    let opening = man_page_summary(&text)
-        .or_else(|| tagline_heading(&text))
+    opening
+        .map(sourced)
+        .or(declared)
+        .or_else(|| further.map(sourced))
+}
+
+/// A description found in the README, with its line.
+type Found = Option<(String, u32)>;
+
+/// What the README's opening says, and what it says further down (the
+/// title's tagline, a later paragraph).
+fn readme_descriptions(text: &str) -> (Found, Found) {
+    let paras = paragraphs(text);
+    let opening = man_page_summary(text)
+        .or_else(|| tagline_heading(text))
         .or_else(|| intro_paragraph(&paras));
-    opening.map(sourced).or(declared).or_else(|| {
-        title_tagline(&text)
-            .or_else(|| later_paragraph(&paras))
-            .map(sourced)
-    })
+    let further = title_tagline(text).or_else(|| later_paragraph(&paras));
+    (opening, further)
 }
 
 /// reStructuredText's hyperlink references as their text: `Jansson_` →
@@ -557,8 +567,8 @@ fn first_paragraph(text: &str) -> Option<(String, u32)> {
 /// the title that reads as one (`## Compute quality functions of …`).
 fn title_tagline(text: &str) -> Option<(String, u32)> {
     let lines: Vec<&str> = text.lines().collect();
-    let at = (0..lines.len()).find(|&i| heading_at(&lines, i).is_some())?;
-    let (title, taken) = heading_at(&lines, at)?;
+    let (at, (title, taken)) =
+        (0..lines.len()).find_map(|i| heading_at(&lines, i).map(|h| (i, h)))?;
     // `*<div align = right><sub>Design By Achno</sub></div>*`: its words.
     let title = without_tags(&title)
         .trim_matches(['*', '_'])
@@ -645,11 +655,8 @@ mod tests {
     /// What the README's opening or title says, when its first prose is a
     /// notice, a credit, an instruction or a question.
     fn describe(text: &str) -> Option<String> {
-        let paras = super::paragraphs(text);
-        super::intro_paragraph(&paras)
-            .or_else(|| super::title_tagline(text))
-            .or_else(|| super::later_paragraph(&paras))
-            .map(|(p, _)| p)
+        let (opening, further) = super::readme_descriptions(text);
+        opening.or(further).map(|(p, _)| p)
     }
 
     #[test]

@@ -731,10 +731,10 @@ fn meson_dependencies(
         }
         // Meson asks pkg-config for all but its built-in dependencies;
         // Spack 1.x's MesonPackage declares pkgconfig itself, 0.23's not.
-        let asks_pkg_config = meson.dependencies.iter().find(|d| {
-            let name = d.name.split(['>', '<', '=', ' ']).next().unwrap_or("");
-            !MESON_BUILTIN_DEPENDENCIES.contains(&name)
-        });
+        let asks_pkg_config = meson
+            .dependencies
+            .iter()
+            .find(|d| !MESON_BUILTIN_DEPENDENCIES.contains(&d.name.as_str()));
         if let Some(first) = asks_pkg_config {
             if brief.target == TargetSpack::V0_23 {
                 pkg_config_tool(brief, "dependency()", &first.evidence);
