@@ -43,6 +43,10 @@ pub enum LlmError {
     /// Configuration problem (unknown provider, missing key, bad file).
     #[error("{0}")]
     Config(String),
+    /// The call was stopped on the way (Ctrl-C or SIGTERM) instead of
+    /// running on to its answer.
+    #[error("the model call was stopped (Ctrl-C or SIGTERM)")]
+    Cancelled,
 }
 
 impl LlmError {

@@ -26,7 +26,12 @@ pub fn load(spec: &LocalSpec, config: &Config) -> Result<LocalModel, LlmError> {
     }
     // Errors for other missing or malformed files come from the provider,
     // which knows how each known model is fetched.
-    LocalModel::load(&path, options(&config.local))
+    // The process-wide flag the binary's Ctrl-C handler sets: a call on the
+    // way stops with it, as a running command does.
+    Ok(
+        LocalModel::load(&path, options(&config.local))?
+            .cancelled_by(packsmith_exec::cancel_flag()),
+    )
 }
 
 /// Loads the embedding model `spec` names (`local:all-minilm-l6-v2`); a

@@ -303,3 +303,60 @@ fn minilm_embeddings_rank_related_texts_closer() {
     eprintln!("cosine related {related:.3}, unrelated {unrelated:.3}");
     assert!(related > unrelated + 0.2, "{related} vs {unrelated}");
 }
+
+/// Ctrl-C must not wait for the whole answer: a set flag stops the call
+/// before its prompt is read, and a flag set while the model writes stops it
+/// between two tokens. The model stays usable, and the cut-off call's prompt
+/// is reused by the next one.
+#[test]
+fn smollm2_call_stops_when_cancelled() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let Some(path) = model_path("local:smollm2-135m", "smollm2_call_stops_when_cancelled") else {
+        return;
+    };
+    let flag = Arc::new(AtomicBool::new(true));
+    let model = LocalModel::load(path, options())
+        .unwrap()
+        .cancelled_by(flag.clone());
+    let mut request = ChatRequest::new(
+        Some("You write long texts.".into()),
+        vec![ChatMessage::user("Write a long story about a compiler.")],
+    );
+    // The grammar allows no end before 1900 characters (llama.cpp takes at
+    // most 2000 repetitions), hundreds of tokens, so only the flag
+    // can end this call before its token limit.
+    request.output_schema = Some(OutputSchema {
+        name: "story".into(),
+        schema: json!({"type": "string", "minLength": 1900}),
+    });
+    request.max_tokens = Some(3000);
+    assert!(matches!(model.complete(&request), Err(LlmError::Cancelled)));
+
+    flag.store(false, Ordering::SeqCst);
+    let setter = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            flag.store(true, Ordering::SeqCst);
+        })
+    };
+    let outcome = model.complete(&request);
+    setter.join().unwrap();
+    assert!(
+        matches!(outcome, Err(LlmError::Cancelled)),
+        "{:?}",
+        outcome.map(|r| r.usage)
+    );
+
+    flag.store(false, Ordering::SeqCst);
+    let mut short = request.clone();
+    short.max_tokens = Some(8);
+    let answer = model.complete(&short).unwrap();
+    assert!(
+        (1..=8).contains(&answer.usage.completion_tokens),
+        "{answer:?}"
+    );
+    assert!(answer.usage.cached_tokens > 0, "{:?}", answer.usage);
+}

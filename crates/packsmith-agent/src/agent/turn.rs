@@ -86,6 +86,7 @@ impl Run<'_> {
                     LlmError::BudgetExhausted(m) => {
                         Stop::Budget(format!("the budget is spent: {m}"))
                     }
+                    LlmError::Cancelled => Stop::Cancelled,
                     other => Stop::ModelFailed(other.to_string()),
                 })
             }

@@ -312,6 +312,30 @@ fn a_failing_model_ends_the_run_with_a_report() {
 }
 
 #[test]
+fn a_model_call_stopped_by_ctrl_c_ends_the_run_as_interrupted() {
+    let env = Env::new();
+    let eco = Fake::new("draft");
+    let model = ScriptedModel::new("s")
+        .text("first try")
+        .error(LlmError::Cancelled);
+    let (report, events) = env.run(&eco, &model);
+    assert_eq!(report.status, RunStatus::Interrupted, "{report:#?}");
+    assert!(report.reason.contains("cancelled"), "{}", report.reason);
+    let on_disk: RunReport =
+        serde_json::from_str(&std::fs::read_to_string(env.run_dir().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(on_disk.status, RunStatus::Interrupted);
+    assert!(env.run_dir().join("best-attempt.package.fake").exists());
+    assert!(matches!(
+        events.last(),
+        Some(AgentEvent::RunFinished {
+            status: RunStatus::Interrupted,
+            ..
+        })
+    ));
+}
+
+#[test]
 fn a_stage_that_cannot_run_stops_the_run() {
     let env = Env::new();
     let eco = Fake::new("FATAL draft");

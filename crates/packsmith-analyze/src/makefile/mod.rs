@@ -190,13 +190,12 @@ fn builds_library(text: &str, name: &str) -> bool {
 
 /// The first occurrence of each value, in order.
 fn first_of_each(items: impl IntoIterator<Item = Sourced<String>>) -> Vec<Sourced<String>> {
-    let mut out: Vec<Sourced<String>> = Vec::new();
-    for item in items {
-        if !out.iter().any(|o| o.value == item.value) {
-            out.push(item);
-        }
-    }
-    out
+    // A set of the names seen: a generated Makefile can name thousands.
+    let mut seen = std::collections::HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.value.clone()))
+        .collect()
 }
 
 #[cfg(test)]

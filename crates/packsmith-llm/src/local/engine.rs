@@ -12,8 +12,9 @@
 use std::num::NonZeroU32;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -38,6 +39,8 @@ use crate::catalog::known_model_for_path;
 pub(super) enum Job {
     Complete {
         request: Box<ChatRequest>,
+        /// Set: the call stops at its next batch or token.
+        cancel: Option<Arc<AtomicBool>>,
         reply: Sender<Result<(ChatResponse, LocalStats), LlmError>>,
     },
     Render {
@@ -161,8 +164,13 @@ fn worker(
     drop(init);
     for job in jobs {
         match job {
-            Job::Complete { request, reply } => {
-                let result = catch_unwind(AssertUnwindSafe(|| engine.complete(&request)))
+            Job::Complete {
+                request,
+                cancel,
+                reply,
+            } => {
+                let stop = || cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst));
+                let result = catch_unwind(AssertUnwindSafe(|| engine.complete(&request, &stop)))
                     .unwrap_or_else(|_| {
                         engine.slots.clear();
                         Err(LlmError::Local(format!(
@@ -344,7 +352,14 @@ impl<'m> Engine<'m> {
         Ok((lru, n))
     }
 
-    fn complete(&mut self, request: &ChatRequest) -> Result<(ChatResponse, LocalStats), LlmError> {
+    /// One answer. `stop` is asked before each prompt batch and each
+    /// token; the cache keeps what was evaluated, so a call cut off leaves
+    /// a prefix the next one reuses.
+    fn complete(
+        &mut self,
+        request: &ChatRequest,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(ChatResponse, LocalStats), LlmError> {
         let started = Instant::now();
         let (_, prompt) = self.render(request)?;
         let n_ctx = self.info.context_size as usize;
@@ -396,6 +411,9 @@ impl<'m> Engine<'m> {
         let suffix = &prompt[reuse..];
         let mut last_logits = 0;
         for (chunk_index, chunk) in suffix.chunks(batch_size).enumerate() {
+            if stop() {
+                return Err(LlmError::Cancelled);
+            }
             batch.clear();
             let is_last_chunk = (chunk_index + 1) * batch_size >= suffix.len();
             for (i, &token) in chunk.iter().enumerate() {
@@ -428,6 +446,9 @@ impl<'m> Engine<'m> {
         let mut finish = FinishReason::Length;
         let mut logits_index = last_logits;
         while generated < max_tokens.min(room) {
+            if stop() {
+                return Err(LlmError::Cancelled);
+            }
             let token = sampler.sample(&slot.ctx, logits_index);
             if vocab.is_eog(token) {
                 finish = FinishReason::Stop;

@@ -27,8 +27,9 @@ pub mod schema;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Sender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 pub use embed::LocalEmbedder;
@@ -163,6 +164,7 @@ pub struct LocalModel {
     jobs: Option<Sender<Job>>,
     worker: Option<JoinHandle<()>>,
     last_stats: Mutex<Option<LocalStats>>,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for LocalModel {
@@ -186,7 +188,17 @@ impl LocalModel {
             jobs: Some(jobs),
             worker: Some(worker),
             last_stats: Mutex::new(None),
+            cancel: None,
         })
+    }
+
+    /// Stops a call on the way once `flag` is set: between prompt batches
+    /// and between generated tokens, the call ends with
+    /// [`LlmError::Cancelled`]. Without it, Ctrl-C would wait for the whole
+    /// answer, minutes on a laptop's cores.
+    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
     }
 
     /// Resolves `local:NAME` (see [`resolve_local_model`]) and loads it.
@@ -215,6 +227,7 @@ impl LocalModel {
         let (reply, answer) = mpsc::channel();
         self.send(Job::Complete {
             request: Box::new(request.clone()),
+            cancel: self.cancel.clone(),
             reply,
         })?;
         let result = answer.recv().map_err(|_| self.stopped())?;
