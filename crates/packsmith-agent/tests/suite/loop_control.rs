@@ -286,18 +286,22 @@ fn budget_exhaustion_stops_cleanly_with_the_report_written() {
     assert_eq!(report.status, RunStatus::BudgetExhausted);
     assert!(report.reason.contains("1000 of 1000"));
     assert_eq!(report.attempts.len(), 2);
+    assert_ended_with_everything_kept(&env, &events, RunStatus::BudgetExhausted);
+}
+
+/// A run a model error stopped: the report on disk says `status`, the best
+/// recipe so far is kept, and the last event is the run's end.
+fn assert_ended_with_everything_kept(env: &Env, events: &[AgentEvent], status: RunStatus) {
     let on_disk: RunReport =
         serde_json::from_str(&std::fs::read_to_string(env.run_dir().join("report.json")).unwrap())
             .unwrap();
-    assert_eq!(on_disk.status, RunStatus::BudgetExhausted);
+    assert_eq!(on_disk.status, status);
     assert!(env.run_dir().join("best-attempt.package.fake").exists());
-    assert!(matches!(
-        events.last(),
-        Some(AgentEvent::RunFinished {
-            status: RunStatus::BudgetExhausted,
-            ..
-        })
-    ));
+    assert!(
+        matches!(events.last(), Some(AgentEvent::RunFinished { status: s, .. }) if *s == status),
+        "{:?}",
+        events.last()
+    );
 }
 
 #[test]
@@ -321,18 +325,7 @@ fn a_model_call_stopped_by_ctrl_c_ends_the_run_as_interrupted() {
     let (report, events) = env.run(&eco, &model);
     assert_eq!(report.status, RunStatus::Interrupted, "{report:#?}");
     assert!(report.reason.contains("cancelled"), "{}", report.reason);
-    let on_disk: RunReport =
-        serde_json::from_str(&std::fs::read_to_string(env.run_dir().join("report.json")).unwrap())
-            .unwrap();
-    assert_eq!(on_disk.status, RunStatus::Interrupted);
-    assert!(env.run_dir().join("best-attempt.package.fake").exists());
-    assert!(matches!(
-        events.last(),
-        Some(AgentEvent::RunFinished {
-            status: RunStatus::Interrupted,
-            ..
-        })
-    ));
+    assert_ended_with_everything_kept(&env, &events, RunStatus::Interrupted);
 }
 
 #[test]
