@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::http::{json_f32, post_json, HeaderValue, HttpTransport, UreqTransport};
+use crate::http::{json_f32, post_json, Cancellable, HeaderValue, HttpTransport};
 use crate::secret::Secret;
 use crate::{
     ChatModel, ChatRequest, ChatResponse, FinishReason, LlmError, Role, ToolCall, ToolChoice, Usage,
@@ -40,7 +40,7 @@ const PROVIDER: &str = "anthropic";
 
 impl AnthropicChat {
     pub fn new(opts: AnthropicOptions) -> Self {
-        Self::with_transport(opts, Arc::new(UreqTransport::default()))
+        Self::with_transport(opts, Arc::new(Cancellable::production()))
     }
 
     pub fn with_transport(opts: AnthropicOptions, transport: Arc<dyn HttpTransport>) -> Self {

@@ -3,6 +3,8 @@
 //! one place where a status code and an error body become an [`LlmError`].
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
@@ -60,12 +62,15 @@ pub enum TransportError {
     Unreachable(String),
     /// The URL itself is wrong: retrying cannot help.
     InvalidUrl(String),
+    /// Ctrl-C or SIGTERM came first; the response, if any, is dropped.
+    Cancelled,
 }
 
 impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Unreachable(m) | Self::InvalidUrl(m) => f.write_str(m),
+            Self::Cancelled => f.write_str("cancelled"),
         }
     }
 }
@@ -130,6 +135,63 @@ impl HttpTransport for UreqTransport {
     }
 }
 
+/// A transport that gives up waiting once a flag is set: the request runs
+/// on a thread of its own, so Ctrl-C need not wait for a slow server's
+/// answer (a blocking read cannot be interrupted). The abandoned thread
+/// ends with its request; the process is on its way out by then.
+pub struct Cancellable {
+    inner: Arc<dyn HttpTransport>,
+    flag: Arc<AtomicBool>,
+}
+
+/// How often a waiting request looks at the flag.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
+
+impl Cancellable {
+    pub fn new(inner: Arc<dyn HttpTransport>, flag: Arc<AtomicBool>) -> Self {
+        Self { inner, flag }
+    }
+
+    /// The production transport, stopped by the binary's Ctrl-C flag.
+    pub fn production() -> Self {
+        Self::new(
+            Arc::new(UreqTransport::default()),
+            packsmith_exec::cancel_flag(),
+        )
+    }
+}
+
+impl HttpTransport for Cancellable {
+    fn post(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
+        if self.flag.load(Ordering::SeqCst) {
+            return Err(TransportError::Cancelled);
+        }
+        let (tx, rx) = mpsc::channel();
+        let inner = self.inner.clone();
+        let owned = request.clone();
+        std::thread::Builder::new()
+            .name("packsmith-http".into())
+            .spawn(move || {
+                let _ = tx.send(inner.post(&owned));
+            })
+            .map_err(|e| TransportError::Unreachable(format!("cannot start a thread: {e}")))?;
+        loop {
+            match rx.recv_timeout(CANCEL_POLL) {
+                Ok(result) => return result,
+                Err(mpsc::RecvTimeoutError::Timeout) if self.flag.load(Ordering::SeqCst) => {
+                    return Err(TransportError::Cancelled)
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(TransportError::Unreachable(
+                        "the request's thread stopped without an answer".into(),
+                    ))
+                }
+            }
+        }
+    }
+}
+
 /// POSTs `body` as JSON and returns the parsed 2xx body, or the classified
 /// error. `provider` names the provider in messages; `model` names the model
 /// in a context-overflow error.
@@ -160,6 +222,7 @@ pub(crate) fn post_json(
         TransportError::InvalidUrl(m) => {
             LlmError::Config(format!("{provider}: bad URL {}: {m}", redact(&request.url)))
         }
+        TransportError::Cancelled => LlmError::Cancelled,
     })?;
     if (200..300).contains(&response.status) {
         let value: Value =
@@ -280,6 +343,69 @@ fn numbers_in(text: &str) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Answers after `delay`, with status 200.
+    struct Slow(Duration);
+
+    impl HttpTransport for Slow {
+        fn post(&self, _: &HttpRequest) -> Result<HttpResponse, TransportError> {
+            std::thread::sleep(self.0);
+            Ok(HttpResponse {
+                status: 200,
+                headers: Vec::new(),
+                body: "{}".into(),
+            })
+        }
+    }
+
+    fn request() -> HttpRequest {
+        HttpRequest {
+            url: "http://127.0.0.1:9/v1/chat/completions".into(),
+            headers: Vec::new(),
+            body: Vec::new(),
+            timeout: Duration::from_secs(600),
+        }
+    }
+
+    #[test]
+    fn a_set_flag_stops_the_wait_for_a_slow_server() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let transport = Cancellable::new(Arc::new(Slow(Duration::from_secs(600))), flag.clone());
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        assert_eq!(transport.post(&request()), Err(TransportError::Cancelled));
+        setter.join().unwrap();
+        // Already set: nothing is sent.
+        assert_eq!(transport.post(&request()), Err(TransportError::Cancelled));
+    }
+
+    #[test]
+    fn an_unset_flag_passes_the_answer_through() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let transport = Cancellable::new(Arc::new(Slow(Duration::from_millis(120))), flag);
+        assert_eq!(transport.post(&request()).map(|r| r.status), Ok(200));
+    }
+
+    #[test]
+    fn a_cancelled_request_is_a_cancelled_model_call() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let transport = Cancellable::new(Arc::new(Slow(Duration::ZERO)), flag);
+        let result = post_json(
+            &transport,
+            "openai-compat",
+            "m",
+            "http://127.0.0.1:9/v1".into(),
+            Vec::new(),
+            &serde_json::json!({}),
+            Duration::from_secs(1),
+        );
+        assert!(matches!(result, Err(LlmError::Cancelled)), "{result:?}");
+    }
 
     #[test]
     fn retry_after_seconds_and_dates() {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::http::{json_f32, post_json, HeaderValue, HttpTransport, UreqTransport};
+use crate::http::{json_f32, post_json, Cancellable, HeaderValue, HttpTransport};
 use crate::secret::Secret;
 use crate::{
     ChatModel, ChatRequest, ChatResponse, Embedder, EmbeddingError, FinishReason, LlmError, Role,
@@ -56,7 +56,7 @@ pub struct OpenAiChat {
 
 impl OpenAiChat {
     pub fn new(opts: OpenAiOptions) -> Self {
-        Self::with_transport(opts, Arc::new(UreqTransport::default()))
+        Self::with_transport(opts, Arc::new(Cancellable::production()))
     }
 
     pub fn with_transport(opts: OpenAiOptions, transport: Arc<dyn HttpTransport>) -> Self {
