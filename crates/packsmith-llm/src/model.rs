@@ -30,7 +30,8 @@ pub fn build_provider(spec: &ModelSpec, config: &Config) -> Result<Box<dyn ChatM
 /// The reliability, accounting and replay layers around any provider.
 pub fn wrap(provider: Box<dyn ChatModel>, config: &Config) -> Box<dyn ChatModel> {
     let metered = Metered::new(
-        Reliable::new(provider, config.retry.clone()),
+        // The process-wide Ctrl-C flag: a back-off wait must not hold it up.
+        Reliable::new(provider, config.retry.clone()).cancelled_by(packsmith_exec::cancel_flag()),
         config.prices.clone(),
     );
     let cached: Box<dyn ChatModel> = match &config.cache {

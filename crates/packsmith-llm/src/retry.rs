@@ -3,6 +3,8 @@
 //! per-request timeout belongs to the transport (it is the only layer that
 //! can abandon a blocked socket); this layer bounds the sum.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::{ChatModel, ChatRequest, ChatResponse, LlmError};
@@ -69,11 +71,43 @@ fn jitter(max: Duration) -> Duration {
 pub struct Reliable<M> {
     inner: M,
     policy: RetryPolicy,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<M: ChatModel> Reliable<M> {
     pub fn new(inner: M, policy: RetryPolicy) -> Self {
-        Self { inner, policy }
+        Self {
+            inner,
+            policy,
+            cancel: None,
+        }
+    }
+
+    /// Ends a wait between tries once `flag` is set, with
+    /// [`LlmError::Cancelled`]: a `Retry-After` of a minute must not hold
+    /// up Ctrl-C.
+    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Sleeps `wait`, looking at the flag every 50 ms; false when it was set.
+    fn wait(&self, wait: Duration) -> bool {
+        let Some(flag) = &self.cancel else {
+            std::thread::sleep(wait);
+            return true;
+        };
+        let until = Instant::now() + wait;
+        loop {
+            if flag.load(Ordering::SeqCst) {
+                return false;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return true;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(50)));
+        }
     }
 }
 
@@ -98,7 +132,9 @@ impl<M: ChatModel> ChatModel for Reliable<M> {
                     return Err(error);
                 }
             }
-            std::thread::sleep(wait);
+            if !self.wait(wait) {
+                return Err(LlmError::Cancelled);
+            }
             attempt += 1;
         }
     }
@@ -107,6 +143,31 @@ impl<M: ChatModel> ChatModel for Reliable<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_flag_ends_the_wait_between_tries() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let inner = crate::scripted::ScriptedModel::new("s")
+            .error(unavailable())
+            .text("never reached");
+        let policy = RetryPolicy {
+            base_delay: Duration::from_secs(600),
+            max_delay: Duration::from_secs(600),
+            deadline: None,
+            ..RetryPolicy::default()
+        };
+        let model = Reliable::new(inner, policy).cancelled_by(flag.clone());
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            flag.store(true, Ordering::SeqCst);
+        });
+        assert!(matches!(
+            model.complete(&ChatRequest::new(None, Vec::new())),
+            Err(LlmError::Cancelled)
+        ));
+        setter.join().unwrap();
+        assert_eq!(model.inner.remaining(), 1, "the second try was never sent");
+    }
 
     fn unavailable() -> LlmError {
         LlmError::Unavailable {
