@@ -9,7 +9,6 @@
 //! ends with `report.json`/`report.md` (see [`rundir`]).
 
 mod agent;
-mod cancel;
 pub mod clean;
 mod detail;
 pub mod ecosystem;
@@ -25,7 +24,6 @@ pub mod tools;
 
 pub use agent::Agent;
 pub use agent::TOOLS_SPENT;
-pub use cancel::CancelToken;
 pub use clean::strip_fences;
 pub use detail::BackendDetail;
 pub use ecosystem::{
@@ -37,6 +35,7 @@ pub use error::AgentError;
 pub use events::{AgentEvent, CallPurpose, EventSink, NoEvents, RequestDigest, TraceLine};
 pub use history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
 pub use options::{AgentOptions, RequestLog};
+pub use packsmith_exec::CancelToken;
 pub use report::{AttemptRecord, RunReport, RunStatus, StageRecord};
 pub use text::{clip_bytes, clip_chars};
 pub use tools::{RepoRoot, Tool, ToolContext, ToolError, ToolRegistry, ToolResult};

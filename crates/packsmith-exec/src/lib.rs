@@ -5,8 +5,10 @@
 //! the one [`sandbox`] (bubblewrap), whatever backend asks.
 
 mod atomic;
+mod cancel_token;
 mod command;
 pub mod sandbox;
 
 pub use atomic::{atomic_write, AtomicWriteError};
+pub use cancel_token::CancelToken;
 pub use command::{cancel_all, cancel_flag, install_cancel, run, CommandSpec, ExecError, Output};

@@ -3,10 +3,10 @@
 //! one place where a status code and an error body become an [`LlmError`].
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, SystemTime};
 
+use packsmith_exec::CancelToken;
 use serde_json::Value;
 
 use crate::secret::{redact, Secret};
@@ -135,35 +135,32 @@ impl HttpTransport for UreqTransport {
     }
 }
 
-/// A transport that gives up waiting once a flag is set: the request runs
+/// A transport that gives up waiting once its token is cancelled: the request runs
 /// on a thread of its own, so Ctrl-C need not wait for a slow server's
 /// answer (a blocking read cannot be interrupted). The abandoned thread
 /// ends with its request; the process is on its way out by then.
 pub struct Cancellable {
     inner: Arc<dyn HttpTransport>,
-    flag: Arc<AtomicBool>,
+    cancel: CancelToken,
 }
 
 /// How often a waiting request looks at the flag.
 const CANCEL_POLL: Duration = Duration::from_millis(50);
 
 impl Cancellable {
-    pub fn new(inner: Arc<dyn HttpTransport>, flag: Arc<AtomicBool>) -> Self {
-        Self { inner, flag }
+    pub fn new(inner: Arc<dyn HttpTransport>, cancel: CancelToken) -> Self {
+        Self { inner, cancel }
     }
 
     /// The production transport, stopped by the binary's Ctrl-C flag.
     pub fn production() -> Self {
-        Self::new(
-            Arc::new(UreqTransport::default()),
-            packsmith_exec::cancel_flag(),
-        )
+        Self::new(Arc::new(UreqTransport::default()), CancelToken::process())
     }
 }
 
 impl HttpTransport for Cancellable {
     fn post(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
-        if self.flag.load(Ordering::SeqCst) {
+        if self.cancel.is_cancelled() {
             return Err(TransportError::Cancelled);
         }
         let (tx, rx) = mpsc::channel();
@@ -178,7 +175,7 @@ impl HttpTransport for Cancellable {
         loop {
             match rx.recv_timeout(CANCEL_POLL) {
                 Ok(result) => return result,
-                Err(mpsc::RecvTimeoutError::Timeout) if self.flag.load(Ordering::SeqCst) => {
+                Err(mpsc::RecvTimeoutError::Timeout) if self.cancel.is_cancelled() => {
                     return Err(TransportError::Cancelled)
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -369,15 +366,12 @@ mod tests {
 
     #[test]
     fn a_set_flag_stops_the_wait_for_a_slow_server() {
-        let flag = Arc::new(AtomicBool::new(false));
-        let transport = Cancellable::new(Arc::new(Slow(Duration::from_secs(600))), flag.clone());
-        let setter = {
-            let flag = flag.clone();
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(100));
-                flag.store(true, Ordering::SeqCst);
-            })
-        };
+        let token = CancelToken::new();
+        let transport = Cancellable::new(Arc::new(Slow(Duration::from_secs(600))), token.clone());
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            token.cancel();
+        });
         assert_eq!(transport.post(&request()), Err(TransportError::Cancelled));
         setter.join().unwrap();
         // Already set: nothing is sent.
@@ -386,15 +380,18 @@ mod tests {
 
     #[test]
     fn an_unset_flag_passes_the_answer_through() {
-        let flag = Arc::new(AtomicBool::new(false));
-        let transport = Cancellable::new(Arc::new(Slow(Duration::from_millis(120))), flag);
+        let transport = Cancellable::new(
+            Arc::new(Slow(Duration::from_millis(120))),
+            CancelToken::new(),
+        );
         assert_eq!(transport.post(&request()).map(|r| r.status), Ok(200));
     }
 
     #[test]
     fn a_cancelled_request_is_a_cancelled_model_call() {
-        let flag = Arc::new(AtomicBool::new(true));
-        let transport = Cancellable::new(Arc::new(Slow(Duration::ZERO)), flag);
+        let token = CancelToken::new();
+        token.cancel();
+        let transport = Cancellable::new(Arc::new(Slow(Duration::ZERO)), token);
         let result = post_json(
             &transport,
             "openai-compat",

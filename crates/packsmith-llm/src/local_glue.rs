@@ -28,10 +28,8 @@ pub fn load(spec: &LocalSpec, config: &Config) -> Result<LocalModel, LlmError> {
     // which knows how each known model is fetched.
     // The process-wide flag the binary's Ctrl-C handler sets: a call on the
     // way stops with it, as a running command does.
-    Ok(
-        LocalModel::load(&path, options(&config.local))?
-            .cancelled_by(packsmith_exec::cancel_flag()),
-    )
+    Ok(LocalModel::load(&path, options(&config.local))?
+        .cancelled_by(packsmith_exec::CancelToken::process()))
 }
 
 /// Loads the embedding model `spec` names (`local:all-minilm-l6-v2`); a

@@ -31,7 +31,8 @@ pub fn build_provider(spec: &ModelSpec, config: &Config) -> Result<Box<dyn ChatM
 pub fn wrap(provider: Box<dyn ChatModel>, config: &Config) -> Box<dyn ChatModel> {
     let metered = Metered::new(
         // The process-wide Ctrl-C flag: a back-off wait must not hold it up.
-        Reliable::new(provider, config.retry.clone()).cancelled_by(packsmith_exec::cancel_flag()),
+        Reliable::new(provider, config.retry.clone())
+            .cancelled_by(packsmith_exec::CancelToken::process()),
         config.prices.clone(),
     );
     let cached: Box<dyn ChatModel> = match &config.cache {

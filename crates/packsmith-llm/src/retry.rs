@@ -3,9 +3,9 @@
 //! per-request timeout belongs to the transport (it is the only layer that
 //! can abandon a blocked socket); this layer bounds the sum.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use packsmith_exec::CancelToken;
 
 use crate::{ChatModel, ChatRequest, ChatResponse, LlmError};
 
@@ -71,7 +71,7 @@ fn jitter(max: Duration) -> Duration {
 pub struct Reliable<M> {
     inner: M,
     policy: RetryPolicy,
-    cancel: Option<Arc<AtomicBool>>,
+    cancel: Option<CancelToken>,
 }
 
 impl<M: ChatModel> Reliable<M> {
@@ -83,23 +83,23 @@ impl<M: ChatModel> Reliable<M> {
         }
     }
 
-    /// Ends a wait between tries once `flag` is set, with
+    /// Ends a wait between tries once `token` is cancelled, with
     /// [`LlmError::Cancelled`]: a `Retry-After` of a minute must not hold
     /// up Ctrl-C.
-    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.cancel = Some(flag);
+    pub fn cancelled_by(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
         self
     }
 
     /// Sleeps `wait`, looking at the flag every 50 ms; false when it was set.
     fn wait(&self, wait: Duration) -> bool {
-        let Some(flag) = &self.cancel else {
+        let Some(token) = &self.cancel else {
             std::thread::sleep(wait);
             return true;
         };
         let until = Instant::now() + wait;
         loop {
-            if flag.load(Ordering::SeqCst) {
+            if token.is_cancelled() {
                 return false;
             }
             let left = until.saturating_duration_since(Instant::now());
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn a_set_flag_ends_the_wait_between_tries() {
-        let flag = Arc::new(AtomicBool::new(false));
+        let token = CancelToken::new();
         let inner = crate::scripted::ScriptedModel::new("s")
             .error(unavailable())
             .text("never reached");
@@ -156,10 +156,10 @@ mod tests {
             deadline: None,
             ..RetryPolicy::default()
         };
-        let model = Reliable::new(inner, policy).cancelled_by(flag.clone());
+        let model = Reliable::new(inner, policy).cancelled_by(token.clone());
         let setter = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(100));
-            flag.store(true, Ordering::SeqCst);
+            token.cancel();
         });
         assert!(matches!(
             model.complete(&ChatRequest::new(None, Vec::new())),

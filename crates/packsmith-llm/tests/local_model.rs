@@ -313,13 +313,15 @@ fn smollm2_call_stops_when_cancelled() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
+    use packsmith_exec::CancelToken;
+
     let Some(path) = model_path("local:smollm2-135m", "smollm2_call_stops_when_cancelled") else {
         return;
     };
     let flag = Arc::new(AtomicBool::new(true));
     let model = LocalModel::load(path, options())
         .unwrap()
-        .cancelled_by(flag.clone());
+        .cancelled_by(CancelToken::from_flag(flag.clone()));
     let mut request = ChatRequest::new(
         Some("You write long texts.".into()),
         vec![ChatMessage::user("Write a long story about a compiler.")],

@@ -12,9 +12,8 @@
 use std::num::NonZeroU32;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -40,7 +39,7 @@ pub(super) enum Job {
     Complete {
         request: Box<ChatRequest>,
         /// Set: the call stops at its next batch or token.
-        cancel: Option<Arc<AtomicBool>>,
+        cancel: Option<packsmith_exec::CancelToken>,
         reply: Sender<Result<(ChatResponse, LocalStats), LlmError>>,
     },
     Render {
@@ -169,7 +168,7 @@ fn worker(
                 cancel,
                 reply,
             } => {
-                let stop = || cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst));
+                let stop = || cancel.as_ref().is_some_and(|c| c.is_cancelled());
                 let result = catch_unwind(AssertUnwindSafe(|| engine.complete(&request, &stop)))
                     .unwrap_or_else(|_| {
                         engine.slots.clear();

@@ -27,9 +27,8 @@ pub mod schema;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 pub use embed::LocalEmbedder;
@@ -38,6 +37,7 @@ pub use tools::{ToolChoice, ToolDialect, ToolMode};
 
 use crate::{ChatModel, ChatRequest, ChatResponse, LlmError};
 use engine::Job;
+use packsmith_exec::CancelToken;
 
 /// Set (to anything) to let llama.cpp log to stderr; silent otherwise.
 pub const LLAMA_LOG_ENV: &str = "PACKSMITH_LLAMA_LOG";
@@ -164,7 +164,7 @@ pub struct LocalModel {
     jobs: Option<Sender<Job>>,
     worker: Option<JoinHandle<()>>,
     last_stats: Mutex<Option<LocalStats>>,
-    cancel: Option<Arc<AtomicBool>>,
+    cancel: Option<CancelToken>,
 }
 
 impl std::fmt::Debug for LocalModel {
@@ -192,12 +192,12 @@ impl LocalModel {
         })
     }
 
-    /// Stops a call on the way once `flag` is set: between prompt batches
+    /// Stops a call on the way once `token` is cancelled: between prompt batches
     /// and between generated tokens, the call ends with
     /// [`LlmError::Cancelled`]. Without it, Ctrl-C would wait for the whole
     /// answer, minutes on a laptop's cores.
-    pub fn cancelled_by(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.cancel = Some(flag);
+    pub fn cancelled_by(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
         self
     }
 

@@ -1,7 +1,8 @@
-//! Cancellation: a flag the binary sets from its Ctrl-C handler
-//! (`packsmith_exec::install_cancel`, whose flag also kills the running
-//! command) and the loop checks between steps; a stage cut off by it is
-//! recorded as cancelled. The loop never installs signal handlers itself.
+//! Cancellation as a value: a flag the binary sets from its Ctrl-C handler
+//! ([`crate::install_cancel`], whose flag also kills the running command),
+//! handed to whatever must stop on it: the agent's loop between steps, a
+//! model call between tokens, a wait for a server or between retries. Tests
+//! make their own. Nothing here installs signal handlers.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,6 +13,11 @@ pub struct CancelToken(Arc<AtomicBool>);
 impl CancelToken {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The process-wide flag ([`crate::cancel_flag`]) that Ctrl-C sets.
+    pub fn process() -> Self {
+        Self(crate::cancel_flag())
     }
 
     /// Wraps a flag a signal handler sets.
