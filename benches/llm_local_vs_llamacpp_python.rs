@@ -6,6 +6,10 @@
 //!   target/release/deps/llm_local_vs_llamacpp_python-* speed MODEL.gguf --threads 2 \
 //!       --max-tokens 64 --reps 3 --prompt-out /tmp/prompt.txt
 //!   target/release/deps/llm_local_vs_llamacpp_python-* repair MODEL.gguf --threads 2 --attempts 5
+//!   target/release/deps/llm_local_vs_llamacpp_python-* batch MODEL.gguf --threads 2 --batches 512,128
+//!
+//! (`--profile dev` instead of `--release` builds against the llama.cpp that
+//! the tests use, at opt-level 3, without a second llama.cpp build.)
 //!
 //! (`cargo bench` works too, but its profile may rebuild llama.cpp.)
 //!
@@ -14,7 +18,11 @@
 //! writes the exact templated prompt to `--prompt-out` so the other side
 //! evaluates the same tokens. `repair`: a 5-attempt repair conversation
 //! (each attempt appends a failure excerpt and the model's answer), timed
-//! with prefix reuse and with the cache cleared before every call.
+//! with prefix reuse and with the cache cleared before every call. `batch`:
+//! for each prompt batch size in `--batches`, in alternating rounds, the
+//! prompt speed and how long a call takes to stop once it is cancelled
+//! during prompt evaluation (the flag is checked between batches, so the
+//! batch size bounds how long Ctrl-C waits).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -22,11 +30,15 @@
     clippy::expect_used
 )]
 
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use packsmith_exec::CancelToken;
 
 use packsmith_llm::local::{LocalModel, LocalOptions, LocalStats};
-use packsmith_llm::{ChatMessage, ChatRequest};
+use packsmith_llm::{ChatMessage, ChatRequest, LlmError};
 use serde_json::{json, Value};
 
 const SYSTEM: &str = "You are an expert Spack packager. You write package.py recipes for Spack \
@@ -139,6 +151,7 @@ struct Args {
     reps: usize,
     attempts: usize,
     prompt_out: Option<PathBuf>,
+    batches: Vec<u32>,
 }
 
 fn parse_args() -> Args {
@@ -156,6 +169,7 @@ fn parse_args() -> Args {
         reps: 3,
         attempts: 5,
         prompt_out: None,
+        batches: vec![512, 128],
     };
     let mut it = raw.into_iter();
     while let Some(a) = it.next() {
@@ -166,11 +180,17 @@ fn parse_args() -> Args {
             "--reps" => args.reps = value().parse().expect("--reps N"),
             "--attempts" => args.attempts = value().parse().expect("--attempts N"),
             "--prompt-out" => args.prompt_out = Some(value().into()),
+            "--batches" => {
+                args.batches = value()
+                    .split(',')
+                    .map(|b| b.trim().parse().expect("--batches N,M"))
+                    .collect()
+            }
             _ => positional.push(a),
         }
     }
     if positional.len() != 2 {
-        eprintln!("usage: llm_local_vs_llamacpp_python (speed|repair) MODEL.gguf [--threads N] [--max-tokens N] [--reps N] [--attempts N] [--prompt-out FILE]");
+        eprintln!("usage: llm_local_vs_llamacpp_python (speed|repair|batch) MODEL.gguf [--threads N] [--max-tokens N] [--reps N] [--attempts N] [--prompt-out FILE] [--batches N,M]");
         std::process::exit(2);
     }
     args.mode = positional[0].clone();
@@ -180,6 +200,10 @@ fn parse_args() -> Args {
 
 fn main() {
     let args = parse_args();
+    if args.mode == "batch" {
+        println!("{}", batch(&args));
+        return;
+    }
     let load_started = Instant::now();
     let model = LocalModel::load(
         &args.model,
@@ -262,4 +286,106 @@ fn repair(model: &LocalModel, args: &Args) -> Value {
         );
     }
     json!({"mode": "repair", "attempts": args.attempts, "results": modes})
+}
+
+/// Loads the model with prompt batches of `batch_size` tokens and a cancel
+/// flag the caller sets.
+fn load_with_batch(
+    path: &Path,
+    threads: usize,
+    batch_size: u32,
+    flag: &Arc<AtomicBool>,
+) -> LocalModel {
+    LocalModel::load(
+        path,
+        LocalOptions {
+            threads: Some(threads),
+            context_size: Some(4096),
+            max_conversations: 1,
+            batch_size,
+            ..LocalOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1)
+    })
+    .cancelled_by(CancelToken::from_flag(flag.clone()))
+}
+
+/// Moments into a call's prompt evaluation at which the flag is set: spread
+/// over the first seconds, where a ~650-token prompt is still being read.
+const CANCEL_DELAYS_MS: [u64; 5] = [250, 900, 1700, 2600, 3600];
+
+/// Prompt speed and cancel latency per batch size, alternating rounds.
+fn batch(args: &Args) -> Value {
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut request = first_request();
+    request.max_tokens = Some(args.max_tokens);
+    request.temperature = Some(0.0);
+    let mut per_batch: Vec<(u32, Vec<f64>, Vec<f64>)> = args
+        .batches
+        .iter()
+        .map(|&b| (b, Vec::new(), Vec::new()))
+        .collect();
+    let mut prompt_tokens = 0;
+    for _round in 0..args.reps {
+        for (batch_size, speeds, latencies) in &mut per_batch {
+            let model = load_with_batch(&args.model, args.threads, *batch_size, &flag);
+            flag.store(false, Ordering::SeqCst);
+            model.clear_cache().unwrap();
+            let (_, stats) = model.complete_with_stats(&request).unwrap();
+            prompt_tokens = stats.evaluated_prompt_tokens;
+            speeds.push(stats.evaluated_prompt_tokens as f64 / (stats.prompt_ms / 1000.0));
+            for delay in CANCEL_DELAYS_MS {
+                model.clear_cache().unwrap();
+                flag.store(false, Ordering::SeqCst);
+                let setter = {
+                    let flag = flag.clone();
+                    std::thread::spawn(move || {
+                        std::thread::sleep(Duration::from_millis(delay));
+                        flag.store(true, Ordering::SeqCst);
+                        Instant::now()
+                    })
+                };
+                let result = model.complete_with_stats(&request);
+                let returned = Instant::now();
+                let set_at = setter.join().unwrap();
+                match result {
+                    Err(LlmError::Cancelled) => {
+                        latencies.push(returned.saturating_duration_since(set_at).as_secs_f64())
+                    }
+                    other => eprintln!(
+                        "batch {batch_size}: the call set to stop after {delay} ms was not cancelled: {:?}",
+                        other.map(|(_, s)| s.prompt_ms)
+                    ),
+                }
+            }
+        }
+    }
+    let rows: Vec<Value> = per_batch
+        .iter()
+        .map(|(b, speeds, latencies)| {
+            json!({
+                "batch_size": b,
+                "prompt_tps": speeds,
+                "prompt_tps_median": median(speeds),
+                "cancel_latency_s": latencies,
+                "cancel_latency_median_s": median(latencies),
+                "cancel_latency_max_s": latencies.iter().cloned().fold(0.0, f64::max),
+            })
+        })
+        .collect();
+    json!({"mode": "batch", "threads": args.threads, "prompt_tokens": prompt_tokens,
+           "rounds": args.reps, "cancel_delays_ms": CANCEL_DELAYS_MS, "batches": rows})
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
 }

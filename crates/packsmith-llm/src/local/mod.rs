@@ -75,7 +75,10 @@ impl Default for LocalOptions {
         Self {
             threads: None,
             context_size: None,
-            batch_size: 512,
+            // Ctrl-C is asked between prompt batches: 128 tokens stop a call
+            // within ~2 s on 2 cores where 512 took ~8 s, at the same prompt
+            // speed (benches/llm_local.md, `batch` mode).
+            batch_size: 128,
             tool_mode: ToolMode::Auto,
             tool_choice: ToolChoice::Auto,
             prefix_reuse: true,
