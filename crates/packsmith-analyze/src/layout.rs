@@ -198,13 +198,14 @@ fn install_directory_variable(text: &str, rule_line: usize) -> Option<String> {
 /// Header file endings.
 const HEADER_ENDINGS: &[&str] = &[".h", ".hh", ".hpp", ".hxx", ".inl", ".tpp"];
 
-/// An `include` directory holding headers, next to the build file or at
-/// the top of the repository.
+/// The directory of the public headers: a `single_include` at the top (the
+/// amalgamated header a header-only library ships for users), else an
+/// `include` next to the build file or at the top of the repository.
 fn public_headers(ctx: &Ctx<'_>, build_file: &str) -> Option<String> {
     let build_dir = build_file.rsplit_once('/').map_or("", |(d, _)| d);
-    let mut candidates = vec!["include".to_string()];
+    let mut candidates = vec!["single_include".to_string(), "include".to_string()];
     if !build_dir.is_empty() {
-        candidates.insert(0, format!("{build_dir}/include"));
+        candidates.insert(1, format!("{build_dir}/include"));
     }
     candidates.into_iter().find(|dir| {
         let prefix = format!("{dir}/");

@@ -43,8 +43,17 @@ fn brief(name: &str) -> SpackBrief {
 
 /// The brief of a temporary CMake project with this `CMakeLists.txt`.
 fn brief_of_cmake(cmakelists: &str) -> SpackBrief {
+    brief_of_tree(&[("CMakeLists.txt", cmakelists)])
+}
+
+/// The brief of a temporary tree holding these files.
+fn brief_of_tree(files: &[(&str, &str)]) -> SpackBrief {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("CMakeLists.txt"), cmakelists).unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     let facts = packsmith_analyze::analyze_dir(
         dir.path(),
         packsmith_core::SourceInfo {
@@ -345,4 +354,74 @@ install(FILES nep.bash DESTINATION ${CMAKE_INSTALL_COMPLETION_PREFIX}/bash-compl
         parse_recipe(&text, "package.py").syntax_errors.is_empty(),
         "{text}"
     );
+}
+
+/// Clara's shape: one executable, the tests, which CTest runs; no install().
+const TESTS_ONLY_CMAKE: &str = "cmake_minimum_required(VERSION 3.8.2)\nproject(Parsely)\n\
+    include_directories(include third_party)\n\
+    add_executable(ParselyTests src/main.cpp src/ParselyTests.cpp)\n\
+    find_package(ZLIB REQUIRED)\n\
+    include(CTest)\nadd_test(NAME RunTests COMMAND $<TARGET_FILE:ParselyTests>)\n";
+
+#[test]
+fn a_build_of_tests_alone_is_a_header_only_library() {
+    let b = brief_of_tree(&[
+        ("CMakeLists.txt", TESTS_ONLY_CMAKE),
+        ("include/parsely.hpp", "#pragma once\n"),
+        ("single_include/parsely.hpp", "#pragma once\n"),
+        ("src/main.cpp", "int main() {}\n"),
+        ("src/ParselyTests.cpp", "\n"),
+    ]);
+    assert_eq!(b.base_classes.first().map(String::as_str), Some("Package"));
+    let plan = b.install.as_ref().expect("an install plan");
+    assert!(plan.headers_only, "{plan:?}");
+    assert_eq!(plan.headers.as_deref(), Some("single_include"));
+    assert!(b.cmake_constraint.is_none() && b.defines.is_empty());
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+    assert!(text.contains("class Parsely(Package):"), "{text}");
+    assert!(
+        text.contains(
+            "        install_tree(join_path(self.stage.source_path, \"single_include\"), prefix.include)"
+        ),
+        "{text}"
+    );
+    // Nothing is configured or built, and what the tests' lookups found is only listed.
+    for absent in [
+        "cmake_args",
+        "depends_on(\"cmake",
+        "build_directory",
+        "    depends_on(\"zlib\")",
+    ] {
+        assert!(!text.contains(absent), "`{absent}` in:\n{text}");
+    }
+    assert!(text.contains("    # depends_on(\"zlib\")"), "{text}");
+    assert!(text.contains("its tests (ParselyTests)"), "{text}");
+    let class = &text[text.find("class Parsely").unwrap()..];
+    assert!(
+        !class.contains("\n\n\n"),
+        "two blank lines in the class:\n{text}"
+    );
+}
+
+#[test]
+fn a_test_program_beside_another_executable_keeps_the_cmake_build() {
+    let cmake = TESTS_ONLY_CMAKE.replace(
+        "include(CTest)",
+        "add_executable(parsely-cli src/main.cpp)\ninclude(CTest)",
+    );
+    let b = brief_of_tree(&[
+        ("CMakeLists.txt", cmake.as_str()),
+        ("include/parsely.hpp", "#pragma once\n"),
+    ]);
+    assert_eq!(
+        b.base_classes.first().map(String::as_str),
+        Some("CMakePackage")
+    );
+    let plan = b.install.as_ref().expect("an install plan");
+    assert!(!plan.headers_only);
+    assert_eq!(plan.executables, ["ParselyTests", "parsely-cli"]);
 }

@@ -1,7 +1,8 @@
 //! A project without install rules: the recipe's own `install()` copies
 //! what the build made (executables to `bin`, libraries to `lib`, public
-//! headers to `include`); and a build file below the top becomes
-//! `root_cmakelists_dir`.
+//! headers to `include`), or, when a CMake build makes nothing but its
+//! tests, only the headers, with nothing built; and a build file below the
+//! top becomes `root_cmakelists_dir`.
 
 use super::{BriefNote, SpackBrief};
 use packsmith_core::{BuildSystemKind, CmakeTargetKind, RepoFacts};
@@ -18,6 +19,11 @@ pub struct InstallPlan {
     pub headers: Option<String>,
     /// Why the recipe installs by hand.
     pub why: String,
+    /// The build makes only test programs (`executables` names them): the
+    /// headers are the library, and the recipe (a plain `Package`) installs
+    /// them without building.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub headers_only: bool,
 }
 
 /// Fills in the install plan and the CMake root directory.
@@ -65,6 +71,10 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
             _ => plan.libraries.push(t.name.clone()),
         }
     }
+    if cmake && only_tests(facts, &plan) {
+        headers_only(brief, plan, &rules.evidence);
+        return;
+    }
     brief.notes.push(BriefNote {
         message: format!(
             "the build has no install rules ({}): the recipe's install() copies {} executable(s), {} library(ies){}",
@@ -77,6 +87,54 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
                 .unwrap_or_default()
         ),
         evidence: Some(rules.evidence.clone()),
+    });
+    brief.install = Some(plan);
+}
+
+/// Every target the CMake build makes is a test program (an executable
+/// with `test` in its name, in a build that registers tests), and there are
+/// public headers: a header-only library whose build is its test suite.
+fn only_tests(facts: &RepoFacts, plan: &InstallPlan) -> bool {
+    let registers_tests = facts.cmake.as_ref().is_some_and(|c| c.tests.is_some());
+    registers_tests
+        && plan.headers.is_some()
+        && plan.libraries.is_empty()
+        && !plan.executables.is_empty()
+        && plan
+            .executables
+            .iter()
+            .all(|e| e.to_ascii_lowercase().contains("test"))
+}
+
+/// A header-only library: a plain `Package` whose `install()` copies the
+/// headers. Nothing is configured or built, so what only the build used
+/// (the CMake minimum, defines, variants for its options, compilers) goes;
+/// the dependencies its lookups found stay listed for the maintainer, not
+/// declared, since the tests may be all that need them.
+fn headers_only(
+    brief: &mut SpackBrief,
+    mut plan: InstallPlan,
+    evidence: &packsmith_core::Evidence,
+) {
+    let tests = plan.executables.join(", ");
+    plan.headers_only = true;
+    if let Some(base) = brief.base_classes.first_mut() {
+        *base = "Package".into();
+    }
+    brief.cmake_constraint = None;
+    brief.defines.clear();
+    brief.variants.clear();
+    brief.root_cmakelists_dir = None;
+    brief.language_virtuals.clear();
+    let found: Vec<_> = brief.dependencies.drain(..).collect();
+    brief.optional_dependencies.extend(found);
+    brief.notes.push(BriefNote {
+        message: format!(
+            "the build has no install rules and makes only its tests ({tests}): a header-only \
+             library, installed from {} without building",
+            plan.headers.as_deref().unwrap_or("include")
+        ),
+        evidence: Some(evidence.clone()),
     });
     brief.install = Some(plan);
 }

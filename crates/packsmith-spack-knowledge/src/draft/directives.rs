@@ -66,6 +66,9 @@ pub fn render_body(
         out.push(String::new());
         out.push(format!("    root_cmakelists_dir = {}", py_str(dir)));
     }
+    // A section that opens with a blank line of its own after the separator
+    // (only listed dependencies) would leave two: flake8's E303 in a class.
+    out.dedup_by(|a, b| a.is_empty() && b.is_empty());
     out
 }
 
@@ -272,7 +275,11 @@ fn dependencies(b: &SpackBrief, options: &DraftOptions) -> Vec<String> {
             .defines
             .iter()
             .any(|d| d.key.starts_with("CMAKE_DISABLE_FIND_PACKAGE_"));
-        out.push(if switched_off {
+        let headers_only = b.install.as_ref().is_some_and(|p| p.headers_only);
+        out.push(if headers_only {
+            "    # Looked up by the build, which makes only tests; declare what the headers need:"
+                .into()
+        } else if switched_off {
             "    # Optional upstream, behind no option; the lookups CMake may skip are switched off in\n    # cmake_args (CMAKE_DISABLE_FIND_PACKAGE_*) so the host cannot fill them in; add a variant if needed:".into()
         } else {
             "    # Optional upstream, behind no option; add a variant if needed:".into()

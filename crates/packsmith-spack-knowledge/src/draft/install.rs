@@ -48,15 +48,28 @@ fn copy_loop(patterns: &[String], recursive: bool, test: &str, dest: &str) -> Ve
 /// The whole method.
 pub fn render_install(plan: &InstallPlan) -> Vec<String> {
     let mut out = vec!["    def install(self, spec, prefix):".to_string()];
-    let why = format!(
-        "The build has no install rules ({}): copy what it made.",
-        comment_text(&plan.why)
-    );
+    let why = if plan.headers_only {
+        format!(
+            "The build has no install rules ({}) and makes only its tests ({}): the headers \
+             are the library.",
+            comment_text(&plan.why),
+            plan.executables.join(", ")
+        )
+    } else {
+        format!(
+            "The build has no install rules ({}): copy what it made.",
+            comment_text(&plan.why)
+        )
+    };
     out.extend(
         wrap(&why, LINE_WIDTH - 10)
             .into_iter()
             .map(|l| format!("        # {l}")),
     );
+    if plan.headers_only {
+        out.extend(headers(plan));
+        return out;
+    }
     let no_targets = plan.executables.is_empty() && plan.libraries.is_empty();
     if no_targets {
         out.push(
@@ -120,17 +133,25 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
         out[last].push(':');
         out.push("            install_tree(path, prefix.include)".into());
     }
-    if let Some(headers) = &plan.headers {
-        out.extend(call(
-            "        ",
-            "install_tree",
-            &[
-                format!("join_path(self.stage.source_path, {})", py_str(headers)),
-                "prefix.include".into(),
-            ],
-        ));
-    }
+    out.extend(headers(plan));
     out
+}
+
+/// `install_tree` of the public headers, when there are any.
+fn headers(plan: &InstallPlan) -> Vec<String> {
+    plan.headers
+        .as_ref()
+        .map(|dir| {
+            call(
+                "        ",
+                "install_tree",
+                &[
+                    format!("join_path(self.stage.source_path, {})", py_str(dir)),
+                    "prefix.include".into(),
+                ],
+            )
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -144,6 +165,7 @@ mod tests {
             libraries: vec!["core".into()],
             headers: Some("include".into()),
             why: "no install() in the 1 CMake file(s) read".into(),
+            headers_only: false,
         };
         let text = render_install(&plan).join("\n");
         assert!(
@@ -160,6 +182,28 @@ mod tests {
         assert!(text.contains(
             "        install_tree(join_path(self.stage.source_path, \"include\"), prefix.include)"
         ));
+    }
+
+    #[test]
+    fn a_header_only_plan_copies_the_headers_and_nothing_it_built() {
+        let plan = InstallPlan {
+            executables: vec!["ClaraTests".into()],
+            headers: Some("single_include".into()),
+            why: "no install() in the 1 CMake file(s) read".into(),
+            headers_only: true,
+            ..InstallPlan::default()
+        };
+        let text = render_install(&plan).join("\n");
+        assert!(text.contains("its tests (ClaraTests)"), "{text}");
+        assert!(text.contains("the headers are the library"), "{text}");
+        assert!(!text.contains("build_directory"), "{text}");
+        assert!(!text.contains("FIXME"), "{text}");
+        assert!(
+            text.ends_with(
+                "        install_tree(join_path(self.stage.source_path, \"single_include\"), prefix.include)"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

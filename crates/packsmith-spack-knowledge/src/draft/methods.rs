@@ -13,7 +13,7 @@ fn has_base(b: &SpackBrief, base: &str) -> bool {
 /// The methods after the directives (empty when the base class needs none).
 pub fn render_methods(b: &SpackBrief) -> Vec<String> {
     let base = b.base_classes.first().map(String::as_str);
-    if let (Some("MakefilePackage"), Some(plan)) = (base, &b.install) {
+    if let (Some("MakefilePackage" | "Package"), Some(plan)) = (base, &b.install) {
         return super::install::render_install(plan);
     }
     let mut out = match base {
