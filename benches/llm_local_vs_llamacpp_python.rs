@@ -205,19 +205,11 @@ fn main() {
         return;
     }
     let load_started = Instant::now();
-    let model = LocalModel::load(
+    let model = load(
         &args.model,
-        LocalOptions {
-            threads: Some(args.threads),
-            context_size: Some(4096),
-            max_conversations: 1,
-            ..LocalOptions::default()
-        },
-    )
-    .unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(1)
-    });
+        args.threads,
+        LocalOptions::default().batch_size,
+    );
     let load_ms = load_started.elapsed().as_secs_f64() * 1000.0;
     let out = match args.mode.as_str() {
         "speed" => speed(&model, &args),
@@ -288,14 +280,9 @@ fn repair(model: &LocalModel, args: &Args) -> Value {
     json!({"mode": "repair", "attempts": args.attempts, "results": modes})
 }
 
-/// Loads the model with prompt batches of `batch_size` tokens and a cancel
-/// flag the caller sets.
-fn load_with_batch(
-    path: &Path,
-    threads: usize,
-    batch_size: u32,
-    flag: &Arc<AtomicBool>,
-) -> LocalModel {
+/// Loads the model for one conversation of 4,096 tokens, with prompt
+/// batches of `batch_size` tokens; exits when it cannot.
+fn load(path: &Path, threads: usize, batch_size: u32) -> LocalModel {
     LocalModel::load(
         path,
         LocalOptions {
@@ -310,7 +297,6 @@ fn load_with_batch(
         eprintln!("{e}");
         std::process::exit(1)
     })
-    .cancelled_by(CancelToken::from_flag(flag.clone()))
 }
 
 /// Moments into a call's prompt evaluation at which the flag is set: spread
@@ -331,12 +317,13 @@ fn batch(args: &Args) -> Value {
     let mut prompt_tokens = 0;
     for _round in 0..args.reps {
         for (batch_size, speeds, latencies) in &mut per_batch {
-            let model = load_with_batch(&args.model, args.threads, *batch_size, &flag);
+            let model = load(&args.model, args.threads, *batch_size)
+                .cancelled_by(CancelToken::from_flag(flag.clone()));
             flag.store(false, Ordering::SeqCst);
             model.clear_cache().unwrap();
             let (_, stats) = model.complete_with_stats(&request).unwrap();
             prompt_tokens = stats.evaluated_prompt_tokens;
-            speeds.push(stats.evaluated_prompt_tokens as f64 / (stats.prompt_ms / 1000.0));
+            speeds.push(stats.prompt_tokens_per_s());
             for delay in CANCEL_DELAYS_MS {
                 model.clear_cache().unwrap();
                 flag.store(false, Ordering::SeqCst);

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
@@ -36,5 +37,49 @@ impl CancelToken {
 
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::SeqCst)
+    }
+
+    /// How often a wait looks at the flag: what Ctrl-C waits for at most.
+    pub const POLL: Duration = Duration::from_millis(50);
+
+    /// Sleeps `duration`, looking at the flag every [`Self::POLL`]; false
+    /// when the wait ended because the flag was set.
+    pub fn sleep(&self, duration: Duration) -> bool {
+        let until = Instant::now() + duration;
+        loop {
+            if self.is_cancelled() {
+                return false;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return true;
+            }
+            std::thread::sleep(left.min(Self::POLL));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sleep_runs_its_course_unless_the_flag_is_set() {
+        let token = CancelToken::new();
+        let started = Instant::now();
+        assert!(token.sleep(Duration::from_millis(120)));
+        assert!(started.elapsed() >= Duration::from_millis(120));
+
+        let setter = {
+            let token = token.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                token.cancel();
+            })
+        };
+        let started = Instant::now();
+        assert!(!token.sleep(Duration::from_secs(600)));
+        assert!(started.elapsed() < Duration::from_secs(60));
+        setter.join().unwrap();
     }
 }

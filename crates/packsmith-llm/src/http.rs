@@ -144,9 +144,6 @@ pub struct Cancellable {
     cancel: CancelToken,
 }
 
-/// How often a waiting request looks at the flag.
-const CANCEL_POLL: Duration = Duration::from_millis(50);
-
 impl Cancellable {
     pub fn new(inner: Arc<dyn HttpTransport>, cancel: CancelToken) -> Self {
         Self { inner, cancel }
@@ -173,7 +170,7 @@ impl HttpTransport for Cancellable {
             })
             .map_err(|e| TransportError::Unreachable(format!("cannot start a thread: {e}")))?;
         loop {
-            match rx.recv_timeout(CANCEL_POLL) {
+            match rx.recv_timeout(CancelToken::POLL) {
                 Ok(result) => return result,
                 Err(mpsc::RecvTimeoutError::Timeout) if self.cancel.is_cancelled() => {
                     return Err(TransportError::Cancelled)

@@ -91,22 +91,14 @@ impl<M: ChatModel> Reliable<M> {
         self
     }
 
-    /// Sleeps `wait`, looking at the flag every 50 ms; false when it was set.
+    /// Sleeps `wait`; false when the token was cancelled on the way.
     fn wait(&self, wait: Duration) -> bool {
-        let Some(token) = &self.cancel else {
-            std::thread::sleep(wait);
-            return true;
-        };
-        let until = Instant::now() + wait;
-        loop {
-            if token.is_cancelled() {
-                return false;
+        match &self.cancel {
+            Some(token) => token.sleep(wait),
+            None => {
+                std::thread::sleep(wait);
+                true
             }
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return true;
-            }
-            std::thread::sleep(left.min(Duration::from_millis(50)));
         }
     }
 }

@@ -126,8 +126,7 @@ fn headers_only(
     brief.variants.clear();
     brief.root_cmakelists_dir = None;
     brief.language_virtuals.clear();
-    let found: Vec<_> = brief.dependencies.drain(..).collect();
-    brief.optional_dependencies.extend(found);
+    brief.optional_dependencies.append(&mut brief.dependencies);
     brief.notes.push(BriefNote {
         message: format!(
             "the build has no install rules and makes only its tests ({tests}): a header-only \
