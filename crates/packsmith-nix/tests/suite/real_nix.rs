@@ -44,8 +44,8 @@ fn run_case(
         let last = steps.last().unwrap();
         let text = std::fs::read_to_string(last.log_path.as_ref().unwrap()).unwrap();
         let text = text
-            .replace(&dir.display().to_string(), "/tmp/work")
-            .replace(&crate_dir().display().to_string(), "/src/packsmith-nix");
+            .replace(&dir.display().to_string(), "{WORK}")
+            .replace(&crate_dir().display().to_string(), "{CRATE}");
         let step = match last.step {
             packsmith_nix::Step::Evaluate => "eval",
             packsmith_nix::Step::Build => "build",
