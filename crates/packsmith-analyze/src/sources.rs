@@ -3,6 +3,7 @@
 //! files do not say so), and the git submodules a build would fetch.
 
 use crate::context::Ctx;
+use crate::detect::in_noise_dir;
 use packsmith_core::LanguageUse;
 use packsmith_core::{DownloadFact, DownloadKind, Evidence, FeatureHint, FeatureKind, Language};
 use std::collections::BTreeMap;
@@ -21,35 +22,38 @@ fn language_of(name: &str) -> Option<Language> {
 }
 
 /// Records compiled languages seen in source files (count and first file),
-/// and CUDA / HIP sources as feature hints.
+/// and CUDA / HIP sources as feature hints, counting only those outside
+/// tests and examples: fmt's `test/cuda-test/*.cu` and nlohmann-json's
+/// `tests/cuda_example` check the headers under nvcc and are no GPU
+/// feature of the package.
 pub fn scan_sources(ctx: &mut Ctx<'_>) {
     let mut seen: BTreeMap<Language, (usize, String)> = BTreeMap::new();
+    let mut gpu: BTreeMap<Language, (usize, String)> = BTreeMap::new();
     for file in ctx.view.files() {
-        if let Some(lang) = language_of(file.name()) {
-            let entry = seen.entry(lang).or_insert((0, file.rel.clone()));
-            entry.0 += 1;
+        let Some(lang) = language_of(file.name()) else {
+            continue;
+        };
+        seen.entry(lang).or_insert((0, file.rel.clone())).0 += 1;
+        if matches!(lang, Language::Cuda | Language::Hip) && !in_noise_dir(file) {
+            gpu.entry(lang).or_insert((0, file.rel.clone())).0 += 1;
         }
     }
+    for (lang, (count, first)) in gpu {
+        let (feature, name) = match lang {
+            Language::Cuda => (FeatureKind::Cuda, "CUDA"),
+            _ => (FeatureKind::Hip, "HIP"),
+        };
+        ctx.features.push(FeatureHint {
+            feature,
+            detail: format!("{count} {name} source file(s)"),
+            conditions: Vec::new(),
+            evidence: Evidence::file(first),
+        });
+    }
     for (lang, (count, first)) in seen {
-        let how = format!("{count} source file(s)");
-        match lang {
-            Language::Cuda => ctx.features.push(FeatureHint {
-                feature: FeatureKind::Cuda,
-                detail: format!("{count} CUDA source file(s)"),
-                conditions: Vec::new(),
-                evidence: Evidence::file(first.clone()),
-            }),
-            Language::Hip => ctx.features.push(FeatureHint {
-                feature: FeatureKind::Hip,
-                detail: format!("{count} HIP source file(s)"),
-                conditions: Vec::new(),
-                evidence: Evidence::file(first.clone()),
-            }),
-            _ => {}
-        }
         ctx.languages.push(LanguageUse {
             language: lang,
-            how,
+            how: format!("{count} source file(s)"),
             conditions: Vec::new(),
             evidence: Evidence::file(first),
         });

@@ -469,3 +469,166 @@ fn a_package_an_option_asks_for_is_declared_and_looked_up_under_it() {
         "{text}"
     );
 }
+
+/// A CMake tree of the gizmo library whose CUDA switch is `option`.
+fn gizmo_with_cuda(option: &str, description: &str, cu_file: &str) -> SpackBrief {
+    let cmake = format!(
+        "cmake_minimum_required(VERSION 3.14)\nproject(gizmo LANGUAGES CXX)\n\
+         option({option} \"{description}\" OFF)\nadd_library(gizmo src/gizmo.cpp)\n\
+         install(TARGETS gizmo)\nif({option})\n  find_package(CUDA)\n  enable_language(CUDA)\nendif()\n"
+    );
+    crate::draft_downloads::brief_of_tree(&[
+        ("CMakeLists.txt", cmake.as_str()),
+        ("src/gizmo.cpp", "int gizmo() { return 1; }\n"),
+        (cu_file, "int main() {}\n"),
+    ])
+}
+
+/// CUDA that only the tests compile or look for (CLI11's
+/// `CLI11_CUDA_TESTS`, fmt's `test/cuda-test` and its `find_package(CUDA)`
+/// under `FMT_TEST`) is no GPU build: no `CudaPackage`, no `+cuda`. An
+/// option that builds the project's own code with CUDA keeps the mixin.
+#[test]
+fn cuda_for_the_tests_alone_is_no_cuda_package() {
+    let tests = gizmo_with_cuda(
+        "GIZMO_CUDA_TESTS",
+        "Build the tests with NVCC",
+        "tests/cuda/check.cu",
+    );
+    assert!(
+        !tests.base_classes.iter().any(|b| b == "CudaPackage"),
+        "{:?}",
+        tests.base_classes
+    );
+    let text = draft(&tests);
+    for absent in ["CudaPackage", "cuda_arch", "+cuda"] {
+        assert!(!text.contains(absent), "`{absent}` in:\n{text}");
+    }
+    assert!(
+        tests
+            .notes
+            .iter()
+            .any(|n| n.message.starts_with("CUDA is used only by the tests")),
+        "{:?}",
+        tests.notes
+    );
+    let kernels = gizmo_with_cuda(
+        "GIZMO_ENABLE_CUDA",
+        "Build the kernels with CUDA",
+        "src/kernel.cu",
+    );
+    assert!(
+        kernels.base_classes.iter().any(|b| b == "CudaPackage"),
+        "{:?}",
+        kernels.base_classes
+    );
+    assert!(draft(&kernels).contains("class Gizmo(CMakePackage, CudaPackage):"));
+}
+
+/// libpng's shape: a deprecated option and optimisation switches declared
+/// per processor through the project's own architecture variable. Neither
+/// the deprecated option nor another processor's switch is a variant; the
+/// switch of this processor is.
+#[test]
+fn deprecated_options_and_other_processors_offer_no_variant() {
+    let cmake = r#"cmake_minimum_required(VERSION 3.14)
+project(pixel C)
+option(PIXEL_TOOLS "Build the pixel tools" ON)
+option(PIXEL_EXECUTABLES "[Deprecated; please use PIXEL_TOOLS]" ON)
+string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" PIXEL_TARGET_ARCHITECTURE)
+if(PIXEL_TARGET_ARCHITECTURE MATCHES "^(powerpc|ppc64)")
+  set(PIXEL_POWERPC_VSX_POSSIBLE_VALUES on off)
+  set(PIXEL_POWERPC_VSX "on" CACHE STRING "Enable POWERPC VSX optimizations")
+  set_property(CACHE PIXEL_POWERPC_VSX PROPERTY STRINGS ${PIXEL_POWERPC_VSX_POSSIBLE_VALUES})
+endif()
+if(PIXEL_TARGET_ARCHITECTURE MATCHES "^(i[3-6]86|x86|amd64)")
+  set(PIXEL_INTEL_SSE_POSSIBLE_VALUES on off)
+  set(PIXEL_INTEL_SSE "on" CACHE STRING "Enable INTEL_SSE optimizations")
+  set_property(CACHE PIXEL_INTEL_SSE PROPERTY STRINGS ${PIXEL_INTEL_SSE_POSSIBLE_VALUES})
+endif()
+add_library(pixel src/pixel.c)
+install(TARGETS pixel)
+"#;
+    let b = crate::draft_downloads::brief_of_tree(&[
+        ("CMakeLists.txt", cmake),
+        ("src/pixel.c", "int pixel(void) { return 0; }\n"),
+    ]);
+    let names: Vec<&str> = b.variants.iter().map(|v| v.name.as_str()).collect();
+    // `shared`: the library follows BUILD_SHARED_LIBS (see below).
+    assert_eq!(names, ["tools", "intel_sse", "shared"], "{:?}", b.variants);
+    let text = draft(&b);
+    for absent in ["PIXEL_EXECUTABLES", "PIXEL_POWERPC_VSX", "Deprecated"] {
+        assert!(!text.contains(absent), "`{absent}` in:\n{text}");
+    }
+    assert!(
+        b.notes.iter().any(|n| n
+            .message
+            .starts_with("option PIXEL_EXECUTABLES is deprecated upstream")),
+        "{:?}",
+        b.notes
+    );
+}
+
+/// The variants of a CMake project whose top file adds `body`.
+fn variants_of_cmake(body: &str) -> (Vec<String>, String) {
+    let cmake = format!(
+        "cmake_minimum_required(VERSION 3.14)\nproject(gizmo C)\n{body}install(TARGETS gizmo)\n"
+    );
+    let b = crate::draft_downloads::brief_of_tree(&[
+        ("CMakeLists.txt", cmake.as_str()),
+        ("src/gizmo.c", "int gizmo(void) { return 1; }\n"),
+    ]);
+    let text = draft(&b);
+    (b.variants.iter().map(|v| v.name.clone()).collect(), text)
+}
+
+/// A library whose kind follows BUILD_SHARED_LIBS gets Spack's `shared`
+/// (on), a library that is always static gets `pic`; an option of the
+/// project's own, an executable or a library built only for the tests
+/// adds neither.
+#[test]
+fn cmake_libraries_get_spacks_shared_and_pic() {
+    let (names, text) = variants_of_cmake("add_library(gizmo src/gizmo.c)\n");
+    assert_eq!(names, ["shared"]);
+    assert!(
+        text.contains("variant(\"shared\", default=True, description=\"Build shared libraries\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("self.define_from_variant(\"BUILD_SHARED_LIBS\", \"shared\")"),
+        "{text}"
+    );
+    let (names, text) = variants_of_cmake("add_library(gizmo STATIC src/gizmo.c)\n");
+    assert_eq!(names, ["pic"]);
+    assert!(
+        text.contains("self.define_from_variant(\"CMAKE_POSITION_INDEPENDENT_CODE\", \"pic\")"),
+        "{text}"
+    );
+    let (names, _) = variants_of_cmake(
+        "option(BUILD_SHARED_LIBS \"Build shared\" OFF)\nadd_library(gizmo src/gizmo.c)\n",
+    );
+    assert_eq!(names, ["shared"], "the project's own option, once");
+    let (names, _) = variants_of_cmake("add_executable(gizmo src/gizmo.c)\n");
+    assert!(names.is_empty(), "{names:?}");
+    // A static helper the build links into its own program is no deliverable.
+    let (names, _) = variants_of_cmake(
+        "add_library(util STATIC src/gizmo.c)\nadd_executable(gizmo src/gizmo.c)\n\
+         target_link_libraries(gizmo util)\n",
+    );
+    assert!(names.is_empty(), "{names:?}");
+    // A library built only under a feature: `shared` depends on it.
+    let (names, text) = variants_of_cmake(
+        "option(GIZMO_BUILD_LIBRARY \"Build the library\" OFF)\nadd_executable(gizmo src/gizmo.c)\n\
+         if(GIZMO_BUILD_LIBRARY)\n  add_library(gizmolib src/gizmo.c)\nendif()\n",
+    );
+    assert_eq!(names, ["library", "shared"]);
+    assert!(
+        text.contains("variant(\"shared\", default=True, description=\"Build shared libraries\", when=\"+library\")"),
+        "{text}"
+    );
+    let (names, _) = variants_of_cmake(
+        "add_executable(gizmo src/gizmo.c)\noption(GIZMO_BUILD_TESTS \"tests\" OFF)\n\
+         if(GIZMO_BUILD_TESTS)\n  add_library(testutil STATIC src/gizmo.c)\nendif()\n",
+    );
+    assert!(names.is_empty(), "{names:?}");
+}

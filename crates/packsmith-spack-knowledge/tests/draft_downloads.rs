@@ -47,7 +47,7 @@ fn brief_of_cmake(cmakelists: &str) -> SpackBrief {
 }
 
 /// The brief of a temporary tree holding these files.
-fn brief_of_tree(files: &[(&str, &str)]) -> SpackBrief {
+pub(crate) fn brief_of_tree(files: &[(&str, &str)]) -> SpackBrief {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);

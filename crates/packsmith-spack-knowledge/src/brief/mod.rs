@@ -5,12 +5,15 @@
 
 mod conditions;
 mod downloads;
+mod gpu;
 mod install;
+mod library_kind;
 mod makefile;
 mod names;
 mod option_roles;
 mod option_words;
 mod own_name;
+mod platform;
 mod render;
 mod virtuals;
 
@@ -29,6 +32,7 @@ use crate::target::TargetSpack;
 use option_roles::OptionRole;
 use packsmith_core::headers::library_of_header;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
+use platform::other_platform;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -163,37 +167,6 @@ pub struct BriefDefine {
     pub value: Option<String>,
 }
 
-/// A condition that holds only on another platform than Linux x86-64:
-/// `APPLE`, `WIN32`, `MSVC`, … as its first word, or a test of
-/// `CMAKE_SYSTEM_PROCESSOR`/`CMAKE_SYSTEM_NAME` against another processor
-/// or system; never a negated one.
-pub(super) fn other_platform(cond: &str) -> bool {
-    const PLATFORMS: &[&str] = &[
-        "APPLE", "WIN32", "MSVC", "IOS", "ANDROID", "MINGW", "CYGWIN",
-    ];
-    if cond
-        .split_whitespace()
-        .next()
-        .is_some_and(|w| PLATFORMS.contains(&w.trim_start_matches('(')))
-    {
-        return true;
-    }
-    // `CMAKE_SYSTEM_PROCESSOR MATCHES "arm"`, `CMAKE_SYSTEM_NAME STREQUAL
-    // "Darwin"`: a declaration for another processor or system (a negated
-    // one holds here, so it is not).
-    let lower = cond.to_ascii_lowercase();
-    let about = |var: &str, values: &[&str]| {
-        lower.starts_with(var) && values.iter().any(|v| lower.contains(v))
-    };
-    about(
-        "cmake_system_processor",
-        &["arm", "aarch64", "ppc", "powerpc", "riscv", "s390"],
-    ) || about(
-        "cmake_system_name",
-        &["darwin", "windows", "freebsd", "ios", "android"],
-    )
-}
-
 fn parse_bool(value: Option<&str>) -> Option<bool> {
     match value.map(|v| v.trim().to_ascii_uppercase()).as_deref() {
         None => Some(false),
@@ -242,6 +215,7 @@ pub fn build_brief_with(
     overrides.apply(&mut brief);
     base_classes(facts, &mut brief);
     let cond_map = cmake_variants(facts, &mut brief);
+    gpu::drop_test_only_bases(facts, &cond_map, &mut brief);
     cmake_dependencies(facts, kb, &cond_map, &mut brief);
     disable_optional_lookups(facts, kb, &cond_map, &mut brief);
     autotools_dependencies(facts, kb, &cond_map, &mut brief);
@@ -939,6 +913,12 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
         if !enumerated || listed == 0 || !var.cache_type.eq_ignore_ascii_case("STRING") {
             continue;
         }
+        // Declared only for another processor or system (libpng's
+        // `PNG_POWERPC_VSX` under `PNG_TARGET_ARCHITECTURE MATCHES
+        // "^(powerpc|ppc64)"`): unset here, no variant.
+        if var.conditions.iter().any(|c| other_platform(c)) {
+            continue;
+        }
         let name = variant_name_in(&var.name, &prefixes);
         if brief.variants.iter().any(|v| v.name == name) {
             continue;
@@ -959,6 +939,7 @@ fn cmake_variants(facts: &RepoFacts, brief: &mut SpackBrief) -> ConditionMap {
             evidence: var.evidence.clone(),
         });
     }
+    library_kind::apply(cmake, &mut map, brief);
     for v in &brief.variants {
         // A negative option is on when its positive variant is off.
         let define = if map.inverted.contains(&v.option.to_ascii_uppercase()) {
@@ -1045,6 +1026,19 @@ fn pin_option(
     let wanted = match role {
         OptionRole::Install => true,
         OptionRole::Extras | OptionRole::Developer => false,
+        OptionRole::Deprecated => {
+            if let Some(value) = upstream {
+                map.pinned.insert(upper, value);
+            }
+            brief.notes.push(BriefNote {
+                message: format!(
+                    "option {} is deprecated upstream ({}): not offered as a variant",
+                    opt.name, opt.help
+                ),
+                evidence: Some(opt.evidence.clone()),
+            });
+            return;
+        }
         OptionRole::OtherPlatform => {
             // Declared only for another platform, it is unset here.
             let here = !opt.conditions.iter().any(|c| other_platform(c));
@@ -1269,6 +1263,9 @@ fn add_dependency(
             });
             return;
         }
+        // A GPU toolkit only the tests look for (fmt's `find_package(CUDA)`
+        // under `FMT_TEST`) is no mixin of the package; see `gpu`.
+        (MappingKind::BaseClass, _) if conds.is_test_only(conditions) => return,
         (MappingKind::BaseClass, _) => {
             if let Some(base) = &mapping.base_class {
                 if !brief.base_classes.contains(base) {

@@ -27,6 +27,9 @@ pub(super) enum OptionRole {
     /// Means something on another platform or processor only: no variant,
     /// upstream's Linux default stands.
     OtherPlatform,
+    /// Upstream calls it deprecated (libpng's `PNG_EXECUTABLES "[Deprecated;
+    /// please use PNG_TOOLS]"`): no variant, upstream's default stands.
+    Deprecated,
     /// Installs the package or the files dependents find it by: pinned on.
     Install,
     /// A feature: a variant.
@@ -175,6 +178,22 @@ fn is_other_platform(opt: &CmakeOption, words: &[String]) -> bool {
             .any(|w| OTHER_PLATFORM_WORDS.contains(&w.as_str()))
 }
 
+/// The help text says the option itself is deprecated or obsolete: the
+/// word opens it or a bracket (`[Deprecated; please use PNG_TOOLS]`,
+/// `… (deprecated, use MI_DEBUG_FULL instead)`) or ends a clause; "Enable
+/// deprecated API functions" is a feature about a deprecated API.
+fn is_deprecated(opt: &CmakeOption) -> bool {
+    let help = opt.help.to_ascii_lowercase();
+    ["deprecated", "obsolete"].iter().any(|word| {
+        help.match_indices(word).any(|(at, _)| {
+            let before = help[..at].trim_end().chars().last();
+            let after = help[at + word.len()..].chars().next();
+            matches!(before, None | Some('(' | '[' | ':' | '-'))
+                || matches!(after, None | Some(')' | ']' | ';' | ',' | '.'))
+        })
+    })
+}
+
 /// `FOO_INSTALL`, `JUST_INSTALL_FOO`, `INSTALL_PKG_CONFIG_MODULE`: the
 /// project's own name may stand anywhere in it.
 fn is_install(words: &[String], project: Option<&str>) -> bool {
@@ -205,6 +224,8 @@ pub(super) fn role(
     let words = stripped_words(&opt.name, prefixes);
     if is_other_platform(opt, &words) {
         OptionRole::OtherPlatform
+    } else if is_deprecated(opt) {
+        OptionRole::Deprecated
     } else if is_developer(&opt.name, &words) {
         OptionRole::Developer
     } else if is_test_option(&opt.name, project) {
@@ -350,6 +371,29 @@ mod tests {
             role(&opt("THREAD_SAFE", &["UNIX"]), None, &p),
             OptionRole::Feature
         );
+    }
+
+    #[test]
+    fn a_deprecated_option_is_left_alone() {
+        let p = OptionPrefixes::default();
+        let mut executables = opt("PNG_EXECUTABLES", &[]);
+        executables.help = "[Deprecated; please use PNG_TOOLS]".into();
+        assert_eq!(role(&executables, None, &p), OptionRole::Deprecated);
+        for help in [
+            "Use full internal invariant checking in DEBUG mode (deprecated, use MI_DEBUG_FULL instead)",
+            "Explicitly link with -latomic (deprecated and detected automatically)",
+            "Obsolete: use FOO_BAR",
+        ] {
+            let mut o = opt("MI_CHECK_FULL", &[]);
+            o.help = help.into();
+            assert_eq!(role(&o, None, &p), OptionRole::Deprecated, "{help}");
+        }
+        let mut api = opt("PTHREADPOOL_ALLOW_DEPRECATED_API", &[]);
+        api.help = "Enable deprecated API functions".into();
+        assert_eq!(role(&api, None, &p), OptionRole::Feature);
+        let mut tools = opt("PNG_TOOLS", &[]);
+        tools.help = "Build the libpng tools".into();
+        assert_eq!(role(&tools, None, &p), OptionRole::Feature);
     }
 
     #[test]

@@ -92,14 +92,12 @@ fn docstring(b: &SpackBrief) -> Vec<String> {
     if one.chars().count() <= LINE_WIDTH {
         return vec![one];
     }
-    let mut lines = vec!["    \"\"\"".to_string()];
-    lines.extend(
-        wrap(&text, LINE_WIDTH - 4)
-            .into_iter()
-            .map(|l| format!("    {l}")),
-    );
-    lines.push("    \"\"\"".into());
-    lines
+    // As in Spack's own recipes (and PEP 257): the text opens on the line
+    // of the quotes and they close on its last line.
+    wrap(&format!("\"\"\"{text}\"\"\""), LINE_WIDTH - 4)
+        .into_iter()
+        .map(|l| format!("    {l}"))
+        .collect()
 }
 
 /// `pypi = "name/name-1.0.tar.gz"` for a PyPI source archive URL.

@@ -25,13 +25,21 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         _ => generic_install(),
     };
     if let (Some("CMakePackage"), Some(plan)) = (base, &b.install) {
-        out.push(String::new());
+        if !out.is_empty() {
+            out.push(String::new());
+        }
         out.extend(super::install::render_install(plan));
     }
     out
 }
 
+/// `def name(self): args = [...]; <tail>; return args`, or nothing when
+/// there is nothing to pass: a reviewer asks for an empty method to go, and
+/// a repair that needs one adds it.
 fn list_method(name: &str, items: Vec<String>, tail: Vec<String>) -> Vec<String> {
+    if items.is_empty() && tail.is_empty() {
+        return Vec::new();
+    }
     let mut out = vec![format!("    def {name}(self):")];
     if items.is_empty() {
         out.push("        args = []".into());
@@ -142,6 +150,9 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
         ]);
     }
     out.extend(list_method("configure_args", wrappers, tail));
+    if out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
     out
 }
 
