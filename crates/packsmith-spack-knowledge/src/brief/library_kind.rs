@@ -20,10 +20,6 @@ pub(super) fn apply(cmake: &CmakeFacts, map: &mut ConditionMap, brief: &mut Spac
         .map(|t| (t, map.translate(&t.conditions)))
         .filter(|(_, when)| matches!(when, When::Always | When::Spec(_)))
         .collect();
-    let declared = |name: &str| {
-        cmake.options.iter().any(|o| o.name == name)
-            || cmake.cache_vars.iter().any(|v| v.name == name)
-    };
     // A library built in every configuration first; else one under a
     // feature, whose variant `shared` then depends on (glm's
     // `GLM_BUILD_LIBRARY`).
@@ -33,7 +29,7 @@ pub(super) fn apply(cmake: &CmakeFacts, map: &mut ConditionMap, brief: &mut Spac
         .collect();
     follows_kind.sort_by_key(|(_, when)| !matches!(when, When::Always));
     if let Some((target, when)) = follows_kind.first() {
-        if !has_variant(brief, "shared") && !declared("BUILD_SHARED_LIBS") {
+        if !has_variant(brief, "shared") && cmake.build_shared_libs.is_none() {
             map.variants
                 .insert("BUILD_SHARED_LIBS".into(), "shared".into());
             let when = match when {
@@ -57,7 +53,9 @@ pub(super) fn apply(cmake: &CmakeFacts, map: &mut ConditionMap, brief: &mut Spac
     });
     if let Some((target, _)) = deliverable.filter(|_| only_static) {
         let key = "CMAKE_POSITION_INDEPENDENT_CODE";
-        if !has_variant(brief, "pic") && !has_variant(brief, "shared") && !declared(key) {
+        let declared = cmake.options.iter().any(|o| o.name == key)
+            || cmake.cache_vars.iter().any(|v| v.name == key);
+        if !has_variant(brief, "pic") && !has_variant(brief, "shared") && !declared {
             map.variants.insert(key.into(), "pic".into());
             let pic = ("pic", "Build position-independent code", key);
             push(brief, pic, None, target);
