@@ -145,7 +145,13 @@ fn placeholders(env: &Env) -> Vec<(String, String)> {
         vec![(env.run.path().display().to_string(), "{RUN}".into())];
     let p = &env.paths;
     let mut named: Vec<(PathBuf, &str)> = vec![(p.install_root.clone(), "{INSTALL_ROOT}")];
+    // Spack stages under `<build_stage>/<user>/`: the user's name is this
+    // machine's, not the log's.
+    let user = std::env::var("USER").or_else(|_| std::env::var("LOGNAME"));
     for s in &p.build_stage {
+        if let Ok(user) = &user {
+            named.push((s.join(user), "{STAGE}/{USER}"));
+        }
         named.push((s.clone(), "{STAGE}"));
     }
     for (path, name) in [
@@ -176,6 +182,14 @@ fn placeholders(env: &Env) -> Vec<(String, String)> {
     if let Some(home) = std::env::var_os("HOME") {
         subs.push((format!(" {} ", home.to_string_lossy()), " {HOME} ".into()));
     }
+    // The host's tools (the external cmake, bubblewrap, prlimit) and
+    // CMake's modules: where they live is this machine's layout.
+    for (dir, name) in [
+        ("/usr/bin/", "{HOST_BIN}/"),
+        ("/usr/share/", "{HOST_SHARE}/"),
+    ] {
+        subs.push((dir.into(), name.into()));
+    }
     // Longest first, so nested paths are replaced before their parents.
     subs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
     subs
@@ -189,13 +203,16 @@ fn scrub(text: &str, subs: &[(String, String)]) -> String {
     out
 }
 
-fn capture(env: &Env, case: &str, outcome: &SpackStageOutcome) {
+/// Writes the stage's logs as fixtures, this machine's paths replaced by
+/// placeholders (`extra`: paths only this case knows, longest first).
+fn capture(env: &Env, case: &str, outcome: &SpackStageOutcome, extra: &[(String, String)]) {
     if std::env::var_os("PACKSMITH_CAPTURE_LOGS").is_none() {
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spack-logs");
     std::fs::create_dir_all(&dir).unwrap();
-    let subs = placeholders(env);
+    let mut subs = extra.to_vec();
+    subs.extend(placeholders(env));
     let log = std::fs::read_to_string(&outcome.log_path).unwrap();
     std::fs::write(
         dir.join(format!("{case}.{}.log", outcome.stage)),
@@ -376,7 +393,7 @@ fn captured_failures_classify() {
             "{}: expected a failure, got {outcomes:?}",
             case.name
         );
-        capture(&env, case.name, last);
+        capture(&env, case.name, last, &[]);
         let d = diagnose_outcome(last).unwrap().unwrap();
         let times: Vec<String> = outcomes
             .iter()
@@ -765,7 +782,8 @@ fn sandbox_contains_malicious_recipes() {
     options.timeouts.install = std::time::Duration::from_secs(300);
     let outcomes = run_stages(&env.setup, &sb, &attempt, &[Stage::Install], &options).unwrap();
     let out = &outcomes[0];
-    capture(&env, "sandbox-escape", out);
+    let home = (host_home.path().display().to_string(), "{HOST_HOME}".into());
+    capture(&env, "sandbox-escape", out, &[home]);
     let log = std::fs::read_to_string(&out.log_path).unwrap();
     let build = out
         .build_log
