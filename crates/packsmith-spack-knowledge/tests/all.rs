@@ -9,6 +9,7 @@ mod draft;
 mod draft_autotools;
 mod draft_conventions;
 mod draft_downloads;
+mod draft_license;
 mod embed_kb;
 mod kb_index;
 mod recipe_api;

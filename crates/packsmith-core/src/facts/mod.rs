@@ -341,6 +341,15 @@ pub struct LicenseFact {
     /// SPDX identifier (`BSD-3-Clause`), or `LicenseRef-unknown`.
     pub spdx: String,
     pub evidence: Evidence,
+    /// Where the project allows later versions of its GNU licence (a source
+    /// header's "or (at your option) any later version"): why `-or-later`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub later_versions: Option<Evidence>,
+}
+
+impl LicenseFact {
+    /// The id of a licence file whose text is not recognised.
+    pub const UNKNOWN: &'static str = "LicenseRef-unknown";
 }
 
 /// How the repository was obtained.

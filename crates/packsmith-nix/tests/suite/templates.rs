@@ -15,6 +15,7 @@ fn facts(primary: BuildSystemKind) -> RepoFacts {
         license: Some(LicenseFact {
             spdx: "MIT".into(),
             evidence: Evidence::file("LICENSE"),
+            later_versions: None,
         }),
         homepage: Some(Sourced::new(
             "https://github.com/example/demo".into(),

@@ -31,7 +31,7 @@ use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use crate::target::TargetSpack;
 use option_roles::OptionRole;
 use packsmith_core::headers::library_of_header;
-use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, RepoFacts};
+use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, LicenseFact, RepoFacts};
 use platform::other_platform;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -121,6 +121,10 @@ pub struct SpackBrief {
     pub description: Option<String>,
     pub homepage: Option<String>,
     pub license: Option<String>,
+    /// The licence file whose text matched no known licence: the draft asks
+    /// for the SPDX id where `license(...)` would go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrecognised_license: Option<String>,
     pub fetch: FetchPlan,
     pub variants: Vec<BriefVariant>,
     pub dependencies: Vec<BriefDependency>,
@@ -266,6 +270,11 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
             .as_ref()
             .filter(|l| !l.spdx.starts_with("LicenseRef"))
             .map(|l| l.spdx.clone()),
+        unrecognised_license: facts
+            .license
+            .as_ref()
+            .filter(|l| l.spdx == LicenseFact::UNKNOWN)
+            .map(|l| l.evidence.file.clone()),
         fetch: fetch_plan(facts),
         variants: Vec::new(),
         dependencies: Vec::new(),

@@ -22,6 +22,11 @@ pub fn render_brief(b: &SpackBrief) -> String {
     }
     if let Some(l) = &b.license {
         let _ = writeln!(out, "license: {l}");
+    } else if let Some(file) = &b.unrecognised_license {
+        let _ = writeln!(
+            out,
+            "license: not recognised in {file} (read it, name its SPDX id)"
+        );
     }
     let f = &b.fetch;
     let _ = writeln!(

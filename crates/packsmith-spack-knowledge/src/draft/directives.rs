@@ -39,6 +39,12 @@ pub fn render_body(
     if let Some(license) = &b.license {
         out.push(String::new());
         out.push(format!("    license({})", py_str(license)));
+    } else if let Some(file) = &b.unrecognised_license {
+        out.push(String::new());
+        out.push(format!(
+            "    # FIXME: license not recognised in {}; add license(\"SPDX-ID\")",
+            comment_text(file)
+        ));
     }
     out.push(String::new());
     out.extend(versions(b));
