@@ -26,6 +26,10 @@ pub enum RunStatus {
     Interrupted,
     /// The model or the backend failed in a way a retry cannot fix.
     Failed,
+    /// Every check that could run here passed, but the recipe was never
+    /// built (Nix without nixpkgs). The loop never ends so; the Nix
+    /// command sets it afterwards, so it is never taken for `succeeded`.
+    NotBuilt,
 }
 
 impl RunStatus {
@@ -37,6 +41,7 @@ impl RunStatus {
             Self::BudgetExhausted => "budget_exhausted",
             Self::Interrupted => "interrupted",
             Self::Failed => "failed",
+            Self::NotBuilt => "not_built",
         }
     }
 }

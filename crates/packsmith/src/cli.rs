@@ -147,6 +147,10 @@ pub struct NixArgs {
     /// Ask no binary cache (for offline machines).
     #[arg(long)]
     pub offline: bool,
+    /// Exit 0 when the recipe could only be parsed, not built (no
+    /// nixpkgs); the report still says `not built`.
+    #[arg(long)]
+    pub allow_unbuilt: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -153,6 +153,8 @@ fn without_nix_the_error_points_at_doctor() {
     );
 }
 
+/// No nixpkgs (NIX_PATH is empty): the recipe is parsed, the run ends
+/// `not_built`, never `succeeded`, and exits 3 with a hint (issue 45).
 #[test]
 fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
     if !nix_here() {
@@ -173,14 +175,24 @@ fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
         tmp.path(),
         &[],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
     let stdout = text(&o.stdout);
     assert!(stdout.contains("NOT BUILT"), "{stdout}");
+    assert!(stderr.contains("no nixpkgs"), "{stderr}");
     assert!(
-        text(&o.stderr).contains("no nixpkgs"),
-        "{}",
-        text(&o.stderr)
+        stderr.contains("error: ") && stderr.contains("was parsed but not built"),
+        "{stderr}"
     );
+    assert!(
+        stderr.contains("hint: ") && stderr.contains("--allow-unbuilt"),
+        "{stderr}"
+    );
+    let report = read_json(&out.join("hello/report.json"));
+    assert_eq!(report["status"], "not_built", "{report}");
+    let md = std::fs::read_to_string(out.join("hello/report.md")).unwrap();
+    assert!(md.contains("**not_built**"), "{md}");
+    assert!(!md.contains("succeeded"), "{md}");
     let result: serde_json::Value = read_json(&out.join("hello/nix-result.json"));
     assert_eq!(result["parse"]["state"], "passed");
     assert_eq!(result["build"]["state"], "not_checked");
@@ -189,6 +201,95 @@ fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
         recipe.contains("stdenv.mkDerivation (finalAttrs: {"),
         "{recipe}"
     );
+}
+
+/// `--allow-unbuilt` accepts a recipe that was only parsed: exit 0, and
+/// the report still says it was not built and which checks ran.
+#[test]
+fn allow_unbuilt_exits_0_and_the_report_still_says_not_built() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--model",
+            "none",
+            "--out",
+            out.to_str().unwrap(),
+            "--allow-unbuilt",
+        ],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("error: "), "{stderr}");
+    assert!(text(&o.stdout).contains("NOT BUILT"), "{}", text(&o.stdout));
+    let report = read_json(&out.join("hello/report.json"));
+    assert_eq!(report["status"], "not_built", "{report}");
+    let checks = &report["extras"]["checks"];
+    let result_of = |check: &str| {
+        checks
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["check"] == check)
+            .unwrap_or_else(|| panic!("no {check:?} in {checks}"))["result"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(result_of("parsed with nix-instantiate --parse"), "yes");
+    let no_nixpkgs = "no — no nixpkgs found (NIX_PATH / --nixpkgs)";
+    assert_eq!(result_of("evaluated with nix-instantiate"), no_nixpkgs);
+    assert_eq!(result_of("built with nix-build"), no_nixpkgs);
+    let md = std::fs::read_to_string(out.join("hello/report.md")).unwrap();
+    assert!(md.contains("**not_built**"), "{md}");
+    assert!(!md.contains("succeeded"), "{md}");
+    assert!(
+        md.contains("| built with nix-build | no — no nixpkgs found (NIX_PATH / --nixpkgs) |"),
+        "{md}"
+    );
+}
+
+/// An empty directory (a `.git` aside) is bad input: exit 2, the error
+/// names the directory and the hint says what to give instead.
+#[test]
+fn an_empty_directory_is_refused_and_named() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("nothing-here");
+    std::fs::create_dir_all(empty.join(".git")).unwrap();
+    let out = tmp.path().join("runs");
+    let o = packsmith(
+        &[
+            "nix",
+            empty.to_str().unwrap(),
+            "--model",
+            "none",
+            "--out",
+            out.to_str().unwrap(),
+            "--allow-unbuilt",
+        ],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let named = empty.canonicalize().unwrap().display().to_string();
+    assert!(
+        stderr.contains(&format!("error: {named} is empty")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hint: "), "{stderr}");
+    assert!(!out.exists(), "no run directory for nothing");
 }
 
 /// No --model and no PACKSMITH_MODEL: the draft is still made and checked,
@@ -202,7 +303,13 @@ fn without_a_model_the_draft_is_still_checked() {
     let p = project(tmp.path());
     let out = tmp.path().join("runs");
     let o = packsmith(
-        &["nix", p.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--allow-unbuilt",
+        ],
         tmp.path(),
         &[],
     );
@@ -234,6 +341,7 @@ fn model_none_runs_the_draft_alone() {
             out.to_str().unwrap(),
             "--model",
             "none",
+            "--allow-unbuilt",
         ],
         tmp.path(),
         &[(
@@ -280,6 +388,7 @@ fn a_local_release_archive_is_packaged() {
                 out.to_str().unwrap(),
                 "--model",
                 "none",
+                "--allow-unbuilt",
             ],
             tmp.path(),
             &[],
@@ -346,6 +455,7 @@ fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
                 &format!("openai-compat:fake@{url}"),
                 "--out",
                 out.to_str().unwrap(),
+                "--allow-unbuilt",
             ],
             tmp.path(),
             &[],
@@ -636,6 +746,7 @@ fn a_local_model_at_hand_is_used_when_none_is_configured() {
             p.to_str().unwrap(),
             "--out",
             tmp.path().join("runs-smol").to_str().unwrap(),
+            "--allow-unbuilt",
         ],
         tmp.path(),
         &[],
@@ -669,6 +780,7 @@ fn a_local_model_at_hand_is_used_when_none_is_configured() {
             tmp.path().join("runs-none").to_str().unwrap(),
             "--model",
             "none",
+            "--allow-unbuilt",
         ],
         tmp.path(),
         &[],

@@ -1,6 +1,8 @@
 //! After the loop: `nix-result.json` (parse, build and runtime checks
 //! reported apart; what could not be checked and why; failure analysis
-//! when nothing built) and the end summary on stdout.
+//! when nothing built), the report's status (`not_built` for a recipe
+//! that was only parsed) and `checks` table, the end summary on stdout
+//! and the exit code.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -16,6 +18,7 @@ use packsmith_nix::ecosystem::runtime::RuntimeStatus;
 use packsmith_nix::ecosystem::{HashStatus, PreparedDraft};
 use packsmith_nix::{NixEcosystem, NixpkgsPin};
 
+use super::checks::{self, CheckInputs, NO_NIXPKGS};
 use crate::exit::{CliError, Exit};
 
 pub struct Finish<'a> {
@@ -26,6 +29,8 @@ pub struct Finish<'a> {
     pub facts: Option<&'a RepoFacts>,
     pub facts_text: &'a str,
     pub draft: Option<&'a PreparedDraft>,
+    /// `--allow-unbuilt`: a recipe that was only parsed exits 0.
+    pub allow_unbuilt: bool,
 }
 
 pub fn hash_line(h: &HashStatus) -> String {
@@ -98,12 +103,11 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
         not_checked.push(format!("evaluation and build: {e}"));
         check(CheckState::NotChecked, e.clone())
     } else if !builds {
-        not_checked.push(
-            "evaluation and build: no nixpkgs here (pass --nixpkgs PATH|REV or put nixpkgs in \
-             NIX_PATH)"
-                .to_string(),
-        );
-        check(CheckState::NotChecked, "no nixpkgs to build against")
+        not_checked.push(format!(
+            "evaluation and build: {NO_NIXPKGS}; pass --nixpkgs PATH|REV or put nixpkgs in \
+             NIX_PATH"
+        ));
+        check(CheckState::NotChecked, NO_NIXPKGS)
     } else if succeeded {
         check(CheckState::Passed, report.reason.clone())
     } else {
@@ -147,8 +151,6 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
         let (analysis, answer) = failure_analysis(f);
         if let Some(answer) = answer {
             account_analysis_call(&mut report, &answer);
-            rewrite_report(f.run_dir, &report)
-                .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
         }
         Some(analysis)
     } else {
@@ -175,21 +177,62 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
         not_checked,
     };
     result::write(f.run_dir, &result).map_err(|e| CliError::new(Exit::Environment, e))?;
+    if succeeded && !builds {
+        mark_not_built(&mut report);
+    }
+    report.extras.insert(
+        "checks".into(),
+        checks::checks(&CheckInputs {
+            report: &report,
+            result: &result,
+            builds,
+            environment: environment.as_deref(),
+        }),
+    );
+    rewrite_report(f.run_dir, &report)
+        .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
     let _ = writeln!(
         std::io::stdout().lock(),
         "{}",
         summary(f, &report, &result).trim_end()
     );
-    Ok(if succeeded {
-        Exit::Success
-    } else if report.status == RunStatus::Interrupted {
-        Exit::Interrupted
-    } else if environment.is_some() {
+    exit_for(f, &report, environment.is_some())
+}
+
+/// A run whose every stage passed without nixpkgs only parsed its
+/// recipe: it is `not_built`, never `succeeded` (issue 45).
+fn mark_not_built(report: &mut RunReport) {
+    report.status = RunStatus::NotBuilt;
+    report.reason = format!("the recipe parses, but was not evaluated or built: {NO_NIXPKGS}");
+}
+
+/// The exit code of a finished run; a recipe that was only parsed is an
+/// error (exit 3, as for a Nix or nixpkgs that cannot be used: nothing
+/// says the recipe is wrong) unless `--allow-unbuilt` accepts it.
+fn exit_for(f: &Finish<'_>, report: &RunReport, environment: bool) -> Result<Exit, CliError> {
+    Ok(match report.status {
+        RunStatus::Succeeded => Exit::Success,
+        RunStatus::NotBuilt if f.allow_unbuilt => Exit::Success,
+        RunStatus::NotBuilt => return Err(not_built_error(f.run_dir)),
+        RunStatus::Interrupted => Exit::Interrupted,
         // Nix or nixpkgs could not be used: not the recipe's fault.
-        Exit::Environment
-    } else {
-        Exit::Failure
+        _ if environment => Exit::Environment,
+        _ => Exit::Failure,
     })
+}
+
+fn not_built_error(run_dir: &Path) -> CliError {
+    CliError::new(
+        Exit::Environment,
+        format!(
+            "{} was parsed but not built: {NO_NIXPKGS}",
+            run_dir.join("package.nix").display()
+        ),
+    )
+    .hint(
+        "pass --nixpkgs with a nixpkgs checkout or commit (or put nixpkgs in NIX_PATH) to \
+         build it, or --allow-unbuilt to accept a recipe that was only parsed",
+    )
 }
 
 fn state(s: CheckState) -> &'static str {
@@ -202,12 +245,8 @@ fn state(s: CheckState) -> &'static str {
 
 fn summary(f: &Finish<'_>, rep: &RunReport, r: &NixResult) -> String {
     let mut out = String::new();
-    if r.build.state == CheckState::NotChecked && rep.status == RunStatus::Succeeded {
-        let _ = writeln!(
-            out,
-            "\n{}: parsed, NOT BUILT (there is no nixpkgs here to build against)",
-            rep.name
-        );
+    if rep.status == RunStatus::NotBuilt {
+        let _ = writeln!(out, "\n{}: parsed, NOT BUILT: {NO_NIXPKGS}", rep.name);
     } else {
         let _ = writeln!(
             out,

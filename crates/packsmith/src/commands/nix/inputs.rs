@@ -45,6 +45,9 @@ fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
         let abs = p
             .canonicalize()
             .map_err(|e| CliError::new(Exit::BadInput, format!("cannot read {given}: {e}")))?;
+        if !holds_a_file(&abs) {
+            return Err(empty_directory(&abs));
+        }
         return Ok(SourceSpec::Path { path: abs });
     }
     match parse_source(given) {
@@ -64,6 +67,37 @@ fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
         Ok(spec) => Ok(spec),
         Err(e) => Err(CliError::from_error(Exit::BadInput, &e)),
     }
+}
+
+/// Whether `dir` holds a file anywhere below it, `.git` left out: a
+/// tree without one has nothing to package, and a recipe made from it
+/// would only look like a result (issue 45). Stops at the first file.
+fn holds_a_file(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // Unreadable: the analysis says why, with the path.
+        return true;
+    };
+    entries.flatten().any(|entry| {
+        let Ok(kind) = entry.file_type() else {
+            return true;
+        };
+        if kind.is_dir() {
+            entry.file_name() != ".git" && holds_a_file(&entry.path())
+        } else {
+            true
+        }
+    })
+}
+
+fn empty_directory(dir: &Path) -> CliError {
+    CliError::new(
+        Exit::BadInput,
+        format!(
+            "{} is empty: it holds no file to package (a .git directory aside)",
+            dir.display()
+        ),
+    )
+    .hint("give the project's source directory (the one with its build files), a release archive or a project URL")
 }
 
 /// A name nixpkgs would accept: lower case, `-` for anything odd.
@@ -360,6 +394,32 @@ mod tests {
             name_from_source(&parse_source("https://example.org/demo-1.0.tar.gz").unwrap()),
             "demo"
         );
+    }
+
+    #[test]
+    fn an_empty_tree_is_refused_with_its_path_and_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        // Only directories, and a .git with a file in it: still empty.
+        std::fs::create_dir_all(dir.path().join("src/empty")).unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        std::fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        let given = dir.path().display().to_string();
+        let err = source_spec(&given).unwrap_err();
+        assert_eq!(err.code, Exit::BadInput);
+        let canonical = dir.path().canonicalize().unwrap();
+        assert!(
+            err.message.contains(&canonical.display().to_string()),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("is empty"), "{}", err.message);
+        assert!(err.hint.is_some());
+        // One file, however deep, is something to package.
+        std::fs::write(dir.path().join("src/empty/main.c"), "int main(){}\n").unwrap();
+        assert!(matches!(
+            source_spec(&given).unwrap(),
+            SourceSpec::Path { .. }
+        ));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! (finish.rs). Ctrl-C stops the loop at the next step; a second Ctrl-C
 //! exits at once.
 
+mod checks;
 mod finish;
 mod inputs;
 
@@ -62,7 +63,8 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         let _ = writeln!(
             err,
             "note: no nixpkgs (no --nixpkgs and no <nixpkgs> in NIX_PATH): the recipe is parsed \
-             and its hashes checked, but it cannot be evaluated or built here"
+             and its hashes checked, but it cannot be evaluated or built here; the run ends \
+             `not built` (exit 3) unless --allow-unbuilt is given"
         );
     }
     let draft = prepare_draft(
@@ -145,6 +147,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
         facts: inputs.facts.as_ref(),
         facts_text: &facts_text,
         draft: eco.current_draft().ok().as_ref(),
+        allow_unbuilt: args.allow_unbuilt,
     })
 }
 
