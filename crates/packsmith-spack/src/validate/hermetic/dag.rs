@@ -38,6 +38,8 @@ struct External {
 #[derive(Debug, Deserialize)]
 struct Edge {
     #[serde(default)]
+    name: String,
+    #[serde(default)]
     parameters: Option<EdgeParameters>,
 }
 
@@ -58,6 +60,8 @@ pub struct Dag {
     pub built_hashes: BTreeSet<String>,
     /// External nodes → their prefix (`zlib` → `/usr`).
     pub externals: BTreeMap<String, String>,
+    /// Each virtual → the node an edge takes it from (`mpi` → `openmpi`).
+    pub providers: BTreeMap<String, String>,
 }
 
 impl Dag {
@@ -69,6 +73,9 @@ impl Dag {
             for edge in &node.dependencies {
                 if let Some(p) = &edge.parameters {
                     dag.virtuals.extend(p.virtuals.iter().cloned());
+                    for v in &p.virtuals {
+                        dag.providers.insert(v.clone(), edge.name.clone());
+                    }
                 }
             }
             match node.external.and_then(|e| e.path) {
@@ -98,6 +105,28 @@ impl Dag {
     /// Whether a package or virtual of this name is in the DAG.
     pub fn has(&self, name: &str) -> bool {
         self.names.iter().any(|n| n == name) || self.virtuals.contains(name)
+    }
+
+    /// A DAG name as a note tells it: the virtual's provider and where an
+    /// external lives (`mpi (openmpi, external at /usr)`).
+    pub fn describe(&self, name: &str) -> String {
+        let node = self
+            .providers
+            .get(name)
+            .filter(|p| !p.is_empty())
+            .map_or(name, String::as_str);
+        let mut parts = Vec::new();
+        if node != name {
+            parts.push(node.to_string());
+        }
+        if let Some(prefix) = self.externals.get(node) {
+            parts.push(format!("external at {prefix}"));
+        }
+        if parts.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name} ({})", parts.join(", "))
+        }
     }
 
     /// Whether `path` lies under the prefix of an external of its own
@@ -145,6 +174,12 @@ mod tests {
         assert_eq!(dag.names, ["demo", "cmake", "zlib", "gcc-runtime"]);
         assert!(dag.has("zlib-api") && dag.has("zlib") && !dag.has("boost"));
         assert_eq!(dag.externals.get("zlib").map(String::as_str), Some("/usr"));
+        assert_eq!(
+            dag.describe("zlib-api"),
+            "zlib-api (zlib, external at /usr)"
+        );
+        assert_eq!(dag.describe("cmake"), "cmake (external at /usr)");
+        assert_eq!(dag.describe("gcc-runtime"), "gcc-runtime");
         assert!(dag.built_path(
             "/s/opt/linux-x86_64/gcc-12.2.0/gcc-runtime-12.2.0-g0000000000000000000000000000000/lib/libgcc_s.so.1"
         ));

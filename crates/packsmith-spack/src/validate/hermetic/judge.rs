@@ -51,8 +51,9 @@ fn map_upstream(upstream: &str, kb: &dyn SpackNames) -> Mapping {
             .find_map(|p| name.strip_suffix(p)?.strip_suffix('_'))
             .or_else(|| {
                 let (head, last) = name.rsplit_once('_')?;
+                // Components may hold dashes and pluses (`open-pal`, `mpi++`).
                 last.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-+".contains(c))
                     .then_some(head)
             })
             .filter(|s| !s.is_empty());
@@ -130,6 +131,49 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
     Some((spack, aliases))
 }
 
+/// What the judge makes of one observation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// Not from the host, or nothing to declare (the compiler, the C
+    /// library, the build environment, a cache entry that says too little).
+    Fine,
+    /// From the host, and the DAG holds it under this name (`mpi`).
+    InDag(String),
+    /// From the host and outside the DAG: the Spack package that would
+    /// provide it, when one is known.
+    Undeclared(Option<String>),
+}
+
+/// Judges one observation against the DAG.
+pub(super) fn verdict(obs: &Observation, dag: &Dag, kb: &dyn SpackNames) -> Verdict {
+    let named_only = obs.path.is_empty() && obs.upstream.is_some();
+    let dag_path = dag.built_path(&obs.path) || dag.in_own_external(&obs.path);
+    if !named_only && (!is_host_path(&obs.path) || dag_path) {
+        return Verdict::Fine;
+    }
+    let Some((package, aliases)) = owner(obs, kb) else {
+        return Verdict::Fine;
+    };
+    // A declared external at /usr is part of the DAG.
+    match aliases.into_iter().find(|a| dag.has(a)) {
+        Some(name) => Verdict::InDag(name),
+        None => Verdict::Undeclared(package),
+    }
+}
+
+/// The DAG name the lookup name of a log entry stands for (`MPI` of
+/// `MPI_event_core_LIBRARY` → `mpi`), whatever the path it found.
+pub(super) fn lookup_in_dag(obs: &Observation, dag: &Dag, kb: &dyn SpackNames) -> Option<String> {
+    let by_name = Observation {
+        path: String::new(),
+        ..obs.clone()
+    };
+    match verdict(&by_name, dag, kb) {
+        Verdict::InDag(name) => Some(name),
+        _ => None,
+    }
+}
+
 /// Judges observations against the DAG: the undeclared dependencies, one
 /// per Spack package (or host path when none is known), in the order
 /// first seen.
@@ -138,21 +182,23 @@ pub fn judge(
     dag: &Dag,
     kb: &dyn SpackNames,
 ) -> Vec<UndeclaredDependency> {
+    let undeclared = observations
+        .iter()
+        .filter_map(|obs| match verdict(obs, dag, kb) {
+            Verdict::Undeclared(package) => Some((obs, package)),
+            _ => None,
+        });
+    group(undeclared)
+}
+
+/// Undeclared observations grouped one finding per Spack package (or
+/// host path when none is known), in the order first seen.
+pub(super) fn group<'a>(
+    undeclared: impl IntoIterator<Item = (&'a Observation, Option<String>)>,
+) -> Vec<UndeclaredDependency> {
     let mut findings: Vec<UndeclaredDependency> = Vec::new();
     let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
-    for obs in observations {
-        let named_only = obs.path.is_empty() && obs.upstream.is_some();
-        let dag_path = dag.built_path(&obs.path) || dag.in_own_external(&obs.path);
-        if !named_only && (!is_host_path(&obs.path) || dag_path) {
-            continue;
-        }
-        let Some((package, aliases)) = owner(obs, kb) else {
-            continue;
-        };
-        // A declared external at /usr is part of the DAG.
-        if aliases.iter().any(|a| dag.has(a)) {
-            continue;
-        }
+    for (obs, package) in undeclared {
         let key = package
             .clone()
             .or_else(|| (!obs.path.is_empty()).then(|| obs.path.clone()))
@@ -208,6 +254,7 @@ mod tests {
             virtuals: virtuals.iter().map(|s| s.to_string()).collect(),
             built_hashes: ["hhhh".to_string()].into(),
             externals: BTreeMap::new(),
+            providers: BTreeMap::new(),
         }
     }
 
@@ -319,6 +366,12 @@ mod tests {
                 "MPI_mpi_cxx_LIBRARY:FILEPATH=/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi_cxx.so",
             ),
             obs(
+                Some("MPI_open-pal"),
+                "/usr/lib/x86_64-linux-gnu/libopen-pal.so",
+                EvidenceSource::CmakeCache,
+                "MPI_open-pal_LIBRARY:FILEPATH=/usr/lib/x86_64-linux-gnu/libopen-pal.so",
+            ),
+            obs(
                 Some("PKG_CONFIG"),
                 "/usr/bin/pkg-config",
                 EvidenceSource::CmakeCache,
@@ -330,8 +383,8 @@ mod tests {
             judge(&cache, &dag(&["demo", "openmpi"], &["mpi"]), &NoKnowledge),
             Vec::new()
         );
-        // Not declared: MPI is the finding; the unknown tool and
-        // pkg-config are not.
+        // Not declared: MPI is the finding (`open-pal` a component of
+        // it); the unknown tool and pkg-config are not.
         let found = judge(&cache, &dag(&["demo"], &[]), &NoKnowledge);
         let names: Vec<Option<&str>> = found.iter().map(|f| f.package.as_deref()).collect();
         assert_eq!(names, [Some("mpi")], "{found:#?}");

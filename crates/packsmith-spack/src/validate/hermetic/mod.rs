@@ -11,7 +11,9 @@
 //! directories (`elf.rs`, `resolve.rs`). A host path is fine when it
 //! belongs to the compiler or the C library, or to a package of the DAG
 //! (a declared external at `/usr`, `dag.rs`); anything else is a finding,
-//! mapped to the Spack package that would provide it (`judge.rs`).
+//! mapped to the Spack package that would provide it (`judge.rs`). A
+//! library an accepted external needs itself (`libevent` of Open MPI) is
+//! the external's, not a finding (`transitive.rs`).
 //! `stage.rs` runs it all on the prefix the install stage reported.
 
 mod dag;
@@ -20,6 +22,7 @@ mod judge;
 mod logs;
 mod resolve;
 mod stage;
+mod transitive;
 
 use std::path::PathBuf;
 
@@ -32,6 +35,7 @@ pub use judge::judge;
 pub use logs::{cmake_cache, configure_output, meson_output};
 pub use resolve::{elf_observations, resolve_needed, DEFAULT_LIBRARY_DIRS};
 pub use stage::{check_prefix, installed_prefix, render_log, run_hermeticity};
+pub use transitive::{judge_with_closure, HostLibraries, LibraryGraph};
 
 /// Where a piece of evidence comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -121,7 +125,8 @@ pub struct HermeticityReport {
     /// How many installed ELF files were read.
     pub elf_files: usize,
     pub findings: Vec<UndeclaredDependency>,
-    /// What could not be read, and why (the check still ran).
+    /// What could not be read, and why (the check still ran); and each
+    /// host library left out as an external's own (`transitive.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Why the check could not run at all (no prefix, no `spec.json`).

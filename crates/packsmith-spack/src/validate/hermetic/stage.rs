@@ -10,8 +10,8 @@ use packsmith_exec::atomic_write;
 use packsmith_spack_knowledge::mapping::SpackNames;
 
 use super::{
-    cmake_cache, configure_output, elf_observations, judge, meson_output, Dag, HermeticityReport,
-    Observation, DEFAULT_LIBRARY_DIRS,
+    cmake_cache, configure_output, elf_observations, judge_with_closure, meson_output, Dag,
+    HermeticityReport, HostLibraries, Observation, DEFAULT_LIBRARY_DIRS,
 };
 use crate::validate::{Attempt, SpackStageOutcome, Stage, ValidateError};
 
@@ -135,7 +135,12 @@ pub fn check_prefix(prefix: &Path, kb: &dyn SpackNames) -> Result<HermeticityRep
     let (elf, files) = elf_observations(prefix, DEFAULT_LIBRARY_DIRS);
     report.elf_files = files;
     observations.extend(elf);
-    report.findings = judge(&observations, &dag, kb);
+    let host = HostLibraries {
+        default_dirs: DEFAULT_LIBRARY_DIRS,
+    };
+    let (findings, notes) = judge_with_closure(&observations, &dag, kb, &host);
+    report.findings = findings;
+    report.notes.extend(notes);
     Ok(report)
 }
 
@@ -235,5 +240,81 @@ mod tests {
             Some(PathBuf::from("/s/opt/x/demo-1.0-xyz"))
         );
         assert_eq!(installed_prefix(log, "other"), None);
+    }
+
+    /// An installed prefix as Spack leaves it, built against Debian's
+    /// Open MPI (declared external at /usr) and the host's zlib (not
+    /// declared), linked without `--as-needed` as MPI's full library
+    /// list links it: `bin/demo` needs libmpi, libopen-pal and libz.
+    fn mpi_prefix(root: &Path, lib: &str) -> Option<PathBuf> {
+        use packsmith_exec::CommandSpec;
+        let prefix = root.join("demo-1.0-hhhh");
+        let archived = prefix.join(".spack/archived-files/spack-build-hhhh");
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        std::fs::create_dir_all(&archived).unwrap();
+        std::fs::write(root.join("main.c"), "int main(void) { return 0; }\n").unwrap();
+        let exe = prefix.join("bin/demo").display().to_string();
+        let args = [
+            "-o",
+            &exe,
+            "main.c",
+            "-Wl,--no-as-needed",
+            "-L",
+            lib,
+            "-lmpi",
+            "-lopen-pal",
+            "-lz",
+        ];
+        let out = packsmith_exec::run(&CommandSpec::new("cc").args(args).cwd(root)).ok()?;
+        assert!(out.success(), "cc failed: {}", out.stderr);
+        std::fs::write(
+            prefix.join(".spack/spec.json"),
+            r#"{"spec": {"nodes": [
+              {"name": "demo", "hash": "hhhh", "dependencies": [
+                {"name": "openmpi", "hash": "o", "parameters": {"virtuals": ["mpi"]}}]},
+              {"name": "openmpi", "hash": "o", "external": {"path": "/usr"}}]}}"#,
+        )
+        .unwrap();
+        let cache = format!(
+            "MPI_mpi_LIBRARY:FILEPATH={lib}/libmpi.so\n\
+             MPI_open-pal_LIBRARY:FILEPATH={lib}/libopen-pal.so\n\
+             ZLIB_LIBRARY_RELEASE:FILEPATH={lib}/libz.so\n"
+        );
+        std::fs::write(archived.join("CMakeCache.txt"), cache).unwrap();
+        Some(prefix)
+    }
+
+    #[test]
+    fn an_external_mpis_own_library_is_a_note_and_the_packages_libz_a_finding() {
+        let lib = "/usr/lib/x86_64-linux-gnu";
+        let dir = Path::new(lib);
+        if !dir.join("libmpi.so").exists() || !dir.join("libopen-pal.so").exists() {
+            eprintln!("SKIPPED: no Debian Open MPI (libopenmpi-dev) under {lib}");
+            return;
+        }
+        let root = tempfile::tempdir().unwrap();
+        let Some(prefix) = mpi_prefix(root.path(), lib) else {
+            eprintln!("SKIPPED: no `cc` on PATH to build the test's ELF file");
+            return;
+        };
+        let report =
+            check_prefix(&prefix, &packsmith_spack_knowledge::mapping::NoKnowledge).unwrap();
+        // libz stays the package's: MPI needs it too, but no MPI lookup
+        // listed it (the loader finds it under /lib or /usr/lib).
+        assert_eq!(report.findings.len(), 1, "{report:#?}");
+        let zlib = &report.findings[0];
+        assert_eq!(zlib.package.as_deref(), Some("zlib-api"));
+        assert_eq!(zlib.paths[0], format!("{lib}/libz.so"));
+        assert!(zlib.paths[1].ends_with("/libz.so.1"), "{zlib:#?}");
+        let pal = report
+            .notes
+            .iter()
+            .find(|n| n.starts_with("libopen-pal.so.40: needed by "))
+            .unwrap_or_else(|| panic!("{:#?}", report.notes));
+        assert!(
+            pal.contains(" of mpi (openmpi, external at /usr); not the package's (bin/demo: DT_NEEDED libopen-pal.so.40"),
+            "{pal}"
+        );
+        assert!(render_log(&report).contains(&format!("note: {pal}\n")));
     }
 }
