@@ -37,6 +37,8 @@ def git(repo, *args, binary=False):
 
 
 def github_repo(task):
+    if task.get("forge") == "github" and task.get("repo"):
+        return tuple(task["repo"].split("/", 1))
     args = task.get("fetcher_literal_args") or {}
     if task.get("fetcher_function") == "fetchFromGitHub" and args.get("owner") and args.get("repo"):
         return args["owner"], args["repo"]
@@ -48,8 +50,11 @@ def github_repo(task):
 
 
 def find_mirror(root, owner, repo):
+    # GitHub names are case-insensitive: a recipe's `gnome/gspell` is `GNOME+gspell` here.
+    entries = {e.lower(): e for e in os.listdir(root)} if os.path.isdir(root) else {}
     for cand in (f"{owner}+{repo}/repo", f"{owner}+{repo}", f"{owner}/{repo}.git", f"{owner}/{repo}"):
-        path = os.path.join(root, cand)
+        head, _, tail = cand.partition("/")
+        path = os.path.join(root, entries.get(head.lower(), head), tail)
         if os.path.isdir(path):
             dot_git = os.path.join(path, ".git")
             return dot_git if os.path.isdir(dot_git) else path

@@ -31,11 +31,23 @@ step() { printf '\n[quickstart] %s\n' "$*" >&2; }
 die() { printf '[quickstart] error: %s\n' "$*" >&2; exit 1; }
 
 # Build tools, llama.cpp's build needs (cmake, clang, libclang), the sandbox, clingo's
-# venv, and the libraries the example and common HPC recipes take as Spack externals.
+# venv, and the libraries (and Debian's Python packages) that the example and common HPC and
+# Python recipes take as Spack externals (bench/corpus-notes.md: the corpus' installable_here
+# is decided against these).
 APT_PACKAGES=(git build-essential cmake clang libclang-dev bubblewrap python3-venv python3-pip
     pkg-config ninja-build gfortran zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libssl-dev
     libopenblas-dev libopenmpi-dev libhdf5-dev libboost-dev libfmt-dev bison flex libtiff-dev
-    zip unzip bzip2 xz-utils)
+    zip unzip bzip2 xz-utils
+    meson libgmp-dev libglib2.0-dev libyaml-cpp-dev libeigen3-dev nlohmann-json3-dev libnetcdf-dev
+    libnetcdff-dev liblz4-dev libx11-dev libcli11-dev libdrm-dev libgsl-dev libgtest-dev
+    libpugixml-dev libuv1-dev libjson-c-dev libpcre2-dev libyaml-dev libspdlog-dev libzip-dev
+    libconfig-dev libtirpc-dev libasound2-dev libfftw3-dev libunwind-dev libgflags-dev rapidjson-dev
+    libnuma-dev pybind11-dev python3-pip python3-setuptools python3-wheel python3-numpy
+    python3-setuptools-scm python3-packaging python3-yaml python3-requests python3-typing-extensions
+    python3-hatchling cython3 libxext-dev libarpack2-dev libxc-dev libgivaro-dev doxygen
+    python3-scipy python3-matplotlib python3-pandas python3-lxml python3-dateutil python3-colorama
+    python3-chardet flit python3-hatch-vcs python3-cryptography python3-importlib-metadata
+    python3-click python3-tqdm)
 if ((WITH_APT)) && command -v apt-get >/dev/null; then
     missing=()
     for p in "${APT_PACKAGES[@]}"; do

@@ -41,6 +41,43 @@ pub struct SpackTask {
     /// A local checkout, when the task file names one itself.
     #[serde(default)]
     pub source: Option<String>,
+    /// `dev` or `test` in a pre-registered corpus (`bench/corpus.jsonl`):
+    /// tune on dev, run test once.
+    #[serde(default)]
+    pub split: Option<Split>,
+    /// What the corpus script recorded with the draw: the public forge and
+    /// `OWNER/REPO`, the first build-system class, the dependencies the
+    /// default spec needs and those of them no external provides here, and
+    /// the draw's seed. Read for the record, not used to run.
+    #[serde(default)]
+    pub forge: Option<String>,
+    #[serde(default)]
+    pub repo: Option<String>,
+    #[serde(default)]
+    pub primary_build_system: Option<String>,
+    #[serde(default)]
+    pub needed_here: Vec<String>,
+    #[serde(default)]
+    pub missing_here: Vec<String>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// The half of a pre-registered corpus a task was drawn into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Split {
+    Dev,
+    Test,
+}
+
+impl Split {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Dev => "dev",
+            Self::Test => "test",
+        }
+    }
 }
 
 /// A NixBench task (`nixbench-dev.jsonl`).
@@ -158,6 +195,14 @@ impl Task {
     pub fn repair_class(&self) -> Option<&str> {
         match self {
             Self::Repair(t) => Some(&t.class),
+            _ => None,
+        }
+    }
+
+    /// The corpus split a Spack task was drawn into, if any.
+    pub fn split(&self) -> Option<Split> {
+        match self {
+            Self::Spack(t) => t.split,
             _ => None,
         }
     }
@@ -350,6 +395,8 @@ pub struct TaskFilter {
     pub limit: Option<usize>,
     /// Run the valid tasks of a file that has invalid lines.
     pub skip_invalid: bool,
+    /// Keep only the tasks of this corpus split.
+    pub split: Option<Split>,
 }
 
 impl TaskFilter {
@@ -376,9 +423,19 @@ impl TaskFilter {
                 ));
             }
         }
+        if let Some(split) = self.split {
+            if !tasks.iter().any(|t| t.split().is_some()) {
+                return Err(BenchError::bad_input(format!(
+                    "--split {}: no task in the file has a `split`",
+                    split.as_str()
+                ))
+                .hint("only a pre-registered corpus (bench/corpus.jsonl) is split into dev and test"));
+            }
+        }
         let ids: BTreeSet<&str> = self.ids.iter().map(String::as_str).collect();
         let kept = tasks
             .into_iter()
+            .filter(|t| self.split.is_none() || t.split() == self.split)
             .filter(|t| ids.is_empty() || ids.contains(t.id()))
             .filter(|t| self.flags.iter().all(|f| t.flag(f) == Some(true)));
         Ok(match self.limit {
@@ -424,6 +481,28 @@ mod tests {
     fn neither_format_is_an_error() {
         let err = parse_tasks("{\"name\": \"x\"}\n", "t.jsonl").unwrap_err();
         assert!(err.message.contains("neither"));
+    }
+
+    #[test]
+    fn split_keeps_one_half_of_a_corpus_and_is_refused_without_one() {
+        let dev = SPACK.replace("\"url\": null", "\"url\": null, \"split\": \"dev\"");
+        let test = SPACK
+            .replace("alpha", "gamma")
+            .replace("\"url\": null", "\"url\": null, \"split\": \"test\"");
+        let tasks = parse_tasks(&format!("{dev}\n{test}\n"), "t").unwrap();
+        let keep = |split| TaskFilter {
+            split: Some(split),
+            ..Default::default()
+        };
+        let kept = keep(Split::Test).apply(tasks.clone()).unwrap();
+        assert_eq!(kept.iter().map(Task::id).collect::<Vec<_>>(), ["gamma"]);
+        let kept = keep(Split::Dev).apply(tasks).unwrap();
+        assert_eq!(kept.iter().map(Task::id).collect::<Vec<_>>(), ["alpha"]);
+        let unsplit = parse_tasks(&format!("{SPACK}\n"), "t").unwrap();
+        let err = keep(Split::Dev).apply(unsplit).unwrap_err();
+        assert!(err.message.contains("no task in the file has a `split`"), "{}", err.message);
+        let bad = SPACK.replace("\"url\": null", "\"url\": null, \"split\": \"train\"");
+        assert!(parse_tasks(&format!("{bad}\n"), "t").is_err());
     }
 
     #[test]

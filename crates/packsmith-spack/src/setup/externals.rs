@@ -35,6 +35,7 @@ pub(crate) const SPACK_DETECTABLE: &[&str] = &[
     "zstd",
     "texinfo",
     "nasm",
+    "doxygen",
 ];
 
 /// The PATH Spack's detection searches: the user's PATH without version
@@ -86,6 +87,61 @@ const PKG_CONFIG: &[(&str, &str)] = &[
     ("expat", "expat"),
     ("yaml-cpp", "yaml-cpp"),
     ("nlohmann-json", "nlohmann_json"),
+    ("gmp", "gmp"),
+    ("glib", "glib-2.0"),
+    ("netcdf-fortran", "netcdf-fortran"),
+    ("libx11", "x11"),
+    ("cli11", "CLI11"),
+    ("libdrm", "libdrm"),
+    ("pugixml", "pugixml"),
+    ("libuv", "libuv"),
+    ("json-c", "json-c"),
+    ("pcre2", "libpcre2-8"),
+    ("libyaml", "yaml-0.1"),
+    ("spdlog", "spdlog"),
+    ("libzip", "libzip"),
+    ("libconfig", "libconfig"),
+    ("libtirpc", "libtirpc"),
+    ("alsa-lib", "alsa"),
+    ("libunwind", "libunwind"),
+    ("gflags", "gflags"),
+    ("rapidjson", "RapidJSON"),
+    ("numactl", "numa"),
+    ("libxext", "xext"),
+    ("arpack-ng", "arpack"),
+    ("libxc", "libxc"),
+    ("givaro", "givaro"),
+];
+
+/// Python packages Spack recipes need that Debian ships for its python3
+/// (the `python` external): Spack package and the distribution whose
+/// installed version `importlib.metadata` reports. Declared at `/usr`, where
+/// that python already finds them.
+const PYTHON_DISTRIBUTIONS: &[(&str, &str)] = &[
+    ("py-pip", "pip"),
+    ("py-setuptools", "setuptools"),
+    ("py-wheel", "wheel"),
+    ("py-numpy", "numpy"),
+    ("py-setuptools-scm", "setuptools-scm"),
+    ("py-packaging", "packaging"),
+    ("py-pyyaml", "PyYAML"),
+    ("py-requests", "requests"),
+    ("py-typing-extensions", "typing_extensions"),
+    ("py-hatchling", "hatchling"),
+    ("py-cython", "Cython"),
+    ("py-scipy", "scipy"),
+    ("py-matplotlib", "matplotlib"),
+    ("py-pandas", "pandas"),
+    ("py-lxml", "lxml"),
+    ("py-python-dateutil", "python-dateutil"),
+    ("py-colorama", "colorama"),
+    ("py-chardet", "chardet"),
+    ("py-flit-core", "flit_core"),
+    ("py-hatch-vcs", "hatch-vcs"),
+    ("py-cryptography", "cryptography"),
+    ("py-importlib-metadata", "importlib-metadata"),
+    ("py-click", "click"),
+    ("py-tqdm", "tqdm"),
 ];
 
 /// One package packsmith found on the host.
@@ -111,6 +167,11 @@ pub fn detect_own_externals() -> Vec<OwnExternal> {
         .iter()
         .filter_map(|(package, module)| from_pkg_config(package, module))
         .collect();
+    found.extend(
+        PYTHON_DISTRIBUTIONS
+            .iter()
+            .filter_map(|(package, dist)| from_python_distribution(package, dist)),
+    );
     if let Ok(text) = std::fs::read_to_string("/usr/include/boost/version.hpp") {
         if let Some(version) = boost_version(&text) {
             found.push(OwnExternal {
@@ -146,6 +207,26 @@ fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
 /// the part of the first `-L` directory before its `lib…` component (Debian's
 /// openblas.pc and hdf5.pc leave `prefix` empty), else `/usr`. An empty
 /// prefix makes the whole packages.yaml invalid to Spack.
+/// The system python's installed `dist` as an external at `/usr`: only a
+/// python3 under `/usr/bin` counts, the one Spack declares as `python`.
+fn from_python_distribution(package: &str, dist: &str) -> Option<OwnExternal> {
+    let out = Command::new("/usr/bin/python3")
+        .args([
+            "-c",
+            "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
+            dist,
+        ])
+        .output()
+        .ok()?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !version.is_empty()).then(|| OwnExternal {
+        package: package.into(),
+        version: clean_version(&version),
+        variants: String::new(),
+        prefix: "/usr".into(),
+    })
+}
+
 fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
     if let Some(p) = prefix.map(str::trim).filter(|p| p.starts_with('/')) {
         return p.trim_end_matches('/').to_string();

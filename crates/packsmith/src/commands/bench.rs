@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 use packsmith_bench::run::{Executor, RunOptions, RunSummary};
-use packsmith_bench::task::{TaskFile, TaskFilter};
+use packsmith_bench::task::{Split, TaskFile, TaskFilter};
 use packsmith_bench::{BenchError, ErrorKind};
 
 use crate::env_vars::PACKSMITH_BENCH_BIN;
@@ -55,6 +55,10 @@ pub struct Select {
     /// Only these task ids (comma-separated).
     #[arg(long = "tasks", value_delimiter = ',')]
     pub task_ids: Vec<String>,
+    /// Only the tasks of this split of a pre-registered corpus (dev: tune
+    /// on it; test: run once, at the end of an issue).
+    #[arg(long, value_enum)]
+    pub split: Option<SplitArg>,
     /// The first N tasks after the other filters.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -75,6 +79,10 @@ impl Select {
             ids: self.task_ids.clone(),
             limit: self.limit,
             skip_invalid: self.skip_invalid,
+            split: self.split.map(|s| match s {
+                SplitArg::Dev => Split::Dev,
+                SplitArg::Test => Split::Test,
+            }),
         }
     }
 
@@ -89,6 +97,12 @@ impl Select {
             }
         }
     }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SplitArg {
+    Dev,
+    Test,
 }
 
 #[derive(Debug, clap::Args)]

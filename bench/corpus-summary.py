@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""The corpus figures (issue 44) from committed journals, with the denominators fixed
+in the task file: per split, how many tasks, how many are installable here, and how
+many each run installed hermetically, at the first attempt (the draft as written) and
+at the end (rule repairs included).
+
+    bench/corpus-summary.py --tasks bench/corpus.jsonl \
+        bench-results/corpus-dev-draft bench-results/corpus-dev-human ...
+
+A task without a pair in a journal counts as not installed: a denominator never
+shrinks to the pairs that ran. Prints one Markdown table and the per-task outcomes
+as JSON lines after it (--json FILE writes them instead).
+"""
+import argparse
+import json
+import os
+import sys
+
+
+def read_journal(run_dir):
+    pairs = {}
+    path = os.path.join(run_dir, "journal.jsonl")
+    if not os.path.isfile(path):
+        sys.exit(f"corpus-summary: no journal at {path} (hint: pass a `packsmith bench run --out` directory)")
+    with open(path) as f:
+        for line in f:
+            row = json.loads(line)
+            if row.get("record") == "pair":
+                # A rerun of a pair appends; the last record is the pair's outcome.
+                pairs[(row["task"], row["config"])] = row
+    return pairs
+
+
+def installed(row, first_attempt):
+    if row is None or row.get("outcome") != "succeeded":
+        return False
+    return not first_attempt or row.get("success_attempt") == 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tasks", required=True)
+    ap.add_argument("--json", help="write the per-task outcomes here")
+    ap.add_argument("runs", nargs="+", help="bench run directories (journal.jsonl inside)")
+    a = ap.parse_args()
+    with open(a.tasks) as f:
+        tasks = [json.loads(l) for l in f if l.strip()]
+    rows, per_task = [], []
+    for run in a.runs:
+        pairs = read_journal(run)
+        configs = sorted({c for _, c in pairs})
+        splits = sorted({t["task"] and next((x["split"] for x in tasks if x["name"] == t["task"]), None)
+                         for t in pairs.values()} - {None})
+        for config in configs:
+            for split in splits:
+                chosen = [t for t in tasks if t.get("split") == split]
+                ok = [t for t in chosen if t["installable_here"]]
+                got = {t["name"]: pairs.get((t["name"], config)) for t in chosen}
+                ran = sum(1 for r in got.values() if r is not None)
+                first = sum(installed(got[t["name"]], True) for t in ok)
+                end = sum(installed(got[t["name"]], False) for t in ok)
+                end_all = sum(installed(r, False) for r in got.values())
+                rows.append((os.path.basename(run.rstrip("/")), config, split, len(chosen), ran,
+                             len(ok), first, end, end_all))
+                for t in chosen:
+                    r = got[t["name"]]
+                    per_task.append({"run": os.path.basename(run.rstrip("/")), "config": config,
+                                     "split": split, "task": t["name"],
+                                     "installable_here": t["installable_here"],
+                                     "outcome": r["outcome"] if r else "no pair",
+                                     "success_attempt": r.get("success_attempt") if r else None,
+                                     "reason": r.get("reason") if r else None})
+    pct = lambda n, d: f"{n} / {d} ({100 * n / d:.1f}%)" if d else f"{n} / 0"
+    print("| run | configuration | split | tasks | pairs run | installable here | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for run, config, split, n, ran, n_ok, first, end, end_all in rows:
+        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} |")
+    lines = "\n".join(json.dumps(p, sort_keys=True) for p in per_task)
+    if a.json:
+        with open(a.json + ".tmp", "w") as f:
+            f.write(lines + "\n")
+        os.replace(a.json + ".tmp", a.json)
+    else:
+        print()
+        print(lines)
+
+
+if __name__ == "__main__":
+    main()
