@@ -429,7 +429,9 @@ impl TaskFilter {
                     "--split {}: no task in the file has a `split`",
                     split.as_str()
                 ))
-                .hint("only a pre-registered corpus (bench/corpus.jsonl) is split into dev and test"));
+                .hint(
+                    "only a pre-registered corpus (bench/corpus.jsonl) is split into dev and test",
+                ));
             }
         }
         let ids: BTreeSet<&str> = self.ids.iter().map(String::as_str).collect();
@@ -500,7 +502,11 @@ mod tests {
         assert_eq!(kept.iter().map(Task::id).collect::<Vec<_>>(), ["alpha"]);
         let unsplit = parse_tasks(&format!("{SPACK}\n"), "t").unwrap();
         let err = keep(Split::Dev).apply(unsplit).unwrap_err();
-        assert!(err.message.contains("no task in the file has a `split`"), "{}", err.message);
+        assert!(
+            err.message.contains("no task in the file has a `split`"),
+            "{}",
+            err.message
+        );
         let bad = SPACK.replace("\"url\": null", "\"url\": null, \"split\": \"train\"");
         assert!(parse_tasks(&format!("{bad}\n"), "t").is_err());
     }
