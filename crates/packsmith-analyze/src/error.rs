@@ -14,6 +14,8 @@ pub enum AnalyzeError {
     NoProject { path: PathBuf },
     #[error("could not clone {url}: {reason}")]
     Clone { url: String, reason: String },
+    #[error("interrupted (Ctrl-C) while git fetched {url}; git was stopped and its partial clone removed")]
+    Interrupted { url: String },
 }
 
 impl Hint for AnalyzeError {
@@ -27,11 +29,12 @@ impl Hint for AnalyzeError {
             Self::Clone { .. } => {
                 "check the URL and your network; or clone it yourself and pass the local path"
             }
+            Self::Interrupted { .. } => "run the same command again to start over",
         }))
     }
 
     /// A failed clone is the network's or the server's fault, not the input's.
     fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Clone { .. })
+        !matches!(self, Self::Clone { .. } | Self::Interrupted { .. })
     }
 }

@@ -3,10 +3,19 @@
 
 use crate::error::AnalyzeError;
 use packsmith_core::SourceInfo;
-use packsmith_exec::{run, CommandSpec};
+use packsmith_exec::{run, run_watched, CommandSpec, Output};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long a clone or fetch may go without writing a byte before it is
+/// taken as stalled and stopped: git redraws its progress at least once a
+/// second while data moves, so a minute of silence is a dead connection.
+pub const STALL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// At most one relayed git progress line per this long: a status, not a
+/// stream.
+const RELAY_EVERY: Duration = Duration::from_secs(5);
 
 /// True when `given` should be treated as a git URL rather than a path.
 pub fn is_git_url(given: &str) -> bool {
@@ -17,8 +26,15 @@ pub fn is_git_url(given: &str) -> bool {
 
 /// Resolves `given` to a directory to analyse. URLs are cloned into
 /// `<cache>/repos/<name>-<hash>`; a clone already there is reused (and its
-/// tags refreshed when the network allows).
-pub fn resolve(given: &str, cache: &Path) -> Result<(PathBuf, SourceInfo), AnalyzeError> {
+/// tags refreshed when the network allows). `progress` gets a line for the
+/// user when git starts, and now and then while it works. Ctrl-C (the
+/// process-wide cancel flag) kills git and ends in
+/// [`AnalyzeError::Interrupted`], the partial clone removed.
+pub fn resolve(
+    given: &str,
+    cache: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(PathBuf, SourceInfo), AnalyzeError> {
     if !is_git_url(given) {
         let path = PathBuf::from(given);
         if !path.exists() {
@@ -35,10 +51,9 @@ pub fn resolve(given: &str, cache: &Path) -> Result<(PathBuf, SourceInfo), Analy
     }
     let dest = clone_dir(given, cache);
     if dest.join(".git").exists() {
-        // Best effort: offline users still get the clone they have.
-        let _ = run(&git(&["-C"]).arg(&dest).args(["fetch", "--quiet", "--tags"]));
+        refresh_tags(given, &dest, progress)?;
     } else {
-        clone(given, &dest)?;
+        clone(given, &dest, STALL_TIMEOUT, progress)?;
     }
     let release_tag = check_out_newest_release(&dest);
     Ok((
@@ -93,9 +108,33 @@ fn clone_dir(url: &str, cache: &Path) -> PathBuf {
     cache.join("repos").join(format!("{name}-{short}"))
 }
 
+/// Fetches the tags of a clone in the cache. Best effort: offline users
+/// still get the clone they have; only Ctrl-C is an error.
+fn refresh_tags(
+    url: &str,
+    dest: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), AnalyzeError> {
+    progress(&format!("updating the cached clone of {url} …"));
+    let spec = git(&["-C"])
+        .arg(dest)
+        .args(["fetch", "--progress", "--tags"])
+        .stall_timeout(STALL_TIMEOUT);
+    match watched(&spec, progress) {
+        Ok(out) if out.cancelled => Err(AnalyzeError::Interrupted { url: url.into() }),
+        _ => Ok(()),
+    }
+}
+
 /// Clones into a temporary sibling, then renames, so an interrupted clone
-/// never looks like a finished one.
-fn clone(url: &str, dest: &Path) -> Result<(), AnalyzeError> {
+/// never looks like a finished one. Every way out but the rename leaves
+/// the sibling to `tmp`'s drop, which removes it: git is dead by then.
+fn clone(
+    url: &str,
+    dest: &Path,
+    stall: Duration,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), AnalyzeError> {
     let fail = |reason: String| AnalyzeError::Clone {
         url: url.to_string(),
         reason,
@@ -112,26 +151,75 @@ fn clone(url: &str, dest: &Path) -> Result<(), AnalyzeError> {
                 parent.display()
             ))
         })?;
-    let out =
-        run(&git(&["clone", "--quiet", "--no-recurse-submodules", url])
-            .arg(tmp.path().join("repo")))
-        .map_err(|e| fail(e.to_string()))?;
+    progress(&format!("cloning {url} into the cache …"));
+    let spec = git(&["clone", "--progress", "--no-recurse-submodules", url])
+        .arg(tmp.path().join("repo"))
+        .stall_timeout(stall);
+    let out = watched(&spec, progress).map_err(|e| fail(e.to_string()))?;
+    if out.cancelled {
+        return Err(AnalyzeError::Interrupted { url: url.into() });
+    }
     if !out.success() {
-        let reason = if out.timed_out {
-            "git clone timed out".to_string()
-        } else {
-            out.stderr
-                .trim()
-                .lines()
-                .last()
-                .unwrap_or("git clone failed")
-                .to_string()
-        };
-        return Err(fail(reason));
+        return Err(fail(failure_reason(&out, stall)));
     }
     std::fs::rename(tmp.path().join("repo"), dest)
         .map_err(|e| fail(format!("cannot move the clone to {}: {e}", dest.display())))?;
     Ok(())
+}
+
+/// Why a git command that ran did not succeed, in a few words.
+fn failure_reason(out: &Output, stall: Duration) -> String {
+    if out.stalled {
+        return format!(
+            "git made no progress for {} s, so it was stopped",
+            stall.as_secs_f64()
+        );
+    }
+    if out.timed_out {
+        return "git clone timed out".to_string();
+    }
+    out.stderr
+        .split(['\n', '\r'])
+        .map(str::trim)
+        .rfind(|line| !line.is_empty())
+        .unwrap_or("git clone failed")
+        .to_string()
+}
+
+/// Runs a git command that reports `--progress`, relaying one of its
+/// progress lines to `progress` now and then.
+fn watched(
+    spec: &CommandSpec,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Output, packsmith_exec::ExecError> {
+    let mut relay = Relay::new(Instant::now());
+    run_watched(spec, &mut |line| {
+        if let Some(status) = relay.offer(line, Instant::now()) {
+            progress(&status);
+        }
+    })
+}
+
+/// Picks the git progress lines worth a line of the user's: a meter
+/// (`Receiving objects:  45% (…)`), at most one per [`RELAY_EVERY`], the
+/// first after one such wait (a quick clone shows none). git's other
+/// lines name the temporary directory or repeat the final error.
+struct Relay {
+    last: Instant,
+}
+
+impl Relay {
+    fn new(now: Instant) -> Self {
+        Self { last: now }
+    }
+
+    fn offer(&mut self, line: &str, now: Instant) -> Option<String> {
+        if !line.contains('%') || now.duration_since(self.last) < RELAY_EVERY {
+            return None;
+        }
+        self.last = now;
+        Some(format!("  git: {line}"))
+    }
 }
 
 #[cfg(test)]
@@ -168,13 +256,90 @@ mod tests {
         git_in(up, &["commit", "-qam", "unreleased"]);
         let cache = tempfile::tempdir().unwrap();
         let url = format!("file://{}", up.display());
-        let (dir, info) = resolve(&url, cache.path()).unwrap();
+        let (dir, info) = resolve(&url, cache.path(), &mut |_| {}).unwrap();
         assert_eq!(info.release_tag.as_deref(), Some("v1.0"));
         let text = std::fs::read_to_string(dir.join("CMakeLists.txt")).unwrap();
         assert!(text.contains("VERSION 1.0"), "{text}");
         // Reused from the cache: still at the release.
-        let (_, again) = resolve(&url, cache.path()).unwrap();
+        let (_, again) = resolve(&url, cache.path(), &mut |_| {}).unwrap();
         assert_eq!(again.release_tag.as_deref(), Some("v1.0"));
+    }
+
+    /// A `git://` server on loopback that accepts and never answers, as a
+    /// dead remote does; its URL.
+    fn silent_git_server() -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let held: Vec<_> = listener.incoming().collect();
+            drop(held);
+        });
+        format!("git://127.0.0.1:{port}/x.git")
+    }
+
+    /// Whether a live process has `needle` in its command line.
+    fn process_running_with(needle: &str) -> bool {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return false;
+        };
+        entries.filter_map(Result::ok).any(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            let zombie = stat
+                .rfind(')')
+                .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            !zombie && String::from_utf8_lossy(&cmdline).contains(needle)
+        })
+    }
+
+    /// A clone from a remote that never answers is stopped after the stall
+    /// timeout, says so, and leaves neither git nor a partial clone.
+    #[test]
+    fn a_stalled_clone_is_stopped_and_leaves_nothing() {
+        let url = silent_git_server();
+        let cache = tempfile::tempdir().unwrap();
+        let dest = clone_dir(&url, cache.path());
+        let mut lines = Vec::new();
+        let start = Instant::now();
+        let stall = Duration::from_millis(1500);
+        let err = clone(&url, &dest, stall, &mut |l| lines.push(l.to_string())).unwrap_err();
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+        let text = err.to_string();
+        assert!(
+            text.starts_with(&format!("could not clone {url}: ")),
+            "{text}"
+        );
+        assert!(text.contains("made no progress for 1.5 s"), "{text}");
+        assert_eq!(
+            lines.first(),
+            Some(&format!("cloning {url} into the cache …"))
+        );
+        assert!(!dest.exists());
+        let left: Vec<_> = std::fs::read_dir(cache.path().join("repos"))
+            .unwrap()
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        assert!(!process_running_with(&url), "git outlived the clone");
+    }
+
+    #[test]
+    fn git_progress_is_relayed_as_a_meter_every_few_seconds() {
+        let start = Instant::now();
+        let mut relay = Relay::new(start);
+        let meter = "Receiving objects:  45% (450/1000)";
+        assert_eq!(relay.offer(meter, start + Duration::from_secs(1)), None);
+        let later = start + RELAY_EVERY;
+        assert_eq!(
+            relay.offer("Cloning into '/c/.clone-x/repo'...", later),
+            None
+        );
+        assert_eq!(relay.offer(meter, later), Some(format!("  git: {meter}")));
+        assert_eq!(relay.offer(meter, later + Duration::from_secs(1)), None);
+        assert!(relay.offer(meter, later + RELAY_EVERY).is_some());
     }
 
     #[test]

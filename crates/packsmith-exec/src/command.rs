@@ -6,10 +6,13 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+use crate::CancelToken;
 
 /// Variables passed through from our environment unless a spec overrides them.
 /// Secrets (API keys, tokens) are never on this list.
@@ -41,6 +44,11 @@ pub struct CommandSpec {
     /// Extra variables, set after the allowlist is applied.
     pub env: BTreeMap<OsString, OsString>,
     pub timeout: Duration,
+    /// Killed when neither stream has written a byte for this long: a
+    /// download that hangs fails in minutes, not at its long timeout.
+    pub stall_timeout: Option<Duration>,
+    /// Killed when this token is set, as when [`cancel_flag`] is.
+    pub cancel: Option<CancelToken>,
     /// Keep at most this many bytes of each stream (the tail is kept).
     pub max_output: usize,
 }
@@ -53,6 +61,8 @@ impl CommandSpec {
             cwd: None,
             env: BTreeMap::new(),
             timeout: Duration::from_secs(600),
+            stall_timeout: None,
+            cancel: None,
             max_output: 1024 * 1024,
         }
     }
@@ -86,6 +96,16 @@ impl CommandSpec {
         self
     }
 
+    pub fn stall_timeout(mut self, quiet_for: Duration) -> Self {
+        self.stall_timeout = Some(quiet_for);
+        self
+    }
+
+    pub fn cancel_on(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+
     /// The command line as a user would type it, for logs and errors.
     pub fn display(&self) -> String {
         std::iter::once(&self.program)
@@ -112,6 +132,8 @@ pub struct Output {
     pub stderr: String,
     pub duration: Duration,
     pub timed_out: bool,
+    /// Killed after [`CommandSpec::stall_timeout`] without output.
+    pub stalled: bool,
     /// True when either stream was longer than the cap.
     pub truncated: bool,
     /// Killed because the user cancelled (see [`cancel_all`]).
@@ -120,7 +142,7 @@ pub struct Output {
 
 impl Output {
     pub fn success(&self) -> bool {
-        self.code == Some(0) && !self.timed_out && !self.cancelled
+        self.code == Some(0) && !self.timed_out && !self.stalled && !self.cancelled
     }
 }
 
@@ -222,9 +244,71 @@ pub enum ExecError {
     },
 }
 
-/// Runs `spec` to completion (or its timeout, after which the whole process
-/// group is killed).
+/// Runs `spec` to completion (or its timeout, stall or cancellation, after
+/// which the whole process group is killed).
 pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
+    run_watched(spec, &mut |_| {})
+}
+
+/// [`run`], handing each line the command writes on stderr to `on_line`,
+/// on the calling thread, as it comes. A progress meter's redraws end in
+/// `\r`; each is a line too.
+pub fn run_watched(spec: &CommandSpec, on_line: &mut dyn FnMut(&str)) -> Result<Output, ExecError> {
+    let start = Instant::now();
+    let mut child = command(spec).spawn().map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            ExecError::NotFound {
+                program: spec.program.to_string_lossy().into_owned(),
+            }
+        } else {
+            ExecError::Spawn {
+                command: spec.display(),
+                source,
+            }
+        }
+    })?;
+    let cap = spec.max_output;
+    let activity = Activity::new(start);
+    let (line_tx, line_rx) = channel();
+    let out_reader = child
+        .stdout
+        .take()
+        .map(|s| spawn_reader(s, cap, activity.clone(), None));
+    let err_reader = child
+        .stderr
+        .take()
+        .map(|s| spawn_reader(s, cap, activity.clone(), Some(line_tx)));
+    let pgid = rustix::process::Pid::from_child(&child);
+    let _tracked = TrackedGroup::new(pgid.as_raw_pid());
+
+    let mut stop = None;
+    let status = loop {
+        relay_lines(&line_rx, on_line);
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        stop = why_stop(spec, start, &activity);
+        if stop.is_some() {
+            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+            break child.wait().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Children of the command may still hold the pipes; do not wait forever.
+    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
+    let (stdout, t1) = out_reader.map(join_reader).unwrap_or_default();
+    let (stderr, t2) = err_reader.map(join_reader).unwrap_or_default();
+    relay_lines(&line_rx, on_line);
+    Ok(finished(status, stop, stdout, stderr, start, t1 || t2))
+}
+
+/// The process to start: an allowlisted environment, no stdin, both
+/// streams piped, in a process group of its own (so the whole group can
+/// be killed, and a terminal's Ctrl-C reaches only packsmith, which
+/// decides).
+fn command(spec: &CommandSpec) -> Command {
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .stdin(Stdio::null())
@@ -241,72 +325,110 @@ pub fn run(spec: &CommandSpec) -> Result<Output, ExecError> {
     if let Some(cwd) = &spec.cwd {
         cmd.current_dir(cwd);
     }
-    let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            ExecError::NotFound {
-                program: spec.program.to_string_lossy().into_owned(),
-            }
-        } else {
-            ExecError::Spawn {
-                command: spec.display(),
-                source,
-            }
-        }
-    })?;
-    let cap = spec.max_output;
-    let out_reader = child.stdout.take().map(|s| spawn_reader(s, cap));
-    let err_reader = child.stderr.take().map(|s| spawn_reader(s, cap));
-    let pgid = rustix::process::Pid::from_child(&child);
-    let _tracked = TrackedGroup::new(pgid.as_raw_pid());
+    cmd
+}
 
-    let cancel = cancel_flag();
-    let mut timed_out = false;
-    let mut cancelled = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => {}
-            Err(_) => break None,
-        }
-        if start.elapsed() >= spec.timeout {
-            timed_out = true;
-            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-            break child.wait().ok();
-        }
-        if cancel.load(Ordering::SeqCst) {
-            cancelled = true;
-            let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-            break child.wait().ok();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    // Children of the command may still hold the pipes; do not wait forever.
-    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-    let (stdout, t1) = out_reader.map(join_reader).unwrap_or_default();
-    let (stderr, t2) = err_reader.map(join_reader).unwrap_or_default();
-    Ok(Output {
+/// Why a command still running must be killed now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    TimedOut,
+    Stalled,
+    Cancelled,
+}
+
+fn why_stop(spec: &CommandSpec, start: Instant, activity: &Activity) -> Option<Stop> {
+    let cancelled = cancel_flag().load(Ordering::SeqCst)
+        || spec.cancel.as_ref().is_some_and(CancelToken::is_cancelled);
+    if cancelled {
+        Some(Stop::Cancelled)
+    } else if start.elapsed() >= spec.timeout {
+        Some(Stop::TimedOut)
+    } else if spec
+        .stall_timeout
+        .is_some_and(|quiet| activity.quiet_for() >= quiet)
+    {
+        Some(Stop::Stalled)
+    } else {
+        None
+    }
+}
+
+fn finished(
+    status: Option<ExitStatus>,
+    stop: Option<Stop>,
+    stdout: String,
+    stderr: String,
+    start: Instant,
+    truncated: bool,
+) -> Output {
+    Output {
         code: status.and_then(|s| s.code()),
         stdout,
         stderr,
         duration: start.elapsed(),
-        timed_out,
-        truncated: t1 || t2,
-        cancelled,
-    })
+        timed_out: stop == Some(Stop::TimedOut),
+        stalled: stop == Some(Stop::Stalled),
+        truncated,
+        cancelled: stop == Some(Stop::Cancelled),
+    }
+}
+
+fn relay_lines(lines: &Receiver<String>, on_line: &mut dyn FnMut(&str)) {
+    while let Ok(line) = lines.try_recv() {
+        on_line(&line);
+    }
+}
+
+/// When either stream last wrote a byte, shared by the readers and the
+/// loop that watches for a stall.
+#[derive(Clone)]
+struct Activity {
+    start: Instant,
+    last_ms: Arc<AtomicU64>,
+}
+
+impl Activity {
+    fn new(start: Instant) -> Self {
+        Self {
+            start,
+            last_ms: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    fn touch(&self) {
+        let now = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last_ms.store(now, Ordering::SeqCst);
+    }
+
+    fn quiet_for(&self) -> Duration {
+        let last = Duration::from_millis(self.last_ms.load(Ordering::SeqCst));
+        self.start.elapsed().saturating_sub(last)
+    }
 }
 
 type Reader = std::thread::JoinHandle<(String, bool)>;
 
-fn spawn_reader<R: Read + Send + 'static>(mut stream: R, cap: usize) -> Reader {
+/// Reads `stream` to its end, keeping its tail, marking `activity`, and
+/// sending each line to `lines` when given.
+fn spawn_reader<R: Read + Send + 'static>(
+    mut stream: R,
+    cap: usize,
+    activity: Activity,
+    lines: Option<Sender<String>>,
+) -> Reader {
     std::thread::spawn(move || {
         let mut kept: Vec<u8> = Vec::new();
+        let mut splitter = lines.map(LineSplitter::new);
         let mut truncated = false;
         let mut buf = [0u8; 64 * 1024];
         loop {
             match stream.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
+                    activity.touch();
+                    if let Some(splitter) = splitter.as_mut() {
+                        splitter.feed(&buf[..n]);
+                    }
                     kept.extend_from_slice(&buf[..n]);
                     if kept.len() > cap * 2 {
                         let cut = kept.len() - cap;
@@ -316,6 +438,9 @@ fn spawn_reader<R: Read + Send + 'static>(mut stream: R, cap: usize) -> Reader {
                 }
             }
         }
+        if let Some(splitter) = splitter.as_mut() {
+            splitter.flush();
+        }
         if kept.len() > cap {
             let cut = kept.len() - cap;
             kept.drain(..cut);
@@ -323,6 +448,47 @@ fn spawn_reader<R: Read + Send + 'static>(mut stream: R, cap: usize) -> Reader {
         }
         (String::from_utf8_lossy(&kept).into_owned(), truncated)
     })
+}
+
+/// Cuts a stream into lines at `\n` and `\r`, sending each non-empty one.
+struct LineSplitter {
+    pending: Vec<u8>,
+    lines: Sender<String>,
+}
+
+impl LineSplitter {
+    /// A line longer than this is sent in pieces: a stream without line
+    /// ends must not grow without bound.
+    const LONGEST: usize = 4096;
+
+    fn new(lines: Sender<String>) -> Self {
+        Self {
+            pending: Vec::new(),
+            lines,
+        }
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' || b == b'\r' {
+                self.flush();
+            } else {
+                self.pending.push(b);
+                if self.pending.len() >= Self::LONGEST {
+                    self.flush();
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        let line = String::from_utf8_lossy(&self.pending).trim().to_string();
+        self.pending.clear();
+        if !line.is_empty() {
+            // The watcher may have stopped listening; the tail is kept anyway.
+            let _ = self.lines.send(line);
+        }
+    }
 }
 
 fn join_reader(handle: Reader) -> (String, bool) {
@@ -481,6 +647,89 @@ mod tests {
             let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
         }
         assert!(!survived, "the command's group outlived the exit");
+    }
+
+    /// A command whose shell writes its pid (its group's id) to `pid_file`
+    /// and then waits on a background sleep.
+    fn sleeper(pid_file: &std::path::Path) -> CommandSpec {
+        let script = format!(
+            "echo $$ > {0}.tmp && mv {0}.tmp {0}; sleep 300 & wait",
+            pid_file.display()
+        );
+        CommandSpec::new("sh")
+            .args(["-c", &script])
+            .timeout(Duration::from_secs(60))
+    }
+
+    fn read_pgid(pid_file: &std::path::Path) -> i32 {
+        std::fs::read_to_string(pid_file)
+            .expect("the command wrote its pid")
+            .trim()
+            .parse()
+            .expect("a pid")
+    }
+
+    /// The spec's own token kills the command's whole group (the shell and
+    /// its background sleep), and `run` returns, saying so.
+    #[test]
+    fn a_set_token_kills_the_whole_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let token = CancelToken::new();
+        let setter = {
+            let (token, pid_file) = (token.clone(), pid_file.clone());
+            std::thread::spawn(move || {
+                let start = Instant::now();
+                while !pid_file.exists() && start.elapsed() < Duration::from_secs(30) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                std::thread::sleep(Duration::from_millis(200));
+                token.cancel();
+            })
+        };
+        let out = run(&sleeper(&pid_file).cancel_on(token)).unwrap();
+        setter.join().unwrap();
+        assert!(out.cancelled && !out.timed_out && !out.stalled);
+        assert!(!out.success());
+        assert!(out.duration < Duration::from_secs(30), "{:?}", out.duration);
+        let pgid = read_pgid(&pid_file);
+        assert!(!group_alive(pgid), "a process of the group outlived run");
+    }
+
+    /// No output for the stall timeout kills the group, long before the
+    /// timeout; what it wrote before reached the watcher.
+    #[test]
+    fn a_silent_command_is_killed_as_stalled() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let mut spec = sleeper(&pid_file).stall_timeout(Duration::from_millis(500));
+        spec.args[1] = format!("echo started >&2; {}", spec.args[1].to_string_lossy()).into();
+        let mut seen = Vec::new();
+        let out = run_watched(&spec, &mut |line| seen.push(line.to_string())).unwrap();
+        assert!(out.stalled && !out.timed_out && !out.cancelled);
+        assert!(!out.success());
+        assert!(out.duration < Duration::from_secs(30), "{:?}", out.duration);
+        assert_eq!(seen, ["started"]);
+        assert!(!group_alive(read_pgid(&pid_file)));
+    }
+
+    /// Steady output keeps a command alive past its stall timeout, and each
+    /// progress redraw (`\r`) comes to the watcher as a line of its own.
+    #[test]
+    fn output_resets_the_stall_clock_and_redraws_are_lines() {
+        let script =
+            "for i in 1 2 3 4 5 6; do printf \"step $i\\r\" >&2; sleep 0.2; done; echo done >&2";
+        let spec = CommandSpec::new("sh")
+            .args(["-c", script])
+            .stall_timeout(Duration::from_millis(700));
+        let mut seen = Vec::new();
+        let out = run_watched(&spec, &mut |line| seen.push(line.to_string())).unwrap();
+        assert!(out.success(), "{out:?}");
+        assert!(out.duration > Duration::from_millis(700));
+        assert_eq!(
+            seen,
+            ["step 1", "step 2", "step 3", "step 4", "step 5", "step 6", "done"]
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Every subprocess packsmith starts goes through [`run`]: an allowlisted
-//! environment, a timeout that kills the whole process group, and capped
-//! output. Files packsmith writes go through [`atomic_write`], so a crash
-//! never leaves half a file. Commands that run untrusted code run inside
+//! environment, a timeout (and a stall timeout, and cancellation) that
+//! kills the whole process group, and capped output; [`run_watched`] also
+//! hands over stderr's lines as they come, for progress. Files packsmith
+//! writes go through [`atomic_write`], so a crash never leaves half a file. Commands that run untrusted code run inside
 //! the one [`sandbox`] (bubblewrap), whatever backend asks.
 
 mod atomic;
@@ -11,4 +12,6 @@ pub mod sandbox;
 
 pub use atomic::{atomic_write, AtomicWriteError};
 pub use cancel_token::CancelToken;
-pub use command::{cancel_all, cancel_flag, install_cancel, run, CommandSpec, ExecError, Output};
+pub use command::{
+    cancel_all, cancel_flag, install_cancel, run, run_watched, CommandSpec, ExecError, Output,
+};

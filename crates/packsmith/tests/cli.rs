@@ -559,3 +559,105 @@ fn setup_spack_packages_is_checked_against_the_generation() {
         assert_nothing_written(&prefix);
     }
 }
+
+/// The live processes whose command line holds `needle` (zombies are dead:
+/// they only wait for their new parent to reap them).
+fn live_processes_with(needle: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            let zombie = stat
+                .rfind(')')
+                .is_some_and(|i| stat[i + 1..].trim_start().starts_with('Z'));
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            !zombie && String::from_utf8_lossy(&cmdline).contains(needle)
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A clone from a remote that accepts and never answers (a loopback
+/// stand-in for a dead server) says what it is doing within 2 s, and
+/// Ctrl-C after 3 s stops it: exit 130, no git left, no partial clone.
+#[test]
+fn ctrl_c_during_a_stalled_clone_leaves_no_git_and_no_partial_clone() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "git://127.0.0.1:{}/x.git",
+        listener.local_addr().unwrap().port()
+    );
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    let cache = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+        .args(["analyze", &url])
+        .env("PACKSMITH_CACHE_DIR", cache.path())
+        .env("PACKSMITH_CONFIG", cache.path().join("packsmith.toml"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run packsmith");
+    let started = Instant::now();
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines_tx.send(line);
+        }
+    });
+    let first = lines.recv_timeout(Duration::from_secs(2));
+    let said_at = started.elapsed();
+    std::thread::sleep(Duration::from_secs(3).saturating_sub(started.elapsed()));
+    let git = live_processes_with(&url);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success());
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > Duration::from_secs(15) {
+            let _ = child.kill();
+            panic!("packsmith still running 12 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let rest: Vec<String> = lines.iter().collect();
+
+    let first = first.unwrap_or_else(|_| panic!("nothing on stderr within 2 s: {rest:?}"));
+    assert_eq!(
+        first,
+        format!("cloning {url} into the cache …"),
+        "{said_at:?}"
+    );
+    assert!(!git.is_empty(), "git was not running when SIGINT came");
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    let text = rest.join("\n");
+    assert!(
+        text.contains(&format!("interrupted (Ctrl-C) while git fetched {url}")),
+        "{text}"
+    );
+    assert!(text.contains("hint:"), "{text}");
+    assert_eq!(
+        live_processes_with(&url),
+        Vec::<String>::new(),
+        "git outlived packsmith"
+    );
+    let left: Vec<_> = std::fs::read_dir(cache.path().join("repos"))
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "left in the cache: {left:?}");
+}

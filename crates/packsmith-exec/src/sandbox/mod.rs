@@ -127,9 +127,9 @@ impl Sandbox {
     }
 
     /// Turns `spec` into the command that runs it inside the sandbox (same
-    /// cwd, timeout, output cap and environment, plus `HOME`, `TMPDIR=/tmp`
-    /// and `PACKSMITH_SANDBOX=1`). With `pids`, the sandbox starts inside
-    /// that cgroup.
+    /// cwd, timeouts, cancellation, output cap and environment, plus
+    /// `HOME`, `TMPDIR=/tmp` and `PACKSMITH_SANDBOX=1`). With `pids`, the
+    /// sandbox starts inside that cgroup.
     pub fn wrap_with(&self, spec: CommandSpec, pids: Option<&PidsCgroup>) -> CommandSpec {
         let Self::Bubblewrap {
             bwrap,
@@ -145,6 +145,8 @@ impl Sandbox {
         wrapped.cwd = spec.cwd;
         wrapped.env = spec.env;
         wrapped.timeout = spec.timeout;
+        wrapped.stall_timeout = spec.stall_timeout;
+        wrapped.cancel = spec.cancel;
         wrapped.max_output = spec.max_output;
         wrapped
             .env("HOME", &policy.home)

@@ -279,8 +279,10 @@ pub(crate) fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> 
         });
     }
     let (root, info) =
-        packsmith_analyze::source::resolve(&path.display().to_string(), &cache_dir())
-            .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+        packsmith_analyze::source::resolve(&path.display().to_string(), &cache_dir(), &mut |l| {
+            crate::progress::note(l)
+        })
+        .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
     packsmith_analyze::analyze_dir(&root, info)
         .map_err(|e| CliError::from_error(Exit::BadInput, &e))
 }

@@ -13,6 +13,7 @@ use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
 use crate::archive::{self, local_archive};
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use crate::progress::note as note_line;
 
 /// The resolved inputs.
 pub struct Inputs {
@@ -178,8 +179,9 @@ pub fn resolve(
     let mut note = None;
     let (repo_root, facts) = match &spec {
         SourceSpec::Path { path } => {
-            let (root, info) = source::resolve(&path.display().to_string(), &cache_dir())
-                .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+            let (root, info) =
+                source::resolve(&path.display().to_string(), &cache_dir(), &mut note_line)
+                    .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
             // A tree without a known build file is still packaged: the
             // model reads it and picks the builder.
             let facts = analyze_dir(&root, info)
@@ -188,7 +190,7 @@ pub fn resolve(
             (Some(root), facts)
         }
         SourceSpec::Forge { .. } | SourceSpec::Git { .. } => {
-            match source::resolve(given, &cache_dir()) {
+            match source::resolve(given, &cache_dir(), &mut note_line) {
                 Ok((root, info)) => {
                     let facts = analyze_dir(&root, info)
                         .map_err(|e| note = Some(analysis_failed(&e.to_string())))

@@ -150,7 +150,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
 
 /// The source tree (a path, or a clone in the cache) and its facts.
 fn analyse(args: &SpackArgs) -> Result<(PathBuf, RepoFacts), CliError> {
-    let (root, info) = source::resolve(&args.source, &cache_dir())
+    let (root, info) = source::resolve(&args.source, &cache_dir(), &mut |line| note(line))
         .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
     let facts = analyze_dir(&root, info).map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
     Ok((root, facts))
