@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use packsmith_analyze::{analyze_dir, source};
+use packsmith_analyze::{analyze_dir, source, AnalyzeError};
 use packsmith_core::{RepoFacts, SourceInfo};
 use packsmith_exec::CommandSpec;
 use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
@@ -196,6 +196,9 @@ pub fn resolve(
                         .map_err(|e| note = Some(analysis_failed(&e.to_string())))
                         .ok();
                     (Some(root), facts)
+                }
+                Err(e @ AnalyzeError::Interrupted { .. }) => {
+                    return Err(CliError::from_error(Exit::Interrupted, &e));
                 }
                 Err(e) => {
                     note = Some(format!("the repository could not be fetched: {e}"));

@@ -21,6 +21,13 @@ use crate::cli::NixArgs;
 use crate::exit::{CliError, Exit};
 
 pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
+    // Installed before the source is cloned, so Ctrl-C then kills git too.
+    let cancel = cancel_on_ctrl_c();
+    // A step that Ctrl-C killed fails; that is an interruption.
+    run_until_cancelled(args, &cancel).map_err(|e| e.unless_cancelled(cancel.is_cancelled()))
+}
+
+fn run_until_cancelled(args: &NixArgs, cancel: &CancelToken) -> Result<Exit, CliError> {
     let config = NixConfig {
         sandbox: !args.no_sandbox,
         extra_sandbox_paths: args.sandbox_paths.clone(),
@@ -131,7 +138,7 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     options.refine_rounds = args.refine;
     options.tools = !args.no_tools;
     options.replace_existing = args.replace;
-    options.cancel = cancel_on_ctrl_c();
+    options.cancel = cancel.clone();
 
     let mut printer = crate::progress::ProgressPrinter::new(false);
     let report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer).map_err(|e| {
