@@ -78,6 +78,23 @@ fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> SetupError + '_ {
     }
 }
 
+/// The `packages/` directory of the builtin repository: spack-packages'
+/// for Spack 1.x, the checkout's own for 0.x; `None` when neither is there.
+fn builtin_packages_dir(checkout: &Checkout, packages_repo: Option<&Path>) -> Option<PathBuf> {
+    let dir = match packages_repo {
+        Some(repo) => repo.join("packages"),
+        None => checkout.root.join("var/spack/repos/builtin/packages"),
+    };
+    dir.is_dir().then_some(dir)
+}
+
+/// Whether `packages` holds a recipe for `package` (1.x spells `a-b` as `a_b`).
+fn has_recipe(packages: &Path, package: &str) -> bool {
+    [package.to_string(), package.replace('-', "_")]
+        .iter()
+        .any(|d| packages.join(d).join("package.py").is_file())
+}
+
 /// Sets Spack up under `opts.prefix`. The scope is built in a temporary
 /// directory and renamed into place, so an interrupted run leaves the
 /// previous set-up working; a rerun refreshes compilers and externals.
@@ -114,10 +131,14 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
             return Err(e);
         }
     };
-    // Spack's own detection wins; packsmith adds only what it missed.
+    // Spack's own detection wins; packsmith adds only what it missed, and
+    // only packages this Spack has a recipe for (an external of a package
+    // it lacks is never used, and would shadow a recipe under test).
+    let builtin = builtin_packages_dir(&checkout, packages_repo.as_deref());
     let own: Vec<OwnExternal> = detect_own_externals()
         .into_iter()
         .filter(|e| !spack_externals.contains(&e.package))
+        .filter(|e| builtin.as_deref().is_none_or(|dir| has_recipe(dir, &e.package)))
         .collect();
     scope::append_own_externals(&tmp, &own, &spack_externals).map_err(write_err(&tmp))?;
     swap_into_place(&tmp, &scope_dir)?;
@@ -196,4 +217,38 @@ fn swap_into_place(tmp: &Path, dest: &Path) -> Result<(), SetupError> {
     std::fs::rename(tmp, dest).map_err(write_err(dest))?;
     let _ = std::fs::remove_dir_all(&old);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_external_is_kept_only_where_this_spack_has_its_recipe() {
+        let root = tempfile::tempdir().unwrap();
+        let packages = root.path().join("var/spack/repos/builtin/packages");
+        for name in ["gmp", "netcdf_fortran"] {
+            std::fs::create_dir_all(packages.join(name)).unwrap();
+            std::fs::write(packages.join(name).join("package.py"), "").unwrap();
+        }
+        assert!(has_recipe(&packages, "gmp"));
+        // Spack 1.x's directory spelling.
+        assert!(has_recipe(&packages, "netcdf-fortran"));
+        // A package this Spack lacks (givaro is new in 1.x) gets no external.
+        assert!(!has_recipe(&packages, "givaro"));
+        let checkout = Checkout {
+            root: root.path().to_path_buf(),
+            version: "0.23.0".into(),
+            generation: Generation::Legacy,
+        };
+        assert_eq!(builtin_packages_dir(&checkout, None), Some(packages.clone()));
+        // spack-packages' builtin repository for 1.x.
+        let repo = root.path().join("spack-packages/repos/spack_repo/builtin");
+        assert_eq!(builtin_packages_dir(&checkout, Some(&repo)), None);
+        std::fs::create_dir_all(repo.join("packages")).unwrap();
+        assert_eq!(
+            builtin_packages_dir(&checkout, Some(&repo)),
+            Some(repo.join("packages"))
+        );
+    }
 }

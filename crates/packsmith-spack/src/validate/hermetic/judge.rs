@@ -344,6 +344,33 @@ mod tests {
         assert_eq!(found, Vec::new(), "{found:?}");
     }
 
+    /// Seen on the corpus' human recipe of dineof: an external whose library
+    /// stem is not its Spack name (libarpack of arpack-ng, libnetcdff of
+    /// netcdf-fortran) is the external's, not an unknown package.
+    #[test]
+    fn a_library_named_unlike_its_external_package_is_no_finding() {
+        let elf = |file: &str| {
+            obs(
+                None,
+                &format!("/lib/x86_64-linux-gnu/{file}"),
+                EvidenceSource::Elf,
+                &format!("DT_NEEDED {file} → /lib/x86_64-linux-gnu/{file}"),
+            )
+        };
+        // And givaro's libgmpxx is gmp's.
+        let seen = [
+            elf("libarpack.so.2"),
+            elf("libnetcdff.so.7"),
+            elf("libgmpxx.so.4"),
+        ];
+        let with = dag(&["dineof", "arpack-ng", "netcdf-fortran", "gmp"], &[]);
+        assert_eq!(judge(&seen, &with, &NoKnowledge), Vec::new());
+        let without = judge(&seen, &dag(&["dineof"], &[]), &NoKnowledge);
+        let heads: Vec<String> = without.iter().map(|f| f.headline()).collect();
+        assert_eq!(heads.len(), 3, "{heads:?}");
+        assert!(heads[0].starts_with("arpack-ng"), "{heads:?}");
+    }
+
     #[test]
     fn cache_keys_map_through_their_known_prefix() {
         let cache = [
