@@ -55,6 +55,14 @@ impl RepoFile {
     }
 }
 
+/// The path, so sorted slices of files and of directories are searched
+/// alike.
+impl AsRef<str> for RepoFile {
+    fn as_ref(&self) -> &str {
+        &self.rel
+    }
+}
+
 /// The result of reading a file's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileText {

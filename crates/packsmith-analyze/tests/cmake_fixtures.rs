@@ -389,3 +389,190 @@ fn the_generator_upstream_configures_with_is_read_from_presets_and_ci() {
     );
     assert_eq!(generator(&[]), None);
 }
+
+/// The CMake files the walk read.
+fn files_read(facts: &packsmith_core::RepoFacts) -> Vec<String> {
+    facts.cmake.as_ref().unwrap().files.clone()
+}
+
+/// A VTK-style module system adds each module's directory through a
+/// computed path: the walk reads every directory holding a `vtk.module`
+/// below the directories `vtk_module_find_modules` searches, keeps the
+/// module file as the reason, and the modules' lookups are facts with
+/// their own file and line; a module outside those directories is not read.
+#[test]
+fn vtk_module_directories_are_read() {
+    let facts = facts_of(&[
+        (
+            "CMakeLists.txt",
+            r#"cmake_minimum_required(VERSION 3.12)
+project(VTK CXX)
+set(vtk_source_directories
+  "${CMAKE_CURRENT_SOURCE_DIR}/Common"
+  "${CMAKE_CURRENT_SOURCE_DIR}/IO")
+if (VTK_ENABLE_REMOTE_MODULES)
+  list(APPEND vtk_source_directories "${CMAKE_CURRENT_SOURCE_DIR}/Remote")
+endif ()
+vtk_module_find_modules(vtk_module_files ${vtk_source_directories})
+vtk_module_scan(
+  MODULE_FILES ${vtk_module_files}
+  PROVIDES_MODULES vtk_modules
+  WANT_BY_DEFAULT ON)
+vtk_module_build(MODULES ${vtk_modules})
+"#,
+        ),
+        ("Common/Core/vtk.module", "NAME\n  VTK::CommonCore\n"),
+        (
+            "Common/Core/CMakeLists.txt",
+            "set(classes vtkObject)\nfind_package(ZLIB)\n",
+        ),
+        ("IO/Image/vtk.module", "NAME\n  VTK::IOImage\n"),
+        (
+            "IO/Image/CMakeLists.txt",
+            "set(classes vtkPNGReader)\n\nvtk_module_find_package(PRIVATE PACKAGE PNG VERSION 1.6 COMPONENTS a)\n",
+        ),
+        ("Remote/Extra/vtk.module", "NAME\n  VTK::Extra\n"),
+        ("Remote/Extra/CMakeLists.txt", "find_package(Extra)\n"),
+        ("Examples/Demo/vtk.module", "NAME\n  Demo\n"),
+        ("Examples/Demo/CMakeLists.txt", "find_package(Qt6)\n"),
+    ]);
+    let files = files_read(&facts);
+    for f in [
+        "Common/Core/CMakeLists.txt",
+        "IO/Image/CMakeLists.txt",
+        "Remote/Extra/CMakeLists.txt",
+    ] {
+        assert!(files.contains(&f.to_string()), "{f} not read: {files:?}");
+    }
+    assert!(!files.contains(&"Examples/Demo/CMakeLists.txt".to_string()));
+    let zlib = find_package(&facts, "ZLIB");
+    assert_eq!(
+        (zlib.evidence.file.as_str(), zlib.evidence.line),
+        ("Common/Core/CMakeLists.txt", 2)
+    );
+    let png = find_package(&facts, "PNG");
+    assert_eq!(
+        (png.evidence.file.as_str(), png.evidence.line),
+        ("IO/Image/CMakeLists.txt", 3)
+    );
+    assert_eq!(png.version.as_deref(), Some("1.6"));
+    assert_eq!(png.components, ["a"]);
+    assert!(!png.required);
+    let dirs = &facts.cmake.as_ref().unwrap().module_dirs;
+    let core = dirs.iter().find(|d| d.dir == "Common/Core").unwrap();
+    assert_eq!(core.module_file, "Common/Core/vtk.module");
+    assert_eq!(
+        (core.evidence.file.as_str(), core.evidence.line),
+        ("CMakeLists.txt", 14)
+    );
+    assert!(
+        !facts
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("not followed")),
+        "{:?}",
+        facts.warnings
+    );
+}
+
+/// `vtk_module_scan` given module files directly, with no
+/// `vtk_module_find_modules`, enters those modules only.
+#[test]
+fn vtk_modules_listed_by_hand_are_read() {
+    let facts = facts_of(&[
+        (
+            "CMakeLists.txt",
+            r#"project(app CXX)
+vtk_module_scan(MODULE_FILES "${CMAKE_CURRENT_SOURCE_DIR}/lib/vtk.module" PROVIDES_MODULES mods)
+vtk_module_build(MODULES ${mods})
+"#,
+        ),
+        ("lib/vtk.module", "NAME\n  app::lib\n"),
+        ("lib/CMakeLists.txt", "find_package(Eigen3)\n"),
+        ("other/vtk.module", "NAME\n  app::other\n"),
+        ("other/CMakeLists.txt", "find_package(Boost)\n"),
+    ]);
+    let files = files_read(&facts);
+    assert_eq!(files, ["CMakeLists.txt", "lib/CMakeLists.txt"]);
+    find_package(&facts, "Eigen3");
+}
+
+/// `foreach` over a literal list or a variable holding one drives
+/// `add_subdirectory(${d})` and `add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/${d})`;
+/// the files-read count includes what the loops reach.
+#[test]
+fn a_loop_over_a_literal_list_enters_each_directory() {
+    let facts = facts_of(&[
+        (
+            "CMakeLists.txt",
+            r#"project(loops C)
+foreach(d alpha beta)
+  add_subdirectory(${d})
+endforeach()
+set(MORE gamma delta)
+foreach(name IN LISTS MORE)
+  add_subdirectory(${CMAKE_CURRENT_SOURCE_DIR}/${name})
+endforeach()
+"#,
+        ),
+        ("alpha/CMakeLists.txt", "find_package(Alpha)\n"),
+        ("beta/CMakeLists.txt", "find_package(Beta)\n"),
+        ("gamma/CMakeLists.txt", "find_package(Gamma)\n"),
+        ("delta/CMakeLists.txt", "find_package(Delta)\n"),
+    ]);
+    assert_eq!(files_read(&facts).len(), 5, "{:?}", files_read(&facts));
+    for name in ["Alpha", "Beta", "Gamma", "Delta"] {
+        let p = find_package(&facts, name);
+        assert_eq!(p.evidence.line, 1);
+        assert_eq!(
+            p.evidence.file,
+            format!("{}/CMakeLists.txt", name.to_lowercase())
+        );
+    }
+}
+
+/// `file(GLOB … RELATIVE …)` feeding such a loop is evaluated on the
+/// tree: directories with a `CMakeLists.txt` are entered, the files and
+/// build-less directories the glob also lists are skipped quietly (the
+/// loop's own `IS_DIRECTORY` test does that in CMake).
+#[test]
+fn a_loop_over_a_glob_enters_each_directory() {
+    let facts = facts_of(&[
+        (
+            "CMakeLists.txt",
+            r#"project(plugins C)
+file(GLOB children RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}/plugins ${CMAKE_CURRENT_SOURCE_DIR}/plugins/*)
+foreach(child ${children})
+  if(IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/plugins/${child})
+    add_subdirectory(plugins/${child})
+  endif()
+endforeach()
+file(GLOB_RECURSE helpers ${CMAKE_CURRENT_SOURCE_DIR}/cmake/*.cmake)
+foreach(h ${helpers})
+  include(${h})
+endforeach()
+"#,
+        ),
+        ("plugins/README", "not a plugin\n"),
+        ("plugins/docs/index.md", "no build here\n"),
+        ("plugins/one/CMakeLists.txt", "find_package(One)\n"),
+        ("plugins/two/CMakeLists.txt", "find_package(Two)\n"),
+        ("cmake/deep/Helper.cmake", "find_package(Helper)\n"),
+    ]);
+    let files = files_read(&facts);
+    for f in [
+        "plugins/one/CMakeLists.txt",
+        "plugins/two/CMakeLists.txt",
+        "cmake/deep/Helper.cmake",
+    ] {
+        assert!(files.contains(&f.to_string()), "{f} not read: {files:?}");
+    }
+    find_package(&facts, "Two");
+    find_package(&facts, "Helper");
+    assert!(
+        facts.warnings.is_empty() || !facts.warnings.iter().any(|w| w.file == "CMakeLists.txt"),
+        "{:?}",
+        facts.warnings
+    );
+    assert!(facts.cmake.as_ref().unwrap().required_paths.is_empty());
+}

@@ -67,6 +67,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "set_target_properties"
                 | "target_compile_features"
                 | "find_package"
+                | "vtk_module_find_package"
                 | "pkg_check_modules"
                 | "pkg_search_module"
                 | "find_library"
@@ -128,6 +129,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
             }
         }
         "find_package" => find_package(w, args, site),
+        "vtk_module_find_package" => find_package(w, &vtk_find_package_args(args), site),
         "pkg_check_modules" | "pkg_search_module" => pkg_config(w, name, args, site),
         "find_library" | "find_path" | "find_program" | "find_file" => {
             find_item(w, name, args, site)
@@ -341,6 +343,36 @@ fn cxx_standard(w: &mut Walker<'_, '_>, value: &str, site: &Site) {
     if replace {
         w.facts.cxx_standard = Some(Sourced::new(value.to_string(), site.evidence.clone()));
     }
+}
+
+/// `vtk_module_find_package(PACKAGE <p> [VERSION <v>] [CONFIG_MODE]
+/// [COMPONENTS …] [OPTIONAL_COMPONENTS …] …)` as the `find_package` it
+/// makes. Its stop when the package is missing applies only while the
+/// module that asks is built, which the walk cannot tell, so the lookup
+/// stays optional.
+fn vtk_find_package_args(args: &[String]) -> Vec<String> {
+    let mut package = None;
+    let mut version = None;
+    let mut rest = Vec::new();
+    let mut mode = "";
+    for a in args {
+        match a.as_str() {
+            "PACKAGE" | "VERSION" | "FORWARD_VERSION_REQ" | "VERSION_VAR" => mode = a,
+            "COMPONENTS" | "OPTIONAL_COMPONENTS" => {
+                mode = a;
+                rest.push(a.clone());
+            }
+            "CONFIG_MODE" => rest.push("CONFIG".to_string()),
+            "PRIVATE" | "PRIVATE_IF_SHARED" => {}
+            _ => match mode {
+                "PACKAGE" => package = Some(a.clone()),
+                "VERSION" => version = Some(a.clone()),
+                "COMPONENTS" | "OPTIONAL_COMPONENTS" => rest.push(a.clone()),
+                _ => {}
+            },
+        }
+    }
+    package.into_iter().chain(version).chain(rest).collect()
 }
 
 fn find_package(w: &mut Walker<'_, '_>, args: &[String], site: Site) {

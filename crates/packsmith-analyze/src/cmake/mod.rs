@@ -7,6 +7,8 @@
 //! - [`cond`]: readable conditions and their negations
 //! - [`vars`]: variables, expansion, path resolution
 //! - [`walk`]: following files, conditions, function calls
+//! - [`glob`]: `file(GLOB)` evaluated on the tree, for loops over it
+//! - [`modules`]: the module directories of a VTK-style module system
 //! - [`extract`]: commands → facts
 //! - [`features`]: feature hints and languages
 //! - [`downloads`]: what a download fetches and the switch that turns it off
@@ -19,7 +21,9 @@ mod downloads;
 mod extract;
 mod features;
 mod generator;
+mod glob;
 pub mod lexer;
+mod modules;
 pub mod parser;
 mod steps;
 mod targets;

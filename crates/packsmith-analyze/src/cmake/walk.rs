@@ -7,7 +7,9 @@
 
 use super::cond::{negate, render};
 use super::extract;
+use super::glob;
 use super::lexer::{lex, Arg, Command};
+use super::modules::ModuleQueue;
 use super::parser::{parse, Branch, BranchKind, LoopKind, Node};
 use super::vars::{dir_value, resolve_path, split_list, PathError, Vars};
 use crate::context::Ctx;
@@ -27,6 +29,10 @@ const MAX_EXPANDED: usize = 200_000;
 const MAX_LOOP_ITEMS: usize = 256;
 /// "Not followed: uses variables" warnings kept per repository.
 const MAX_UNRESOLVED_WARNINGS: usize = 20;
+/// Values remembered per variable an `if` leaves without one value.
+const MAX_ALTERNATIVES: usize = 1024;
+/// Indexed paths `file(GLOB)` may look at over the whole repository.
+const MAX_GLOB_SCANNED: usize = 500_000;
 
 /// A user function or macro, kept so calls to it can be expanded.
 struct FuncDef {
@@ -70,6 +76,14 @@ pub struct Walker<'c, 'v> {
     /// Plain variables set only under `if(NOT DEFINED <name>)`: a default
     /// that `-D<name>=…` overrides.
     defaults: HashSet<String>,
+    /// Every value a variable may have where an `if` left it without a
+    /// single one: the directories some configuration searches.
+    alternatives: HashMap<String, Vec<String>>,
+    /// Values `file(GLOB)` gave: paths whose kind the build tests itself.
+    globbed: HashSet<String>,
+    glob_budget: usize,
+    /// Module files of a VTK-style module system still to enter.
+    pub(super) modules: ModuleQueue,
 }
 
 impl<'c, 'v> Walker<'c, 'v> {
@@ -94,6 +108,10 @@ impl<'c, 'v> Walker<'c, 'v> {
             unresolved_warnings: 0,
             limit_warned: false,
             defaults: HashSet::new(),
+            alternatives: HashMap::new(),
+            globbed: HashSet::new(),
+            glob_budget: MAX_GLOB_SCANNED,
+            modules: ModuleQueue::default(),
         }
     }
 
@@ -153,8 +171,18 @@ impl<'c, 'v> Walker<'c, 'v> {
         self.walk_file(&root_file, Some(dir.to_string()), 0);
     }
 
+    /// The directory whose `CMakeLists.txt` is being walked.
+    pub(super) fn source_dir(&self) -> &str {
+        &self.source_dir
+    }
+
+    /// Whether a CMake file was read already (or is being read).
+    pub(super) fn was_read(&self, rel: &str) -> bool {
+        self.visited.contains(rel)
+    }
+
     /// `new_dir` is Some for a directory's CMakeLists.txt (a new scope).
-    fn walk_file(&mut self, rel: &str, new_dir: Option<String>, at_line: u32) {
+    pub(super) fn walk_file(&mut self, rel: &str, new_dir: Option<String>, at_line: u32) {
         if self.include_stack.iter().any(|f| f == rel) {
             let from = self.file.clone();
             self.ctx.warn(
@@ -212,6 +240,9 @@ impl<'c, 'v> Walker<'c, 'v> {
         let saved_in_def = std::mem::take(&mut self.in_def);
 
         self.walk_nodes(&nodes);
+        if self.include_stack.len() == 1 {
+            self.enter_unbuilt_modules();
+        }
 
         self.in_def = saved_in_def;
         self.include_stack.pop();
@@ -317,9 +348,50 @@ impl<'c, 'v> Walker<'c, 'v> {
             // it has no single static value and stays unexpanded.
             let ambiguous = !agree || (!every_path && before.is_some() && before != first);
             if ambiguous {
+                self.remember_alternatives(&name, before.as_deref(), &afters);
                 self.vars.set(&name, format!("${{{name}}}"));
             }
         }
+    }
+
+    /// Keeps the union of the values an ambiguous variable may hold.
+    fn remember_alternatives(
+        &mut self,
+        name: &str,
+        before: Option<&str>,
+        afters: &[Option<String>],
+    ) {
+        let itself = format!("${{{name}}}");
+        let mut seen = HashSet::new();
+        let mut all = Vec::new();
+        let values = std::iter::once(before).chain(afters.iter().map(Option::as_deref));
+        for item in values.flatten().flat_map(split_list) {
+            let items = if item == itself {
+                self.alternatives.get(name).cloned().unwrap_or_default()
+            } else {
+                vec![item]
+            };
+            for i in items {
+                if all.len() < MAX_ALTERNATIVES && seen.insert(i.clone()) {
+                    all.push(i);
+                }
+            }
+        }
+        self.alternatives.insert(name.to_string(), all);
+    }
+
+    /// Expanded arguments with each variable an `if` left ambiguous
+    /// (`${name}` as a whole item) replaced by every value it may hold.
+    pub(super) fn possible_values(&self, args: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for a in args {
+            let name = a.strip_prefix("${").and_then(|r| r.strip_suffix('}'));
+            match name.and_then(|n| self.alternatives.get(n)) {
+                Some(values) => out.extend(values.iter().cloned()),
+                None => out.push(a.clone()),
+            }
+        }
+        out
     }
 
     /// Inside an expanded call, parameters in a condition are replaced by
@@ -390,8 +462,9 @@ impl<'c, 'v> Walker<'c, 'v> {
     }
 
     /// The possible expansions of a path argument: one per item when it
-    /// uses the variable of an enclosing foreach.
-    fn path_candidates(&mut self, arg: &Arg) -> Vec<String> {
+    /// uses the variable of an enclosing foreach, each with whether the
+    /// item came from `file(GLOB)`.
+    fn path_candidates(&mut self, arg: &Arg) -> Vec<(String, bool)> {
         let found = self
             .loops
             .iter()
@@ -402,14 +475,15 @@ impl<'c, 'v> Walker<'c, 'v> {
             Some((var, items)) => items
                 .into_iter()
                 .map(|item| {
+                    let globbed = self.globbed.contains(&item);
                     self.vars.push_scope();
                     self.vars.set(&var, item);
                     let v = self.vars.expand(&arg.text);
                     self.vars.pop_scope();
-                    v
+                    (v, globbed)
                 })
                 .collect(),
-            None => vec![self.vars.expand(&arg.text)],
+            None => vec![(self.vars.expand(&arg.text), false)],
         }
     }
 
@@ -481,6 +555,10 @@ impl<'c, 'v> Walker<'c, 'v> {
             }
             "include" => self.include(cmd, &args),
             "add_subdirectory" => self.add_subdirectory(cmd),
+            "file" => self.file_glob(&args),
+            "vtk_module_find_modules" | "vtk_module_scan" | "vtk_module_build" => {
+                self.module_system(cmd, &args)
+            }
             _ => {}
         }
         extract::command(self, cmd, &args);
@@ -602,7 +680,26 @@ impl<'c, 'v> Walker<'c, 'v> {
         self.vars.set(name, new.join(";"));
     }
 
-    fn warn_unresolved(&mut self, line: u32, what: String) {
+    /// `file(GLOB …)` evaluated on the tree, so a loop over the result can
+    /// be followed; the variable stays unknown when it cannot be.
+    fn file_glob(&mut self, args: &[String]) {
+        let Some(call) = glob::parse(args) else {
+            return;
+        };
+        let found = glob::evaluate(
+            self.ctx.view,
+            &self.source_dir,
+            &call,
+            &mut self.glob_budget,
+        );
+        let Some(values) = found else {
+            return;
+        };
+        self.globbed.extend(values.iter().cloned());
+        self.vars.set(call.out, values.join(";"));
+    }
+
+    pub(super) fn warn_unresolved(&mut self, line: u32, what: String) {
         if self.unresolved_warnings < MAX_UNRESOLVED_WARNINGS {
             let file = self.file.clone();
             self.ctx.warn(
@@ -622,7 +719,7 @@ impl<'c, 'v> Walker<'c, 'v> {
             return;
         }
         let optional = args.iter().any(|a| a == "OPTIONAL");
-        for target in self.path_candidates(first) {
+        for (target, _) in self.path_candidates(first) {
             let module = !target.contains('/') && !target.ends_with(".cmake");
             if module {
                 if let Some(found) = self.find_module(&target) {
@@ -695,7 +792,7 @@ impl<'c, 'v> Walker<'c, 'v> {
         if self.call_site.is_some() {
             return;
         }
-        for target in self.path_candidates(first) {
+        for (target, globbed) in self.path_candidates(first) {
             let file = self.file.clone();
             match resolve_path(&self.source_dir, &target) {
                 Ok(dir) => {
@@ -706,6 +803,9 @@ impl<'c, 'v> Walker<'c, 'v> {
                     };
                     if self.ctx.view.exists(&list) {
                         self.walk_file(&list, Some(dir), cmd.line);
+                    } else if globbed {
+                        // A glob also lists files and directories without a
+                        // build; the loop's own tests skip those.
                     } else if self.ctx.view.is_dir(&dir) {
                         let site = Site {
                             evidence: Evidence::new(&file, cmd.line),

@@ -170,6 +170,20 @@ pub struct CmakeHomeCopy {
     pub evidence: Evidence,
 }
 
+/// A directory the build enters because a module description file marks
+/// it as a module of a VTK-style module system (`vtk_module_scan` /
+/// `vtk_module_build` add each module's directory by a computed path).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmakeModuleDir {
+    /// Repository-relative directory whose `CMakeLists.txt` was read.
+    pub dir: String,
+    /// The module description file (`Common/Core/vtk.module`): why the
+    /// directory was entered.
+    pub module_file: String,
+    /// The call that builds the modules (`vtk_module_build`).
+    pub evidence: Evidence,
+}
+
 /// Everything read from the CMake files of a repository.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CmakeFacts {
@@ -221,4 +235,7 @@ pub struct CmakeFacts {
     /// a package built the way upstream tests it uses the same one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_generator: Option<Sourced<String>>,
+    /// Module directories entered through a VTK-style module system.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub module_dirs: Vec<CmakeModuleDir>,
 }
