@@ -11,6 +11,24 @@
 //! corpus: output-guided, the cheap stand-in for coverage on stable.
 //!
 //! Dev-only (`publish = false`): nothing in the product depends on it.
+//!
+//! Modules:
+//! - `rng`: seeded SplitMix64, so a run is reproducible.
+//! - `mutate`: byte flips, splices between seeds, the target's keywords,
+//!   duplicated tokens, deep nesting, long lines, NUL bytes, invalid UTF-8.
+//! - `seeds`: the repository's own test files, read at run time.
+//! - `probe`: peak RSS per input (VmHWM, reset through
+//!   `/proc/self/clear_refs`).
+//! - `harness`: hostile inputs first, then mutations; each input under
+//!   `catch_unwind`; panicking inputs are shrunk and failing ones saved.
+//! - `watchdog`: a thread that saves an input running far over its limit
+//!   and aborts, so a hang cannot stall the suite.
+//! - `targets/`: one target per reader (`all_targets`): the analysis
+//!   readers through `analyze_dir` on a scratch tree, `package.py` and the
+//!   static check, specs, model-output cleaners, Nix edits, logs and the
+//!   fidelity reader, bench tasks and configurations, `packsmith.toml`.
+//!
+//! A crash found becomes a unit test beside the reader.
 
 pub mod harness;
 pub mod mutate;

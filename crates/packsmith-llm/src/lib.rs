@@ -3,6 +3,40 @@
 //! Providers translate `packsmith_core::chat` types to their wire formats;
 //! reliability, accounting, the replay cache and the budget are wrappers
 //! that any provider goes into (see [`build_model`]).
+//!
+//! [`build_model`] stacks Budgeted → Cached → Metered → Reliable → provider
+//! (`wrap`); [`build_provider`] gives the bare provider, for
+//! `packsmith serve`. A model is named `provider:name` ([`ModelSpec`]).
+//!
+//! Modules:
+//! - Providers: `openai` (OpenAI and every OpenAI-compatible server: vLLM,
+//!   Ollama, llama.cpp's server, LiteLLM) and `anthropic` (Messages API),
+//!   both over a blocking `http::HttpTransport`. `http` is the one place
+//!   HTTP statuses become classified `LlmError`s; its `Cancellable` runs
+//!   each request on a thread of its own and stops waiting once the cancel
+//!   flag is set.
+//! - `local/` and `local_glue` (feature `local`): the embedded llama.cpp.
+//!   One worker thread owns the model and its contexts, so no `unsafe` is
+//!   needed. It uses the model's own chat template, native or emulated tool
+//!   calls, JSON Schema → GBNF grammars, KV-cache reuse across calls, and
+//!   asks the cancel flag between prompt batches and tokens. It also embeds.
+//! - `scripted`: `ScriptedModel`, a model that answers from a script, for
+//!   tests of the loop.
+//! - Wrappers: `retry` (`Reliable`: backoff with jitter, Retry-After, a
+//!   deadline; a wait ends with `LlmError::Cancelled` on Ctrl-C), `budget`
+//!   (a request that would pass the token or cost budget is refused before
+//!   it is sent), `usage` (`Metered`: price table, latency, cost), `cache`
+//!   (`Cached`: a content-addressed replay cache with atomic writes).
+//! - `tools`: `validate_tool_call`; its errors go back to the model.
+//! - `secret`: `Secret` and `redact`; credentials never reach a trace.
+//! - `spec`, `config`, `env`: `--model`, `packsmith.toml` and the
+//!   environment variables, each declared once.
+//! - `catalog`: the one table of models known by name (file, fetch-script
+//!   target, chat or embedding, download URL, size and sha256). `local:NAME`,
+//!   `model list`, `model pull` and `doctor` read it; a test holds
+//!   `scripts/fetch-models.sh` to it.
+//! - `openai/reverse` and `serve`: the server side of the OpenAI wire
+//!   format, exposing any `ChatModel` on loopback (`packsmith serve`).
 
 pub mod anthropic;
 pub mod budget;

@@ -4,6 +4,97 @@
 //! statically, turn repository facts into a brief and a first draft, and
 //! score generated recipes against human ones. Nothing here runs a process
 //! or calls a model (embeddings come through `packsmith_core::embed`).
+//!
+//! `packsmith check`, `kb` and `score` and the bench's scoring use nothing
+//! but this crate and `packsmith-core`.
+//!
+//! Modules:
+//! - `pywalk` (private): the tree-sitter reading of `package.py` that
+//!   `recipe` and `check` share: parser, positions, classes and their bases,
+//!   `with` items. So `with when(...)` is found one way.
+//! - `recipe/`: `parse_recipe` reads a `package.py` into a `ParsedRecipe`
+//!   (both Spack generations, `with when()` and `default_args` blocks,
+//!   class-level loops unrolled, CMake define keys). Broken files are
+//!   recovered statement by statement. `indent` reports the indentation
+//!   errors tree-sitter's recovery lets pass, as Spack's loader refuses them.
+//!   Inputs are bounded (size, line length, parse time).
+//! - `spec/`: the spec grammar with byte offsets, Spack's version ordering,
+//!   `satisfies` and `intersects`.
+//! - `target` (which Spack a recipe is written for: `TargetSpack`) and
+//!   `generation` (which generation an existing recipe was written for, from
+//!   its `repo.yaml` or its imports).
+//! - `base_classes`: the one table of builtin base classes: module, implied
+//!   `build_system`, parents, the dependencies each declares in 0.23 and 1.x,
+//!   and `class_for_kind` for an analysed build system. Read by `check`,
+//!   `draft`, `kb`, `brief` and `score`.
+//! - `mapping/`: upstream name → Spack name, from the curated
+//!   `data/dependency-names.toml`, confirmed against a knowledge base
+//!   through the `SpackNames` trait. `unknown` is the one fix for a name the
+//!   knowledge base lacks. `providers` swaps a concrete provider for its
+//!   virtual (`openblas` → `blas` + `lapack`), from the knowledge base and
+//!   `data/virtual-providers.toml`. `library` maps a library file to a
+//!   package.
+//! - `brief/`: `build_brief` turns `RepoFacts` into a `SpackBrief`: base
+//!   class, variants from options, dependencies with `if()` conditions
+//!   translated to `when=` specs (only when every clause is an option made a
+//!   variant; anything else is reported, never guessed), language virtuals,
+//!   CMake constraint and defines, and `fixmes`. Submodules each own one
+//!   judgement: `conditions` (`ConditionMap`), `downloads` (a configure-time
+//!   download → a dependency plus FetchContent's offline switches),
+//!   `install` (the `InstallPlan` of a build without install rules),
+//!   `virtuals`, `own_name` (no dependency on the project itself),
+//!   `platform` (options declared per platform take their Linux x86-64
+//!   default), `gpu`, `library_kind` (`shared`, `pic`), `makefile`,
+//!   `option_words` and `option_roles` (a test option follows
+//!   `self.run_tests`; switches a maintainer sets once are pinned defines,
+//!   not variants), `names` (variant names without the project's prefix),
+//!   `render`. Every optional `find_package` it does not declare is switched
+//!   off with `CMAKE_DISABLE_FIND_PACKAGE_<Name>`, so the host cannot fill
+//!   it in.
+//! - `draft/`: `render_recipe` and `render_recipe_with_names` turn a brief
+//!   into a first `package.py` per generation: imports, metadata, versions,
+//!   variants, dependencies, build-argument methods, `install` for a build
+//!   without install rules. A missing fact becomes a `# FIXME:` line, never
+//!   an invented checksum. With names, every dependency the knowledge base
+//!   lacks is renamed or commented out with the closest known names.
+//! - `check/`: the static check, with stable `PS…` codes (`codes`). `walk`
+//!   finds directive calls and the position of each string argument; one
+//!   module per rule family. What Spack refuses while loading a class has its
+//!   own modules: `signatures` (PS801, PS802), `self_dependency` (PS403),
+//!   `class_body` (PS803), `specs` (PS501), `variant_args`, `version_args`.
+//!   Rules that reason about what is absent are skipped when the file has
+//!   syntax errors. `markdown` also exports the model-output cleaner.
+//! - `edit/`: structured edits of a `package.py`. `EditOp` is a serde-tagged
+//!   enum of typed changes (dependencies, variants, `when=`, base class,
+//!   CMake defines, configure arguments, `flag_handler`, `filter_file`, line
+//!   replacements), read from a model's JSON by `parse_edit_list`.
+//!   `apply_edits` applies them at byte positions `locate` reads from the
+//!   syntax tree; each edit applies or fails with a reason. `schema` is the
+//!   JSON Schema of an edit list for a `Menu`, so a grammar-constrained
+//!   model picks among offered values. `candidates` are the repairs by rule
+//!   from the check's findings and from names a failed stage reports, best
+//!   first; `menu_ops` the operations that fit a failure class.
+//! - `kb/`: the SQLite knowledge base. `layout` finds `packages/` in any
+//!   layout; `index` is incremental by file hash and writes into a copy that
+//!   is renamed over the old database when complete; `query` (stats, show,
+//!   search, `NameIndex`: the `SpackNames` of a knowledge base); `features`
+//!   precomputes retrieval sets and IDF weights at index time.
+//! - `retrieve`: reference recipes by none, random, same build system,
+//!   SpackIt's affinity score, or weighted Jaccard; `RefsMode` parses
+//!   `--refs`.
+//! - `embed/`: embedding retrieval. `card` and `chunks` are the texts
+//!   embedded; `store` is the `embeddings` table beside the index, keyed by
+//!   model id, package, chunk and text hash, so a second run embeds only
+//!   what changed; `search` is cosine top-k. Vectors of different model ids
+//!   are never mixed.
+//! - `score/`: SpackIt's S_d and S_v, a semantic S_d, precision, and
+//!   `fidelity` (dependency and variant recall and precision, also over each
+//!   recipe's default configuration); `inherited` adds what base classes
+//!   declare. `ScoreRecipe::from_recipe` is shared by `packsmith score` and
+//!   the bench.
+//! - `mutate/`: the repair benchmark's typed mutations of a real recipe, one
+//!   per `MutationClass`, each with the stage Spack refuses it at
+//!   (`PredictedStage`); `install` the classes only an install shows.
 
 pub mod base_classes;
 pub mod brief;

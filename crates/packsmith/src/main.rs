@@ -1,4 +1,36 @@
 //! The `packsmith` command line.
+//!
+//! The binary owns the CLI, printing, exit codes and wiring; logic lives in
+//! the library crates. Libraries never print.
+//!
+//! Modules:
+//! - `cli`: the clap definitions of every verb.
+//! - `commands/`: one module per verb: `analyze`, `doctor`, `kb` and
+//!   `kb_embed`, `check`, `score`, `model/` (`list`, `pull`), `serve`,
+//!   `setup`, `spack/`, `repair`, `nix/`, `bench` and `bench_repairs`.
+//!   `spack/` maps its arguments onto `packsmith_spack::prepare::prepare_run`
+//!   (`environment` locates Spack and the knowledge base, `inputs` the
+//!   references and brief, `variants` the variant check after success).
+//!   `nix/` checks inputs, runs the loop, and writes `nix-result.json`
+//!   (`finish`, `checks`); a run that passed without nixpkgs is
+//!   `RunStatus::NotBuilt`, exit 3 unless `--allow-unbuilt`.
+//!   `spack_default` is which set-up is the default Spack.
+//!   `optional_model` is the model of `spack` and `nix`, or none, with which
+//!   only the draft runs.
+//! - `progress`: ecosystem-neutral progress lines from agent events, and the
+//!   closing summary.
+//! - `summary`: the one-screen summary of `analyze`.
+//! - `download`: streamed, verified, atomic model downloads that clean up
+//!   after Ctrl-C.
+//! - `archive`: a local release archive unpacked once into the cache.
+//! - `exit`: exit codes and `CliError`. Any `Hint` error becomes a
+//!   `CliError` by `?`: exit 2 for bad input, 3 for the environment; 1 means
+//!   the job ran and failed; 130 after Ctrl-C (`CliError::unless_cancelled`).
+//! - `env_vars`: environment variables, declared once.
+//!
+//! Integration tests are two binaries: `cli_all` (every CLI test) and
+//! `local_model` (the embedded-model runs, kept apart from timing-sensitive
+//! tests).
 
 mod archive;
 mod cli;
