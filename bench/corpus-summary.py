@@ -70,8 +70,9 @@ def main():
                 end = sum(installed(got[t["name"]], False) for t in ok)
                 end_all = sum(installed(r, False) for r in got.values())
                 flagged = sum(installed_not_hermetic(r) for r in got.values())
+                ok_ran = sum(1 for t in ok if got[t["name"]] is not None)
                 rows.append((os.path.basename(run.rstrip("/")), config, split, len(chosen), ran,
-                             len(ok), first, end, end_all, flagged))
+                             len(ok), ok_ran, first, end, end_all, flagged))
                 for t in chosen:
                     r = got[t["name"]]
                     per_task.append({"run": os.path.basename(run.rstrip("/")), "config": config,
@@ -82,10 +83,10 @@ def main():
                                      "success_attempt": r.get("success_attempt") if r else None,
                                      "reason": r.get("reason") if r else None})
     pct = lambda n, d: f"{n} / {d} ({100 * n / d:.1f}%)" if d else f"{n} / 0"
-    print("| run | configuration | split | tasks | pairs run | installable here | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) | installed, not hermetic |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for run, config, split, n, ran, n_ok, first, end, end_all, flagged in rows:
-        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} | {flagged} |")
+    print("| run | configuration | split | tasks | pairs run | installable here | of them run | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) | installed, not hermetic |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for run, config, split, n, ran, n_ok, ok_ran, first, end, end_all, flagged in rows:
+        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {ok_ran} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} | {flagged} |")
     lines = "\n".join(json.dumps(p, sort_keys=True) for p in per_task)
     if a.json:
         with open(a.json + ".tmp", "w") as f:
