@@ -23,6 +23,8 @@
 //! - `target` (which Spack a recipe is written for: `TargetSpack`) and
 //!   `generation` (which generation an existing recipe was written for, from
 //!   its `repo.yaml` or its imports).
+//! - `spack1`: a 0.23 recipe in 1.x's idiom (`to_spack1`: build-system
+//!   imports, language virtuals) and `add_maintainer`, for contributions.
 //! - `base_classes`: the one table of builtin base classes: module, implied
 //!   `build_system`, parents, the dependencies each declares in 0.23 and 1.x,
 //!   and `class_for_kind` for an analysed build system. Read by `check`,
@@ -110,5 +112,6 @@ mod pywalk;
 pub mod recipe;
 pub mod retrieve;
 pub mod score;
+pub mod spack1;
 pub mod spec;
 pub mod target;

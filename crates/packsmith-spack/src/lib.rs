@@ -50,6 +50,9 @@
 //!   `references` (knowledge-base recipes, compacted); `tools`
 //!   (`spack_lookup`, `show_recipe`, `check_recipe`).
 //!   `--no-rules` switches every rule off.
+//! - `contribute`: the bundle of a run that succeeded (`--contribute`): the
+//!   recipe in 1.x's idiom at its spack-packages path, a `git format-patch`
+//!   with the disclosure trailer, and `PR.md` with the run's evidence.
 //! - `setup/`: `packsmith setup spack`: recognise a checkout, add clingo
 //!   when Spack's Python lacks it, detect externals, write the config scope
 //!   and `env.sh` (built in a temp directory and renamed into place);
@@ -63,6 +66,7 @@
 //! Tests that need real Spack print `SKIPPED: …` unless
 //! `PACKSMITH_TEST_SPACK` names a Spack checkout.
 
+pub mod contribute;
 pub mod diagnose;
 pub mod ecosystem;
 pub mod knowledge;

@@ -417,6 +417,19 @@ pub struct SpackArgs {
     /// Seed for random references and sampling.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// After a run that succeeded, write a contribution for spack-packages
+    /// into OUT: the recipe in Spack 1.x's idiom at its path in that
+    /// repository, OUT/<name>.patch (`git format-patch`) and OUT/PR.md.
+    #[arg(long, value_name = "OUT")]
+    pub contribute: Option<std::path::PathBuf>,
+    /// With --contribute: leave the `Assisted-by: packsmith` trailer out of
+    /// the commit; the disclosure is then in PR.md only.
+    #[arg(long, requires = "contribute")]
+    pub no_disclosure_trailer: bool,
+    /// With --contribute: a GitHub handle added as `maintainers("NAME")`,
+    /// and the commit's author when git has no user.name.
+    #[arg(long, value_name = "NAME", requires = "contribute")]
+    pub maintainer: Option<String>,
     #[command(flatten)]
     pub run: LoopFlags,
 }

@@ -160,6 +160,79 @@ fn the_example_installs_from_the_draft_without_a_model() {
     assert!(stderr(&again).contains("already holds a run"));
 }
 
+/// `--contribute OUT` on the example: the recipe at its spack-packages
+/// path in 1.x's idiom, a patch that applies there, and PR.md with the
+/// stages the run passed.
+#[test]
+fn the_example_run_writes_a_contribution_bundle() {
+    let Some(env) = common::test_spack_env("the_example_run_writes_a_contribution_bundle") else {
+        return;
+    };
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let bundle = tempfile::tempdir().unwrap();
+    let out_s = out.path().display().to_string();
+    let bundle_s = bundle.path().display().to_string();
+    let env_s = env.display().to_string();
+    let args = [
+        "spack",
+        &example(),
+        "--spack",
+        &env_s,
+        "--out",
+        &out_s,
+        "--no-audit",
+        "--no-variant-check",
+        "--contribute",
+        &bundle_s,
+        "--maintainer",
+        "octocat",
+    ];
+    let o = packsmith(&args, cache.path(), None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("contribution:"), "{err}");
+    let recipe = std::fs::read_to_string(
+        bundle
+            .path()
+            .join("repos/spack_repo/builtin/packages/heatsim/package.py"),
+    )
+    .unwrap();
+    assert!(
+        recipe.contains("from spack_repo.builtin.build_systems.cmake import CMakePackage"),
+        "{recipe}"
+    );
+    assert!(recipe.contains("depends_on(\"c"), "{recipe}");
+    assert!(recipe.contains("maintainers(\"octocat\")"), "{recipe}");
+    let patch = std::fs::read_to_string(bundle.path().join("heatsim.patch")).unwrap();
+    assert!(
+        patch.contains("Subject: [PATCH] heatsim: new package"),
+        "{patch}"
+    );
+    assert!(patch.contains("Assisted-by: packsmith"), "{patch}");
+    let repo = tempfile::tempdir().unwrap();
+    common::git(repo.path(), &["init", "-q"]);
+    let patch_s = bundle.path().join("heatsim.patch").display().to_string();
+    common::git(repo.path(), &["apply", "--check", &patch_s]);
+    let pr = std::fs::read_to_string(bundle.path().join("PR.md")).unwrap();
+    assert!(pr.contains("Stages passed: load"), "{pr}");
+    assert!(pr.contains("install"), "{pr}");
+}
+
+/// The bundle's flags mean nothing without `--contribute`, and say so
+/// before any Spack is looked for.
+#[test]
+fn the_bundle_flags_need_contribute() {
+    let cache = tempfile::tempdir().unwrap();
+    let o = packsmith(
+        &["spack", &example(), "--no-disclosure-trailer"],
+        cache.path(),
+        Some("/usr/bin:/bin"),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--contribute"), "{}", stderr(&o));
+}
+
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {

@@ -15,6 +15,7 @@ mod pystr;
 use crate::brief::SpackBrief;
 use crate::mapping::{NoKnowledge, SpackNames};
 
+pub use imports::render_imports;
 pub use install::render_install;
 pub use names::{resolve_names, UnknownDependency};
 pub use pystr::py_str;

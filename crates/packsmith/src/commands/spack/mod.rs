@@ -1,7 +1,9 @@
 //! `packsmith spack SOURCE`: analyze → brief → deterministic draft → real
 //! Spack stages in the sandbox → model repairs, until the package installs
-//! or the attempts run out. Everything lands in `<out>/<name>/`.
+//! or the attempts run out. Everything lands in `<out>/<name>/`; with
+//! `--contribute OUT`, a bundle for spack-packages lands in OUT.
 
+mod contribute;
 pub(crate) mod environment;
 mod inputs;
 mod variants;
@@ -141,11 +143,15 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
             .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
     }
     note(&render_summary(&report, &prepared.run_dir));
-    Ok(match report.status {
+    let exit = match report.status {
         RunStatus::Succeeded => Exit::Success,
         RunStatus::Interrupted => Exit::Interrupted,
         _ => Exit::Failure,
-    })
+    };
+    if let Some(out) = &args.contribute {
+        contribute::write(args, out, &prepared, &facts, exit)?;
+    }
+    Ok(exit)
 }
 
 /// The source tree (a path, or a clone in the cache) and its facts.
