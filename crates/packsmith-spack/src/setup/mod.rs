@@ -138,7 +138,11 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     let own: Vec<OwnExternal> = detect_own_externals()
         .into_iter()
         .filter(|e| !spack_externals.contains(&e.package))
-        .filter(|e| builtin.as_deref().is_none_or(|dir| has_recipe(dir, &e.package)))
+        .filter(|e| {
+            builtin
+                .as_deref()
+                .is_none_or(|dir| has_recipe(dir, &e.package))
+        })
         .collect();
     scope::append_own_externals(&tmp, &own, &spack_externals).map_err(write_err(&tmp))?;
     swap_into_place(&tmp, &scope_dir)?;
@@ -241,7 +245,10 @@ mod tests {
             version: "0.23.0".into(),
             generation: Generation::Legacy,
         };
-        assert_eq!(builtin_packages_dir(&checkout, None), Some(packages.clone()));
+        assert_eq!(
+            builtin_packages_dir(&checkout, None),
+            Some(packages.clone())
+        );
         // spack-packages' builtin repository for 1.x.
         let repo = root.path().join("spack-packages/repos/spack_repo/builtin");
         assert_eq!(builtin_packages_dir(&checkout, Some(&repo)), None);
