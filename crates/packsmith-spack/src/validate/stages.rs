@@ -409,12 +409,18 @@ fn run_sandboxed(
     Ok((out, command, sandbox_events))
 }
 
-/// The nodes of a concretization other than the package itself and
-/// `gcc-runtime` that Spack would build.
+/// Packages Spack builds without a download: the compiler's runtime
+/// libraries, copied from the compiler, and Python's virtual environment
+/// (`has_code = False`: `python -m venv`), which every Python package of
+/// Spack 0.22 and later builds against.
+const BUILT_WITHOUT_SOURCE: &[&str] = &["gcc-runtime", "python-venv"];
+
+/// The nodes of a concretization other than the package itself and the
+/// packages built without a download that Spack would build.
 fn nodes_to_build(spec_output: &str, package: &str) -> Vec<ToBuild> {
     parse_spec_install_status(spec_output)
         .into_iter()
-        .filter(|n| n.name != package && n.name != "gcc-runtime")
+        .filter(|n| n.name != package && !BUILT_WITHOUT_SOURCE.contains(&n.name.as_str()))
         .collect()
 }
 
@@ -497,6 +503,16 @@ mod tests {
         let nodes = parse_spec_install_status(out);
         let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, vec!["demo", "gcc-runtime", "libfoo"]);
+    }
+
+    #[test]
+    fn only_nodes_that_need_a_download_count_as_built_offline() {
+        let out = "Concretized\n--------------------------------\n -   py-demo@1.0%gcc@12.2.0\n[e]      ^python@3.11.2%gcc@12.2.0\n -       ^python-venv@1.0%gcc@12.2.0\n -       ^gcc-runtime@12.2.0%gcc@12.2.0\n -       ^py-flit-core@3.9%gcc@12.2.0\n";
+        let names: Vec<String> = nodes_to_build(out, "py-demo")
+            .into_iter()
+            .map(|n| n.name)
+            .collect();
+        assert_eq!(names, ["py-flit-core"]);
     }
 
     #[test]
