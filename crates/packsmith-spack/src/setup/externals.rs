@@ -2,7 +2,12 @@
 //! detection (pkg-config files, headers) for libraries Spack has no
 //! detector for.
 
-use std::process::Command;
+use std::time::Duration;
+
+use packsmith_exec::CommandSpec;
+
+/// One probe (a pkg-config or python query) never holds the set-up up longer.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Packages handed to `spack external find`.
 pub(crate) const SPACK_DETECTABLE: &[&str] = &[
@@ -210,16 +215,16 @@ fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
 /// The system python's installed `dist` as an external at `/usr`: only a
 /// python3 under `/usr/bin` counts, the one Spack declares as `python`.
 fn from_python_distribution(package: &str, dist: &str) -> Option<OwnExternal> {
-    let out = Command::new("/usr/bin/python3")
+    let spec = CommandSpec::new("/usr/bin/python3")
         .args([
             "-c",
             "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
             dist,
         ])
-        .output()
-        .ok()?;
-    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (out.status.success() && !version.is_empty()).then(|| OwnExternal {
+        .timeout(PROBE_TIMEOUT);
+    let out = packsmith_exec::run(&spec).ok()?;
+    let version = out.stdout.trim().to_string();
+    (out.success() && !version.is_empty()).then(|| OwnExternal {
         package: package.into(),
         version: clean_version(&version),
         variants: String::new(),
@@ -244,10 +249,17 @@ fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
 }
 
 fn pkg_config(args: &[&str]) -> Option<String> {
-    let out = Command::new("pkg-config").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let mut spec = CommandSpec::new("pkg-config")
+        .args(args.iter().copied())
+        .timeout(PROBE_TIMEOUT);
+    // The user's own module directories count, as for any pkg-config call.
+    for key in ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"] {
+        if let Some(value) = std::env::var_os(key) {
+            spec = spec.env(key, value);
+        }
+    }
+    let out = packsmith_exec::run(&spec).ok()?;
+    out.success().then(|| out.stdout.trim().to_string())
 }
 
 /// Spack versions are dotted numbers: `1.2.13-dfsg` becomes `1.2.13`.
