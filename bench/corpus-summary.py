@@ -54,12 +54,12 @@ def main():
     a = ap.parse_args()
     with open(a.tasks) as f:
         tasks = [json.loads(l) for l in f if l.strip()]
+    split_of = {t["name"]: t.get("split") for t in tasks}
     rows, per_task = [], []
     for run in a.runs:
         pairs = read_journal(run)
         configs = sorted({c for _, c in pairs})
-        splits = sorted({t["task"] and next((x["split"] for x in tasks if x["name"] == t["task"]), None)
-                         for t in pairs.values()} - {None})
+        splits = sorted({split_of.get(task) for task, _ in pairs} - {None})
         for config in configs:
             for split in splits:
                 chosen = [t for t in tasks if t.get("split") == split]
