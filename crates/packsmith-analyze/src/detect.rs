@@ -146,14 +146,18 @@ pub fn choose_primary(
     let primary = systems
         .iter()
         .filter(|s| level(s) == min_depth)
-        .map(|s| s.kind)
-        .min_by_key(|kind| {
-            if python_wraps_native && *kind == BuildSystemKind::Python {
+        .min_by_key(|s| {
+            let kind_rank = if python_wraps_native && s.kind == BuildSystemKind::Python {
                 0
             } else {
-                priority(*kind)
-            }
-        })?;
+                priority(s.kind)
+            };
+            // Nothing at the top: the build in the source directory is the
+            // project's, one beside it (`pympirockstar/`, `demo/`) a binding
+            // or an example.
+            (min_depth > 0 && !in_source_dir(&s.evidence.file), kind_rank)
+        })
+        .map(|s| s.kind)?;
     for s in systems.iter_mut() {
         s.note = if s.kind == primary {
             if python_wraps_native && primary == BuildSystemKind::Python {
@@ -170,11 +174,19 @@ pub fn choose_primary(
             "secondary: the web frontend of the Tauri app".to_string()
         } else if level(s) > min_depth {
             format!("secondary: found {} level(s) down", s.depth)
+        } else if min_depth > 0 {
+            format!("secondary: {primary} takes precedence at the same depth")
         } else {
             format!("secondary: {primary} takes precedence at the top level")
         };
     }
     Some(primary)
+}
+
+/// A build file directly in `src/` or `source/` (any case).
+fn in_source_dir(file: &str) -> bool {
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+    matches!(dir.to_ascii_lowercase().as_str(), "src" | "source")
 }
 
 /// Tauri's layout: the app is the Cargo crate in `src-tauri/`, and the
@@ -276,5 +288,30 @@ mod tests {
         // A large CMake project that also builds wheels stays a CMake project.
         let primary = choose_primary(&mut found, Some("scikit_build_core.build"), 200);
         assert_eq!(primary, Some(BuildSystemKind::Cmake));
+    }
+
+    #[test]
+    fn with_nothing_at_the_top_the_source_directory_build_wins() {
+        // MPI-Rockstar's layout: the code's Makefile in src/, a Python
+        // wrapper beside it.
+        let (_d, view) =
+            crate::view::test_view(&["src/Makefile", "pympirockstar/pyproject.toml", "README.md"]);
+        let mut found = detect(&view);
+        assert_eq!(
+            choose_primary(&mut found, None, 0),
+            Some(BuildSystemKind::Makefile)
+        );
+        let note = |kind| &found.iter().find(|s| s.kind == kind).unwrap().note;
+        assert_eq!(
+            note(BuildSystemKind::Python),
+            "secondary: makefile takes precedence at the same depth"
+        );
+        // Without a source directory the kinds' own order still decides.
+        let (_d, view) = crate::view::test_view(&["tools/Makefile", "bindings/pyproject.toml"]);
+        let mut found = detect(&view);
+        assert_eq!(
+            choose_primary(&mut found, None, 0),
+            Some(BuildSystemKind::Python)
+        );
     }
 }

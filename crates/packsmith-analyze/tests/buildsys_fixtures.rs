@@ -73,3 +73,38 @@ fn an_own_header_nothing_includes_is_no_evidence() {
     ];
     assert_eq!(headers(&header_only), ["gmp.h"]);
 }
+
+/// A setup.py without a `[build-system]` table builds with setuptools'
+/// legacy backend, so setuptools is a build requirement; a pyproject that
+/// names its own backend gets none added.
+#[test]
+fn a_setup_py_without_build_system_requires_setuptools() {
+    let setup = "from setuptools import setup\nsetup(name='x', version='1.0')\n";
+    let build_requires = |files: &[(&str, &str)]| -> Vec<(String, String)> {
+        let facts = super::common::facts_of(files);
+        facts
+            .python
+            .map(|p| p.build_requires)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| (r.name, r.evidence.file))
+            .collect()
+    };
+    assert_eq!(
+        build_requires(&[("setup.py", setup)]),
+        [("setuptools".to_string(), "setup.py".to_string())]
+    );
+    let pyproject =
+        "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n";
+    assert_eq!(
+        build_requires(&[("setup.py", setup), ("pyproject.toml", pyproject)]),
+        [("hatchling".to_string(), "pyproject.toml".to_string())]
+    );
+    // Poetry's table alone is not a build system: pip still uses setuptools.
+    let poetry = "[tool.poetry]\nname = \"x\"\nversion = \"1.0\"\n";
+    let cfg = "[metadata]\nname = x\n";
+    assert_eq!(
+        build_requires(&[("setup.cfg", cfg), ("pyproject.toml", poetry)]),
+        [("setuptools".to_string(), "setup.cfg".to_string())]
+    );
+}

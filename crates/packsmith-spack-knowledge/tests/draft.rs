@@ -227,3 +227,16 @@ fn draft_resolves_or_comments_out_unknown_names() {
         );
     }
 }
+
+/// Nothing at the top, the code's Makefile in `src/` and a Python wrapper
+/// beside it: a MakefilePackage that builds in `src`.
+#[test]
+fn a_makefile_in_src_is_the_build_directory() {
+    let dir = repo_root().join("crates/packsmith-analyze/tests/fixtures/makefile-in-src");
+    let text = render_recipe(
+        &brief_for(&dir, TargetSpack::V0_23),
+        &DraftOptions::default(),
+    );
+    assert!(text.contains("(MakefilePackage):"), "{text}");
+    assert!(text.contains("    build_directory = \"src\"\n"), "{text}");
+}

@@ -34,9 +34,8 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
         );
     }
     let pyproject = path("pyproject.toml");
-    if ctx.view.exists(&pyproject) {
-        pyproject::read(ctx, &pyproject, &mut facts);
-    }
+    let has_build_system =
+        ctx.view.exists(&pyproject) && pyproject::read(ctx, &pyproject, &mut facts);
     let cfg = path("setup.cfg");
     if ctx.view.exists(&cfg) {
         setup_cfg::read(ctx, &cfg, &mut facts);
@@ -45,11 +44,23 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
     if ctx.view.exists(&setup) {
         setup_py::read(ctx, &setup, &mut facts);
     }
+    // No `[build-system]`: pip builds a setup.py or setup.cfg project with
+    // setuptools' legacy backend (PEP 517's fallback), whatever other
+    // tool's table the pyproject has, so setuptools is a build requirement.
+    if !has_build_system {
+        if let Some(manifest) = [&setup, &cfg].into_iter().find(|f| ctx.view.exists(f)) {
+            facts.build_backend = Some("setuptools.build_meta:__legacy__".into());
+            facts
+                .build_requires
+                .extend(requirement::parse("setuptools", Evidence::new(manifest, 1)));
+        }
+    }
     let reqs = path("requirements.txt");
     if facts.dependencies.is_empty() && ctx.view.exists(&reqs) {
         read_requirements_txt(ctx, &reqs, &mut facts);
     }
     dedupe(&mut facts);
+    scm_version(ctx, &path("PKG-INFO"), &mut facts);
     facts.is_application = !facts.scripts.is_empty();
     add_binding_hints(ctx, &facts);
     Some(facts)
@@ -83,6 +94,24 @@ fn read_requirements_txt(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts)
     for (i, line) in text.lines().enumerate() {
         let ev = Evidence::new(file, u32::try_from(i + 1).unwrap_or(u32::MAX));
         facts.dependencies.extend(requirement::parse(line, ev));
+    }
+}
+
+/// A build that takes its version from git (setuptools-scm, hatch-vcs,
+/// pdm's `source = "scm"`) fails on a tree without `.git` or `PKG-INFO`
+/// unless told the version; keeps `scm_version_env` only for such a tree.
+fn scm_version(ctx: &Ctx<'_>, pkg_info: &str, facts: &mut PythonFacts) {
+    let scm_plugin = facts
+        .build_requires
+        .iter()
+        .any(|r| matches!(r.name.as_str(), "setuptools-scm" | "hatch-vcs"));
+    if scm_plugin {
+        facts
+            .scm_version_env
+            .insert(0, "SETUPTOOLS_SCM_PRETEND_VERSION".into());
+    }
+    if ctx.view.exists(pkg_info) {
+        facts.scm_version_env.clear();
     }
 }
 

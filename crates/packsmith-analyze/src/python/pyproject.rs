@@ -7,8 +7,12 @@ use crate::support::toml_doc::{str_of, strings_of, TomlDoc};
 use packsmith_core::{Evidence, PythonEntryPoint, PythonExtra, PythonFacts, PythonRequirement};
 use toml_edit::{Item, TableLike};
 
-pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
-    let Some(text) = ctx.read(file) else { return };
+/// Reads `file` into `facts`; true when it has a `[build-system]` table
+/// (without one, pip builds with setuptools' legacy backend).
+pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) -> bool {
+    let Some(text) = ctx.read(file) else {
+        return false;
+    };
     facts.files.push(file.to_string());
     let doc = match TomlDoc::parse(&text) {
         Ok(doc) => doc,
@@ -18,15 +22,23 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
                 err.line,
                 format!("invalid TOML, not read: {}", err.message),
             );
-            return;
+            return false;
         }
     };
     let r = Reader { doc: &doc, file };
-    if let Some(bs) = doc.table(&["build-system"]) {
+    let build_system = doc.table(&["build-system"]);
+    let has_build_system = build_system.is_some();
+    if let Some(bs) = build_system {
         facts.build_backend = str_of(bs, "build-backend");
         if let Some(reqs) = bs.get("requires") {
             facts.build_requires = r.requirements(reqs);
         }
+    }
+    let pdm_source = doc
+        .table(&["tool", "pdm", "version"])
+        .and_then(|t| str_of(t, "source"));
+    if pdm_source.as_deref() == Some("scm") {
+        facts.scm_version_env.push("PDM_BUILD_SCM_VERSION".into());
     }
     if let Some(project) = doc.table(&["project"]) {
         r.project(project, facts);
@@ -37,6 +49,7 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
             facts.build_backend = Some("poetry.core.masonry.api".into());
         }
     }
+    has_build_system
 }
 
 struct Reader<'a> {

@@ -47,8 +47,14 @@ pub struct PythonFacts {
     /// `dynamic = ["version"]` etc.
     pub dynamic: Vec<String>,
     /// The PEP 517 backend (`setuptools.build_meta`, `hatchling.build`, …);
-    /// None with a bare setup.py (legacy setuptools).
+    /// `setuptools.build_meta:__legacy__` without a `[build-system]` table.
     pub build_backend: Option<String>,
+    /// Environment variables that give the build its version when it reads
+    /// it from git metadata (`SETUPTOOLS_SCM_PRETEND_VERSION` for
+    /// setuptools-scm and hatch-vcs, `PDM_BUILD_SCM_VERSION`) and the tree
+    /// has no `PKG-INFO`: a forge archive or checkout without `.git`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scm_version_env: Vec<String>,
     pub build_requires: Vec<PythonRequirement>,
     pub requires_python: Option<String>,
     pub dependencies: Vec<PythonRequirement>,

@@ -2,7 +2,7 @@
 //! what the build made (executables to `bin`, libraries to `lib`, public
 //! headers to `include`), or, when a CMake build makes nothing but its
 //! tests, only the headers, with nothing built; and a build file below the
-//! top becomes `root_cmakelists_dir`.
+//! top becomes `root_cmakelists_dir` (CMake) or `build_directory` (Makefile).
 
 use super::{BriefNote, SpackBrief};
 use packsmith_core::{BuildSystemKind, CmakeTargetKind, RepoFacts};
@@ -38,6 +38,15 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
                     "the top CMakeLists.txt is in `{}`: root_cmakelists_dir",
                     root.value
                 ),
+                evidence: Some(root.evidence.clone()),
+            });
+        }
+    }
+    if facts.primary_build_system == Some(BuildSystemKind::Makefile) {
+        if let Some(root) = &facts.build_root {
+            brief.build_directory = Some(root.value.clone());
+            brief.notes.push(BriefNote {
+                message: format!("the Makefile is in `{}`: build_directory", root.value),
                 evidence: Some(root.evidence.clone()),
             });
         }

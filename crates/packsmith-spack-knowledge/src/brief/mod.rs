@@ -141,6 +141,9 @@ pub struct SpackBrief {
     /// `root_cmakelists_dir` when the top CMakeLists.txt is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_cmakelists_dir: Option<String>,
+    /// `build_directory` of a Makefile build whose Makefile is below the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_directory: Option<String>,
     /// Compiler variables configure must get MPI's wrappers in (`CC`,
     /// `CXX`, `FC`, `F77`): the project asks for `AC_PROG_CC([mpicc])`,
     /// which Spack's own `CC` would otherwise override.
@@ -160,6 +163,10 @@ pub struct SpackBrief {
     /// (an option the brief could not turn into a variant).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixmes: Vec<String>,
+    /// Environment variables that tell a git-versioned Python build its
+    /// version (`SETUPTOOLS_SCM_PRETEND_VERSION`): the source has no `.git`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scm_version_env: Vec<String>,
 }
 
 /// One CMake define the recipe should pass.
@@ -284,11 +291,13 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         defines: Vec::new(),
         notes: Vec::new(),
         root_cmakelists_dir: None,
+        build_directory: None,
         mpi_wrappers: Vec::new(),
         make_prefix_variable: None,
         configure_template: None,
         install: None,
         fixmes: Vec::new(),
+        scm_version_env: Vec::new(),
     }
 }
 
@@ -762,6 +771,7 @@ fn python_dependencies(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut Spack
             for r in py.dependencies.iter().filter(|r| r.marker.is_none()) {
                 add_python(brief, kb, r, &["build", "run"]);
             }
+            brief.scm_version_env.clone_from(&py.scm_version_env);
         }
     }
 }

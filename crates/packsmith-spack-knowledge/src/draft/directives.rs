@@ -72,6 +72,10 @@ pub fn render_body(
         out.push(String::new());
         out.push(format!("    root_cmakelists_dir = {}", py_str(dir)));
     }
+    if let Some(dir) = &b.build_directory {
+        out.push(String::new());
+        out.push(format!("    build_directory = {}", py_str(dir)));
+    }
     // A section that opens with a blank line of its own after the separator
     // (only listed dependencies) would leave two: flake8's E303 in a class.
     out.dedup_by(|a, b| a.is_empty() && b.is_empty());

@@ -21,7 +21,8 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
         Some("MakefilePackage") => makefile(b.make_prefix_variable.as_deref()),
-        Some("PythonPackage" | "CargoPackage" | "GoPackage") => Vec::new(),
+        Some("PythonPackage") => scm_version(&b.scm_version_env),
+        Some("CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
     if let (Some("CMakePackage"), Some(plan)) = (base, &b.install) {
@@ -30,6 +31,22 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         }
         out.extend(super::install::render_install(plan));
     }
+    out
+}
+
+/// `setup_build_environment` giving a git-versioned build its version.
+fn scm_version(vars: &[String]) -> Vec<String> {
+    if vars.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![
+        "    def setup_build_environment(self, env):".to_string(),
+        "        # The build reads its version from git metadata, which the archive lacks.".into(),
+    ];
+    out.extend(
+        vars.iter()
+            .map(|v| format!("        env.set({}, str(self.spec.version))", py_str(v))),
+    );
     out
 }
 

@@ -2,9 +2,12 @@
 //! detection (pkg-config files, headers) for libraries Spack has no
 //! detector for.
 
+use std::path::Path;
 use std::time::Duration;
 
 use packsmith_exec::CommandSpec;
+
+use super::python_sites;
 
 /// One probe (a pkg-config or python query) never holds the set-up up longer.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -120,8 +123,8 @@ const PKG_CONFIG: &[(&str, &str)] = &[
 
 /// Python packages Spack recipes need that Debian ships for its python3
 /// (the `python` external): Spack package and the distribution whose
-/// installed version `importlib.metadata` reports. Declared at `/usr`, where
-/// that python already finds them.
+/// installed files `importlib.metadata` lists. Each is declared at a prefix
+/// of its own that links those files (see `python_sites`).
 const PYTHON_DISTRIBUTIONS: &[(&str, &str)] = &[
     ("py-pip", "pip"),
     ("py-setuptools", "setuptools"),
@@ -166,17 +169,15 @@ impl OwnExternal {
     }
 }
 
-/// Everything found through pkg-config and Boost's version header.
-pub fn detect_own_externals() -> Vec<OwnExternal> {
+/// Everything found through pkg-config, Boost's version header and the
+/// system python; the Python distributions' prefixes are made under
+/// `python_sites`.
+pub fn detect_own_externals(python_sites: &Path) -> Vec<OwnExternal> {
     let mut found: Vec<OwnExternal> = PKG_CONFIG
         .iter()
         .filter_map(|(package, module)| from_pkg_config(package, module))
         .collect();
-    found.extend(
-        PYTHON_DISTRIBUTIONS
-            .iter()
-            .filter_map(|(package, dist)| from_python_distribution(package, dist)),
-    );
+    found.extend(python_externals(python_sites));
     if let Ok(text) = std::fs::read_to_string("/usr/include/boost/version.hpp") {
         if let Some(version) = boost_version(&text) {
             found.push(OwnExternal {
@@ -208,30 +209,34 @@ fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
     })
 }
 
+/// The system python's distributions, each at a prefix of its own under
+/// `root`; one whose prefix cannot be made is left out (Spack then builds
+/// or lacks it, as without the external).
+fn python_externals(root: &Path) -> Vec<OwnExternal> {
+    let names: Vec<&str> = PYTHON_DISTRIBUTIONS.iter().map(|(_, d)| *d).collect();
+    let (sites, dists) = python_sites::probe(&names);
+    if sites.is_empty() || std::fs::create_dir_all(root).is_err() {
+        return Vec::new();
+    }
+    PYTHON_DISTRIBUTIONS
+        .iter()
+        .filter_map(|(package, name)| {
+            let dist = dists.get(*name)?;
+            let prefix = python_sites::make_site(root, package, &sites, dist).ok()?;
+            Some(OwnExternal {
+                package: (*package).into(),
+                version: clean_version(&dist.version),
+                variants: String::new(),
+                prefix: prefix.display().to_string(),
+            })
+        })
+        .collect()
+}
+
 /// The prefix Spack gets: pkg-config's own when it names a directory, else
 /// the part of the first `-L` directory before its `lib…` component (Debian's
 /// openblas.pc and hdf5.pc leave `prefix` empty), else `/usr`. An empty
 /// prefix makes the whole packages.yaml invalid to Spack.
-/// The system python's installed `dist` as an external at `/usr`: only a
-/// python3 under `/usr/bin` counts, the one Spack declares as `python`.
-fn from_python_distribution(package: &str, dist: &str) -> Option<OwnExternal> {
-    let spec = CommandSpec::new("/usr/bin/python3")
-        .args([
-            "-c",
-            "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
-            dist,
-        ])
-        .timeout(PROBE_TIMEOUT);
-    let out = packsmith_exec::run(&spec).ok()?;
-    let version = out.stdout.trim().to_string();
-    (out.success() && !version.is_empty()).then(|| OwnExternal {
-        package: package.into(),
-        version: clean_version(&version),
-        variants: String::new(),
-        prefix: "/usr".into(),
-    })
-}
-
 fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
     if let Some(p) = prefix.map(str::trim).filter(|p| p.starts_with('/')) {
         return p.trim_end_matches('/').to_string();

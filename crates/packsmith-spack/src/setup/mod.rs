@@ -7,6 +7,7 @@ mod checkout;
 mod concretizer;
 mod externals;
 mod packages_repo;
+mod python_sites;
 mod scope;
 mod status;
 
@@ -135,7 +136,7 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     // only packages this Spack has a recipe for (an external of a package
     // it lacks is never used, and would shadow a recipe under test).
     let builtin = builtin_packages_dir(&checkout, packages_repo.as_deref());
-    let own: Vec<OwnExternal> = detect_own_externals()
+    let own: Vec<OwnExternal> = detect_own_externals(&prefix.join("python-sites"))
         .into_iter()
         .filter(|e| !spack_externals.contains(&e.package))
         .filter(|e| {

@@ -229,6 +229,12 @@ impl SpackSetup {
                 roots.push(PathBuf::from(v));
             }
         }
+        // Externals may live under the home too (`packsmith setup spack`
+        // gives each Debian Python distribution a prefix of its own there).
+        if let Some(scope) = self.env.get("SPACK_USER_CONFIG_PATH") {
+            let yaml = std::fs::read_to_string(Path::new(scope).join("packages.yaml"));
+            roots.extend(external_prefixes(&yaml.unwrap_or_default()));
+        }
         if let Some(py) = self.env.get("SPACK_PYTHON") {
             // `<venv>/bin/python` → the venv.
             if let Some(venv) = Path::new(py).parent().and_then(Path::parent) {
@@ -296,6 +302,16 @@ print('PACKSMITH-PATHS ' + json.dumps({'install_root': p(g('install_tree:root') 
     }
 }
 
+/// The `prefix:` of every external in a packages.yaml, other than `/usr`
+/// and the like (already readable): a line scan, as setup writes them.
+fn external_prefixes(yaml: &str) -> Vec<PathBuf> {
+    yaml.lines()
+        .filter_map(|line| line.trim().strip_prefix("prefix:"))
+        .map(|p| PathBuf::from(p.trim().trim_matches(|c| c == '"' || c == '\'')))
+        .filter(|p| p.is_absolute() && !p.starts_with("/usr") && p.components().count() > 2)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,5 +325,20 @@ mod tests {
         assert_eq!(vars["SPACK_ROOT"], "/opt/spack");
         assert_eq!(vars["PATH"], "/opt/spack/bin:/usr/bin");
         assert_eq!(vars["Q"], "/x y");
+    }
+
+    #[test]
+    fn external_prefixes_under_a_home_become_readable_roots() {
+        let yaml = "packages:\n  py-pip:\n    externals:\n    - spec: py-pip@23.0.1\n      \
+                    prefix: /home/u/.cache/packsmith/spack/python-sites/py-pip\n  zlib:\n    \
+                    externals:\n    - spec: zlib@1.2.13\n      prefix: /usr\n  x:\n    \
+                    externals:\n    - spec: x@1\n      prefix: '/opt/x'\n";
+        assert_eq!(
+            external_prefixes(yaml),
+            [
+                PathBuf::from("/home/u/.cache/packsmith/spack/python-sites/py-pip"),
+                PathBuf::from("/opt/x"),
+            ]
+        );
     }
 }
