@@ -135,6 +135,19 @@ fn clone(
     stall: Duration,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), AnalyzeError> {
+    clone_repo(url, dest, stall, &[], progress)
+}
+
+/// [`clone`] with extra `git clone` flags (`--depth 1`): for any command
+/// that clones (`setup spack` clones Spack), with the same progress, stall
+/// timeout and Ctrl-C clean-up.
+pub fn clone_repo(
+    url: &str,
+    dest: &Path,
+    stall: Duration,
+    flags: &[&str],
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), AnalyzeError> {
     let fail = |reason: String| AnalyzeError::Clone {
         url: url.to_string(),
         reason,
@@ -152,7 +165,9 @@ fn clone(
             ))
         })?;
     progress(&format!("cloning {url} into the cache …"));
-    let spec = git(&["clone", "--progress", "--no-recurse-submodules", url])
+    let spec = git(&["clone", "--progress", "--no-recurse-submodules"])
+        .args(flags.iter().copied())
+        .arg(url)
         .arg(tmp.path().join("repo"))
         .stall_timeout(stall);
     let out = watched(&spec, progress).map_err(|e| fail(e.to_string()))?;

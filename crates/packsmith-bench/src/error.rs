@@ -8,6 +8,8 @@ pub enum ErrorKind {
     BadInput,
     /// Something outside the input failed: the disk, git, sbatch.
     Environment,
+    /// The user pressed Ctrl-C (or sent SIGTERM).
+    Interrupted,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +34,14 @@ impl BenchError {
             kind: ErrorKind::Environment,
             message: message.into(),
             hint: None,
+        }
+    }
+
+    pub fn interrupted(message: impl Into<String>) -> Self {
+        Self {
+            kind: ErrorKind::Interrupted,
+            message: message.into(),
+            hint: Some("run the same command again: it resumes from the journal".into()),
         }
     }
 

@@ -4,10 +4,8 @@
 //! repair task has no ground truth to score against).
 
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use packsmith_agent::report::{RunReport, RunStatus};
 
@@ -235,60 +233,9 @@ pub fn kill_stale(dir: &Path) {
     if !cmdline.windows(needle.len().max(1)).any(|w| w == needle) {
         return;
     }
-    if let Some(pgid) = rustix::process::Pid::from_raw(pid) {
-        // Found by the kill soak: killing the group alone left the
-        // children that had sessions of their own running.
-        stop_tree(pid.unsigned_abs(), pgid);
-    }
-}
-
-/// Ends a timed-out pair: its processes, and those of its descendants that
-/// started process groups of their own (packsmith runs every tool that
-/// way), found through /proc before anything is killed.
-fn stop_tree(pid: u32, pgid: rustix::process::Pid) {
-    // Frozen first, so that nothing of the group forks between the scan
-    // and the kill (the kill soak caught a grandchild started just then).
-    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::STOP);
-    let mut tree = descendants(pid);
-    tree.push(pid);
-    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-    for p in tree {
-        if let Some(p) = rustix::process::Pid::from_raw(p as i32) {
-            let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
-            let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
-        }
-    }
-}
-
-/// Every live descendant of `root`, from the parent pids in /proc.
-fn descendants(root: u32) -> Vec<u32> {
-    let mut parent_of: Vec<(u32, u32)> = Vec::new();
-    if let Ok(entries) = std::fs::read_dir("/proc") {
-        for e in entries.flatten() {
-            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
-                continue;
-            };
-            // `pid (comm) state ppid …`; comm may hold spaces and parens.
-            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-                continue;
-            };
-            if let Some(ppid) = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
-                parent_of.push((pid, ppid));
-            }
-        }
-    }
-    let mut found = vec![root];
-    let mut i = 0;
-    while i < found.len() {
-        let p = found[i];
-        found.extend(parent_of.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
-        i += 1;
-    }
-    found.remove(0);
-    found
+    // Found by the kill soak: killing the group alone left the children
+    // that had sessions of their own running.
+    packsmith_exec::stop_tree(pid.unsigned_abs());
 }
 
 /// Runs one pair to its journal record.
@@ -316,43 +263,42 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         let p = dir.join(name);
         std::fs::File::create(&p).map_err(|e| BenchError::io("create", &p, e))
     };
-    let mut cmd = Command::new(&plan.packsmith_bin);
-    cmd.args(&args)
-        .stdin(Stdio::null())
-        .stdout(open("stdout.log")?)
-        .stderr(open("stderr.log")?)
-        .process_group(0)
-        .envs(cache_env(&plan.config, out));
-    let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| {
+    // The pair's packsmith needs our whole environment (the model's keys).
+    let mut spec = packsmith_exec::CommandSpec::new(&plan.packsmith_bin)
+        .args(&args)
+        .inherit_environment()
+        .timeout(Duration::from_secs(plan.config.timeout_secs));
+    for (key, value) in cache_env(&plan.config, out) {
+        spec = spec.env(key, value);
+    }
+    let pid_file = dir.join(PID_FILE);
+    let ended = packsmith_exec::run_to_files(
+        &spec,
+        open("stdout.log")?,
+        open("stderr.log")?,
+        &mut |pid| {
+            let _ = std::fs::write(&pid_file, pid.to_string());
+        },
+    )
+    .map_err(|e| {
         BenchError::environment(format!(
             "could not start {}: {e}",
             plan.packsmith_bin.display()
         ))
         .hint("check the packsmith executable (--packsmith-bin / PACKSMITH_BENCH_BIN)")
     })?;
-    let _ = std::fs::write(dir.join(PID_FILE), child.id().to_string());
-    let limit = Duration::from_secs(plan.config.timeout_secs);
-    let pgid = rustix::process::Pid::from_child(&child);
-    let mut timed_out = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => {}
-            Err(_) => break None,
-        }
-        if start.elapsed() >= limit {
-            timed_out = true;
-            stop_tree(child.id(), pgid);
-            break child.wait().ok();
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    // Whatever the command left behind in its group goes with it.
-    let _ = rustix::process::kill_process_group(pgid, rustix::process::Signal::KILL);
-    let _ = std::fs::remove_file(dir.join(PID_FILE));
-    let wall_ms = start.elapsed().as_millis() as u64;
-    let exit_code = status.and_then(|s| s.code());
+    let _ = std::fs::remove_file(&pid_file);
+    if ended.cancelled {
+        // Not journaled: the next `bench run` runs this pair again.
+        let _ = std::fs::remove_dir_all(&dir);
+        return Err(BenchError::interrupted(format!(
+            "interrupted (Ctrl-C) during {} × {}; its processes were stopped",
+            pair.task, pair.config
+        )));
+    }
+    let timed_out = ended.timed_out;
+    let wall_ms = ended.duration.as_millis() as u64;
+    let exit_code = ended.code;
     let run_dir = dir.strip_prefix(out).unwrap_or(&dir).display().to_string();
     let mut result = PairResult {
         index: pair.index,

@@ -118,25 +118,31 @@ pub fn submit(
             .map_err(|e| BenchError::environment(e.to_string()))?;
         // sbatch runs with our environment (SLURM_CONF, the model's keys):
         // array tasks inherit it, so packsmith_exec's allowlist is not used.
-        let o = std::process::Command::new(sbatch)
+        let spec = packsmith_exec::CommandSpec::new(sbatch)
             .arg("--parsable")
             .arg(&path)
-            .current_dir(out)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| {
-                BenchError::environment(format!("could not run `{sbatch}`: {e}"))
-                    .hint("run on a Slurm login node (sbatch on PATH), or use --executor local")
-            })?;
-        if !o.status.success() {
+            .cwd(out)
+            .inherit_environment()
+            .timeout(std::time::Duration::from_secs(300));
+        let o = packsmith_exec::run(&spec).map_err(|e| {
+            BenchError::environment(format!("could not run `{sbatch}`: {e}"))
+                .hint("run on a Slurm login node (sbatch on PATH), or use --executor local")
+        })?;
+        if !o.success() {
+            let why = if o.cancelled {
+                "interrupted (Ctrl-C)".to_string()
+            } else if o.timed_out {
+                "no answer in 300 s".to_string()
+            } else {
+                o.stderr.trim().to_string()
+            };
             return Err(BenchError::environment(format!(
-                "sbatch rejected {}: {}",
-                path.display(),
-                String::from_utf8_lossy(&o.stderr).trim()
+                "sbatch rejected {}: {why}",
+                path.display()
             ))
             .hint("check the [slurm] settings (partition, mem, time) in the configuration"));
         }
-        let stdout = String::from_utf8_lossy(&o.stdout);
+        let stdout = &o.stdout;
         let id = stdout.trim().split(';').next().unwrap_or("").to_string();
         jobs.push(id);
     }

@@ -51,6 +51,10 @@ pub struct CommandSpec {
     pub cancel: Option<CancelToken>,
     /// Keep at most this many bytes of each stream (the tail is kept).
     pub max_output: usize,
+    /// Pass our whole environment on instead of the allowlist: only for a
+    /// command that runs packsmith itself elsewhere (Slurm's `sbatch`, whose
+    /// array tasks need the model's keys and `SLURM_*`).
+    pub inherit_env: bool,
 }
 
 impl CommandSpec {
@@ -64,7 +68,14 @@ impl CommandSpec {
             stall_timeout: None,
             cancel: None,
             max_output: 1024 * 1024,
+            inherit_env: false,
         }
+    }
+
+    /// See [`CommandSpec::inherit_env`].
+    pub fn inherit_environment(mut self) -> Self {
+        self.inherit_env = true;
+        self
     }
 
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
@@ -314,18 +325,26 @@ fn command(spec: &CommandSpec) -> Command {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .env_clear()
         .process_group(0);
-    for key in ENV_ALLOWLIST {
-        if let Some(value) = std::env::var_os(key) {
-            cmd.env(key, value);
+    apply_environment(&mut cmd, spec);
+    cmd
+}
+
+/// The allowlisted (or, opted in, the whole) environment, the spec's own
+/// variables and its working directory.
+pub(crate) fn apply_environment(cmd: &mut Command, spec: &CommandSpec) {
+    if !spec.inherit_env {
+        cmd.env_clear();
+        for key in ENV_ALLOWLIST {
+            if let Some(value) = std::env::var_os(key) {
+                cmd.env(key, value);
+            }
         }
     }
     cmd.envs(&spec.env);
     if let Some(cwd) = &spec.cwd {
         cmd.current_dir(cwd);
     }
-    cmd
 }
 
 /// Why a command still running must be killed now.
@@ -526,6 +545,11 @@ mod tests {
         let out = run(&CommandSpec::new("sh").args(["-c", "echo ${PACKSMITH_TEST_SECRET:-unset}"]))
             .unwrap();
         assert_eq!(out.stdout.trim(), "unset");
+        // Only a command that opts in sees the whole environment.
+        let spec = CommandSpec::new("sh")
+            .args(["-c", "echo ${PACKSMITH_TEST_SECRET:-unset}"])
+            .inherit_environment();
+        assert_eq!(run(&spec).unwrap().stdout.trim(), "s3cret");
     }
 
     #[test]

@@ -38,9 +38,11 @@ mod atomic;
 mod cancel_token;
 mod command;
 pub mod sandbox;
+mod supervise;
 
 pub use atomic::{atomic_write, AtomicWriteError};
 pub use cancel_token::CancelToken;
 pub use command::{
     cancel_all, cancel_flag, install_cancel, run, run_watched, CommandSpec, ExecError, Output,
 };
+pub use supervise::{run_to_files, stop_tree, Supervised};

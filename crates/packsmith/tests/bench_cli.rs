@@ -503,6 +503,51 @@ fn timeout_kills_the_pair_and_is_recorded() {
     );
 }
 
+/// Ctrl-C or SIGTERM to the runner: exit 130, the running pair's stand-in
+/// and its grandchild (a session of its own) stopped, nothing journaled for
+/// it, and a rerun runs it again.
+#[test]
+fn a_signal_stops_the_running_pair_and_journals_nothing() {
+    let _alone = SLOW_START.lock();
+    for signal in ["-INT", "-TERM"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().to_str().unwrap();
+        setup(tmp.path(), &["hang"]);
+        let child = Command::new(env!("CARGO_BIN_EXE_packsmith"))
+            .arg("bench")
+            .args(run_args(d, &["--config", "zero-shot"]))
+            .env("PACKSMITH_BENCH_BIN", fake())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let grandchild = tmp.path().join("out/runs/zero-shot/hang/grandchild.pid");
+        let t0 = Instant::now();
+        while !grandchild.exists() {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "the pair never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let g = std::fs::read_to_string(&grandchild).unwrap();
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(130), "{signal}: {}", text(&o));
+        assert!(journal_pairs(&tmp.path().join("out")).is_empty());
+        std::thread::sleep(Duration::from_millis(300));
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", g.trim())).unwrap_or_default();
+        assert!(
+            stat.is_empty() || stat.contains(") Z "),
+            "{signal}: grandchild {g} still runs: {stat}"
+        );
+    }
+}
+
 #[test]
 fn bad_input_is_refused_before_anything_runs() {
     let tmp = tempfile::tempdir().unwrap();

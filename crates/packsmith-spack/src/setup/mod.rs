@@ -45,6 +45,8 @@ pub enum SetupError {
     NotAPackagesRepo(PathBuf),
     #[error("`spack {args}` failed: {detail}")]
     Spack { args: String, detail: String },
+    #[error("interrupted (Ctrl-C) during `spack {0}`; it was stopped and the previous set-up is unchanged")]
+    Interrupted(String),
 }
 
 /// What to set up and where.
@@ -164,6 +166,9 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     })
 }
 
+/// `spack compiler find` and `spack external find` on a slow file system.
+const SPACK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(900);
+
 /// Writes the static files, then lets Spack find compilers and externals
 /// into the temporary scope. Returns the packages Spack itself found.
 fn build_scope(
@@ -181,27 +186,35 @@ fn build_scope(
     }
     std::fs::create_dir_all(prefix.join("mirror")).map_err(write_err(prefix))?;
     let run = |args: &[&str]| -> Result<String, SetupError> {
-        let mut cmd = std::process::Command::new(checkout.root.join("bin/spack"));
-        cmd.args(args)
+        let mut cmd = packsmith_exec::CommandSpec::new(checkout.root.join("bin/spack"))
+            .args(args.iter().copied())
             .env("SPACK_ROOT", &checkout.root)
             .env("SPACK_USER_CONFIG_PATH", tmp)
             .env("SPACK_USER_CACHE_PATH", prefix.join("cache"))
             .env("PATH", externals::system_path())
-            .env_remove("SPACK_DISABLE_LOCAL_CONFIG");
+            .timeout(SPACK_TIMEOUT);
         if let Some(py) = spack_python {
-            cmd.env("SPACK_PYTHON", py);
+            cmd = cmd.env("SPACK_PYTHON", py);
         }
-        let out = cmd.output().map_err(|e| SetupError::Spack {
+        let out = packsmith_exec::run(&cmd).map_err(|e| SetupError::Spack {
             args: args.join(" "),
             detail: e.to_string(),
         })?;
-        if !out.status.success() {
+        if out.cancelled {
+            return Err(SetupError::Interrupted(args.join(" ")));
+        }
+        if !out.success() {
+            let detail = if out.timed_out {
+                format!("no answer in {} s", SPACK_TIMEOUT.as_secs())
+            } else {
+                out.stderr.trim().to_string()
+            };
             return Err(SetupError::Spack {
                 args: args.join(" "),
-                detail: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+                detail,
             });
         }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        Ok(out.stdout)
     };
     run(&["compiler", "find", "--scope", "user"])?;
     let mut args = vec!["external", "find", "--not-buildable", "--scope", "user"];

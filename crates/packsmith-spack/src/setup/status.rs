@@ -4,7 +4,6 @@
 //! the distribution package that would provide each).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::checkout::{inspect_checkout, Checkout};
 use super::scope::top_level_packages;
@@ -141,10 +140,7 @@ pub fn inspect_setup(prefix: &Path) -> Option<SetupStatus> {
     };
     let checkout = var("SPACK_ROOT").and_then(|root| inspect_checkout(Path::new(&root)).ok());
     let python = var("SPACK_PYTHON").unwrap_or_else(|| "python3".into());
-    let clingo = Command::new(&python)
-        .args(["-c", "import clingo"])
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let clingo = super::concretizer::runs(Path::new(&python), &["-c", "import clingo"]);
     let scope = var("SPACK_USER_CONFIG_PATH")
         .map(PathBuf::from)
         .unwrap_or_else(|| prefix.join("scope"));

@@ -226,6 +226,7 @@ pub(super) fn cli_error(e: BenchError) -> CliError {
     let code = match e.kind {
         ErrorKind::BadInput => Exit::BadInput,
         ErrorKind::Environment => Exit::Environment,
+        ErrorKind::Interrupted => Exit::Interrupted,
     };
     let mut err = CliError::new(code, e.message);
     if let Some(h) = e.hint {
@@ -323,6 +324,9 @@ fn fetch(a: &FetchArgs) -> Result<Exit, CliError> {
 
 fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
     a.select.warn_skipped(&a.tasks);
+    // Ctrl-C or SIGTERM stops the running pairs' whole process trees and
+    // journals nothing half-run (a rerun resumes).
+    packsmith_exec::install_cancel();
     let self_exe = std::env::current_exe().map_err(|e| {
         CliError::new(
             Exit::Environment,

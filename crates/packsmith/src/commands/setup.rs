@@ -55,6 +55,9 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         };
         return check(env_file, args.prefix.as_deref());
     }
+    // Ctrl-C stops the clone, Spack's detection or pip (each in its own
+    // process group) instead of leaving them running without us.
+    packsmith_exec::install_cancel();
     let prefix = args.prefix.clone().unwrap_or_else(default_prefix);
     let from = resolve_from(args.from.as_deref(), &prefix)?;
     let started = std::time::Instant::now();
@@ -198,8 +201,6 @@ fn clone(url: &str, prefix: &Path) -> Result<PathBuf, CliError> {
     if dest.join("bin/spack").is_file() {
         return Ok(dest);
     }
-    let tmp = prefix.join(".spack-src.tmp");
-    let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(prefix).map_err(|e| {
         CliError::new(
             Exit::Environment,
@@ -207,23 +208,22 @@ fn clone(url: &str, prefix: &Path) -> Result<PathBuf, CliError> {
         )
         .hint("pass a writable --prefix")
     })?;
-    let status = std::process::Command::new("git")
-        .args(["clone", "--quiet", "--depth", "1", url])
-        .arg(&tmp)
-        .status();
-    if !status.is_ok_and(|s| s.success()) {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(
-            CliError::new(Exit::Environment, format!("git clone {url} failed"))
-                .hint("check the URL and the network, or pass --from a local Spack checkout"),
-        );
-    }
-    std::fs::rename(&tmp, &dest).map_err(|e| {
-        CliError::new(
-            Exit::Environment,
-            format!("cannot move the clone to {}: {e}", dest.display()),
-        )
-        .hint("pass a writable --prefix")
+    // Progress on stderr, a stall timeout, and no half-made clone left on
+    // Ctrl-C: the same clone `packsmith analyze <url>` does.
+    packsmith_analyze::source::clone_repo(
+        url,
+        &dest,
+        packsmith_analyze::source::STALL_TIMEOUT,
+        &["--depth", "1"],
+        &mut |line| crate::progress::note(line),
+    )
+    .map_err(|e| {
+        let code = match e {
+            packsmith_analyze::AnalyzeError::Interrupted { .. } => Exit::Interrupted,
+            _ => Exit::Environment,
+        };
+        CliError::new(code, format!("setup spack: {e}"))
+            .hint("check the URL and the network, or pass --from a local Spack checkout")
     })?;
     Ok(dest)
 }
@@ -234,6 +234,7 @@ fn setup_error(e: SetupError) -> CliError {
         | SetupError::TooOld { .. }
         | SetupError::PackagesForLegacy(_)
         | SetupError::NotAPackagesRepo(_) => Exit::BadInput,
+        SetupError::Interrupted(_) => Exit::Interrupted,
         _ => Exit::Environment,
     };
     CliError::new(code, format!("setup spack: {e}"))
