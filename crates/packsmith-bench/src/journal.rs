@@ -110,6 +110,12 @@ pub struct PairResult {
     /// down by class from the journal alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repair_class: Option<String>,
+    /// The levels the run reached (installed, smoke_tested, review_clean)
+    /// and its review's open items, from the report's extras.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub review_open: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -273,6 +279,8 @@ mod tests {
             scored: None,
             score_error: None,
             repair_class: None,
+            levels: None,
+            review_open: Vec::new(),
         }
     }
 

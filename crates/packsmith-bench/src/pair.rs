@@ -328,6 +328,8 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         scored: None,
         score_error: None,
         repair_class: task.repair_class().map(str::to_string),
+        levels: None,
+        review_open: Vec::new(),
     };
     let report = find_report(&dir, task.run_name()).map(|p| (read_report(&p), p));
     match report {
@@ -450,6 +452,16 @@ fn absorb(r: &mut PairResult, report: &RunReport) {
         .cloned()
         .collect();
     r.attempts = report.attempts.len() as u32;
+    r.levels = report.extras.get("levels").cloned();
+    r.review_open = report
+        .extras
+        .get("review")
+        .and_then(|v| v["items"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter(|i| i["passed"] == false)
+        .filter_map(|i| i["check"].as_str().map(str::to_string))
+        .collect();
     r.success_attempt = report
         .attempts
         .iter()

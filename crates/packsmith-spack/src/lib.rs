@@ -72,5 +72,6 @@ pub mod ecosystem;
 pub mod knowledge;
 pub mod prepare;
 pub mod repair_set;
+pub mod review;
 pub mod setup;
 pub mod validate;

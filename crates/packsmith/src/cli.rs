@@ -426,9 +426,10 @@ pub struct SpackArgs {
     /// the commit; the disclosure is then in PR.md only.
     #[arg(long, requires = "contribute")]
     pub no_disclosure_trailer: bool,
-    /// With --contribute: a GitHub handle added as `maintainers("NAME")`,
-    /// and the commit's author when git has no user.name.
-    #[arg(long, value_name = "NAME", requires = "contribute")]
+    /// A GitHub handle written into the recipe as `maintainers("NAME")`
+    /// (the review gate asks for one); with --contribute also the commit's
+    /// author when git has no user.name.
+    #[arg(long, value_name = "NAME")]
     pub maintainer: Option<String>,
     #[command(flatten)]
     pub run: LoopFlags,

@@ -38,5 +38,7 @@ pub(crate) fn pair(task: &str, outcome: Outcome, success_attempt: Option<u32>) -
         scored: Some("final".into()),
         score_error: None,
         repair_class: None,
+        levels: None,
+        review_open: Vec::new(),
     }
 }
