@@ -69,6 +69,7 @@ pub mod report;
 pub mod rundir;
 mod text;
 pub mod tools;
+pub mod untrusted;
 
 pub use agent::Agent;
 pub use agent::TOOLS_SPENT;

@@ -20,6 +20,7 @@ const TEMPLATES: &[(&str, &str)] = &[
 fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_keep_trailing_newline(true);
+    packsmith_agent::untrusted::register(&mut env);
     for (name, text) in TEMPLATES {
         // A template that does not compile is reported when rendered.
         let _ = env.add_template(name, text);
