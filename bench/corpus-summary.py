@@ -46,6 +46,16 @@ def installed_not_hermetic(row):
     return "install" in passed and "hermeticity" not in passed and row.get("outcome") != "succeeded"
 
 
+def count_level(rows, name):
+    """How many installed runs reported level `name` (installed, smoke_tested,
+    review_clean); "—" when no pair reported levels (journals before the gate)."""
+    reported = [r for r in rows if r is not None and r.get("levels") is not None]
+    if not reported:
+        return "—"
+    return str(sum(1 for r in reported
+                   if r.get("outcome") == "succeeded" and r["levels"].get(name)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", required=True)
@@ -71,8 +81,11 @@ def main():
                 end_all = sum(installed(r, False) for r in got.values())
                 flagged = sum(installed_not_hermetic(r) for r in got.values())
                 ok_ran = sum(1 for t in ok if got[t["name"]] is not None)
+                ok_rows = [got[t["name"]] for t in ok]
+                smoke = count_level(ok_rows, "smoke_tested")
+                clean = count_level(ok_rows, "review_clean")
                 rows.append((os.path.basename(run.rstrip("/")), config, split, len(chosen), ran,
-                             len(ok), ok_ran, first, end, end_all, flagged))
+                             len(ok), ok_ran, first, end, end_all, flagged, smoke, clean))
                 for t in chosen:
                     r = got[t["name"]]
                     per_task.append({"run": os.path.basename(run.rstrip("/")), "config": config,
@@ -81,12 +94,14 @@ def main():
                                      "outcome": r["outcome"] if r else "no pair",
                                      "stages_passed": r.get("stages_passed") if r else [],
                                      "success_attempt": r.get("success_attempt") if r else None,
-                                     "reason": r.get("reason") if r else None})
+                                     "reason": r.get("reason") if r else None,
+                                     "levels": r.get("levels") if r else None,
+                                     "review_open": r.get("review_open", []) if r else []})
     pct = lambda n, d: f"{n} / {d} ({100 * n / d:.1f}%)" if d else f"{n} / 0"
-    print("| run | configuration | split | tasks | pairs run | installable here | of them run | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) | installed, not hermetic |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for run, config, split, n, ran, n_ok, ok_ran, first, end, end_all, flagged in rows:
-        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {ok_ran} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} | {flagged} |")
+    print("| run | configuration | split | tasks | pairs run | installable here | of them run | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) | installed, not hermetic | smoke-tested (of installable) | review-clean (of installable) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for run, config, split, n, ran, n_ok, ok_ran, first, end, end_all, flagged, smoke, clean in rows:
+        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {ok_ran} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} | {flagged} | {smoke} | {clean} |")
     lines = "\n".join(json.dumps(p, sort_keys=True) for p in per_task)
     if a.json:
         with open(a.json + ".tmp", "w") as f:
