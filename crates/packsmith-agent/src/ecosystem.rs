@@ -12,6 +12,8 @@ use crate::detail::BackendDetail;
 use crate::history::AttemptHistory;
 use crate::tools::Tool;
 
+pub use crate::recipe::{ProgressVerdict, Recipe};
+
 /// What to package. Backend-specific facts (a Spack brief, a Nix fetcher)
 /// stay in the backend or go in `context`; the loop does not read them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,23 +29,6 @@ pub struct Task {
     /// Free-form facts for the backend's prompts.
     #[serde(default)]
     pub context: serde_json::Value,
-}
-
-/// A recipe: the file the package manager reads.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Recipe {
-    /// `package.py`, `package.nix`, …
-    pub file_name: String,
-    pub text: String,
-}
-
-impl Recipe {
-    pub fn new(file_name: impl Into<String>, text: impl Into<String>) -> Self {
-        Self {
-            file_name: file_name.into(),
-            text: text.into(),
-        }
-    }
 }
 
 /// Similar recipes or chunks found by retrieval, with why they matched.
@@ -301,37 +286,6 @@ impl packsmith_core::Hint for EcosystemError {
     /// The backend's environment failed, not the user's input.
     fn is_bad_input(&self) -> bool {
         false
-    }
-}
-
-/// The progress labels of the Nix-style loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ProgressVerdict {
-    /// Further than the last accepted attempt: accept it.
-    Progress,
-    /// Worse: roll back to the last accepted attempt.
-    Regress,
-    /// No better: roll back.
-    Stagnation,
-    /// The log is unreadable: keep the attempt, tell the next prompt.
-    BrokenLog,
-}
-
-impl ProgressVerdict {
-    /// Finds a label in a model's answer (the first that appears).
-    pub fn parse(answer: &str) -> Option<Self> {
-        let upper = answer.to_ascii_uppercase();
-        [
-            ("BROKEN_LOG", Self::BrokenLog),
-            ("STAGNATION", Self::Stagnation),
-            ("REGRESS", Self::Regress),
-            ("PROGRESS", Self::Progress),
-        ]
-        .into_iter()
-        .filter_map(|(label, v)| upper.find(label).map(|at| (at, v)))
-        .min_by_key(|(at, _)| *at)
-        .map(|(_, v)| v)
     }
 }
 

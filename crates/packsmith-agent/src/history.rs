@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ecosystem::{ProgressVerdict, Recipe};
+use crate::recipe::{ProgressVerdict, Recipe};
 use crate::text::clip_chars;
 
 /// How an attempt's recipe came about.

@@ -65,6 +65,7 @@ pub mod events;
 mod extras_markdown;
 pub mod history;
 mod options;
+mod recipe;
 pub mod report;
 pub mod rundir;
 mod text;

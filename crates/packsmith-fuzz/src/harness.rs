@@ -5,7 +5,7 @@
 
 use crate::mutate::{mutate, Grammar};
 use crate::probe;
-use crate::rng::Rng;
+use crate::rng::{fnv, Rng};
 use crate::watchdog::Watchdog;
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -346,13 +346,6 @@ fn save(dir: &Path, target: &str, input: &[u8]) -> Option<PathBuf> {
     let path = dir.join(format!("{target}-{:016x}.bin", fnv(input)));
     packsmith_exec::atomic_write(&path, input).ok()?;
     Some(path)
-}
-
-/// FNV-1a: a stable hash for file names and target salts.
-pub fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 /// The hostile inputs every run starts with: deep nesting, one huge line,

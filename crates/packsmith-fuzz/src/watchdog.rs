@@ -32,10 +32,8 @@ impl Watchdog {
             if let Some((since, grace, input)) = &s.current {
                 if since.elapsed() > *grace {
                     let saved = crash_dir.as_deref().and_then(|d| {
-                        let p = d.join(format!(
-                            "{target}-hang-{:016x}.bin",
-                            crate::harness::fnv(input)
-                        ));
+                        let p =
+                            d.join(format!("{target}-hang-{:016x}.bin", crate::rng::fnv(input)));
                         packsmith_exec::atomic_write(&p, input).ok().map(|_| p)
                     });
                     #[allow(clippy::print_stderr)]

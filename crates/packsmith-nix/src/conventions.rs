@@ -136,12 +136,19 @@ fn description_findings(d: &str, pname: &str) -> impl Iterator<Item = String> {
                 || lower
                     .split_whitespace()
                     .last()
-                    .is_some_and(|w| crate::templates::DANGLING.contains(&w)),
+                    .is_some_and(|w| DANGLING.contains(&w)),
             "meta.description is cut in the middle of a phrase".to_string(),
         ),
     ];
     findings.into_iter().filter(|(hit, _)| *hit).map(|(_, m)| m)
 }
+
+/// Words a whole phrase does not end on: a conjunction, a preposition
+/// that wants its object, an article.
+pub(crate) const DANGLING: &[&str] = &[
+    "and", "or", "but", "nor", "for", "with", "to", "of", "by", "via", "from", "into", "the", "a",
+    "an",
+];
 
 #[cfg(test)]
 mod tests {

@@ -11,8 +11,15 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::logs::{normalize_line, strip_ansi};
-use crate::runner::Step;
 use crate::tofu::parse_mismatch;
+
+/// Which validation step ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Evaluate,
+    Build,
+}
 
 /// The coarse class the agent loop dispatches on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,6 +13,7 @@ use std::time::Duration;
 use packsmith_exec::{atomic_write, CommandSpec};
 use serde::{Deserialize, Serialize};
 
+pub use crate::diagnose::Step;
 use crate::diagnose::{classify, NixDiagnosis};
 use crate::fetch::{path_literal, quote};
 use crate::templates::CallScope;
@@ -125,14 +126,6 @@ impl NixConfig {
             .flat_map(|(k, v)| ["--option".to_string(), k, v])
             .collect()
     }
-}
-
-/// Which validation step ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Step {
-    Evaluate,
-    Build,
 }
 
 /// What one step produced. The full log is in `log_path`; `log_tail` holds

@@ -14,7 +14,7 @@ use packsmith_core::chat::{ToolCall, ToolSpec};
 use packsmith_llm::validate_tool_call;
 use serde_json::Value;
 
-use crate::ecosystem::Recipe;
+use crate::recipe::Recipe;
 
 pub use grep::Grep;
 pub use list_dir::ListDir;

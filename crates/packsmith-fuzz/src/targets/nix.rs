@@ -22,7 +22,7 @@ pub fn targets() -> Vec<Target> {
                 let src = text(input);
                 let ok = FallbackParser.check(&src).is_ok();
                 // Edit arguments drawn from the input itself.
-                let h = crate::harness::fnv(input);
+                let h = crate::rng::fnv(input);
                 let cut = |n: u64| floor_boundary(&src, (n as usize) % (src.len() + 1));
                 let a = cut(h);
                 let b = floor_boundary(&src, (a + (h >> 24) as usize % 24).min(src.len()));

@@ -797,20 +797,13 @@ fn first_sentence(d: &str) -> &str {
     let mut s = head[..at].trim_end_matches([' ', ',', ';', ':', '(', '-']);
     // A cut after "for UTI and" leaves a phrase hanging on its last word.
     while let Some((rest, last)) = s.rsplit_once(' ') {
-        if !DANGLING.contains(&last.to_ascii_lowercase().as_str()) {
+        if !crate::conventions::DANGLING.contains(&last.to_ascii_lowercase().as_str()) {
             break;
         }
         s = rest.trim_end_matches([' ', ',', ';', ':', '(', '-']);
     }
     s
 }
-
-/// Words a whole phrase does not end on: a conjunction, a preposition
-/// that wants its object, an article.
-pub(crate) const DANGLING: &[&str] = &[
-    "and", "or", "but", "nor", "for", "with", "to", "of", "by", "via", "from", "into", "the", "a",
-    "an",
-];
 
 #[cfg(test)]
 mod tests {
