@@ -5,7 +5,7 @@
 
 use packsmith_core::MesonFacts;
 
-use super::inputs::{push_once, DerivedInputs};
+use super::derived::{push_once, DerivedInputs};
 
 /// Programs of a desktop application's build, by `find_program` name →
 /// nixpkgs attribute: added even when optional, since the build then

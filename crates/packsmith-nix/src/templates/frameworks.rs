@@ -6,7 +6,7 @@
 
 use packsmith_core::{CmakeFacts, DownloadFact};
 
-use super::inputs::{push_once, DerivedInputs};
+use super::derived::{push_once, DerivedInputs};
 
 /// JUCE modules and the modules each depends on (the `dependencies:` line
 /// of every module header).

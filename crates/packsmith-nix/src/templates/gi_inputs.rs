@@ -5,7 +5,7 @@
 
 use packsmith_core::GiRequire;
 
-use super::inputs::{push_once, DerivedInputs};
+use super::derived::{push_once, DerivedInputs};
 
 /// (namespace, version or "" for any) → nixpkgs attribute.
 const NAMESPACES: &[(&str, &str, &str)] = &[

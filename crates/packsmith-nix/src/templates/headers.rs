@@ -6,7 +6,8 @@
 use packsmith_core::headers::library_of_header;
 use packsmith_core::Sourced;
 
-use super::inputs::{add_known, DerivedInputs};
+use super::derived::DerivedInputs;
+use super::inputs::add_known;
 
 /// Adds the library of each included header the table knows to `out`.
 pub(super) fn add_included_libraries(includes: &[Sourced<String>], out: &mut DerivedInputs) {

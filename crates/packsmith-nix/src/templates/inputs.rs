@@ -4,10 +4,11 @@
 //! libraries (`buildInputs`).
 
 use super::cmake_tests::{self, TestSwitch};
+use super::derived::push_once;
+pub use super::derived::DerivedInputs;
 use packsmith_core::facts::{
     AutotoolsFacts, CmakeFacts, DownloadFact, MakefileFacts, MesonFacts, MesonOption,
 };
-use serde::{Deserialize, Serialize};
 
 /// Where a nixpkgs attribute goes in the derivation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,28 +208,6 @@ pub(crate) fn nixpkgs_attr(upstream: &str) -> Option<(&'static str, Side)> {
         .iter()
         .find(|(name, _, _)| *name == key)
         .map(|(_, attr, side)| (*attr, *side))
-}
-
-/// What the build-system facts ask of the derivation.
-#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DerivedInputs {
-    pub native: Vec<String>,
-    pub build: Vec<String>,
-    /// `cmakeFlags` (or, for Meson, `mesonFlags`) elements, as Nix expressions.
-    pub flags: Vec<String>,
-    /// Libraries only the tests link (`checkInputs`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub check: Vec<String>,
-    /// The project's tests run in the build (`doCheck = true`).
-    #[serde(default)]
-    pub do_check: bool,
-    /// Shell lines for `postInstall` (manual pages the build leaves out).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub post_install: Vec<String>,
-    /// The Python packages of `pythonEnv` (`python3.withPackages`), for a
-    /// Meson build that installs a Python program; None for none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub python_env: Option<Vec<String>>,
 }
 
 /// Options a packaged build turns off: they run tests, examples or
@@ -569,13 +548,6 @@ pub(super) fn add_known(out: &mut DerivedInputs, upstream: &str) -> bool {
 pub(super) fn add_web_view_tls(out: &mut DerivedInputs) {
     if out.build.iter().any(|b| b.starts_with("webkitgtk")) {
         push_once(&mut out.build, "glib-networking");
-    }
-}
-
-/// Appends `attr` to `list` unless it is there already.
-pub(super) fn push_once(list: &mut Vec<String>, attr: &str) {
-    if !list.iter().any(|a| a == attr) {
-        list.push(attr.to_string());
     }
 }
 

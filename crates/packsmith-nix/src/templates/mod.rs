@@ -7,6 +7,7 @@
 
 mod build_tools;
 mod cmake_tests;
+mod derived;
 mod frameworks;
 mod gi_inputs;
 mod go;
@@ -478,6 +479,14 @@ pub(crate) struct Draft {
 }
 
 impl Draft {
+    /// `env.NAME = value;` for each setting (the Rust builder keeps them in
+    /// `DerivedInputs::flags`), when there is any.
+    pub(crate) fn env_settings(&mut self, settings: &[String]) {
+        if !settings.is_empty() {
+            self.block(settings.iter().map(|setting| format!("env.{setting};")));
+        }
+    }
+
     pub(crate) fn new(open: &str, close: &str) -> Self {
         Self {
             open: open.to_string(),

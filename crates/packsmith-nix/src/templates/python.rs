@@ -73,7 +73,7 @@ fn attributes<'a>(requirements: impl Iterator<Item = &'a PythonRequirement>) -> 
             .iter()
             .find(|(from, _)| *from == name)
             .map_or(name, |(_, to)| (*to).to_string());
-        super::inputs::push_once(&mut out, &attr);
+        super::derived::push_once(&mut out, &attr);
     }
     out
 }

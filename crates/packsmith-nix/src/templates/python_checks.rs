@@ -75,7 +75,7 @@ pub(super) fn check_inputs(py: &PythonFacts, tree: &str) -> Vec<String> {
     }
     let mut out = vec!["pytestCheckHook".to_string()];
     for attr in named.into_iter().filter_map(check_attr) {
-        super::inputs::push_once(&mut out, &attr);
+        super::derived::push_once(&mut out, &attr);
     }
     out
 }

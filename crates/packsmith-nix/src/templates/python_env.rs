@@ -6,7 +6,7 @@
 
 use packsmith_core::MesonFacts;
 
-use super::inputs::{push_once, DerivedInputs};
+use super::derived::{push_once, DerivedInputs};
 use super::Draft;
 
 /// Adds `pythonEnv` when the Meson build imports its Python module; its

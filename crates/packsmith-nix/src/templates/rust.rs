@@ -31,13 +31,5 @@ fn inputs(d: &mut Draft, derived: &DerivedInputs) {
     if !derived.build.is_empty() {
         d.list("buildInputs", &names(&derived.build));
     }
-    env_settings(d, &derived.flags);
-}
-
-/// `env.NAME = value;` for each setting (the Rust builder keeps them in
-/// `DerivedInputs::flags`), when there is any.
-pub(super) fn env_settings(d: &mut Draft, settings: &[String]) {
-    if !settings.is_empty() {
-        d.block(settings.iter().map(|setting| format!("env.{setting};")));
-    }
+    d.env_settings(&derived.flags);
 }

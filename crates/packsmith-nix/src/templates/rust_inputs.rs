@@ -4,7 +4,7 @@
 
 use packsmith_core::CargoFacts;
 
-use super::inputs::{push_once, DerivedInputs};
+use super::derived::{push_once, DerivedInputs};
 
 /// What a crate needs of nixpkgs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -89,7 +89,7 @@ pub(super) fn attributes(d: &mut Draft, app: &TauriApp, derived: &DerivedInputs)
     linux.sort_unstable();
     platform_list(d, "buildInputs", &every, &linux);
 
-    super::rust::env_settings(d, &derived.flags);
+    d.env_settings(&derived.flags);
     if let Some(root) = &app.cargo_root {
         d.block([
             format!("cargoRoot = {};", crate::fetch::quote(root)),
