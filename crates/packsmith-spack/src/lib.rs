@@ -42,7 +42,7 @@
 //!   answers and pins the packed source's url, version and sha256; `stages`
 //!   hands the loop `StageSpec`s carrying the typed `Stage` and returns
 //!   failures whose detail is the `Diagnosis`; `autofix/` and
-//!   `autofix_build` are the repairs by rule, dispatched on the diagnosis's
+//!   `autofix/build` are the repairs by rule, dispatched on the diagnosis's
 //!   class and names (`auto_repair_with`), never on its prose;
 //!   `hermeticity` records the check for the report; `edit_repair` is the
 //!   structured-edit repair (`RepairMode`: edits or rewrite) and `rule_fix`,

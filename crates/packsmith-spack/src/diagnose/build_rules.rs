@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::excerpt::block;
-use super::rules::{diagnosis, first_match, re};
+use super::matching::{diagnosis, first_match, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 

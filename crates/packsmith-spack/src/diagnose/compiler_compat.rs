@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::excerpt::block;
-use super::rules::{diagnosis, re};
+use super::matching::{diagnosis, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 

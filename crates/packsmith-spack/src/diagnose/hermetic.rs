@@ -2,7 +2,7 @@
 //! `undeclared_dependency`: the names to declare, every finding with its
 //! evidence (the log line or the ELF entry), and a hint.
 
-use super::rules::diagnosis;
+use super::matching::diagnosis;
 use super::{Diagnosis, FailureClass};
 use crate::validate::hermetic::HermeticityReport;
 use crate::validate::Stage;

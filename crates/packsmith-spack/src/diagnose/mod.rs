@@ -11,6 +11,7 @@ mod build_rules;
 mod compiler_compat;
 mod excerpt;
 mod hermetic;
+mod matching;
 mod rules;
 
 use serde::{Deserialize, Serialize};

@@ -5,12 +5,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::excerpt::{block, cap, strip_ansi};
+use super::matching::signature;
+use super::matching::{diagnosis, first_match, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::{offline_refusal_line, Stage};
-
-pub(super) fn re(pattern: &str) -> Option<Regex> {
-    Regex::new(pattern).ok()
-}
 
 macro_rules! regex {
     ($name:ident, $pattern:expr) => {
@@ -92,18 +90,6 @@ regex!(
     r"(Read-only file system|Network is unreachable|File too large|Resource temporarily unavailable|Cannot fork|fork: retry|packsmith sandbox: )"
 );
 regex!(TIMEOUT, r"^packsmith: timed out after");
-regex!(BLUR, r"[0-9a-f]{7,}|\d+");
-
-pub(super) fn first_match<'a>(
-    lines: &[&'a str],
-    regex: &LazyLock<Option<Regex>>,
-) -> Option<(usize, regex::Captures<'a>)> {
-    let regex = regex.as_ref()?;
-    lines
-        .iter()
-        .enumerate()
-        .find_map(|(i, l)| regex.captures(l).map(|c| (i, c)))
-}
 
 /// Lines before a failed `make`'s own line that its excerpt keeps.
 const MAKE_CONTEXT: usize = 4;
@@ -126,14 +112,6 @@ fn all_captures(lines: &[&str], regex: &LazyLock<Option<Regex>>) -> Vec<String> 
     names
 }
 
-fn signature(line: &str) -> String {
-    let line = line.trim();
-    match BLUR.as_ref() {
-        Some(re) => re.replace_all(line, "N").into_owned(),
-        None => line.to_string(),
-    }
-}
-
 /// Spack's `==> Error:` lines.
 fn error_lines<'a>(lines: &[&'a str]) -> Vec<(usize, &'a str)> {
     lines
@@ -142,25 +120,6 @@ fn error_lines<'a>(lines: &[&'a str]) -> Vec<(usize, &'a str)> {
         .filter(|(_, l)| l.contains("==> Error:") || l.starts_with("Error:"))
         .map(|(i, l)| (i, *l))
         .collect()
-}
-
-pub(super) fn diagnosis<S: AsRef<str>>(
-    stage: Stage,
-    class: FailureClass,
-    summary: String,
-    excerpt: Vec<S>,
-) -> Diagnosis {
-    Diagnosis {
-        stage,
-        class,
-        signature: signature(&summary),
-        summary,
-        excerpt: cap(&excerpt),
-        recipe_line: None,
-        names: Vec::new(),
-        hint: None,
-        findings: Vec::new(),
-    }
 }
 
 /// Classifies a failed stage. `log` is the stage log (stdout and stderr of

@@ -3,7 +3,6 @@
 //! sandbox, failure excerpts, and the knowledge-base tools.
 
 mod autofix;
-mod autofix_build;
 mod edit_repair;
 mod error;
 mod hermeticity;

@@ -3,7 +3,7 @@
 //! range that needs them. A recipe that already has a `flag_handler` is
 //! left to the model, which can merge the flags into it.
 
-use super::super::autofix_build::{append_method, class_runs_to_end};
+use super::lines::{append_method, class_runs_to_end};
 use crate::diagnose::{compat_rule, CompatRule};
 
 /// `flag_handler` with one branch per rule.

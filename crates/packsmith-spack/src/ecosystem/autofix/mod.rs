@@ -3,7 +3,7 @@
 //! gets its variant switched off; a dependency Spack does not know is
 //! taken out; a build without install target gets an `install()`, and a
 //! configure-time download FetchContent's offline switches and the
-//! dependency ([`autofix_build`]). The model only sees what these rules
+//! dependency ([`build`]). The model only sees what these rules
 //! cannot fix.
 //!
 //! A `compiler_compat` failure gets the known flags in a `flag_handler`
@@ -20,7 +20,9 @@
 //! prose written for the model) and find dependencies with
 //! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
 
+mod build;
 mod compiler_flags;
+mod lines;
 mod spec_reads;
 mod test_switches;
 mod undeclared;
@@ -35,22 +37,9 @@ use regex::Regex;
 pub use test_switches::follow_run_tests;
 pub use undeclared::{repair_undeclared, Action};
 
-use super::{autofix_build, RECIPE_FILE};
+use super::RECIPE_FILE;
 use crate::diagnose::{Diagnosis, FailureClass};
-
-/// Lines split from `text` joined again, ending with a newline when `text`
-/// did: what every line-editing rule writes back.
-pub(crate) fn rejoin<S: AsRef<str>>(lines: &[S], text: &str) -> String {
-    let mut out = lines
-        .iter()
-        .map(AsRef::as_ref)
-        .collect::<Vec<&str>>()
-        .join("\n");
-    if text.ends_with('\n') {
-        out.push('\n');
-    }
-    out
-}
+use lines::rejoin;
 
 /// The recipe's dependencies, as the recipe reader sees them.
 fn dependencies(text: &str) -> Vec<Dependency> {
@@ -269,16 +258,14 @@ pub fn auto_repair_with(
             switch_off_unavailable(text, &names).or_else(|| switch_off_downloading_extras(text, d))
         }
         FailureClass::UnknownPackage => drop_unknown(text, &names),
-        FailureClass::NoInstallTarget => autofix_build::add_install_method(text),
-        FailureClass::ParallelBuild => autofix_build::build_serially(text),
+        FailureClass::NoInstallTarget => build::add_install_method(text),
+        FailureClass::ParallelBuild => build::build_serially(text),
         FailureClass::CompilerCompat => compiler_flags::add_compat_flags(text, &d.names),
         FailureClass::MissingDependency => {
             spec_reads::declare_read_specs(text, &d.names, kb).or_else(|| otherwise(text, d))
         }
-        FailureClass::ConfigureDownload => {
-            autofix_build::disconnect_fetch_content(text, &d.names, kb)
-                .or_else(|| switch_off_downloading_extras(text, d))
-        }
+        FailureClass::ConfigureDownload => build::disconnect_fetch_content(text, &d.names, kb)
+            .or_else(|| switch_off_downloading_extras(text, d)),
         _ => otherwise(text, d),
     }
 }
@@ -286,7 +273,7 @@ pub fn auto_repair_with(
 /// What any failure may still show: an install into a directory the
 /// build did not make, or a download an extras variant asked for.
 fn otherwise(text: &str, d: &Diagnosis) -> Option<(String, String)> {
-    autofix_build::create_install_directories(text, &d.excerpt)
+    build::create_install_directories(text, &d.excerpt)
         .or_else(|| switch_off_downloading_extras(text, d))
 }
 

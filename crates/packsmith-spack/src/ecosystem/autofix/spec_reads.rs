@@ -32,7 +32,7 @@ pub(super) fn declare_read_specs(
     if added.is_empty() {
         return None;
     }
-    let fixed = super::rejoin(&lines, text);
+    let fixed = super::lines::rejoin(&lines, text);
     let why = format!(
         "the recipe reads spec[…] of {} without depending on it: declared {}",
         added.join(", "),

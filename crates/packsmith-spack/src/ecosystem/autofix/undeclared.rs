@@ -315,7 +315,7 @@ pub fn repair_undeclared(
     if !changed {
         return (None, actions);
     }
-    let out = super::rejoin(&lines, text);
+    let out = super::lines::rejoin(&lines, text);
     let why = format!(
         "hermeticity: {}",
         actions

@@ -11,7 +11,8 @@ use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use packsmith_spack_knowledge::recipe::parse_recipe;
 
-use super::RECIPE_FILE;
+use super::lines::{append_method, class_runs_to_end, rejoin};
+use crate::ecosystem::RECIPE_FILE;
 
 /// The two generic FetchContent switches, as `cmake_args` entries.
 const DISCONNECTED: [&str; 2] = [
@@ -19,27 +20,10 @@ const DISCONNECTED: [&str; 2] = [
     "self.define(\"FETCHCONTENT_TRY_FIND_PACKAGE_MODE\", \"ALWAYS\")",
 ];
 
-/// Whether the class body runs to the end of the file, so a method can be
-/// appended to it.
-pub(super) fn class_runs_to_end(text: &str) -> bool {
-    text.lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| l.starts_with(' ') || l.starts_with('\t'))
-}
-
 fn base_is(text: &str, bases: &[&str]) -> bool {
     text.lines()
         .filter(|l| l.starts_with("class "))
         .any(|l| bases.iter().any(|b| l.contains(b)))
-}
-
-pub(super) fn append_method(text: &str, method: &[String]) -> String {
-    let mut out = text.trim_end().to_string();
-    out.push_str("\n\n");
-    out.push_str(&method.join("\n"));
-    out.push('\n');
-    out
 }
 
 /// No install target: the recipe installs what the build made.
@@ -75,7 +59,7 @@ pub fn build_serially(text: &str) -> Option<(String, String)> {
     let at = lines.iter().position(|l| l.starts_with("    version("))?;
     lines.insert(at, "");
     lines.insert(at, "    parallel = False");
-    let out = super::autofix::rejoin(&lines, text);
+    let out = rejoin(&lines, text);
     Some((
         out,
         "a parallel make linked before the library it builds was made: parallel = False".into(),
