@@ -207,6 +207,11 @@ pub struct StageOutcome {
     /// Set when `passed` is false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
+    /// The recipe as the stage amended it with what only the run could
+    /// tell (a smoke test derived from the installed files). The loop
+    /// keeps it as the attempt's recipe and passes it to later stages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amended: Option<Recipe>,
 }
 
 /// The directory of one attempt, `<run>/attempts/NN/`. Backends write their

@@ -23,7 +23,9 @@
 //!     model draft; then repairs) → clean → static check, whose errors are
 //!     repaired by `auto_fix` and then by the model within the attempt → write
 //!     `attempts/NN/` → stages, cheapest first, stopping at the first failure
-//!     → `auto_fix` (at most `MAX_AUTO_FIXES`) → progress judgement → record.
+//!     (a stage may hand back an amended recipe, `StageOutcome::amended`,
+//!     which becomes the attempt's recipe from then on) → `auto_fix` (at
+//!     most `MAX_AUTO_FIXES`) → progress judgement → record.
 //!     An answer identical to the recipe it repairs is sent back once, then
 //!     not validated (class `unchanged`).
 //!   - Before attempt 1 a backend may ask one question about the project

@@ -26,7 +26,10 @@
 //!   file; installs use `--fresh`); `hermetic/` (after install, no Spack
 //!   command: the DAG from `.spack/spec.json`, configure logs and ELF
 //!   `DT_NEEDED`/RPATH entries, judged for host paths the DAG does not
-//!   hold); `sandbox` (the Spack stages' `SandboxPolicy`; the mechanism is
+//!   hold); `smoke/` (after the hermeticity check: a test derived from the
+//!   prefix, a program probed with `--version`/`--help` in a stricter
+//!   sandbox and a Python package's modules, run with `spack test run`);
+//!   `sandbox` (the Spack stages' `SandboxPolicy`; the mechanism is
 //!   `packsmith_exec::sandbox`); `variant_check` (flips a few boolean
 //!   variants of a passing recipe and checks each).
 //! - `diagnose/`: ordered rules turn a failed stage's log into a
@@ -34,7 +37,8 @@
 //!   lines and bytes. Specific rules run before generic ones (`build_rules`
 //!   before the dependency and compilation rules; `compiler_compat` holds
 //!   `COMPAT_RULES`, known compiler errors with the flag that fixes each).
-//!   `hermetic` turns the hermeticity findings into `undeclared_dependency`.
+//!   `hermetic` turns the hermeticity findings into `undeclared_dependency`;
+//!   `smoke` reads a failed smoke test's parts from Spack's test log.
 //!   The rules are tested on captured real logs in `tests/spack-logs/`
 //!   (`PACKSMITH_CAPTURE_LOGS=1` re-captures them).
 //! - `ecosystem/`: `SpackEcosystem`, Spack behind `Ecosystem`. `prompts`
@@ -44,7 +48,9 @@
 //!   failures whose detail is the `Diagnosis`; `autofix/` and
 //!   `autofix/build` are the repairs by rule, dispatched on the diagnosis's
 //!   class and names (`auto_repair_with`), never on its prose;
-//!   `hermeticity` records the check for the report; `edit_repair` is the
+//!   `hermeticity` records the check for the report; `smoke` writes the
+//!   derived test into the recipe and hands the amended recipe back to the
+//!   loop with the stage's outcome; `edit_repair` is the
 //!   structured-edit repair (`RepairMode`: edits or rewrite) and `rule_fix`,
 //!   which tries the knowledge crate's candidates cheapest first;
 //!   `references` (knowledge-base recipes, compacted); `tools`

@@ -4,5 +4,6 @@
 
 mod ecosystem;
 mod hermeticity;
+mod smoke;
 mod spack_logs;
 mod spack_real;

@@ -55,6 +55,7 @@ fn fake_validation() -> Validation {
         audit: true,
         install: true,
         hermeticity: false,
+        smoke: false,
     }
 }
 
@@ -218,6 +219,7 @@ fn scripted_model_repairs_until_spack_installs() {
         audit: false,
         install: true,
         hermeticity: true,
+        smoke: false,
     };
     let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
     let bad = format!(

@@ -108,6 +108,7 @@ fn run_loop(answer: &str) -> Option<Run> {
         audit: false,
         install: true,
         hermeticity: true,
+        smoke: false,
     };
     let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
     let model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));

@@ -25,7 +25,7 @@ use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;
 
 /// Spack commands share one install tree and caches: one test at a time.
-static SPACK: Mutex<()> = Mutex::new(());
+pub(crate) static SPACK: Mutex<()> = Mutex::new(());
 
 struct Env {
     setup: SpackSetup,

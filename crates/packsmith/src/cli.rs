@@ -66,6 +66,11 @@ pub struct RepairArgs {
     /// Leave the hermeticity check out after an install.
     #[arg(long)]
     pub no_hermeticity_check: bool,
+    /// Leave the smoke test out after an install (by default one is
+    /// derived from the installed prefix, written into the recipe when it
+    /// has no tests of its own, and run with `spack test run`).
+    #[arg(long)]
+    pub no_smoke_test: bool,
     /// The version to concretize and install (default: Spack's preferred
     /// one of the recipe).
     #[arg(long)]
@@ -399,6 +404,15 @@ pub struct SpackArgs {
     pub hermeticity_check: bool,
     #[arg(long, overrides_with = "hermeticity_check")]
     pub no_hermeticity_check: bool,
+    /// After the install, derive a smoke test from the installed prefix
+    /// (a program of `bin/` with `--version` or `--help`, the modules of a
+    /// Python package), write it into the recipe as Spack stand-alone
+    /// tests and run it with `spack test run` (default; a failure fails
+    /// the attempt as `test`).
+    #[arg(long, overrides_with = "no_smoke_test")]
+    pub smoke_test: bool,
+    #[arg(long, overrides_with = "smoke_test")]
+    pub no_smoke_test: bool,
     /// After success, flip up to five boolean variants and concretize each (default).
     #[arg(long, overrides_with = "no_variant_check")]
     pub variant_check: bool,

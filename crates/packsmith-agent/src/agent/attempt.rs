@@ -263,7 +263,11 @@ impl Run<'_> {
         let mut auto_fixes = 0;
         'run: loop {
             for stage in self.stages.clone() {
-                let Some(f) = self.run_one_stage(n, &stage, &recipe, &dir, p)? else {
+                let (amended, failure) = self.run_one_stage(n, &stage, &recipe, &dir, p)?;
+                if let Some(amended) = amended {
+                    recipe = amended;
+                }
+                let Some(f) = failure else {
                     continue;
                 };
                 if auto_fixes < MAX_AUTO_FIXES {
@@ -281,7 +285,8 @@ impl Run<'_> {
         Ok(recipe)
     }
 
-    /// Runs one stage, emits and records it; its failure, if it failed.
+    /// Runs one stage, emits and records it: the recipe as the stage
+    /// amended it (now the attempt's recipe), and its failure, if it failed.
     fn run_one_stage(
         &mut self,
         n: u32,
@@ -289,7 +294,7 @@ impl Run<'_> {
         recipe: &Recipe,
         dir: &AttemptDir,
         p: &mut Progress,
-    ) -> Result<Option<Failure>, Stop> {
+    ) -> Result<(Option<Recipe>, Option<Failure>), Stop> {
         self.check_cancel()?;
         self.emit(AgentEvent::StageStarted {
             attempt: n,
@@ -330,7 +335,15 @@ impl Run<'_> {
             duration_ms: outcome.duration_ms,
             log_path,
         });
-        Ok(failure)
+        let amended = outcome.amended.filter(|a| a.text != recipe.text);
+        if let Some(a) = &amended {
+            self.emit(AgentEvent::Note {
+                message: format!("attempt {n}: the {} stage amended the recipe", stage.name),
+            })?;
+            p.recipe = Some(a.clone());
+            p.recipe_path = self.dir.write_recipe(n, a).map_err(Stop::Io)?;
+        }
+        Ok((amended, failure))
     }
 
     /// The backend's fix by rule for `failure`, if it has one: noted,

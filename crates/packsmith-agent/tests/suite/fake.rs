@@ -208,15 +208,29 @@ impl Ecosystem for Fake {
                 )
                 .with_detail(which),
             ),
+            amended: None,
         };
+        // `AMEND`: the load stage appends a line, as a stage that learns
+        // something about the recipe from the run does.
+        let amended = (which == FakeStage::Load && recipe.text.contains("AMEND"))
+            .then(|| Recipe::new(&recipe.file_name, format!("{}# amended\n", recipe.text)))
+            .filter(|_| !recipe.text.contains("# amended"));
         Ok(match which {
             FakeStage::Load if recipe.text.contains("LOADFAIL") => fail("load_error"),
+            FakeStage::Load if amended.is_some() => StageOutcome {
+                passed: true,
+                duration_ms: 1,
+                log_path: Some(log.clone()),
+                failure: None,
+                amended,
+            },
             FakeStage::Build if !recipe.text.contains("WORKS") => fail("build_error"),
             _ => StageOutcome {
                 passed: true,
                 duration_ms: 1,
                 log_path: Some(log.clone()),
                 failure: None,
+                amended: None,
             },
         })
     }

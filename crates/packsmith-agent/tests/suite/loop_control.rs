@@ -71,6 +71,25 @@ fn a_passing_first_draft_spends_no_tokens() {
 }
 
 #[test]
+fn a_recipe_a_stage_amends_is_the_one_later_stages_see_and_the_run_keeps() {
+    let env = Env::new();
+    let eco = Fake::new("WORKS AMEND\n");
+    let (report, events) = env.run(&eco, &ScriptedModel::new("scripted:none"));
+    assert_eq!(report.status, RunStatus::Succeeded);
+    let runs = eco.runs();
+    assert_eq!(runs[0], ("load".into(), "WORKS AMEND\n".into()));
+    assert_eq!(runs[1], ("build".into(), "WORKS AMEND\n# amended\n".into()));
+    let final_recipe = std::fs::read_to_string(env.run_dir().join("package.fake")).unwrap();
+    assert_eq!(final_recipe, "WORKS AMEND\n# amended\n");
+    let attempt = env.run_dir().join(&report.attempts[0].recipe_path);
+    assert_eq!(std::fs::read_to_string(attempt).unwrap(), final_recipe);
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, AgentEvent::Note { message }
+        if message == "attempt 1: the load stage amended the recipe")));
+}
+
+#[test]
 fn stops_at_k_attempts_and_keeps_the_best_marked() {
     let mut env = Env::new();
     env.opts.max_attempts = 3;

@@ -127,6 +127,7 @@ impl NixEcosystem {
                 duration_ms,
                 log_path: step.log_path.clone(),
                 failure: None,
+                amended: None,
             });
         }
         let log = step
@@ -162,6 +163,7 @@ impl NixEcosystem {
             duration_ms,
             log_path: step.log_path.clone(),
             failure: Some(failure),
+            amended: None,
         })
     }
 
@@ -175,12 +177,14 @@ impl NixEcosystem {
                 duration_ms,
                 log_path: None,
                 failure: None,
+                amended: None,
             },
             Err(message) => StageOutcome {
                 passed: false,
                 duration_ms,
                 log_path: None,
                 failure: Some(Failure::new(PARSE, "eval_error", message)),
+                amended: None,
             },
         }
     }

@@ -13,6 +13,7 @@ mod locate;
 mod methods;
 mod module;
 pub mod schema;
+pub mod smoke;
 
 use serde::{Deserialize, Serialize};
 

@@ -13,6 +13,7 @@ mod excerpt;
 mod hermetic;
 mod matching;
 mod rules;
+mod smoke;
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,7 @@ pub use hermetic::diagnose_hermeticity;
 #[cfg(test)]
 pub(crate) use hermetic::host_zlib_report;
 pub use rules::classify;
+pub use smoke::diagnose_smoke;
 
 /// What went wrong, coarse enough for the repair loop to dispatch on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -64,7 +66,8 @@ pub enum FailureClass {
     /// The source could not be fetched or verified (checksum, missing
     /// archive, no network, a dependency that would need a download).
     Fetch,
-    /// Tests run during the install failed.
+    /// Tests failed: those run during the install (`--test=root`), or
+    /// the smoke test after it.
     Test,
     /// The install passed but took libraries, headers or tools from the
     /// host that the concretized DAG does not hold (the hermeticity check).
@@ -143,7 +146,11 @@ pub fn diagnose_outcome(outcome: &SpackStageOutcome) -> std::io::Result<Option<D
         Some(p) => std::fs::read_to_string(p).ok(),
         None => None,
     };
-    let mut d = classify(outcome.stage, &log, build_log.as_deref());
+    let mut d = match outcome.stage {
+        // Spack's test log, copied as `build_log`, holds the failing parts.
+        Stage::Smoke => diagnose_smoke(&log, build_log.as_deref()),
+        stage => classify(stage, &log, build_log.as_deref()),
+    };
     if outcome.timed_out {
         d.class = FailureClass::Timeout;
     }

@@ -9,6 +9,7 @@ mod hermeticity;
 mod output;
 mod prompts;
 mod references;
+mod smoke;
 mod stages;
 mod tools;
 
@@ -61,6 +62,10 @@ pub struct Validation {
     /// After the install, check what the build took from outside the DAG
     /// (off: `--no-hermeticity-check`).
     pub hermeticity: bool,
+    /// After the install, derive a smoke test from the prefix, write it
+    /// into the recipe and run it with `spack test run` (off:
+    /// `--no-smoke-test`).
+    pub smoke: bool,
 }
 
 /// How prompts are written.
@@ -305,6 +310,7 @@ impl SpackEcosystem {
             duration_ms: outcome.duration.as_millis() as u64,
             log_path: Some(outcome.log_path),
             failure,
+            amended: None,
         })
     }
 
@@ -494,7 +500,7 @@ impl Ecosystem for SpackEcosystem {
 
     fn stages(&self) -> Vec<StageSpec> {
         let v = &self.validation;
-        let mut list = stage_list(v.audit, v.install, v.hermeticity);
+        let mut list = stage_list(v.audit, v.install, v.hermeticity, v.smoke);
         if let Some(at) = self
             .last_stage
             .and_then(|last| list.iter().position(|s| *s == last))
@@ -512,8 +518,10 @@ impl Ecosystem for SpackEcosystem {
     ) -> Result<StageOutcome, EcosystemError> {
         let which: Stage = stages::stage_of(stage)?;
         let attempt = self.attempt(recipe, dir)?;
-        if which == Stage::Hermeticity {
-            return self.run_hermeticity_stage(&attempt, dir.number());
+        match which {
+            Stage::Hermeticity => return self.run_hermeticity_stage(&attempt, dir.number()),
+            Stage::Smoke => return self.run_smoke_stage(&attempt, recipe, dir),
+            _ => {}
         }
         let v = &self.validation;
         let outcome = run_stage(&v.setup, &v.sandbox, &attempt, which, &v.options)

@@ -12,8 +12,12 @@ use crate::validate::{SpackStageOutcome, Stage, StageOptions};
 
 /// The stages to run, cheapest first. `audit` is optional (`--no-audit`);
 /// `install` is left out for a concretize-only run; `hermeticity` follows
-/// an install (`--no-hermeticity-check` leaves it out).
-pub fn stage_list(audit: bool, install: bool, hermeticity: bool) -> Vec<Stage> {
+/// an install (`--no-hermeticity-check` leaves it out), and `smoke` comes
+/// last (`--no-smoke-test` leaves it out): it is the one stage that
+/// amends the recipe, and the hermeticity check is cheaper (no Spack
+/// command) and sends a recipe back to be rebuilt, which would make a
+/// smoke test run before it wasted.
+pub fn stage_list(audit: bool, install: bool, hermeticity: bool, smoke: bool) -> Vec<Stage> {
     let mut stages: Vec<Stage> = Stage::ALL
         .into_iter()
         .filter(|s| audit || *s != Stage::Audit)
@@ -21,6 +25,9 @@ pub fn stage_list(audit: bool, install: bool, hermeticity: bool) -> Vec<Stage> {
         .collect();
     if install && hermeticity {
         stages.push(Stage::Hermeticity);
+    }
+    if install && smoke {
+        stages.push(Stage::Smoke);
     }
     stages
 }
@@ -92,6 +99,7 @@ pub fn to_loop_outcome(outcome: &SpackStageOutcome) -> Result<StageOutcome, Ecos
         duration_ms: outcome.duration.as_millis() as u64,
         log_path: Some(outcome.log_path.clone()),
         failure,
+        amended: None,
     })
 }
 

@@ -268,10 +268,11 @@ fn write_task(
 
 /// The `packsmith repair --until` that checks a repair where the mutant
 /// broke: that stage passing again (the original passes concretize too).
-/// The hermeticity check is part of `--until install`, not a stage of its own.
+/// The hermeticity check and the smoke test are part of `--until install`,
+/// not stages of their own.
 fn until_for(stage: Stage) -> &'static str {
     match stage {
-        Stage::Hermeticity => Stage::Install.as_str(),
+        Stage::Hermeticity | Stage::Smoke => Stage::Install.as_str(),
         other => other.as_str(),
     }
 }

@@ -6,7 +6,8 @@
 //!
 //! After a successful install, `hermetic` checks what the build took from
 //! outside the concretized DAG (configure output, CMake cache, the
-//! installed ELF files' `DT_NEEDED`).
+//! installed ELF files' `DT_NEEDED`), and `smoke` derives a smoke test
+//! from the prefix, writes it into the recipe and runs `spack test run`.
 //!
 //! After a recipe passed, `variant_check` flips its boolean variants one
 //! at a time and concretizes (optionally installs) each.
@@ -19,6 +20,7 @@ pub mod hermetic;
 mod overlay;
 mod sandbox;
 mod setup;
+pub mod smoke;
 mod source;
 mod stages;
 mod upstream;

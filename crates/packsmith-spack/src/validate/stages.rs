@@ -1,7 +1,8 @@
 //! The validation stages, cheapest first, each with its own timeout and a
 //! captured log file: load → audit → concretize → install, then the
 //! hermeticity check of the installed prefix (`hermetic/`), which runs no
-//! Spack command.
+//! Spack command, and the smoke test (`smoke/`), which runs `spack test
+//! run` on a test derived from the prefix.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,9 @@ pub enum Stage {
     /// What the install took from outside the concretized DAG (read from
     /// the prefix; no Spack command).
     Hermeticity,
+    /// A test derived from the installed prefix, written into the recipe
+    /// and run with `spack test run` (`smoke/`).
+    Smoke,
 }
 
 impl Stage {
@@ -40,6 +44,7 @@ impl Stage {
             Self::Concretize => "concretize",
             Self::Install => "install",
             Self::Hermeticity => "hermeticity",
+            Self::Smoke => "smoke",
         }
     }
 }
@@ -60,9 +65,16 @@ pub struct StageTimeouts {
     pub install: Duration,
     #[serde(default = "hermeticity_timeout")]
     pub hermeticity: Duration,
+    /// The whole smoke stage: the probes and `spack test run`.
+    #[serde(default = "smoke_timeout")]
+    pub smoke: Duration,
 }
 
 fn hermeticity_timeout() -> Duration {
+    Duration::from_secs(300)
+}
+
+fn smoke_timeout() -> Duration {
     Duration::from_secs(300)
 }
 
@@ -74,6 +86,7 @@ impl Default for StageTimeouts {
             concretize: Duration::from_secs(600),
             install: Duration::from_secs(3600),
             hermeticity: hermeticity_timeout(),
+            smoke: smoke_timeout(),
         }
     }
 }
@@ -86,6 +99,7 @@ impl StageTimeouts {
             Stage::Concretize => self.concretize,
             Stage::Install => self.install,
             Stage::Hermeticity => self.hermeticity,
+            Stage::Smoke => self.smoke,
         }
     }
 }
@@ -237,6 +251,8 @@ fn stage_args(stage: Stage, package: &str, spec: &str, options: &StageOptions) -
         }
         // Runs no Spack command (see `hermetic::run_hermeticity`).
         Stage::Hermeticity => Vec::new(),
+        // Needs the installed hash (see `smoke::run_smoke_test`).
+        Stage::Smoke => Vec::new(),
     }
 }
 
@@ -276,7 +292,7 @@ fn build_log_path(output: &str) -> Option<PathBuf> {
     None
 }
 
-fn write_log(path: &Path, text: &str) -> Result<(), ValidateError> {
+pub(super) fn write_log(path: &Path, text: &str) -> Result<(), ValidateError> {
     atomic_write(path, text.as_bytes()).map_err(|e| ValidateError::Io {
         action: "write",
         path: path.to_path_buf(),
@@ -305,12 +321,18 @@ pub fn run_stage_spec(
     spec: &str,
     options: &StageOptions,
 ) -> Result<SpackStageOutcome, ValidateError> {
-    if stage == Stage::Hermeticity {
+    let other = match stage {
+        Stage::Hermeticity => {
+            Some("the hermeticity check runs no Spack command: use `hermetic::run_hermeticity`")
+        }
+        Stage::Smoke => Some("the smoke test needs its derived test: use `smoke::run_smoke_test`"),
+        _ => None,
+    };
+    if let Some(why) = other {
         return Err(ValidateError::Invalid {
             what: "Spack stage",
             value: stage.to_string(),
-            why: "the hermeticity check runs no Spack command: use `hermetic::run_hermeticity`"
-                .into(),
+            why: why.into(),
         });
     }
     let command = stage_command(setup, attempt, stage, spec, options);
@@ -362,21 +384,32 @@ fn stage_command(
     spec: &str,
     options: &StageOptions,
 ) -> CommandSpec {
+    spack_command(
+        setup,
+        attempt,
+        stage_args(stage, &attempt.package, spec, options),
+        options.timeouts.get(stage),
+        options,
+    )
+}
+
+/// `spack [-d] -C <scope> <args>` in the attempt's directory, with
+/// `timeout` and the output cap.
+pub(super) fn spack_command(
+    setup: &SpackSetup,
+    attempt: &Attempt,
+    spack_args: Vec<String>,
+    timeout: Duration,
+    options: &StageOptions,
+) -> CommandSpec {
     let mut args: Vec<OsString> = Vec::new();
     if options.debug {
         args.push("-d".into());
     }
     args.push("-C".into());
     args.push(attempt.scope.clone().into());
-    args.extend(
-        stage_args(stage, &attempt.package, spec, options)
-            .into_iter()
-            .map(OsString::from),
-    );
-    let mut command = setup
-        .command(args)
-        .cwd(&attempt.dir)
-        .timeout(options.timeouts.get(stage));
+    args.extend(spack_args.into_iter().map(OsString::from));
+    let mut command = setup.command(args).cwd(&attempt.dir).timeout(timeout);
     command.max_output = options.max_output;
     command
 }
@@ -384,7 +417,7 @@ fn stage_command(
 /// Runs `command` inside the sandbox (with a pids cgroup when the policy
 /// caps processes): its output, the command line as run, and the limits
 /// the sandbox enforced.
-fn run_sandboxed(
+pub(super) fn run_sandboxed(
     sandbox: &Sandbox,
     command: CommandSpec,
 ) -> Result<(Output, String, Vec<String>), ValidateError> {
@@ -433,7 +466,7 @@ fn copy_build_log(out: &Output, attempt: &Attempt) -> Option<PathBuf> {
 
 /// What packsmith adds to a stage log: the downloads an offline
 /// concretization was refused for, and the limits the sandbox enforced.
-fn packsmith_lines(refused: &[ToBuild], sandbox_events: &[String]) -> String {
+pub(super) fn packsmith_lines(refused: &[ToBuild], sandbox_events: &[String]) -> String {
     let mut lines = String::new();
     if !refused.is_empty() {
         let names: Vec<&str> = refused.iter().map(|n| n.name.as_str()).collect();
@@ -448,7 +481,7 @@ fn packsmith_lines(refused: &[ToBuild], sandbox_events: &[String]) -> String {
 
 /// The stage log: the command, both streams, what packsmith adds
 /// (`trailer`), and how it ended.
-fn stage_log(command: &str, out: &Output, trailer: &str, limit: Duration) -> String {
+pub(super) fn stage_log(command: &str, out: &Output, trailer: &str, limit: Duration) -> String {
     let status = if out.timed_out {
         format!(
             "packsmith: timed out after {:.0} s (limit {} s); the process group was killed\n",

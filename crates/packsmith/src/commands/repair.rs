@@ -124,6 +124,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         audit: !args.run.no_audit || args.until == "audit",
         install,
         hermeticity: install && !args.no_hermeticity_check,
+        smoke: install && !args.no_smoke_test,
     };
     let prompts = PromptSettings {
         tools,
@@ -183,7 +184,9 @@ fn last_stage(until: &str) -> Stage {
         "load" => Stage::Load,
         "audit" => Stage::Audit,
         "concretize" => Stage::Concretize,
-        _ => Stage::Hermeticity,
+        // Every stage after the install too (those switched off are not
+        // in the list, and then nothing is cut).
+        _ => Stage::Smoke,
     }
 }
 

@@ -235,6 +235,7 @@ fn validation(args: &SpackArgs, prepared: &PreparedRun) -> Validation {
         audit: !args.run.no_audit,
         install: true,
         hermeticity: !args.no_hermeticity_check,
+        smoke: !args.no_smoke_test,
     }
 }
 

@@ -1,0 +1,253 @@
+//! A smoke test written into a recipe as Spack's stand-alone tests: one
+//! `test_*` method per executable that answered a harmless argument, and
+//! `import_modules` for a Python package (its `test_imports` reads them).
+//! What to test is found by the Spack backend in the installed prefix;
+//! this module only writes it, at positions read from the syntax tree.
+
+use super::locate;
+use crate::draft::py_str;
+
+/// Run an installed executable with one argument; it must exit 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExeCheck {
+    /// The file name under `prefix/bin`.
+    pub name: String,
+    /// `--version` or `--help`: the first the program answered with exit 0.
+    pub arg: String,
+    /// The probe's output held the package's version, so the test checks
+    /// for it too.
+    pub expect_version: bool,
+}
+
+/// What the smoke test checks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SmokeTest {
+    pub executables: Vec<ExeCheck>,
+    /// Top-level modules to import (only written for a Python package).
+    pub import_modules: Vec<String>,
+}
+
+/// Why no smoke test was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotWritten {
+    /// The recipe has tests of its own (`test_*` methods or
+    /// `import_modules`): they are run as they are.
+    OwnTests,
+    /// Nothing to check.
+    Empty,
+}
+
+/// Bases whose `test_imports` runs `import_modules`.
+const PYTHON_BASES: &[&str] = &["PythonPackage", "PythonExtension"];
+
+/// `recipe` with `test` written into its package class; `Ok(Err(_))` when
+/// nothing was written and why, `Err` when the recipe cannot be read.
+pub fn add_smoke_test(
+    recipe: &str,
+    test: &SmokeTest,
+) -> Result<Result<String, NotWritten>, String> {
+    let class = locate::read(recipe)?.class;
+    let own_tests = class.methods.iter().any(|m| m.name.starts_with("test"));
+    if own_tests || sets_import_modules(recipe, &class.body_indent) {
+        return Ok(Err(NotWritten::OwnTests));
+    }
+    let python = class
+        .bases
+        .iter()
+        .any(|(b, _)| PYTHON_BASES.contains(&b.rsplit('.').next().unwrap_or(b)));
+    let modules = if python {
+        test.import_modules.as_slice()
+    } else {
+        &[]
+    };
+    if test.executables.is_empty() && modules.is_empty() {
+        return Ok(Err(NotWritten::Empty));
+    }
+    let indent = &class.body_indent;
+    let mut out = recipe.to_string();
+    // The class's end first, so the earlier insertion point stays valid.
+    if !test.executables.is_empty() {
+        let mut methods = String::new();
+        for check in &test.executables {
+            methods.push('\n');
+            methods.push_str(&render_exe_test(check, indent));
+        }
+        let end = class.end;
+        let sep = if out[..end].ends_with('\n') { "" } else { "\n" };
+        out.insert_str(end, &format!("{sep}{methods}"));
+    }
+    if !modules.is_empty() {
+        let names: Vec<String> = modules.iter().map(|m| py_str(m)).collect();
+        let line = format!("{indent}import_modules = [{}]\n\n", names.join(", "));
+        match class.directives.iter().find(|d| d.top_level) {
+            Some(first) => out.insert_str(first.lines.start, &line),
+            None => {
+                let end = out.len();
+                let sep = if out.ends_with('\n') { "\n" } else { "\n\n" };
+                out.insert_str(end, &format!("{sep}{}", line.trim_end_matches('\n')));
+                out.push('\n');
+            }
+        }
+    }
+    Ok(Ok(out))
+}
+
+/// A class-level `import_modules = ...` (or an annotated one, or a
+/// property): a line of the class body at its indentation.
+fn sets_import_modules(recipe: &str, indent: &str) -> bool {
+    recipe.lines().any(|l| {
+        l.strip_prefix(indent)
+            .filter(|rest| !rest.starts_with([' ', '\t']))
+            .map(|rest| rest.strip_prefix("def ").unwrap_or(rest))
+            .and_then(|rest| rest.strip_prefix("import_modules"))
+            .is_some_and(|rest| matches!(rest.trim_start().chars().next(), Some('=' | ':' | '(')))
+    })
+}
+
+/// `heatsim-run` → `heatsim_run`: a method name's part from a file name.
+fn ident(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s.trim_matches('_').to_string()
+}
+
+/// One stand-alone test method (Spack 0.23: a `test_*` method with a
+/// docstring, which `spack test run` reports as its purpose).
+fn render_exe_test(check: &ExeCheck, indent: &str) -> String {
+    let arg = check.arg.trim_start_matches('-');
+    let name = format!("test_{}_{}", ident(&check.name), ident(arg));
+    let i2 = format!("{indent}{indent}");
+    let mut s = format!(
+        "{indent}def {name}(self):\n{i2}\"\"\"run {} {} (smoke test)\"\"\"\n{i2}exe = which(self.prefix.bin.join({}), required=True)\n",
+        check.name,
+        check.arg,
+        py_str(&check.name),
+    );
+    if check.expect_version {
+        s.push_str(&format!(
+            "{i2}out = exe({}, output=str, error=str)\n{i2}assert str(self.spec.version) in out\n",
+            py_str(&check.arg)
+        ));
+    } else {
+        s.push_str(&format!("{i2}exe({})\n", py_str(&check.arg)));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CMAKE: &str = "from spack.package import *\n\n\nclass Heatsim(CMakePackage):\n    \"\"\"Heat.\"\"\"\n\n    homepage = \"https://example.org\"\n    url = \"file:///x/heatsim-2.1.0.tar.gz\"\n\n    version(\"2.1.0\", sha256=\"00\")\n\n    def cmake_args(self):\n        return []\n";
+
+    const PYTHON: &str = "from spack.package import *\n\n\nclass PyDemo(PythonPackage):\n    \"\"\"Demo.\"\"\"\n\n    homepage = \"https://example.org\"\n    url = \"file:///x/demo-1.0.tar.gz\"\n\n    license(\"MIT\")\n\n    version(\"1.0\", sha256=\"00\")\n";
+
+    fn exe(name: &str, arg: &str, expect_version: bool) -> ExeCheck {
+        ExeCheck {
+            name: name.into(),
+            arg: arg.into(),
+            expect_version,
+        }
+    }
+
+    #[test]
+    fn an_executable_test_is_a_method_at_the_end_of_the_class() {
+        let test = SmokeTest {
+            executables: vec![exe("heatsim-run", "--help", false)],
+            import_modules: vec!["heatsim".into()],
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "{CMAKE}\n    def test_heatsim_run_help(self):\n        \"\"\"run heatsim-run --help (smoke test)\"\"\"\n        exe = which(self.prefix.bin.join(\"heatsim-run\"), required=True)\n        exe(\"--help\")\n"
+            )
+        );
+        // Not a Python package: no import_modules.
+        assert!(!out.contains("import_modules"), "{out}");
+        // Parsed back, the class has the method.
+        let class = locate::read(&out).unwrap().class;
+        assert!(class
+            .methods
+            .iter()
+            .any(|m| m.name == "test_heatsim_run_help"));
+    }
+
+    #[test]
+    fn a_version_in_the_output_is_checked() {
+        let test = SmokeTest {
+            executables: vec![exe("demo", "--version", true)],
+            import_modules: Vec::new(),
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        assert!(
+            out.contains("        out = exe(\"--version\", output=str, error=str)\n        assert str(self.spec.version) in out\n"),
+            "{out}"
+        );
+        assert!(out.contains("    def test_demo_version(self):\n"), "{out}");
+    }
+
+    #[test]
+    fn a_python_package_gets_import_modules_before_its_directives() {
+        let test = SmokeTest {
+            executables: Vec::new(),
+            import_modules: vec!["demo".into(), "demo_cli".into()],
+        };
+        let out = add_smoke_test(PYTHON, &test).unwrap().unwrap();
+        assert_eq!(
+            out,
+            PYTHON.replace(
+                "    license(",
+                "    import_modules = [\"demo\", \"demo_cli\"]\n\n    license("
+            )
+        );
+    }
+
+    #[test]
+    fn a_recipe_with_its_own_tests_is_left_alone() {
+        let own = format!("{CMAKE}\n    def test_run(self):\n        pass\n");
+        let test = SmokeTest {
+            executables: vec![exe("demo", "--version", false)],
+            import_modules: Vec::new(),
+        };
+        assert_eq!(
+            add_smoke_test(&own, &test).unwrap(),
+            Err(NotWritten::OwnTests)
+        );
+        let pinned = PYTHON.replace(
+            "    license(",
+            "    import_modules = [\"x\"]\n\n    license(",
+        );
+        assert_eq!(
+            add_smoke_test(&pinned, &test).unwrap(),
+            Err(NotWritten::OwnTests)
+        );
+        // Written once, the test is the recipe's own the next time.
+        let once = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        assert_eq!(
+            add_smoke_test(&once, &test).unwrap(),
+            Err(NotWritten::OwnTests)
+        );
+    }
+
+    #[test]
+    fn nothing_to_check_writes_nothing() {
+        let modules_only = SmokeTest {
+            executables: Vec::new(),
+            import_modules: vec!["heatsim".into()],
+        };
+        assert_eq!(
+            add_smoke_test(CMAKE, &modules_only).unwrap(),
+            Err(NotWritten::Empty)
+        );
+        assert!(add_smoke_test("x = 1\n", &modules_only).is_err());
+    }
+}

@@ -1,0 +1,100 @@
+//! The smoke stage as the loop sees it: derive the test from the
+//! install, write it into the recipe (the amended recipe goes back to the
+//! loop, so the recipe that passes is the one with its test), put that
+//! recipe into the attempt's overlay and run it with `spack test run`.
+
+use std::time::Instant;
+
+use packsmith_agent::{AttemptDir, EcosystemError, Recipe, StageOutcome};
+use packsmith_spack_knowledge::edit::smoke::{add_smoke_test, NotWritten, SmokeTest};
+
+use super::{stages, SpackEcosystem, RECIPE_FILE};
+use crate::validate::smoke::{derive_smoke_test, run_smoke_test, smoke_without_spack};
+use crate::validate::Attempt;
+
+/// What the stage says about the recipe, for the log.
+fn written_line(test: &SmokeTest) -> String {
+    let mut parts: Vec<String> = test
+        .executables
+        .iter()
+        .map(|e| format!("run bin/{} {}", e.name, e.arg))
+        .collect();
+    if !test.import_modules.is_empty() {
+        parts.push(format!("import {}", test.import_modules.join(", ")));
+    }
+    format!("recipe: smoke test written: {}", parts.join("; "))
+}
+
+impl SpackEcosystem {
+    /// The smoke stage on the install `attempt` holds. A prefix that
+    /// cannot be found fails the stage with the reason; nothing to test
+    /// passes it without a Spack command (the log says so).
+    pub(super) fn run_smoke_stage(
+        &self,
+        attempt: &Attempt,
+        recipe: &Recipe,
+        dir: &AttemptDir,
+    ) -> Result<StageOutcome, EcosystemError> {
+        let started = Instant::now();
+        let v = &self.validation;
+        let derivation = match derive_smoke_test(attempt, &v.sandbox) {
+            Ok(d) => d,
+            Err(why) => {
+                let lines = [format!("could not derive a smoke test: {why}")];
+                let outcome = smoke_without_spack(attempt, &lines, false, started)
+                    .map_err(EcosystemError::from)?;
+                return stages::to_loop_outcome(&outcome);
+            }
+        };
+        let mut lines = vec![format!(
+            "prefix: {} (version {}, hash {})",
+            derivation.prefix.display(),
+            derivation.spec.version,
+            derivation.spec.hash
+        )];
+        lines.extend(derivation.notes.iter().cloned());
+        let written = add_smoke_test(&recipe.text, &derivation.test).map_err(|e| {
+            EcosystemError::new(format!(
+                "the smoke test could not be written into the recipe: {e}"
+            ))
+        })?;
+        let amended = match written {
+            Ok(text) => {
+                lines.push(written_line(&derivation.test));
+                Some(Recipe::new(RECIPE_FILE, text))
+            }
+            Err(NotWritten::OwnTests) => {
+                lines.push("recipe: has tests of its own; running them".into());
+                None
+            }
+            Err(NotWritten::Empty) => {
+                lines.push(
+                    "recipe: nothing to test (no program answered --version or --help, no \
+                     module of a Python package); the stage passes with nothing checked"
+                        .into(),
+                );
+                let outcome = smoke_without_spack(attempt, &lines, true, started)
+                    .map_err(EcosystemError::from)?;
+                return stages::to_loop_outcome(&outcome);
+            }
+        };
+        // The overlay must hold the recipe that is tested.
+        let attempt = match &amended {
+            Some(r) => self.attempt(r, dir)?,
+            None => attempt.clone(),
+        };
+        let outcome = run_smoke_test(
+            &v.setup,
+            &v.sandbox,
+            &attempt,
+            &derivation,
+            &lines,
+            &v.options,
+        )
+        .map_err(EcosystemError::from)?;
+        let mut loop_outcome = stages::to_loop_outcome(&outcome)?;
+        loop_outcome.duration_ms = started.elapsed().as_millis() as u64;
+        loop_outcome.amended = amended;
+        Ok(loop_outcome)
+    }
+}

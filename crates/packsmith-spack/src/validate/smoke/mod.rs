@@ -1,0 +1,21 @@
+//! The smoke test, a validation stage after the install: does what was
+//! installed run at all? A recipe can install cleanly and still ship a
+//! program that cannot find its libraries or a Python module that cannot
+//! import its run-time dependencies.
+//!
+//! The test is derived from the installed prefix (`derive.rs`): an
+//! executable of `bin/` (the package's own name first) with the first of
+//! `--version` and `--help` it answers with exit 0 in a few seconds,
+//! probed once in a stricter sandbox (`probe.rs`); the top-level modules of
+//! a Python package's `site-packages`. The knowledge crate writes it into
+//! the recipe as Spack's stand-alone tests (`edit::smoke`); `stage.rs`
+//! runs `spack test run /<hash>` in the stages' sandbox and writes
+//! `<attempt>/logs/smoke.log`.
+
+mod derive;
+mod probe;
+mod stage;
+
+pub use derive::{executable_candidates, installed_spec, python_modules, InstalledSpec};
+pub use probe::{probe_executable, probe_sandbox, Probe, PROBE_ARGS, PROBE_TIMEOUT};
+pub use stage::{derive_smoke_test, run_smoke_test, smoke_without_spack, SmokeDerivation};

@@ -1,0 +1,216 @@
+//! The smoke stage against the real Spack: a CMake project installing one
+//! program that prints its version. A recipe without tests gains one
+//! derived from the install (`--version`, with the version checked) and
+//! passes; a recipe whose own test fails the program fails the attempt at
+//! the smoke stage as `test`. Skipped with a loud SKIPPED line without
+//! PACKSMITH_TEST_SPACK=/path/to/spack-checkout.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::path::Path;
+
+use packsmith_agent::{Agent, AgentEvent, AgentOptions, RunReport, RunStatus, Task};
+use packsmith_llm::ScriptedModel;
+use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
+use packsmith_spack::validate::{
+    pack_local_source, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, StageOptions,
+};
+use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack_knowledge::mapping::NoKnowledge;
+use packsmith_spack_knowledge::target::TargetSpack;
+
+/// `bin/smokey`: `--version` prints it, anything else is refused.
+fn smokey_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(smokey VERSION 0.3.0 LANGUAGES C)\n\
+         add_executable(smokey src/smokey.c)\n\
+         install(TARGETS smokey)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/smokey.c"),
+        "#include <stdio.h>\n#include <string.h>\n\
+         int main(int argc, char **argv) {\n\
+           if (argc > 1 && strcmp(argv[1], \"--version\") == 0) { puts(\"smokey 0.3.0\"); return 0; }\n\
+           fprintf(stderr, \"smokey: unknown argument\\n\");\n  return 2;\n}\n",
+    )
+    .unwrap();
+}
+
+fn recipe(extra: &str) -> String {
+    format!(
+        "from spack.package import *\n\n\nclass Smokey(CMakePackage):\n    \"\"\"A program that knows its version.\"\"\"\n\n    \
+         homepage = \"https://example.invalid/smokey\"\n    url = \"file:///wrong/smokey-0.3.0.tar.gz\"\n\n    \
+         version(\"0.3.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n{extra}",
+        "0".repeat(64)
+    )
+}
+
+struct Run {
+    report: RunReport,
+    recipe: String,
+    smoke_log: String,
+}
+
+/// One attempt with the scripted model's answer as the recipe (the
+/// deterministic draft off), every stage but audit and hermeticity.
+fn run_once(answer: &str) -> Option<Run> {
+    let _spack = crate::spack_real::SPACK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let run = tempfile::tempdir().unwrap();
+    let setup = crate::spack_real::test_spack_env()
+        .and_then(|env| SpackSetup::from_env_script(&env, run.path()).map_err(|e| e.to_string()));
+    let setup = match setup {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "SKIPPED: smoke: no Spack ({e}); set PACKSMITH_TEST_SPACK=/path/to/spack-checkout"
+            );
+            return None;
+        }
+    };
+    let src = run.path().join("src");
+    smokey_project(&src);
+    let paths = setup.probe_paths().unwrap();
+    let mut writable = paths.writable();
+    writable.push(run.path().to_path_buf());
+    let sandbox = Sandbox::new(
+        SandboxPolicy::for_spack(writable, setup.read_only_roots(), run.path().join("home")),
+        false,
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        &src,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: src.display().to_string(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let mut brief = build_brief(&facts, TargetSpack::V0_23, &NoKnowledge);
+    brief.fetch.version = Some("0.3.0".into());
+    let packed = pack_local_source(&src, "smokey", "0.3.0", &run.path().join("mirror")).unwrap();
+    brief.fetch.url = Some(packed.url.clone());
+    brief.fetch.sha256 = Some(packed.sha256.clone());
+    let validation = Validation {
+        setup,
+        sandbox,
+        mirror: Some(packed.mirror.clone()),
+        options: StageOptions::default(),
+        audit: false,
+        install: true,
+        hermeticity: false,
+        smoke: true,
+    };
+    let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
+    let model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));
+    let mut options = AgentOptions::new(run.path().join("out"));
+    options.tools = false;
+    options.max_attempts = 1;
+    let task = Task {
+        name: "smokey".into(),
+        repo_root: src.clone(),
+        version: Some("0.3.0".into()),
+        references: Default::default(),
+        context: serde_json::Value::Null,
+    };
+    let mut sink = |_: &AgentEvent| {};
+    let report = Agent::run(&task, &eco, &model, &options, &mut sink).unwrap();
+    let out = run.path().join("out/smokey");
+    let recipe = std::fs::read_to_string(out.join("attempts/01/package.py")).unwrap_or_default();
+    let smoke_log =
+        std::fs::read_to_string(out.join("attempts/01/logs/smoke.log")).unwrap_or_default();
+    Some(Run {
+        report,
+        recipe,
+        smoke_log,
+    })
+}
+
+#[test]
+fn a_recipe_without_tests_gains_a_smoke_test_that_passes() {
+    let Some(run) = run_once(&recipe("")) else {
+        return;
+    };
+    eprintln!("{}", run.smoke_log);
+    assert_eq!(run.report.status, RunStatus::Succeeded, "{:#?}", run.report);
+    let stages: Vec<(&str, bool)> = run.report.attempts[0]
+        .stages
+        .iter()
+        .map(|s| (s.name.as_str(), s.passed))
+        .collect();
+    assert_eq!(stages.last(), Some(&("smoke", true)), "{stages:?}");
+    // The version was in the probe's output, so the test checks it.
+    assert!(
+        run.recipe.contains(
+            "    def test_smokey_version(self):\n        \"\"\"run smokey --version (smoke test)\"\"\"\n        \
+             exe = which(self.prefix.bin.join(\"smokey\"), required=True)\n        \
+             out = exe(\"--version\", output=str, error=str)\n        \
+             assert str(self.spec.version) in out\n"
+        ),
+        "{}",
+        run.recipe
+    );
+    assert!(
+        run.smoke_log
+            .contains("probe bin/smokey: --version: exit 0 in "),
+        "{}",
+        run.smoke_log
+    );
+    assert!(
+        run.smoke_log
+            .contains("PASSED: Smokey::test_smokey_version"),
+        "{}",
+        run.smoke_log
+    );
+}
+
+#[test]
+fn a_failing_smoke_test_fails_the_attempt() {
+    let own_test = "\n    def test_refused(self):\n        \"\"\"an argument smokey refuses\"\"\"\n        \
+                    exe = which(self.prefix.bin.smokey, required=True)\n        exe(\"--frobnicate\")\n";
+    let Some(run) = run_once(&recipe(own_test)) else {
+        return;
+    };
+    eprintln!("{}", run.smoke_log);
+    // No model to repair it: the one attempt is spent.
+    assert_eq!(
+        run.report.status,
+        RunStatus::AttemptsExhausted,
+        "{:#?}",
+        run.report
+    );
+    assert_eq!(run.report.final_recipe, None);
+    let attempt = &run.report.attempts[0];
+    let failure = attempt.failure.as_ref().unwrap();
+    assert_eq!(failure.stage, "smoke");
+    assert_eq!(failure.class, "test");
+    assert!(
+        failure
+            .excerpt
+            .contains("the smoke test failed: Smokey::test_refused"),
+        "{}",
+        failure.excerpt
+    );
+    // The recipe's own test ran; none was added beside it.
+    assert!(
+        run.smoke_log
+            .contains("recipe: has tests of its own; running them"),
+        "{}",
+        run.smoke_log
+    );
+    assert!(
+        !run.recipe.contains("test_smokey_version"),
+        "{}",
+        run.recipe
+    );
+    assert!(
+        run.smoke_log.contains("smokey: unknown argument"),
+        "{}",
+        run.smoke_log
+    );
+}
