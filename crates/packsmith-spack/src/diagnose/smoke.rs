@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::excerpt::strip_ansi;
-use super::rules::{diagnosis, re};
+use super::matching::{diagnosis, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
