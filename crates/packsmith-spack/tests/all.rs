@@ -4,6 +4,7 @@
 
 mod ecosystem;
 mod hermeticity;
+mod real_loop;
 mod smoke;
 mod spack_logs;
 mod spack_real;

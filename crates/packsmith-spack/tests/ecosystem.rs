@@ -4,6 +4,7 @@
 //! PACKSMITH_TEST_SPACK=/path/to/spack-checkout, set up by `packsmith setup spack`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
+use crate::real_loop::{ecosystem, facts, AfterInstall, LoopEnv};
 use std::path::{Path, PathBuf};
 
 use packsmith_agent::{
@@ -13,9 +14,7 @@ use packsmith_agent::{
 use packsmith_core::chat::Role;
 use packsmith_llm::ScriptedModel;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
-use packsmith_spack::validate::{
-    pack_local_source, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, StageOptions,
-};
+use packsmith_spack::validate::{Sandbox, SpackSetup, StageOptions};
 use packsmith_spack_knowledge::brief::build_brief;
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::target::TargetSpack;
@@ -28,18 +27,6 @@ fn tiny_project(dir: &Path) {
     )
     .unwrap();
     std::fs::write(dir.join("src/tiny.c"), "int tiny(void) { return 3; }\n").unwrap();
-}
-
-fn facts(root: &Path) -> packsmith_core::RepoFacts {
-    packsmith_analyze::analyze_dir(
-        root,
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: root.display().to_string(),
-            release_tag: None,
-        },
-    )
-    .unwrap()
 }
 
 fn fake_validation() -> Validation {
@@ -171,21 +158,6 @@ fn static_check_and_output_cleaning() {
     assert!(none.first_draft(&task("tinyeco", dir.path())).is_err());
 }
 
-fn spack_setup(run: &Path) -> Option<SpackSetup> {
-    let setup = crate::spack_real::test_spack_env()
-        .and_then(|env| SpackSetup::from_env_script(&env, run).map_err(|e| e.to_string()));
-    match setup {
-        Ok(s) => Some(s),
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: scripted_model_repairs_until_spack_installs: no Spack ({e}); \
-                 set PACKSMITH_TEST_SPACK=/path/to/spack-checkout"
-            );
-            None
-        }
-    }
-}
-
 /// The model answers with prose, fences, a made-up checksum, a dependency
 /// Spack does not have and a CMake define that breaks configure. The rule
 /// fix takes the dependency out within the attempt; configure then fails;
@@ -193,35 +165,19 @@ fn spack_setup(run: &Path) -> Option<SpackSetup> {
 #[test]
 fn scripted_model_repairs_until_spack_installs() {
     let run = tempfile::tempdir().unwrap();
-    let Some(setup) = spack_setup(run.path()) else {
-        return;
-    };
-    let src = run.path().join("src");
-    tiny_project(&src);
-    let paths = setup.probe_paths().unwrap();
-    let mut writable = paths.writable();
-    writable.push(run.path().to_path_buf());
-    let sandbox = Sandbox::new(
-        SandboxPolicy::for_spack(writable, setup.read_only_roots(), run.path().join("home")),
-        false,
-    )
-    .unwrap();
-    let mut brief = build_brief(&facts(&src), TargetSpack::V0_23, &NoKnowledge);
-    brief.fetch.version = Some("0.3.0".into());
-    let packed = pack_local_source(&src, "tinyeco", "0.3.0", &run.path().join("mirror")).unwrap();
-    brief.fetch.url = Some(packed.url.clone());
-    brief.fetch.sha256 = Some(packed.sha256.clone());
-    let validation = Validation {
-        setup,
-        sandbox,
-        mirror: Some(packed.mirror.clone()),
-        options: StageOptions::default(),
-        audit: false,
-        install: true,
+    let after = AfterInstall {
         hermeticity: true,
         smoke: false,
     };
-    let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
+    let Some(LoopEnv { eco, src, sha256 }) = ecosystem(
+        run.path(),
+        "scripted_model_repairs_until_spack_installs",
+        ("tinyeco", "0.3.0"),
+        tiny_project,
+        after,
+    ) else {
+        return;
+    };
     let bad = format!(
         "Sure! Here is the recipe:\n```python\n{}```\nIt depends on libmadeup.",
         recipe(
@@ -257,7 +213,7 @@ fn scripted_model_repairs_until_spack_installs() {
         "the repair prompt lacks CMake's error"
     );
     let installed = std::fs::read_to_string(run.path().join("out/tinyeco/package.py")).unwrap();
-    assert!(installed.contains(&packed.sha256), "{installed}");
+    assert!(installed.contains(&sha256), "{installed}");
     assert!(!installed.contains("Sure!"));
 }
 

@@ -10,15 +10,9 @@
 
 use std::path::Path;
 
+use crate::real_loop::{ecosystem, AfterInstall, LoopEnv};
 use packsmith_agent::{Agent, AgentEvent, AgentOptions, RunReport, RunStatus, Task};
 use packsmith_llm::ScriptedModel;
-use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
-use packsmith_spack::validate::{
-    pack_local_source, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, StageOptions,
-};
-use packsmith_spack_knowledge::brief::build_brief;
-use packsmith_spack_knowledge::mapping::NoKnowledge;
-use packsmith_spack_knowledge::target::TargetSpack;
 
 /// A library that uses zlib when CMake finds it, and builds without it
 /// otherwise.
@@ -65,52 +59,17 @@ struct Run {
 /// answer is the recipe; every repair after it is by rule.
 fn run_loop(answer: &str) -> Option<Run> {
     let run = tempfile::tempdir().unwrap();
-    let setup = crate::spack_real::test_spack_env()
-        .and_then(|env| SpackSetup::from_env_script(&env, run.path()).map_err(|e| e.to_string()));
-    let setup = match setup {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: hermeticity: no Spack ({e}); set PACKSMITH_TEST_SPACK=/path/to/spack-checkout"
-            );
-            return None;
-        }
-    };
-    let src = run.path().join("src");
-    zlib_optional_project(&src);
-    let paths = setup.probe_paths().unwrap();
-    let mut writable = paths.writable();
-    writable.push(run.path().to_path_buf());
-    let sandbox = Sandbox::new(
-        SandboxPolicy::for_spack(writable, setup.read_only_roots(), run.path().join("home")),
-        false,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        &src,
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: src.display().to_string(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let mut brief = build_brief(&facts, TargetSpack::V0_23, &NoKnowledge);
-    brief.fetch.version = Some("0.2.0".into());
-    let packed = pack_local_source(&src, "zopt", "0.2.0", &run.path().join("mirror")).unwrap();
-    brief.fetch.url = Some(packed.url.clone());
-    brief.fetch.sha256 = Some(packed.sha256.clone());
-    let validation = Validation {
-        setup,
-        sandbox,
-        mirror: Some(packed.mirror.clone()),
-        options: StageOptions::default(),
-        audit: false,
-        install: true,
+    let after = AfterInstall {
         hermeticity: true,
         smoke: false,
     };
-    let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
+    let LoopEnv { eco, src, .. } = ecosystem(
+        run.path(),
+        "hermeticity",
+        ("zopt", "0.2.0"),
+        zlib_optional_project,
+        after,
+    )?;
     let model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));
     let mut options = AgentOptions::new(run.path().join("out"));
     options.tools = false;

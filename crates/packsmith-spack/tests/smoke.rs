@@ -8,15 +8,9 @@
 
 use std::path::Path;
 
+use crate::real_loop::{ecosystem, AfterInstall, LoopEnv};
 use packsmith_agent::{Agent, AgentEvent, AgentOptions, RunReport, RunStatus, Task};
 use packsmith_llm::ScriptedModel;
-use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
-use packsmith_spack::validate::{
-    pack_local_source, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, StageOptions,
-};
-use packsmith_spack_knowledge::brief::build_brief;
-use packsmith_spack_knowledge::mapping::NoKnowledge;
-use packsmith_spack_knowledge::target::TargetSpack;
 
 /// `bin/smokey`: `--version` prints it, anything else is refused.
 fn smokey_project(dir: &Path) {
@@ -61,52 +55,17 @@ fn run_once(answer: &str) -> Option<Run> {
         .lock()
         .unwrap_or_else(|e| e.into_inner());
     let run = tempfile::tempdir().unwrap();
-    let setup = crate::spack_real::test_spack_env()
-        .and_then(|env| SpackSetup::from_env_script(&env, run.path()).map_err(|e| e.to_string()));
-    let setup = match setup {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: smoke: no Spack ({e}); set PACKSMITH_TEST_SPACK=/path/to/spack-checkout"
-            );
-            return None;
-        }
-    };
-    let src = run.path().join("src");
-    smokey_project(&src);
-    let paths = setup.probe_paths().unwrap();
-    let mut writable = paths.writable();
-    writable.push(run.path().to_path_buf());
-    let sandbox = Sandbox::new(
-        SandboxPolicy::for_spack(writable, setup.read_only_roots(), run.path().join("home")),
-        false,
-    )
-    .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        &src,
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: src.display().to_string(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let mut brief = build_brief(&facts, TargetSpack::V0_23, &NoKnowledge);
-    brief.fetch.version = Some("0.3.0".into());
-    let packed = pack_local_source(&src, "smokey", "0.3.0", &run.path().join("mirror")).unwrap();
-    brief.fetch.url = Some(packed.url.clone());
-    brief.fetch.sha256 = Some(packed.sha256.clone());
-    let validation = Validation {
-        setup,
-        sandbox,
-        mirror: Some(packed.mirror.clone()),
-        options: StageOptions::default(),
-        audit: false,
-        install: true,
+    let after = AfterInstall {
         hermeticity: false,
         smoke: true,
     };
-    let eco = SpackEcosystem::new(brief, PromptSettings::default(), validation).with_draft(None);
+    let LoopEnv { eco, src, .. } = ecosystem(
+        run.path(),
+        "smoke",
+        ("smokey", "0.3.0"),
+        smokey_project,
+        after,
+    )?;
     let model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));
     let mut options = AgentOptions::new(run.path().join("out"));
     options.tools = false;
