@@ -1,6 +1,7 @@
 //! What the real-Spack loop tests share: the test Spack, a sandbox that
 //! can write the run directory, and a `SpackEcosystem` for a project
 //! written into `<run>/src` and packed as its own mirror.
+#![allow(clippy::unwrap_used, clippy::print_stderr)]
 
 use std::path::{Path, PathBuf};
 
