@@ -23,10 +23,12 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Reads each named distribution's version, its directory and its top-level
 /// entries: the RECORD's first path components where there is one, else
 /// `top_level.txt`, else the entries named like the distribution; then the
-/// same for the distributions it requires at run time, transitively. Console
-/// scripts come from the entry points. Prints one JSON object.
+/// same for the distributions it requires at run time, transitively, by its
+/// metadata and by its Debian package's `Depends` (Debian trims some
+/// metadata). Console scripts come from the entry points. Prints one JSON
+/// object.
 const PROBE: &str = r#"
-import importlib.metadata as m, json, os, sys, sysconfig
+import importlib.metadata as m, json, os, shutil, subprocess, sys, sysconfig
 # The venv layout, and the default scheme's (Debian's venvs report
 # local/lib/pythonX.Y/dist-packages as their purelib).
 sites = ["lib/python%d.%d/site-packages" % sys.version_info[:2]]
@@ -68,6 +70,41 @@ def required(d):
             names.append(head.strip())
     return names
 
+def debian_closure(base, entries):
+    # Debian trims run-time requirements from some metadata (its requests
+    # lists no urllib3); its own packages' Depends do not lie. Entries of the
+    # python3-* packages the owning package needs, transitively.
+    if not shutil.which("dpkg-query"):
+        return set()
+    run = lambda *a: subprocess.run(a, capture_output=True, text=True, timeout=30).stdout
+    try:
+        owner = run("dpkg", "-S", os.path.join(base, sorted(entries)[0])).split(":")[0].strip()
+    except Exception:
+        return set()
+    found, seen, todo = set(), {owner}, [owner] if owner else []
+    while todo:
+        pkg = todo.pop()
+        try:
+            depends = run("dpkg-query", "-W", "-f=${Depends}", pkg)
+        except Exception:
+            continue
+        for alt in depends.split(","):
+            dep = alt.split("|")[0].strip().split(" ")[0].split(":")[0]
+            if not dep.startswith("python3-") or dep in seen:
+                continue
+            seen.add(dep)
+            todo.append(dep)
+            try:
+                files = run("dpkg", "-L", dep).splitlines()
+            except Exception:
+                continue
+            for f in files:
+                if f.startswith(base + "/"):
+                    top = f[len(base) + 1:].split("/")[0]
+                    if top and top != "__pycache__":
+                        found.add(top)
+    return found
+
 for name in sys.argv[1:]:
     try:
         d = m.distribution(name)
@@ -92,6 +129,7 @@ for name in sys.argv[1:]:
         if dep_base == base:
             entries |= dep_entries
             todo.extend(required(dd))
+    entries |= debian_closure(base, entries)
     scripts = sorted({e.name for e in d.entry_points if e.group == "console_scripts"})
     out["dists"][name] = {
         "version": d.version,
@@ -239,6 +277,16 @@ mod tests {
         if let Some(scm) = dists.get("setuptools-scm") {
             assert!(scm.entries.iter().any(|e| e == "setuptools_scm"), "{scm:?}");
             assert!(scm.entries.iter().any(|e| e == "packaging"), "{scm:?}");
+        }
+        // Debian's requests lists no urllib3 in its metadata; its package does.
+        let (_, dists) = probe(&["requests"]);
+        if let Some(requests) = dists.get("requests") {
+            if std::path::Path::new("/usr/bin/dpkg-query").exists() {
+                assert!(
+                    requests.entries.iter().any(|e| e == "urllib3"),
+                    "{requests:?}"
+                );
+            }
         }
     }
 }
