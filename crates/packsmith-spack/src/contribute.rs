@@ -352,6 +352,7 @@ fn pr_description(
     ));
     s.push_str(&format!("- Stages passed: {}.\n", stages_passed(report)));
     s.push_str(&format!("- {}.\n", hermeticity(report)));
+    s.push_str(&format!("- {}.\n", smoke(report)));
     s.push_str(&format!("- Attempts: {}.\n", report.attempts.len()));
     if converted {
         s.push_str(
@@ -365,6 +366,7 @@ fn pr_description(
             "- **{fixmes} FIXME line(s) in the recipe to resolve before sending.**\n"
         ));
     }
+    s.push_str(&review_table(recipe, passed_stage(report, "audit")));
     s.push_str("\n## Disclosure\n\n");
     if inputs.trailer {
         s.push_str(&format!(
@@ -398,6 +400,41 @@ fn stages_passed(report: &RunReport) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// Whether the passing attempt's stage `name` passed (None: it did not run).
+fn passed_stage(report: &RunReport, name: &str) -> Option<bool> {
+    report
+        .best_attempt
+        .and_then(|n| report.attempts.iter().find(|a| a.attempt == n))
+        .and_then(|a| a.stages.iter().find(|s| s.name == name))
+        .map(|s| s.passed)
+}
+
+/// The smoke stage's result: what `spack test run` said of the recipe's test.
+fn smoke(report: &RunReport) -> String {
+    match passed_stage(report, "smoke") {
+        Some(true) => "Smoke test passed: `spack test run` ran the recipe's stand-alone test on \
+                       the installed prefix"
+            .to_string(),
+        Some(false) => "Smoke test failed (see the run's report.md)".to_string(),
+        None => "No smoke test ran (`--no-smoke-test`)".to_string(),
+    }
+}
+
+/// The review gate on the recipe as sent, as a Markdown table.
+fn review_table(recipe: &str, audit: Option<bool>) -> String {
+    let items = crate::review::review(recipe, audit);
+    let mut s = String::from("\n## Review (the checks a machine can make)\n\n| check | ok | detail |\n| --- | --- | --- |\n");
+    for i in &items {
+        let detail = i.detail.replace('|', "\\|");
+        s.push_str(&format!(
+            "| {} | {} | {detail} |\n",
+            i.check,
+            if i.passed { "yes" } else { "**no**" }
+        ));
+    }
+    s
 }
 
 /// The hermeticity check's result, from the report's `hermeticity` extra.

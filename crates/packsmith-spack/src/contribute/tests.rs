@@ -238,7 +238,12 @@ fn a_bundle_from_a_succeeded_run_applies_to_spack_packages() {
         "{pr}"
     );
     assert!(pr.contains("not validated with Spack 1.x"), "{pr}");
-    assert!(!pr.contains("FIXME"), "{pr}");
+    assert!(!pr.contains("FIXME line(s)"), "{pr}");
+    // The run recorded no smoke stage; the review is of the recipe as sent.
+    assert!(pr.contains("No smoke test ran"), "{pr}");
+    assert!(pr.contains("## Review (the checks a machine can make)"), "{pr}");
+    assert!(pr.contains("| no FIXME | yes |"), "{pr}");
+    assert!(pr.contains("| source URL | yes |"), "{pr}");
 }
 
 #[test]
