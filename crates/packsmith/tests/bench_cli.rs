@@ -531,8 +531,9 @@ fn a_signal_stops_the_running_pair_and_journals_nothing() {
             std::thread::sleep(Duration::from_millis(20));
         }
         let g = std::fs::read_to_string(&grandchild).unwrap();
-        let sent = Command::new("kill")
-            .args([signal, &child.id().to_string()])
+        // The shell's own `kill`: no procps needed.
+        let sent = Command::new("sh")
+            .args(["-c", &format!("kill {signal} {}", child.id())])
             .status()
             .unwrap();
         assert!(sent.success());

@@ -241,7 +241,10 @@ fn a_bundle_from_a_succeeded_run_applies_to_spack_packages() {
     assert!(!pr.contains("FIXME line(s)"), "{pr}");
     // The run recorded no smoke stage; the review is of the recipe as sent.
     assert!(pr.contains("No smoke test ran"), "{pr}");
-    assert!(pr.contains("## Review (the checks a machine can make)"), "{pr}");
+    assert!(
+        pr.contains("## Review (the checks a machine can make)"),
+        "{pr}"
+    );
     assert!(pr.contains("| no FIXME | yes |"), "{pr}");
     assert!(pr.contains("| source URL | yes |"), "{pr}");
 }
