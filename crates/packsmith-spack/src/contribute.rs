@@ -366,7 +366,10 @@ fn pr_description(
             "- **{fixmes} FIXME line(s) in the recipe to resolve before sending.**\n"
         ));
     }
-    s.push_str(&review_table(recipe, passed_stage(report, "audit")));
+    s.push_str(&review_table(
+        recipe,
+        crate::review::passed_stage(report, "audit"),
+    ));
     s.push_str("\n## Disclosure\n\n");
     if inputs.trailer {
         s.push_str(&format!(
@@ -402,18 +405,9 @@ fn stages_passed(report: &RunReport) -> String {
     }
 }
 
-/// Whether the passing attempt's stage `name` passed (None: it did not run).
-fn passed_stage(report: &RunReport, name: &str) -> Option<bool> {
-    report
-        .best_attempt
-        .and_then(|n| report.attempts.iter().find(|a| a.attempt == n))
-        .and_then(|a| a.stages.iter().find(|s| s.name == name))
-        .map(|s| s.passed)
-}
-
 /// The smoke stage's result: what `spack test run` said of the recipe's test.
 fn smoke(report: &RunReport) -> String {
-    match passed_stage(report, "smoke") {
+    match crate::review::passed_stage(report, "smoke") {
         Some(true) => "Smoke test passed: `spack test run` ran the recipe's stand-alone test on \
                        the installed prefix"
             .to_string(),

@@ -2,6 +2,9 @@
 //! check, run on the recipe that installed. Each item says what a reviewer
 //! would ask for; a recipe with none open is "review-clean".
 
+use std::path::Path;
+
+use packsmith_agent::report::{RunReport, RunStatus};
 use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
 use serde::Serialize;
 
@@ -87,6 +90,37 @@ pub fn to_extra(items: &[ReviewItem]) -> serde_json::Value {
         "clean": is_clean(items),
         "items": items,
     })
+}
+
+/// Whether the passing (or best) attempt's stage `name` passed; None when
+/// that stage did not run.
+pub fn passed_stage(report: &RunReport, name: &str) -> Option<bool> {
+    report
+        .best_attempt
+        .and_then(|n| report.attempts.iter().find(|a| a.attempt == n))
+        .and_then(|a| a.stages.iter().find(|s| s.name == name))
+        .map(|s| s.passed)
+}
+
+/// The review gate on the recipe that passed, and the three levels the
+/// run reached (installed, smoke-tested, review-clean), into the report's
+/// extras; false when the run did not succeed (nothing to review).
+pub fn record(report: &mut RunReport, run_dir: &Path) -> bool {
+    let (RunStatus::Succeeded, Some(rel)) = (report.status, &report.final_recipe) else {
+        return false;
+    };
+    let Ok(recipe) = std::fs::read_to_string(run_dir.join(rel)) else {
+        return false;
+    };
+    let items = review(&recipe, passed_stage(report, "audit"));
+    let levels = serde_json::json!({
+        "installed": passed_stage(report, "install") == Some(true),
+        "smoke_tested": passed_stage(report, "smoke") == Some(true),
+        "review_clean": is_clean(&items),
+    });
+    report.extras.insert("review".into(), to_extra(&items));
+    report.extras.insert("levels".into(), levels);
+    true
 }
 
 fn description(r: &ParsedRecipe) -> ReviewItem {

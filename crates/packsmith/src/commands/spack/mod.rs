@@ -8,7 +8,7 @@ pub(crate) mod environment;
 mod inputs;
 mod variants;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use packsmith_agent::rundir::rewrite_report;
 use packsmith_agent::{Agent, AgentOptions, CancelToken, RequestLog, RunReport, RunStatus, Task};
@@ -144,7 +144,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
     let checked = !args.no_variant_check
         && !cancel.is_cancelled()
         && check_variants(args, &mut report, &eco, &validation, &prepared);
-    let reviewed = record_review(&mut report, &prepared.run_dir);
+    let reviewed = packsmith_spack::review::record(&mut report, &prepared.run_dir);
     if distilled || hermetic || checked || reviewed {
         rewrite_report(&prepared.run_dir, &report)
             .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
@@ -277,34 +277,6 @@ fn record_hermeticity(report: &mut RunReport, eco: &SpackEcosystem) -> bool {
         return false;
     };
     report.extras.insert("hermeticity".into(), extra);
-    true
-}
-
-/// The review gate on the recipe that passed, and the three levels a run
-/// reaches (installed, smoke-tested, review-clean), into the report.
-fn record_review(report: &mut RunReport, run_dir: &Path) -> bool {
-    let (RunStatus::Succeeded, Some(rel)) = (report.status, &report.final_recipe) else {
-        return false;
-    };
-    let Ok(recipe) = std::fs::read_to_string(run_dir.join(rel)) else {
-        return false;
-    };
-    let passed = report
-        .best_attempt
-        .and_then(|n| report.attempts.iter().find(|a| a.attempt == n));
-    let stage = |name: &str| {
-        passed.and_then(|a| a.stages.iter().find(|s| s.name == name).map(|s| s.passed))
-    };
-    let items = packsmith_spack::review::review(&recipe, stage("audit"));
-    let levels = serde_json::json!({
-        "installed": stage("install") == Some(true),
-        "smoke_tested": stage("smoke") == Some(true),
-        "review_clean": packsmith_spack::review::is_clean(&items),
-    });
-    report
-        .extras
-        .insert("review".into(), packsmith_spack::review::to_extra(&items));
-    report.extras.insert("levels".into(), levels);
     true
 }
 
