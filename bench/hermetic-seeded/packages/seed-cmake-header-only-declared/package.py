@@ -1,0 +1,16 @@
+from spack.package import *
+
+
+class SeedCmakeHeaderOnlyDeclared(CMakePackage):
+    """Hermeticity check fixture (cmake-header-only): the build takes eigen and the recipe
+    declares it."""
+
+    homepage = "https://example.org/packsmith/hermetic-seeded"
+    url = "https://example.org/packsmith/hermetic-seeded/cmake-header-only-1.0.tar.gz"
+
+    license("Apache-2.0")
+
+    version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
+
+    depends_on("cxx", type="build")
+    depends_on("eigen")

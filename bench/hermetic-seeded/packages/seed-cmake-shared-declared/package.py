@@ -1,0 +1,16 @@
+from spack.package import *
+
+
+class SeedCmakeSharedDeclared(CMakePackage):
+    """Hermeticity check fixture (cmake-shared): the build takes zlib-api and the recipe
+    declares it."""
+
+    homepage = "https://example.org/packsmith/hermetic-seeded"
+    url = "https://example.org/packsmith/hermetic-seeded/cmake-shared-1.0.tar.gz"
+
+    license("Apache-2.0")
+
+    version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
+
+    depends_on("c", type="build")
+    depends_on("zlib-api")
