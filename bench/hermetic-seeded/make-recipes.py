@@ -57,8 +57,8 @@ def recipe(name, kind, build_system, langs, dep, declared):
         '    version("1.0", sha256="' + "0" * 64 + '")',
         "",
     ]
-    for lang in langs:
-        lines.append(f'    depends_on("{lang}", type="build")')
+    # Spack 0.23 has no language virtuals (`depends_on("c")`); the 1.x idiom
+    # would add them here.
     if build_system == "AutotoolsPackage":
         for tool in AUTORECONF:
             lines.append(f'    depends_on("{tool}", type="build")')

@@ -12,5 +12,4 @@ class SeedCmakeHeaderOnlyDeclared(CMakePackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("cxx", type="build")
     depends_on("eigen")

@@ -12,4 +12,3 @@ class SeedCmakeStaticLeak(CMakePackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("c", type="build")

@@ -12,7 +12,6 @@ class SeedMakeHeaderOnlyDeclared(MakefilePackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("cxx", type="build")
     depends_on("eigen")
 
     def install(self, spec, prefix):

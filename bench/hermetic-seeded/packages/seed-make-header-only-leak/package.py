@@ -12,7 +12,6 @@ class SeedMakeHeaderOnlyLeak(MakefilePackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("cxx", type="build")
 
     def install(self, spec, prefix):
         make("install", f"PREFIX={prefix}")

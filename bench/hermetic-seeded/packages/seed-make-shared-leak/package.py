@@ -12,7 +12,6 @@ class SeedMakeSharedLeak(MakefilePackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("c", type="build")
 
     def install(self, spec, prefix):
         make("install", f"PREFIX={prefix}")

@@ -12,7 +12,6 @@ class SeedMakeStaticDeclared(MakefilePackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("c", type="build")
     depends_on("zlib-api")
 
     def install(self, spec, prefix):

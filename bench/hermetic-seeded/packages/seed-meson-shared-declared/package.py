@@ -12,5 +12,4 @@ class SeedMesonSharedDeclared(MesonPackage):
 
     version("1.0", sha256="0000000000000000000000000000000000000000000000000000000000000000")
 
-    depends_on("c", type="build")
     depends_on("zlib-api")
