@@ -24,6 +24,10 @@ pub enum Command {
     Check(CheckArgs),
     /// SpackIt's S_d and S_v of a generated recipe against a reference.
     Score(ScoreArgs),
+    /// Check installed Spack prefixes for what their builds took from the
+    /// host that their DAG does not hold (the check `packsmith spack` runs
+    /// after an install). Exit 1 when any prefix has a finding.
+    Hermeticity(HermeticityArgs),
     /// Local models (GGUF) for `--model local:NAME`: pull, list.
     Model(ModelArgs),
     /// Serve a model as an OpenAI-compatible endpoint (POST
@@ -356,6 +360,23 @@ pub struct CheckArgs {
     /// Print only the summary (counts by code, timing).
     #[arg(long)]
     pub summary: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HermeticityArgs {
+    /// Install prefixes (`spack location -i <spec>`).
+    #[arg(required = true)]
+    pub prefixes: Vec<std::path::PathBuf>,
+    /// Knowledge base for library and package names (path or label;
+    /// default: most recent, if any).
+    #[arg(long)]
+    pub kb: Option<String>,
+    /// Check without a knowledge base (names only from the built-in table).
+    #[arg(long, conflicts_with = "kb")]
+    pub no_kb: bool,
+    /// One JSON array of reports instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]

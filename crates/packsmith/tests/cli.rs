@@ -661,3 +661,60 @@ fn ctrl_c_during_a_stalled_clone_leaves_no_git_and_no_partial_clone() {
         .unwrap_or_default();
     assert!(left.is_empty(), "left in the cache: {left:?}");
 }
+
+/// A Spack prefix written for the test: a DAG of the package alone, and a
+/// build log whose configure probed zlib's header and whose compiler
+/// command took Eigen's headers from the host.
+fn leaky_prefix(root: &Path) -> PathBuf {
+    let prefix = root.join("demo-1.0-hhhh");
+    std::fs::create_dir_all(prefix.join(".spack")).unwrap();
+    std::fs::write(
+        prefix.join(".spack/spec.json"),
+        r#"{"spec": {"nodes": [{"name": "demo", "hash": "hhhh"}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        prefix.join(".spack/spack-build-out.txt"),
+        "checking for zlib.h... yes\ng++ -I/usr/include/eigen3 -o demo demo.cpp\n",
+    )
+    .unwrap();
+    prefix
+}
+
+#[test]
+fn hermeticity_names_what_an_installed_prefix_took_from_the_host() {
+    let cache = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let prefix = leaky_prefix(root.path());
+    let out = packsmith(
+        &["hermeticity", "--no-kb", "--json", prefix.to_str().unwrap()],
+        cache.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let reports = json(&out);
+    let packages: Vec<&str> = reports[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["package"].as_str().unwrap())
+        .collect();
+    assert_eq!(packages, ["zlib-api", "eigen"]);
+    assert_eq!(
+        reports[0]["findings"][0]["evidence"][0]["entry"],
+        "checking for zlib.h... yes"
+    );
+}
+
+#[test]
+fn hermeticity_refuses_a_directory_that_is_no_prefix() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = packsmith(
+        &["hermeticity", "--no-kb", dir.path().to_str().unwrap()],
+        cache.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("is no Spack install prefix"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+}

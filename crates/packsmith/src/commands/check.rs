@@ -61,14 +61,16 @@ fn recipe_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     Ok(out)
 }
 
-fn names(args: &CheckArgs) -> Result<Option<NameIndex>, CliError> {
-    if args.no_kb {
+/// The knowledge base's name index (`kb`: a path or label; the most
+/// recent when `None`), or none with `no_kb` or when none is indexed.
+pub(super) fn names(kb: Option<&str>, no_kb: bool) -> Result<Option<NameIndex>, CliError> {
+    if no_kb {
         return Ok(None);
     }
-    match KnowledgeBase::select(&cache_dir(), args.kb.as_deref()) {
+    match KnowledgeBase::select(&cache_dir(), kb) {
         Ok(kb) => kb.names().map(Some).map_err(CliError::from),
         // Without --kb, a missing knowledge base only turns the name rule off.
-        Err(KbError::NoneIndexed { .. }) if args.kb.is_none() => {
+        Err(KbError::NoneIndexed { .. }) if kb.is_none() => {
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "note: no knowledge base indexed; dependency names are not checked (run `packsmith kb index <repo>`)"
@@ -132,7 +134,7 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
         .transpose()?;
     let mut inferred = BTreeMap::new();
     let files = recipe_files(&args.paths)?;
-    let names = names(args)?;
+    let names = names(args.kb.as_deref(), args.no_kb)?;
     let mut reports: Vec<(String, Vec<Diagnostic>)> = Vec::new();
     let mut check_time = Duration::ZERO;
     let total = Instant::now();

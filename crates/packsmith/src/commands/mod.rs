@@ -5,6 +5,7 @@ pub mod bench;
 mod bench_repairs;
 mod check;
 mod doctor;
+mod hermeticity;
 mod kb;
 mod kb_embed;
 mod model;
@@ -27,6 +28,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Kb(args) => kb::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Hermeticity(args) => hermeticity::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),

@@ -105,6 +105,16 @@ fn owner(obs: &Observation, kb: &dyn SpackNames) -> Option<(Option<String>, Vec<
     {
         return None;
     }
+    // Likewise a configure probe or an include directory of a name nobody
+    // knows (`-lnsl`, `-I/usr/include/tirpc` of an unmapped name): a library
+    // linked is in the ELF files, a static archive keeps its file name.
+    let weak = matches!(
+        obs.evidence.source,
+        EvidenceSource::ConfigureProbe | EvidenceSource::BuildCommand
+    );
+    if unknown && weak && library_stem(file).is_none() {
+        return None;
+    }
     // A guess the knowledge base does not confirm is no Spack package.
     let spack = if unknown && kb.knows_names() {
         None
@@ -233,6 +243,7 @@ pub(super) fn group<'a>(
 mod tests {
     use super::*;
     use crate::validate::hermetic::Evidence;
+    use crate::validate::hermetic::{autotools_probes, compiler_commands};
     use packsmith_spack_knowledge::mapping::NoKnowledge;
 
     fn obs(upstream: Option<&str>, path: &str, source: EvidenceSource, entry: &str) -> Observation {
@@ -442,5 +453,32 @@ mod tests {
             judge(&obs, &dag(&["demo", "zlib"], &["zlib-api"]), &NoKnowledge),
             Vec::new()
         );
+    }
+
+    #[test]
+    fn probes_and_compiler_commands_are_judged_and_unknown_names_dropped() {
+        let probes = autotools_probes(
+            "checking for library containing gzopen... -lz\n\
+             checking for library containing xdr_int... -lnsl\n\
+             checking for sin in -lm... yes\n",
+            "f",
+        );
+        let commands = compiler_commands(
+            "g++ -I/usr/include/eigen3 -I/usr/include/nosuchthing -o a a.cpp\n",
+            "f",
+            &[],
+        );
+        let obs: Vec<Observation> = probes.into_iter().chain(commands).collect();
+        let found = judge(&obs, &dag(&["demo"], &[]), &NoKnowledge);
+        let headlines: Vec<String> = found.iter().map(|f| f.headline()).collect();
+        assert_eq!(
+            headlines,
+            [
+                "zlib-api (z): found by name",
+                "eigen (eigen3): /usr/include/eigen3"
+            ]
+        );
+        let declared = dag(&["demo", "zlib", "eigen"], &["zlib-api"]);
+        assert_eq!(judge(&obs, &declared, &NoKnowledge), Vec::new());
     }
 }

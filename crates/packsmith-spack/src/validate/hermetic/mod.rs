@@ -6,7 +6,8 @@
 //! declares no dependency: the install passes and the recipe is wrong.
 //! The evidence is read from the install itself: the configure output
 //! and `CMakeCache.txt` Spack keeps under `<prefix>/.spack/`
-//! (`logs.rs`), and the `DT_NEEDED` entries of the installed ELF files
+//! (`logs.rs`), Autotools' probes (`probes.rs`) and the compiler commands
+//! the build printed (`commands.rs`) in the same log, and the `DT_NEEDED` entries of the installed ELF files
 //! resolved through their RPATH/RUNPATH and the system's default
 //! directories (`elf.rs`, `resolve.rs`). A host path is fine when it
 //! belongs to the compiler or the C library, or to a package of the DAG
@@ -16,10 +17,12 @@
 //! the external's, not a finding (`transitive.rs`).
 //! `stage.rs` runs it all on the prefix the install stage reported.
 
+mod commands;
 mod dag;
 mod elf;
 mod judge;
 mod logs;
+mod probes;
 mod resolve;
 mod stage;
 mod transitive;
@@ -29,10 +32,12 @@ use std::path::PathBuf;
 use packsmith_spack_knowledge::mapping::NameSource;
 use serde::{Deserialize, Serialize};
 
+pub use commands::compiler_commands;
 pub use dag::Dag;
 pub use elf::{parse_dynamic, read_dynamic, DynamicInfo};
 pub use judge::judge;
 pub use logs::{cmake_cache, configure_output, meson_output};
+pub use probes::autotools_probes;
 pub use resolve::{elf_observations, resolve_needed, DEFAULT_LIBRARY_DIRS};
 pub use stage::{check_prefix, installed_prefix, render_log, run_hermeticity};
 pub use transitive::{judge_with_closure, HostLibraries, LibraryGraph};
@@ -47,6 +52,10 @@ pub enum EvidenceSource {
     CmakeCache,
     /// A `DT_NEEDED` entry of an installed file, resolved.
     Elf,
+    /// An Autotools `checking …` line that found a library or header.
+    ConfigureProbe,
+    /// A compiler command the build printed (`-I/usr/include/eigen3`).
+    BuildCommand,
 }
 
 /// One line of evidence: the file it is in (relative to the prefix) and

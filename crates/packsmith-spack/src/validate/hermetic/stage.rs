@@ -10,8 +10,9 @@ use packsmith_exec::atomic_write;
 use packsmith_spack_knowledge::mapping::SpackNames;
 
 use super::{
-    cmake_cache, configure_output, elf_observations, judge_with_closure, meson_output, Dag,
-    HermeticityReport, HostLibraries, Observation, DEFAULT_LIBRARY_DIRS,
+    autotools_probes, cmake_cache, compiler_commands, configure_output, elf_observations,
+    judge_with_closure, meson_output, Dag, HermeticityReport, HostLibraries, Observation,
+    DEFAULT_LIBRARY_DIRS,
 };
 use crate::validate::{Attempt, SpackStageOutcome, Stage, ValidateError};
 
@@ -99,6 +100,8 @@ fn log_observations(prefix: &Path, report: &mut HermeticityReport) -> Vec<Observ
             let rel = relative(prefix, path);
             out.extend(configure_output(&text, &rel));
             out.extend(meson_output(&text, &rel));
+            out.extend(autotools_probes(&text, &rel));
+            out.extend(compiler_commands(&text, &rel, DEFAULT_LIBRARY_DIRS));
             report.read.push(rel);
         }
         None => report
