@@ -108,6 +108,7 @@ pub mod generation;
 pub mod kb;
 pub mod mapping;
 pub mod mutate;
+pub mod pystr;
 mod pywalk;
 pub mod recipe;
 pub mod retrieve;

@@ -81,3 +81,17 @@ impl<E: Hint> From<E> for CliError {
         Self::from_error(code, &err)
     }
 }
+
+/// A benchmark error for the user: its kind decides the exit code.
+pub fn bench_error(e: packsmith_bench::BenchError) -> CliError {
+    let code = match e.kind {
+        packsmith_bench::ErrorKind::BadInput => Exit::BadInput,
+        packsmith_bench::ErrorKind::Environment => Exit::Environment,
+        packsmith_bench::ErrorKind::Interrupted => Exit::Interrupted,
+    };
+    let mut err = CliError::new(code, e.message);
+    if let Some(h) = e.hint {
+        err = err.hint(h);
+    }
+    err
+}

@@ -6,7 +6,7 @@
 //! Modules:
 //! - `cli`: the clap definitions of every verb.
 //! - `commands/`: one module per verb: `analyze`, `doctor`, `kb` and
-//!   `kb_embed`, `check`, `score`, `model/` (`list`, `pull`), `serve`,
+//!   `kb/` (`embed`), `check`, `score`, `model/` (`list`, `pull`), `serve`,
 //!   `setup`, `spack/`, `repair`, `nix/`, `bench` and `bench_repairs`.
 //!   `spack/` maps its arguments onto `packsmith_spack::prepare::prepare_run`
 //!   (`environment` locates Spack and the knowledge base, `inputs` the
@@ -38,8 +38,10 @@ mod commands;
 mod download;
 mod env_vars;
 mod exit;
+mod model_config;
 mod progress;
 mod summary;
+mod target_arg;
 
 use clap::Parser;
 use std::io::Write;

@@ -3,7 +3,7 @@
 //! around it (`if(NOT FOO_USE_SYSTEM_FMT)`, `if(NOT fmt_FOUND)`,
 //! `FIND_PACKAGE_ARGS`), and `git clone` run through `execute_process`.
 
-use super::walk::{Site, Walker};
+use super::state::{Site, Walker};
 use packsmith_core::{DownloadFact, DownloadKind, DownloadSwitch, DownloadSwitchKind, Evidence};
 
 /// Archive suffixes stripped from a file name to find the project's name.

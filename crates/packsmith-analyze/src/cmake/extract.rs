@@ -4,8 +4,8 @@
 
 use super::features::{for_option, for_package, push_feature, push_language};
 use super::lexer::Command;
+use super::state::{Site, Walker};
 use super::vars::split_list;
-use super::walk::{Site, Walker};
 use packsmith_core::{
     CmakeCacheVar, CmakeFindItem, CmakeFindPackage, CmakeOption, CmakeOptionKind, CmakePkgConfig,
     CmakeProject, DownloadFact, DownloadKind, DownloadSwitch, DownloadSwitchKind, FeatureKind,

@@ -1,7 +1,7 @@
 //! Maps what a CMake file uses to feature hints (CUDA, HIP, MPI, …) and
 //! records hints and languages without duplicates.
 
-use super::walk::Site;
+use super::state::Site;
 use crate::context::Ctx;
 use packsmith_core::{FeatureHint, FeatureKind, Language, LanguageUse};
 

@@ -25,6 +25,7 @@ mod glob;
 pub mod lexer;
 mod modules;
 pub mod parser;
+mod state;
 mod steps;
 mod targets;
 mod vars;
@@ -61,7 +62,7 @@ pub fn cmake_root(view: &RepoView) -> Option<String> {
 /// `CMakeLists.txt` at the top of its build ([`cmake_root`]).
 pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CmakeFacts> {
     let root = cmake_root(ctx.view)?;
-    let mut walker = walk::Walker::new(ctx);
+    let mut walker = state::Walker::new(ctx);
     walker.run_in(&root);
     let choices = std::mem::take(&mut walker.choices);
     let fallback = walker.split_version();

@@ -9,27 +9,14 @@
 //! seen there), so every module's lookups are facts with their own lines.
 
 use super::lexer::Command;
+use super::state::Walker;
 use super::vars::{resolve_path, ROOT_VAR};
-use super::walk::Walker;
 use packsmith_core::{CmakeModuleDir, Evidence};
 
 /// The file that marks a module directory.
 const MODULE_FILE: &str = "vtk.module";
 /// Most module directories entered in one repository.
 const MAX_MODULE_DIRS: usize = 5000;
-
-/// The module files seen and the directories entered.
-#[derive(Default)]
-pub struct ModuleQueue {
-    /// Module files named but not yet entered, first seen first.
-    pending: Vec<String>,
-    queued: std::collections::HashSet<String>,
-    /// The call that named the pending files: evidence when the build
-    /// call itself is never seen.
-    named_at: Option<Evidence>,
-    entered: usize,
-    limit_warned: bool,
-}
 
 impl Walker<'_, '_> {
     /// The module system's calls, read where a configure run makes them

@@ -3,7 +3,7 @@
 //! and JUCE's copy of built plugins into the user's home.
 
 use super::lexer::Command;
-use super::walk::{Site, Walker};
+use super::state::{Site, Walker};
 use packsmith_core::{CmakeGenerator, CmakeHomeCopy};
 
 /// Commands a find module defines that run its tool while building, and

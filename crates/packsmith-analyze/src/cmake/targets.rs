@@ -3,7 +3,7 @@
 //! recipe can install the targets of a project without install rules and
 //! name the submodules the build cannot do without.
 
-use super::walk::{Site, Walker};
+use super::state::{Site, Walker};
 use packsmith_core::{CmakeRequiredPath, CmakeTarget, CmakeTargetKind};
 
 /// `add_executable(name …)` / `add_library(name [TYPE] …)`; imported,

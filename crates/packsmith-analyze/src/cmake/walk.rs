@@ -9,8 +9,8 @@ use super::cond::{negate, render};
 use super::extract;
 use super::glob;
 use super::lexer::{lex, Arg, Command};
-use super::modules::ModuleQueue;
 use super::parser::{parse, Branch, BranchKind, LoopKind, Node};
+use super::state::{FuncDef, ModuleQueue, Site, Walker};
 use super::vars::{dir_value, resolve_path, split_list, PathError, Vars};
 use crate::context::Ctx;
 use packsmith_core::{CmakeFacts, Evidence};
@@ -33,58 +33,6 @@ const MAX_UNRESOLVED_WARNINGS: usize = 20;
 const MAX_ALTERNATIVES: usize = 1024;
 /// Indexed paths `file(GLOB)` may look at over the whole repository.
 const MAX_GLOB_SCANNED: usize = 500_000;
-
-/// A user function or macro, kept so calls to it can be expanded.
-struct FuncDef {
-    name: String,
-    params: Vec<String>,
-    body: Rc<Vec<Node>>,
-    /// The body (or a function it calls) declares facts worth expanding.
-    interesting: bool,
-}
-
-/// Where a fact is being recorded.
-pub struct Site {
-    pub evidence: Evidence,
-    pub conditions: Vec<String>,
-}
-
-pub struct Walker<'c, 'v> {
-    pub ctx: &'c mut Ctx<'v>,
-    pub facts: CmakeFacts,
-    pub vars: Vars,
-    pub conds: Vec<String>,
-    /// `set_property(CACHE … STRINGS …)` seen, attached at the end.
-    pub choices: Vec<(String, Vec<String>)>,
-    /// The list file being walked.
-    pub file: String,
-    /// >0 while scanning a function or macro definition.
-    pub in_def: usize,
-    /// The outermost call site while expanding a user function.
-    pub call_site: Option<Evidence>,
-    source_dir: String,
-    visited: HashSet<String>,
-    include_stack: Vec<String>,
-    functions: HashMap<String, Rc<FuncDef>>,
-    loops: Vec<(String, Vec<String>)>,
-    call_depth: usize,
-    /// >0 while a `foreach` is walked once per item (see `unrolls`).
-    unrolling: usize,
-    expanded: usize,
-    unresolved_warnings: usize,
-    limit_warned: bool,
-    /// Plain variables set only under `if(NOT DEFINED <name>)`: a default
-    /// that `-D<name>=…` overrides.
-    defaults: HashSet<String>,
-    /// Every value a variable may have where an `if` left it without a
-    /// single one: the directories some configuration searches.
-    alternatives: HashMap<String, Vec<String>>,
-    /// Values `file(GLOB)` gave: paths whose kind the build tests itself.
-    globbed: HashSet<String>,
-    glob_budget: usize,
-    /// Module files of a VTK-style module system still to enter.
-    pub(super) modules: ModuleQueue,
-}
 
 impl<'c, 'v> Walker<'c, 'v> {
     pub fn new(ctx: &'c mut Ctx<'v>) -> Self {

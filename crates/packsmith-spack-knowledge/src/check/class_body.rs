@@ -14,23 +14,27 @@ use crate::pywalk::{pos, text};
 /// their own arguments) are not entered.
 pub(super) fn self_references(source: &str, body: Node) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    visit(source, body, &mut out);
-    out
-}
-
-fn visit(source: &str, node: Node, out: &mut Vec<(u32, u32)>) {
-    match node.kind() {
-        "function_definition" | "class_definition" | "decorated_definition" | "lambda" => return,
-        "identifier" if text(source, node) == "self" && is_a_reference(node) => {
-            out.push(pos(node));
-            return;
+    // An explicit stack, not recursion: a recipe nested thousands of
+    // levels deep (`x = ((((…` a megabyte long) must not overflow the
+    // thread's stack.
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {
+                continue
+            }
+            "identifier" if text(source, node) == "self" && is_a_reference(node) => {
+                out.push(pos(node));
+                continue;
+            }
+            _ => {}
         }
-        _ => {}
+        let mut cur = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cur).collect();
+        // Reversed, so the stack yields them first to last.
+        stack.extend(children.into_iter().rev());
     }
-    let mut cur = node.walk();
-    for child in node.named_children(&mut cur) {
-        visit(source, child, out);
-    }
+    out
 }
 
 /// False for the `self` of `x.self` and of a keyword argument `f(self=…)`,
@@ -58,5 +62,41 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
              move the statement into the method that needs it (install(), cmake_args(), \
              patch(), …) or indent it under that method",
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pywalk::with_parser;
+
+    fn references(source: &str) -> Vec<(u32, u32)> {
+        with_parser(|p| {
+            let tree = p.parse(source, None).ok_or("no tree")?;
+            Ok(self_references(source, tree.root_node()))
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn self_outside_methods_is_found_and_inside_them_is_not() {
+        let source = "x = self.spec\ndef f(self):\n    return self\ny = [self]\nz = o.self\n";
+        assert_eq!(references(source), [(1, 5), (4, 6)]);
+    }
+
+    /// Found by the long fuzz run: the walk recursed once per level, and
+    /// a class body nested some ten thousand levels deep overflowed the
+    /// stack of the thread that read it.
+    #[test]
+    fn deep_nesting_does_not_overflow_the_stack() {
+        let depth = 20_000;
+        let source = format!("x = {}self{}\n", "(".repeat(depth), ")".repeat(depth));
+        let found = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || references(&source))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(found.len(), 1);
     }
 }

@@ -2,9 +2,9 @@
 //! variants and dependencies.
 
 use super::names::{render_unknown, UnknownDependency};
-use super::pystr::{comment_text, docstring_text, py_str, py_tuple, py_types, wrap};
 use super::DraftOptions;
 use crate::brief::{BriefDependency, BriefVariant, SpackBrief, VariantDefault};
+use crate::pystr::{comment_text, docstring_text, py_str, py_tuple, py_types, wrap};
 
 /// Spack's formatter (black) wraps at 99 columns.
 pub const LINE_WIDTH: usize = 99;

@@ -4,8 +4,8 @@
 //! with `install`/`install_tree` (all from `spack.package`).
 
 use super::directives::{call, LINE_WIDTH};
-use super::pystr::{comment_text, py_str, wrap};
 use crate::brief::InstallPlan;
+use crate::pystr::{comment_text, py_str, wrap};
 
 /// Directories of the build tree that never hold the project's own
 /// products: CMake's probes and FetchContent's downloads.

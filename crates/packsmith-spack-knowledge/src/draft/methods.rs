@@ -3,8 +3,8 @@
 //! the `install()` of a build without install rules).
 
 use super::directives::call;
-use super::pystr::py_str;
 use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
+use crate::pystr::py_str;
 
 fn has_base(b: &SpackBrief, base: &str) -> bool {
     b.base_classes.iter().any(|c| c == base)

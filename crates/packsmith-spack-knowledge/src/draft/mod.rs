@@ -10,15 +10,14 @@ mod imports;
 mod install;
 mod methods;
 mod names;
-mod pystr;
 
 use crate::brief::SpackBrief;
 use crate::mapping::{NoKnowledge, SpackNames};
 
+pub use crate::pystr::py_str;
 pub use imports::render_imports;
 pub use install::render_install;
 pub use names::{resolve_names, UnknownDependency};
-pub use pystr::py_str;
 
 /// How the draft is rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]

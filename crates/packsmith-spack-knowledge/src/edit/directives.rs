@@ -3,7 +3,8 @@
 //! class body's indentation, so the recipe keeps Spack's usual order.
 
 use super::locate::{DirectiveCall, Reading};
-use super::{py_literal, py_string, splice};
+use super::{py_literal, splice};
+use crate::pystr::py_str;
 use crate::spec::parse as parse_spec;
 
 /// The package a `depends_on` spec names (`zlib-api@1.2:` → `zlib-api`).
@@ -84,17 +85,17 @@ pub(super) fn add_dependency(
             ));
         }
     }
-    let mut call = format!("depends_on({}", py_string(spec));
+    let mut call = format!("depends_on({}", py_str(spec));
     match types {
         [] => {}
-        [one] => call.push_str(&format!(", type={}", py_string(one))),
+        [one] => call.push_str(&format!(", type={}", py_str(one))),
         many => {
-            let list: Vec<String> = many.iter().map(|t| py_string(t)).collect();
+            let list: Vec<String> = many.iter().map(|t| py_str(t)).collect();
             call.push_str(&format!(", type=({})", list.join(", ")));
         }
     }
     if let Some(w) = when {
-        call.push_str(&format!(", when={}", py_string(w)));
+        call.push_str(&format!(", when={}", py_str(w)));
     }
     call.push(')');
     let at = insertion_point(reading, &["depends_on", "variant", "version"]);
@@ -196,12 +197,12 @@ pub(super) fn add_variant(
         }
     }
     let description = description.unwrap_or(name).replace('\n', " ");
-    let mut call = format!("variant({}, default={default_text}", py_string(name));
+    let mut call = format!("variant({}, default={default_text}", py_str(name));
     if !values.is_empty() {
-        let list: Vec<String> = values.iter().map(|v| py_string(v)).collect();
+        let list: Vec<String> = values.iter().map(|v| py_str(v)).collect();
         call.push_str(&format!(", values=({},)", list.join(", ")));
     }
-    call.push_str(&format!(", description={})", py_string(&description)));
+    call.push_str(&format!(", description={})", py_str(&description)));
     let at = insertion_point(reading, &["variant", "version"]);
     Ok(insert_line(source, at, &reading.class.body_indent, &call))
 }
@@ -244,7 +245,7 @@ pub(super) fn set_when(
         check_spec(w, "the condition")?;
     }
     match (d.keyword("when"), when) {
-        (Some(arg), Some(w)) => Ok(splice(source, arg.value.clone(), &py_string(w))),
+        (Some(arg), Some(w)) => Ok(splice(source, arg.value.clone(), &py_str(w))),
         (Some(arg), None) => {
             // Remove `, when=…` with the separator before it.
             let before = source[..arg.whole.start].trim_end();
@@ -264,11 +265,7 @@ pub(super) fn set_when(
                 ", "
             };
             let at = d.arg_list.start + 1 + inner.len();
-            Ok(splice(
-                source,
-                at..at,
-                &format!("{sep}when={}", py_string(w)),
-            ))
+            Ok(splice(source, at..at, &format!("{sep}when={}", py_str(w))))
         }
         (None, None) => Err(format!("the directive on line {line} has no when=")),
     }
@@ -282,13 +279,13 @@ pub(super) fn add_conflicts(
     msg: Option<&str>,
 ) -> Result<String, String> {
     check_spec(spec, "the spec")?;
-    let mut call = format!("conflicts({}", py_string(spec));
+    let mut call = format!("conflicts({}", py_str(spec));
     if let Some(w) = when {
         check_spec(w, "the condition")?;
-        call.push_str(&format!(", when={}", py_string(w)));
+        call.push_str(&format!(", when={}", py_str(w)));
     }
     if let Some(m) = msg {
-        call.push_str(&format!(", msg={}", py_string(m)));
+        call.push_str(&format!(", msg={}", py_str(m)));
     }
     call.push(')');
     let at = insertion_point(reading, &["conflicts", "depends_on", "variant", "version"]);

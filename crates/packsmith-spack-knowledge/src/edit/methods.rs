@@ -6,7 +6,8 @@
 //! reason rather than edited blindly.
 
 use super::locate::{MethodSpan, Reading};
-use super::{py_literal, py_string, splice};
+use super::{py_literal, splice};
+use crate::pystr::py_str;
 
 fn method<'r>(reading: &'r Reading, name: &str) -> Option<&'r MethodSpan> {
     reading.class.methods.iter().find(|m| m.name == name)
@@ -95,7 +96,7 @@ pub(super) fn add_cmake_define(
 ) -> Result<String, String> {
     check_define_name(name)?;
     let value = define_value(value)?;
-    let item = format!("self.define({}, {value})", py_string(name));
+    let item = format!("self.define({}, {value})", py_str(name));
     let existing = defines_lines(source, reading, name).unwrap_or_default();
     if existing.is_empty() {
         return add_to_returned_list(source, reading, "cmake_args", &item);
@@ -178,14 +179,14 @@ pub(super) fn add_configure_arg(
     let meson = reading.class.bases.iter().any(|(b, _)| b == "MesonPackage")
         || method(reading, "meson_args").is_some();
     if meson && arg.starts_with("-D") && arg.contains('=') {
-        return add_to_returned_list(source, reading, "meson_args", &py_string(arg));
+        return add_to_returned_list(source, reading, "meson_args", &py_str(arg));
     }
     if !arg.starts_with("--") && !arg.contains('=') {
         return Err(format!(
             "{arg:?} is not a configure argument (--with-x, --enable-y, VAR=value; -Dx=y for Meson)"
         ));
     }
-    add_to_returned_list(source, reading, "configure_args", &py_string(arg))
+    add_to_returned_list(source, reading, "configure_args", &py_str(arg))
 }
 
 pub(super) fn add_compiler_flag(
@@ -216,9 +217,9 @@ pub(super) fn add_compiler_flag(
          {i}{i}if name == {} and self.spec.satisfies({}):\n\
          {i}{i}{i}flags.append({})\n\
          {i}{i}return (flags, None, None)\n",
-        py_string(flags),
-        py_string(when),
-        py_string(flag)
+        py_str(flags),
+        py_str(when),
+        py_str(flag)
     );
     Ok(append_method(source, reading, &body))
 }
@@ -265,16 +266,16 @@ fn filter_replacement(repl: &str) -> Result<String, String> {
         rest = &rest[c.len_utf8()..];
     }
     if placeholders == 0 {
-        return Ok(py_string(repl));
+        return Ok(py_str(repl));
     }
-    Ok(format!("f{}", py_string(&body)))
+    Ok(format!("f{}", py_str(&body)))
 }
 
 /// A regex as Python source: a raw string, as maintainers write them,
 /// when one can hold it.
 fn py_regex(regex: &str) -> String {
     if regex.contains(['"', '\n']) || regex.ends_with('\\') {
-        py_string(regex)
+        py_str(regex)
     } else {
         format!("r\"{regex}\"")
     }
@@ -300,14 +301,14 @@ pub(super) fn add_filter_file(
         regex::Regex::new(regex).map_err(|e| format!("{regex:?} is not a valid regex: {e}"))?;
     }
     let (pattern, string) = if literal {
-        (py_string(regex), ", string=True")
+        (py_str(regex), ", string=True")
     } else {
         (py_regex(regex), "")
     };
     let call = format!(
         "filter_file({pattern}, {}, {}{string})",
         filter_replacement(repl)?,
-        py_string(file)
+        py_str(file)
     );
     // A Makefile package edits its makefiles in its `edit` phase, as
     // Spack's recipes do; any other in `patch`.

@@ -15,6 +15,7 @@ mod module;
 pub mod schema;
 pub mod smoke;
 
+use crate::pystr::py_str;
 use serde::{Deserialize, Serialize};
 
 /// One change to a recipe. The JSON form is `{"op": "<name>", …}`.
@@ -298,26 +299,10 @@ fn py_literal(value: &serde_json::Value) -> Result<String, String> {
     match value {
         serde_json::Value::Bool(true) => Ok("True".into()),
         serde_json::Value::Bool(false) => Ok("False".into()),
-        serde_json::Value::String(s) => Ok(py_string(s)),
+        serde_json::Value::String(s) => Ok(py_str(s)),
         serde_json::Value::Number(n) => Ok(n.to_string()),
         other => Err(format!("{other} is not a value a recipe can hold here")),
     }
-}
-
-/// A double-quoted Python string.
-fn py_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// `source` with `range` replaced by `with`.

@@ -5,7 +5,7 @@
 //! this module only writes it, at positions read from the syntax tree.
 
 use super::locate;
-use crate::draft::py_str;
+use crate::pystr::py_str;
 
 /// Run an installed executable with one argument; it must exit 0.
 #[derive(Debug, Clone, PartialEq, Eq)]

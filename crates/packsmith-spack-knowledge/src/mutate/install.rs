@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::classes::{Ctx, Edit};
+use super::edit::{Ctx, Edit};
 use super::span::{self, call_at, statement_lines};
 use crate::recipe::DefineHow;
 

@@ -5,6 +5,7 @@
 //! fail where predicted. Nothing here runs a process.
 
 mod classes;
+mod edit;
 mod install;
 mod names;
 mod span;
@@ -181,7 +182,7 @@ pub fn mutate(
     if !recipe.syntax_errors.is_empty() || !recipe.is_spack_recipe() {
         return None;
     }
-    let ctx = classes::Ctx {
+    let ctx = edit::Ctx {
         source,
         recipe: &recipe,
         package,

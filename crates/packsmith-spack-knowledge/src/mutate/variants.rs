@@ -1,6 +1,6 @@
 //! Mutations about variants and the conditions that name them.
 
-use super::classes::{Ctx, Edit};
+use super::edit::{Ctx, Edit};
 use super::span::{plain_string, statement_lines, CallSpan};
 use crate::base_classes::base_class;
 // Variants builtin base classes declare: the check's own table.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::parse::{bind, target_names, Ctx, MAX_DEPTH};
+use super::context::{bind, target_names, Ctx, MAX_DEPTH};
 use super::pyval::{Src, Value};
 use super::{DefineHow, DefineKey};
 use crate::pywalk::pos;

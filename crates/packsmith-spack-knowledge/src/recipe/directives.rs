@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use tree_sitter::Node;
 
-use super::parse::{Ctx, Reader};
+use super::context::{Ctx, Reader};
 use super::pyval::{split_spec_head, Src, Value};
 use super::{
     BuildSystem, Conflict, Dependency, Extends, License, OtherDirective, Patch, Provides,

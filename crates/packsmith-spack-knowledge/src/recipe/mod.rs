@@ -9,6 +9,7 @@
 //! Strings are kept as their actual content; expressions that are not
 //! literals are kept as Python source text.
 
+mod context;
 mod defines;
 mod directives;
 mod imports;

@@ -6,13 +6,12 @@ use tree_sitter::{Node, Tree};
 
 use crate::pywalk::{self, with_parser};
 
+use super::context::{bind, target_names, Ctx, Reader, MAX_DEPTH};
 use super::imports::{detect_generation, read_import};
 use super::pyval::{Src, Value};
 use super::{Attribute, Method, ParsedRecipe, SpackGeneration, SyntaxError};
 use crate::pywalk::pos;
 
-/// Deepest nesting we follow; pathological input must not blow the stack.
-pub const MAX_DEPTH: usize = 256;
 /// Syntax errors reported per file; the rest are noise after the first few.
 const MAX_ERRORS: usize = 50;
 
@@ -342,33 +341,6 @@ fn collect_errors(src: Src, node: Node, out: &mut Vec<SyntaxError>, depth: usize
     }
 }
 
-/// The context a directive is read in: enclosing `with when(...)`,
-/// `with default_args(...)`, and class-level loop bindings.
-#[derive(Clone, Default)]
-pub struct Ctx<'t> {
-    pub whens: Vec<String>,
-    pub defaults: Vec<(String, Node<'t>)>,
-    pub note: Option<String>,
-    pub bindings: Vec<(String, Value)>,
-}
-
-impl Ctx<'_> {
-    pub fn lookup(&self, name: &str) -> Option<&Value> {
-        self.bindings
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
-    }
-}
-
-pub struct Reader<'s, 't, 'r> {
-    pub src: Src<'s>,
-    /// Module- and class-level `NAME = value` assignments.
-    pub names: HashMap<String, Node<'t>>,
-    pub recipe: &'r mut ParsedRecipe,
-}
-
 impl<'s, 't> Reader<'s, 't, '_> {
     fn read_class(&mut self, class: Node<'t>) {
         let src = self.src;
@@ -652,58 +624,4 @@ fn join_note(outer: &Option<String>, inner: String) -> String {
         Some(o) => format!("{o}; {inner}"),
         None => inner,
     }
-}
-
-/// A loop target: `v`, or a (nested) tuple of targets like `k, (a, b)`.
-#[derive(Debug, Clone)]
-pub enum Target {
-    Name(String),
-    Tuple(Vec<Target>),
-}
-
-/// Loop targets; `None` for targets we do not bind (attributes, subscripts).
-pub fn target_names(src: Src, left: Node) -> Option<Target> {
-    match left.kind() {
-        "identifier" => Some(Target::Name(src.text(left).to_string())),
-        "pattern_list"
-        | "tuple_pattern"
-        | "list_pattern"
-        | "parenthesized_expression"
-        | "tuple" => {
-            let mut cur = left.walk();
-            let items: Option<Vec<Target>> = left
-                .named_children(&mut cur)
-                .filter(|n| n.kind() != "comment")
-                .map(|n| target_names(src, n))
-                .collect();
-            let mut items = items?;
-            if left.kind() == "parenthesized_expression" && items.len() == 1 {
-                return items.pop();
-            }
-            Some(Target::Tuple(items))
-        }
-        _ => None,
-    }
-}
-
-/// Bind one row of loop values to the targets.
-pub fn bind(target: &Target, row: Value) -> Option<Vec<(String, Value)>> {
-    let mut out = Vec::new();
-    bind_into(target, row, &mut out)?;
-    Some(out)
-}
-
-fn bind_into(target: &Target, row: Value, out: &mut Vec<(String, Value)>) -> Option<()> {
-    match (target, row) {
-        (Target::Name(n), v) => out.push((n.clone(), v)),
-        (Target::Tuple(ts), Value::Tuple(items) | Value::List(items))
-            if ts.len() == items.len() =>
-        {
-            for (t, v) in ts.iter().zip(items) {
-                bind_into(t, v, out)?;
-            }
-        }
-        _ => return None,
-    }
-    Some(())
 }

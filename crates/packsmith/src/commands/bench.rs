@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::{Subcommand, ValueEnum};
 use packsmith_bench::run::{Executor, RunOptions, RunSummary};
 use packsmith_bench::task::{Split, TaskFile, TaskFilter};
-use packsmith_bench::{BenchError, ErrorKind};
 
 use crate::env_vars::PACKSMITH_BENCH_BIN;
-use crate::exit::{CliError, Exit};
+use crate::exit::{bench_error, CliError, Exit};
 use crate::progress::note;
 
 #[derive(Debug, clap::Args)]
@@ -222,19 +221,6 @@ pub struct RescoreArgs {
     pub nix_reference: Option<PathBuf>,
 }
 
-pub(super) fn cli_error(e: BenchError) -> CliError {
-    let code = match e.kind {
-        ErrorKind::BadInput => Exit::BadInput,
-        ErrorKind::Environment => Exit::Environment,
-        ErrorKind::Interrupted => Exit::Interrupted,
-    };
-    let mut err = CliError::new(code, e.message);
-    if let Some(h) = e.hint {
-        err = err.hint(h);
-    }
-    err
-}
-
 fn say(text: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
@@ -245,7 +231,7 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
         BenchCommand::Repairs(a) => super::bench_repairs::run(a),
         BenchCommand::Run(a) => run_pairs(a),
         BenchCommand::RunOne(a) => {
-            let outcome = packsmith_bench::run::run_one(&a.out, a.index).map_err(cli_error)?;
+            let outcome = packsmith_bench::run::run_one(&a.out, a.index).map_err(bench_error)?;
             say(&match outcome {
                 Some(o) => format!("pair {}: {}", a.index, o.as_str()),
                 None => format!("pair {}: already in the journal", a.index),
@@ -253,7 +239,7 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
             Ok(Exit::Success)
         }
         BenchCommand::Status(a) => {
-            let s = packsmith_bench::status::status(&a.out).map_err(cli_error)?;
+            let s = packsmith_bench::status::status(&a.out).map_err(bench_error)?;
             if a.json {
                 let text = serde_json::to_string_pretty(&s).map_err(|e| {
                     CliError::new(Exit::Failure, format!("could not encode JSON: {e}"))
@@ -272,7 +258,7 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
                     nix_reference: a.nix_reference.clone(),
                 },
             )
-            .map_err(cli_error)?;
+            .map_err(bench_error)?;
             say(&format!(
                 "{} pairs scored again, {} with a score; see `packsmith bench report {}`",
                 done.pairs,
@@ -284,7 +270,7 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
         BenchCommand::Report(a) => {
             let to = a.to.clone().unwrap_or_else(|| a.out.join("report"));
             let w = packsmith_bench::report::write(&a.out, a.against.as_deref(), &to)
-                .map_err(cli_error)?;
+                .map_err(bench_error)?;
             say(&format!(
                 "wrote {}, {}, {} and {}",
                 w.markdown.display(),
@@ -299,8 +285,8 @@ pub fn run(args: &BenchArgs) -> Result<Exit, CliError> {
 
 fn fetch(a: &FetchArgs) -> Result<Exit, CliError> {
     a.select.warn_skipped(&a.tasks);
-    let tasks = a.select.filter().read(&a.tasks).map_err(cli_error)?;
-    let s = packsmith_bench::fetch::fetch(&tasks, &a.into).map_err(cli_error)?;
+    let tasks = a.select.filter().read(&a.tasks).map_err(bench_error)?;
+    let s = packsmith_bench::fetch::fetch(&tasks, &a.into).map_err(bench_error)?;
     say(&format!(
         "fetched {}, already there {}, failed {}; source map: {}",
         s.fetched.len(),
@@ -362,7 +348,7 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         sbatch: a.sbatch.clone(),
     };
     if a.dry_run {
-        let plan = packsmith_bench::run::prepare(&opts).map_err(cli_error)?;
+        let plan = packsmith_bench::run::prepare(&opts).map_err(bench_error)?;
         let names: Vec<&str> = plan
             .config
             .configurations
@@ -378,7 +364,7 @@ fn run_pairs(a: &RunArgs) -> Result<Exit, CliError> {
         ));
         return Ok(Exit::Success);
     }
-    match packsmith_bench::run::run(&opts).map_err(cli_error)? {
+    match packsmith_bench::run::run(&opts).map_err(bench_error)? {
         RunSummary::Local {
             total,
             already_done,

@@ -101,7 +101,7 @@ fn install_sources(args: &RepairsArgs) -> Result<BTreeMap<String, InstallSource>
         return Ok(BTreeMap::new());
     };
     let map = SourceMap::read_with_root(path, args.source_root.as_deref())
-        .map_err(super::bench::cli_error)?;
+        .map_err(crate::exit::bench_error)?;
     let mut out = BTreeMap::new();
     for (name, tree) in &map.0 {
         match map.version(name) {

@@ -13,10 +13,10 @@ use packsmith_spack_knowledge::kb::{KbError, KnowledgeBase, NameIndex};
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;
 
-use super::kb::spack_version;
 use crate::cli::CheckArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use crate::target_arg::spack_version;
 
 /// The recipes named by the arguments: files as given, directories
 /// expanded to their `package.py` or every `*/package.py` below them.

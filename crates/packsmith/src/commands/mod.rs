@@ -7,7 +7,6 @@ mod check;
 mod doctor;
 mod hermeticity;
 mod kb;
-mod kb_embed;
 mod model;
 mod nix;
 mod optional_model;

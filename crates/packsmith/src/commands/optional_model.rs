@@ -6,9 +6,9 @@ use packsmith_llm::{
     build_model, catalog, ChatModel, ChatRequest, ChatResponse, LlmError, ModelSpec,
 };
 
-use super::serve::{llm_error, load_config};
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use crate::model_config::{llm_error, load_config};
 use crate::progress::note;
 
 /// Stands in when no model is configured.

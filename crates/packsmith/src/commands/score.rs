@@ -8,9 +8,9 @@ use packsmith_spack_knowledge::recipe::{read_recipe, ParsedRecipe};
 use packsmith_spack_knowledge::score::{score, ScoreOptions, ScoreRecipe, SpackRelease};
 use packsmith_spack_knowledge::target::TargetSpack;
 
-use super::kb::spack_version;
 use crate::cli::ScoreArgs;
 use crate::exit::{CliError, Exit};
+use crate::target_arg::spack_version;
 
 fn load(path: &Path) -> Result<ParsedRecipe, CliError> {
     let recipe = read_recipe(path)?;

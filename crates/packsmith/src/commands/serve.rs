@@ -8,13 +8,11 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use packsmith_llm::serve::Server;
-use packsmith_llm::{build_provider, redact, ChatModel, Config, Metered, ModelSpec};
-
-use packsmith_core::Hint;
+use packsmith_llm::{build_provider, redact, ChatModel, Metered, ModelSpec};
 
 use crate::cli::ServeArgs;
-use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use crate::model_config::{llm_error, load_config};
 
 pub fn run(args: &ServeArgs) -> Result<Exit, CliError> {
     let ip = bind_ip(args.host.as_deref())?;
@@ -72,24 +70,6 @@ fn bind_ip(host: Option<&str>) -> Result<IpAddr, CliError> {
                 .hint("use 127.0.0.1 (the default), ::1, or the address of one interface")
         }),
     }
-}
-
-/// packsmith.toml and the environment, with `local:` models looked up in
-/// packsmith's cache directory.
-pub(crate) fn load_config() -> Result<Config, CliError> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let mut config = Config::load(&cwd).map_err(|e| llm_error(Exit::BadInput, &e))?;
-    config.local.cache_dir = cache_dir();
-    Ok(config)
-}
-
-/// A model-layer error (`LlmError`, `EmbeddingError`) for the user: its
-/// message and hint from the error, credentials redacted from both.
-pub(crate) fn llm_error(code: Exit, error: &dyn Hint) -> CliError {
-    let mut e = CliError::from_error(code, error);
-    e.message = redact(&e.message);
-    e.hint = e.hint.as_deref().map(redact);
-    e
 }
 
 #[cfg(test)]

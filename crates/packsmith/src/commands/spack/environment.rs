@@ -52,7 +52,7 @@ pub fn locate_spack(spack: Option<&Path>, scratch: &Path) -> Result<SpackSetup, 
 /// `--spack-version auto` asks Spack itself.
 pub fn target_spack(spack_version: &str, setup: &SpackSetup) -> Result<TargetSpack, CliError> {
     if spack_version != "auto" {
-        return crate::commands::kb::spack_version(spack_version);
+        return crate::target_arg::spack_version(spack_version);
     }
     let line = setup.version().map_err(spack_error)?;
     TargetSpack::parse(line.split_whitespace().next().unwrap_or("")).ok_or_else(|| {

@@ -80,12 +80,12 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
 }
 
 fn embedder(model: &str) -> Result<Box<dyn Embedder>, CliError> {
-    let config = crate::commands::serve::load_config()?;
+    let config = crate::model_config::load_config()?;
     let spec: ModelSpec = model
         .parse()
-        .map_err(|e| crate::commands::serve::llm_error(Exit::BadInput, &e))?;
+        .map_err(|e| crate::model_config::llm_error(Exit::BadInput, &e))?;
     build_embedder(&spec, &config).map_err(|e| {
-        crate::commands::serve::llm_error(Exit::Environment, &e)
+        crate::model_config::llm_error(Exit::Environment, &e)
             .hint("`packsmith doctor` shows which models are usable; --embed-model picks another")
     })
 }

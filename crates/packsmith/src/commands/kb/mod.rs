@@ -1,12 +1,15 @@
-//! `packsmith kb index|stats|show|search|similar` (`embed`: kb_embed.rs).
+//! `packsmith kb index|stats|show|search|similar` (`embed`: embed.rs; what they share: output.rs).
 
-use std::io::Write;
+mod embed;
+mod output;
+
+use crate::target_arg::spack_version;
+use output::{emit, json, load_facts, open, render_matches};
+
 use std::time::Instant;
 
-use packsmith_core::RepoFacts;
-use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, KnowledgeBase, TagList};
+use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, TagList};
 use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
-use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::cli::{
     KbArgs, KbCommand, KbIndexArgs, KbSearchArgs, KbSelect, KbShowArgs, KbSimilarArgs,
@@ -21,32 +24,8 @@ pub fn run(args: &KbArgs) -> Result<Exit, CliError> {
         KbCommand::Show(a) => show(a),
         KbCommand::Search(a) => search(a),
         KbCommand::Similar(a) => similar(a),
-        KbCommand::Embed(a) => super::kb_embed::embed(a),
+        KbCommand::Embed(a) => embed::embed(a),
     }
-}
-
-pub fn open(select: &KbSelect) -> Result<KnowledgeBase, CliError> {
-    KnowledgeBase::select(&cache_dir(), select.kb.as_deref()).map_err(CliError::from)
-}
-
-pub fn spack_version(text: &str) -> Result<TargetSpack, CliError> {
-    TargetSpack::parse(text).ok_or_else(|| {
-        CliError::new(Exit::BadInput, format!("unknown Spack version `{text}`"))
-            .hint("use --spack-version 0.23 or --spack-version 1")
-    })
-}
-
-pub(crate) fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = writeln!(out, "{}", text.trim_end());
-}
-
-pub(crate) fn json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| CliError::new(Exit::Failure, format!("could not encode JSON: {e}")))?;
-    emit(&text);
-    Ok(())
 }
 
 fn index(a: &KbIndexArgs) -> Result<Exit, CliError> {
@@ -259,34 +238,6 @@ fn search(a: &KbSearchArgs) -> Result<Exit, CliError> {
     Ok(Exit::Success)
 }
 
-pub(crate) fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> {
-    if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::new(
-                Exit::BadInput,
-                format!("cannot read {}: {e}", path.display()),
-            )
-            .hint("pass a source directory or a facts.json written by `packsmith analyze --json`")
-        })?;
-        return serde_json::from_str(&text).map_err(|e| {
-            CliError::new(
-                Exit::BadInput,
-                format!("{} is not a facts.json: {e}", path.display()),
-            )
-            .hint(
-                "write one with `packsmith analyze DIR --json > facts.json`, or pass the directory",
-            )
-        });
-    }
-    let (root, info) =
-        packsmith_analyze::source::resolve(&path.display().to_string(), &cache_dir(), &mut |l| {
-            crate::progress::note(l)
-        })
-        .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
-    packsmith_analyze::analyze_dir(&root, info)
-        .map_err(|e| CliError::from_error(Exit::BadInput, &e))
-}
-
 fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     let strategy = Strategy::parse(&a.strategy).ok_or_else(|| {
         CliError::new(Exit::BadInput, format!("unknown strategy `{}`", a.strategy)).hint(
@@ -294,7 +245,7 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
         )
     })?;
     if strategy == Strategy::Embedding {
-        return super::kb_embed::similar_by_embedding(a);
+        return embed::similar_by_embedding(a);
     }
     let spack = spack_version(&a.spack_version)?;
     let facts = load_facts(&a.target)?;
@@ -335,31 +286,4 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     ));
     emit(&t);
     Ok(Exit::Success)
-}
-
-/// One numbered line per reference, with what it shares with the target.
-pub(crate) fn render_matches(matches: &[packsmith_spack_knowledge::retrieve::Match]) -> String {
-    let mut t = String::new();
-    for (i, m) in matches.iter().enumerate() {
-        t.push_str(&format!(
-            "{}. {}  score {:.3}  ({})\n",
-            i + 1,
-            m.name,
-            m.score,
-            m.why
-        ));
-        if !m.shared_deps.is_empty() {
-            t.push_str(&format!(
-                "   shared dependencies: {}\n",
-                m.shared_deps.join(", ")
-            ));
-        }
-        if !m.shared_opts.is_empty() {
-            t.push_str(&format!(
-                "   shared options: {}\n",
-                m.shared_opts.join(", ")
-            ));
-        }
-    }
-    t
 }

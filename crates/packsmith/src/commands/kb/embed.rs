@@ -14,10 +14,11 @@ use packsmith_spack_knowledge::embed::{
 };
 use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Strategy};
 
-use super::kb::{emit, json, load_facts, open, render_matches, spack_version};
-use super::serve::{llm_error, load_config};
+use super::output::{emit, json, load_facts, open, render_matches};
 use crate::cli::{KbEmbedArgs, KbSimilarArgs};
 use crate::exit::{CliError, Exit};
+use crate::model_config::{llm_error, load_config};
+use crate::target_arg::spack_version;
 
 /// The embedding model `text` names, loaded.
 fn embedder(text: &str) -> Result<Box<dyn Embedder>, CliError> {
