@@ -79,5 +79,6 @@ pub mod knowledge;
 pub mod prepare;
 pub mod repair_set;
 pub mod review;
+pub mod run;
 pub mod setup;
 pub mod validate;

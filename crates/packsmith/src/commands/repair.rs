@@ -13,10 +13,11 @@ use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 
 use super::optional_model::load_optional_model;
 use super::spack::environment;
-use super::spack::{agent_options, cancel_on_signals, repair_mode, tools_for};
+use super::spack::{cancel_on_signals, loop_settings};
 use crate::cli::RepairArgs;
 use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
+use packsmith_spack::run::{agent_options, repair_mode, tools_for};
 
 /// The facts of `--source` (a tree, or an archive unpacked once into the
 /// cache), for the rules that need the project's options; a tree that
@@ -105,7 +106,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
     }
 
     let (model, _) = load_optional_model(args.model.as_deref())?;
-    let tools = tools_for(args.run.no_tools, args.run.tools, model.as_ref());
+    let tools = tools_for(loop_settings(&args.run).tools, model.as_ref());
     let mode = repair_mode(&args.run.repair_mode, model.as_ref())?;
     let install = args.until == "install";
     let validation = Validation {
@@ -166,7 +167,7 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         references: Default::default(),
         context: serde_json::json!({"recipe": args.recipe.display().to_string()}),
     };
-    let options = agent_options(&args.run, tools, &cancel);
+    let options = agent_options(&loop_settings(&args.run), tools, &cancel);
     let mut printer = ProgressPrinter::new(false).with_first_recipe("the recipe given");
     let report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer)
         .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;

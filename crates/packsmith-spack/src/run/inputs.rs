@@ -1,30 +1,30 @@
 //! What the prompts carry: reference recipes (`--refs`) and the facts
 //! section (`--brief`).
 
+use crate::ecosystem::references_from;
 use packsmith_agent::References;
 use packsmith_core::chat::{ChatMessage, ChatRequest, Usage};
+use packsmith_core::Hint;
 use packsmith_core::RepoFacts;
-use packsmith_llm::{build_embedder, ChatModel, Embedder, ModelSpec};
-use packsmith_spack::ecosystem::references_from;
+use packsmith_llm::{build_embedder, redact, ChatModel, Config, Embedder, ModelSpec};
 use packsmith_spack_knowledge::brief::{render_brief, render_raw_facts, SpackBrief};
 use packsmith_spack_knowledge::embed::retrieve_by_embedding;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
 use packsmith_spack_knowledge::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy, Target};
 
-use crate::exit::{CliError, Exit};
+use super::RunError;
 
 /// Lines of each reference recipe kept.
 const REFERENCE_LINES: usize = 80;
 /// Characters of raw facts JSON in a prompt.
 const RAW_FACTS_BUDGET: usize = 6000;
 
-pub fn parse_refs(text: &str) -> Result<RefsMode, CliError> {
-    let mode = RefsMode::parse(text).map_err(|e| CliError::new(Exit::BadInput, e))?;
+pub fn parse_refs(text: &str) -> Result<RefsMode, RunError> {
+    let mode = RefsMode::parse(text).map_err(RunError::bad_input)?;
     if !(mode.strategy == Strategy::None || (1..=10).contains(&mode.n)) {
-        return Err(CliError::new(
-            Exit::BadInput,
-            format!("--refs `{text}`: use between 1 and 10 references"),
-        ));
+        return Err(RunError::bad_input(format!(
+            "--refs `{text}`: use between 1 and 10 references"
+        )));
     }
     Ok(mode)
 }
@@ -39,10 +39,12 @@ pub struct RefsInputs<'a> {
     pub seed: u64,
     /// `--embed-model`, for `embedding:N`.
     pub embed_model: &'a str,
+    /// The model configuration the embedder is built from.
+    pub llm_config: &'a Config,
 }
 
 /// The references for the prompt, and a line saying what was picked.
-pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, String), CliError> {
+pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, String), RunError> {
     if mode.strategy == Strategy::None {
         return Ok((References::default(), "references: none".into()));
     }
@@ -59,13 +61,17 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
         exclude: vec![input.brief.package.clone()],
     };
     let retrieval = if mode.strategy == Strategy::Embedding {
-        let embedder = embedder(input.embed_model)?;
-        retrieve_by_embedding(kb, embedder.as_ref(), input.brief, &opts)?
+        let embedder = embedder(input.embed_model, input.llm_config)?;
+        retrieve_by_embedding(kb, embedder.as_ref(), input.brief, &opts)
+            .map_err(|e| RunError::from_hint(&e))?
     } else {
-        let retriever = Retriever::load(kb)?;
-        retriever.retrieve(&Target::from_brief(input.brief, input.facts), &opts)?
+        let retriever = Retriever::load(kb).map_err(|e| RunError::from_hint(&e))?;
+        retriever
+            .retrieve(&Target::from_brief(input.brief, input.facts), &opts)
+            .map_err(|e| RunError::from_hint(&e))?
     };
-    let refs = references_from(kb, &retrieval, REFERENCE_LINES)?;
+    let refs =
+        references_from(kb, &retrieval, REFERENCE_LINES).map_err(|e| RunError::from_hint(&e))?;
     let names: Vec<&str> = refs.items.iter().map(|r| r.name.as_str()).collect();
     let line = format!(
         "references ({}): {}",
@@ -79,13 +85,20 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
     Ok((refs, line))
 }
 
-fn embedder(model: &str) -> Result<Box<dyn Embedder>, CliError> {
-    let config = crate::model_config::load_config()?;
-    let spec: ModelSpec = model
-        .parse()
-        .map_err(|e| crate::model_config::llm_error(Exit::BadInput, &e))?;
-    build_embedder(&spec, &config).map_err(|e| {
-        crate::model_config::llm_error(Exit::Environment, &e)
+/// A model-layer error with credentials redacted from message and hint.
+fn model_error(err: &dyn Hint, bad_input: bool) -> RunError {
+    let e = RunError::from_hint_as(err, bad_input);
+    RunError {
+        message: redact(&e.message),
+        hint: e.hint.as_deref().map(redact),
+        bad_input,
+    }
+}
+
+fn embedder(model: &str, config: &Config) -> Result<Box<dyn Embedder>, RunError> {
+    let spec: ModelSpec = model.parse().map_err(|e| model_error(&e, true))?;
+    build_embedder(&spec, config).map_err(|e| {
+        model_error(&e, false)
             .hint("`packsmith doctor` shows which models are usable; --embed-model picks another")
     })
 }
@@ -97,7 +110,7 @@ pub fn facts_text(
     facts: &RepoFacts,
     brief: &SpackBrief,
     model: &dyn ChatModel,
-) -> Result<(String, String, Usage, f64), CliError> {
+) -> Result<(String, String, Usage, f64), RunError> {
     match mode {
         "raw" => Ok((
             "The project's build facts as JSON".into(),
@@ -120,7 +133,7 @@ pub fn facts_text(
 fn distill(
     facts: &RepoFacts,
     model: &dyn ChatModel,
-) -> Result<(String, String, Usage, f64), CliError> {
+) -> Result<(String, String, Usage, f64), RunError> {
     let request = ChatRequest::new(
         Some(
             "You summarize a software project's build facts for a Spack packager: build system, \
@@ -134,10 +147,10 @@ fn distill(
         ))],
     );
     let reply = model.complete(&request).map_err(|e| {
-        CliError::new(
-            Exit::Environment,
-            format!("--brief llm: the model failed: {e}"),
-        )
+        RunError::environment(format!(
+            "--brief llm: the model failed: {}",
+            redact(&e.to_string())
+        ))
         .hint("check the model with `packsmith doctor`, or use --brief rules")
     })?;
     Ok((

@@ -2,36 +2,46 @@
 //! at a time and see which still concretize (or install), as SpackIt's
 //! authors did by hand. The result goes into the report.
 
-use std::io::Write;
 use std::path::Path;
 
-use packsmith_spack::ecosystem::Validation;
-use packsmith_spack::validate::{check_variants, prepare_attempt, Attempt, VariantCheckOptions};
+use crate::ecosystem::Validation;
+use crate::validate::{check_variants, prepare_attempt, Attempt, VariantCheckOptions};
 use packsmith_spack_knowledge::recipe::parse_recipe;
 
-/// Runs the check on the recipe that passed (attempt `attempt`, whose
-/// overlay the stages left in `prepared` when it still holds the recipe)
-/// and returns its result as report JSON; a check that cannot run is
-/// reported, not fatal: the package installed either way.
-pub fn check(
+/// The recipe that passed: attempt `attempt` of the run in `run_dir`,
+/// whose overlay the stages left in `prepared` when it still holds it.
+pub(super) struct Passed<'a> {
+    pub package: &'a str,
+    pub recipe_text: &'a str,
+    pub run_dir: &'a Path,
+    pub attempt: u32,
+    pub prepared: Option<Attempt>,
+}
+
+/// Runs the check on the recipe that passed and returns its result as
+/// report JSON; a check that cannot run is reported, not fatal: the
+/// package installed either way.
+pub(super) fn check(
     validation: &Validation,
-    package: &str,
-    recipe_text: &str,
-    run_dir: &Path,
-    attempt: u32,
-    prepared: Option<Attempt>,
+    passed: Passed,
     install: bool,
+    say: &mut dyn FnMut(&str),
 ) -> serde_json::Value {
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(
-        err,
+    let Passed {
+        package,
+        recipe_text,
+        run_dir,
+        attempt,
+        prepared,
+    } = passed;
+    say(&format!(
         "variant check: flipping up to five boolean variants ({})",
         if install {
             "concretize and install"
         } else {
             "concretize"
         }
-    );
+    ));
     let prepared = match prepared {
         Some(a) => Ok(a),
         None => prepare_attempt(
@@ -62,8 +72,7 @@ pub fn check(
     ) {
         Ok(result) => {
             for r in &result.results {
-                let _ = writeln!(
-                    err,
+                say(&format!(
                     "  {:<28} {}",
                     r.spec,
                     if r.passed {
@@ -77,13 +86,16 @@ pub fn check(
                                 .unwrap_or_else(|| "unknown".into())
                         )
                     }
-                );
+                ));
             }
             serde_json::to_value(&result)
                 .unwrap_or_else(|e| serde_json::json!({"error": e.to_string()}))
         }
         Err(e) => {
-            let _ = writeln!(err, "  the variant check could not run: {}", e.with_hint());
+            say(&format!(
+                "  the variant check could not run: {}",
+                e.with_hint()
+            ));
             serde_json::json!({"error": e.with_hint()})
         }
     }

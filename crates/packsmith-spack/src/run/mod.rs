@@ -1,0 +1,364 @@
+//! One `packsmith spack` run as one library call: analyze the source,
+//! locate Spack and its knowledge base, prepare the run directory, pick
+//! the prompts' inputs, run the agent loop, and finish the report (the
+//! distillation's tokens, the hermeticity record, the variant check, the
+//! review gate) before it is written for the last time. The binary turns
+//! flags into a [`SpackRequest`], calls [`run`], and prints.
+
+pub mod environment;
+mod error;
+mod inputs;
+mod variants;
+
+use std::path::PathBuf;
+
+use packsmith_agent::rundir::rewrite_report;
+use packsmith_agent::{
+    Agent, AgentOptions, CancelToken, EventSink, RequestLog, RunReport, RunStatus, Task,
+};
+use packsmith_analyze::{analyze_dir, source};
+use packsmith_core::chat::Usage;
+use packsmith_core::RepoFacts;
+use packsmith_llm::{ChatModel, Config};
+use packsmith_spack_knowledge::brief::BriefOverrides;
+use packsmith_spack_knowledge::draft::DraftOptions;
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
+use packsmith_spack_knowledge::target::TargetSpack;
+
+use crate::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
+use crate::prepare::{prepare_run, PreparedRun, RunInputs};
+use crate::validate::StageOptions;
+
+pub use environment::{locate_all, Located, SpackLocation};
+pub use error::RunError;
+
+/// How the agent loop runs, as `spack` and `repair` share it.
+#[derive(Debug, Clone)]
+pub struct LoopSettings {
+    pub out: PathBuf,
+    pub replace: bool,
+    pub no_sandbox: bool,
+    pub max_attempts: u32,
+    pub static_repairs: u32,
+    /// `Some(false)` off, `Some(true)` on, `None`: on except for a local
+    /// model (a small model spends its budget on tool rounds).
+    pub tools: Option<bool>,
+    pub log_prompts: bool,
+    /// `auto`, `edits` or `rewrite`.
+    pub repair_mode: String,
+    pub rules: bool,
+}
+
+/// What validates the recipe besides load, concretize and install.
+#[derive(Debug, Clone, Copy)]
+pub struct Checks {
+    /// `spack install --test=root`.
+    pub run_tests: bool,
+    pub audit: bool,
+    pub hermeticity: bool,
+    pub smoke: bool,
+    pub variant_check: bool,
+    /// The variant check installs each flipped spec, not only concretizes it.
+    pub variant_install: bool,
+}
+
+/// Everything one `packsmith spack SOURCE` run needs, as plain data.
+#[derive(Debug, Clone)]
+pub struct SpackRequest {
+    /// A directory, or a git URL cloned into `cache_dir`.
+    pub source: String,
+    pub cache_dir: PathBuf,
+    pub spack: SpackLocation,
+    /// `0.23`, `1` or `auto`.
+    pub spack_version: String,
+    /// A knowledge base (path or label); `None`: the one of this Spack.
+    pub kb: Option<String>,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    /// `--refs` (`similar:2`, `embedding:3`, `none`, …).
+    pub refs: String,
+    pub seed: u64,
+    pub embed_model: String,
+    /// The model configuration (for the embedder of `embedding:N`).
+    pub llm_config: Config,
+    /// `rules`, `raw` or `llm`.
+    pub brief: String,
+    /// Start from the deterministic draft (else the model writes the first).
+    pub draft: bool,
+    pub maintainer: Option<String>,
+    pub run: LoopSettings,
+    pub checks: Checks,
+}
+
+/// A finished run: its report as written, and what the caller needs for
+/// what comes after it (the `--contribute` bundle).
+pub struct SpackRun {
+    pub report: RunReport,
+    pub prepared: PreparedRun,
+    pub facts: RepoFacts,
+}
+
+/// Runs `request` to its end: see the module docs. `say` gets each line
+/// the user should see before and after the loop; `sink` the loop's
+/// events.
+pub fn run(
+    request: &SpackRequest,
+    model: &dyn ChatModel,
+    sink: &mut dyn EventSink,
+    say: &mut dyn FnMut(&str),
+    cancel: &CancelToken,
+) -> Result<SpackRun, RunError> {
+    let refs_mode = inputs::parse_refs(&request.refs)?;
+    let (root, facts) = analyse(request, say)?;
+
+    // Spack first: without it there is nothing to validate against.
+    let Located {
+        setup,
+        target,
+        kb,
+        names: names_index,
+    } = locate_all(
+        &request.spack,
+        &request.spack_version,
+        request.kb.as_deref(),
+        &request.cache_dir,
+        say,
+    )?;
+    let names: &dyn SpackNames = match &names_index {
+        Some(n) => n,
+        None => &NoKnowledge,
+    };
+    let prepared = prepare_run(RunInputs {
+        facts: &facts,
+        source_root: &root,
+        setup,
+        target,
+        names,
+        overrides: BriefOverrides {
+            name: request.name.clone(),
+            version: request.version.clone(),
+        },
+        out: &request.run.out,
+        replace: request.run.replace,
+        no_sandbox: request.run.no_sandbox,
+    })
+    .map_err(|e| RunError::from_hint(&e))?;
+    if request.run.no_sandbox {
+        say("warning: --no-sandbox: recipes run with your rights");
+    }
+    for line in &prepared.notes {
+        say(&format!("note: {line}"));
+    }
+
+    let tools = tools_for(request.run.tools, model);
+    let (references, refs_line) = inputs::references(
+        refs_mode,
+        &inputs::RefsInputs {
+            kb: kb.as_ref(),
+            facts: &facts,
+            brief: &prepared.brief,
+            seed: request.seed,
+            embed_model: &request.embed_model,
+            llm_config: &request.llm_config,
+        },
+    )?;
+    let (facts_title, facts_text, distill_usage, distill_cost) =
+        inputs::facts_text(&request.brief, &facts, &prepared.brief, model)?;
+    say(&start_line(&prepared, &facts, target, tools, &refs_line));
+
+    let validation = validation(request, &prepared);
+    let prompts = PromptSettings {
+        facts_title,
+        facts: facts_text,
+        tree: if request.brief == "raw" {
+            String::new()
+        } else {
+            facts.tree.clone()
+        },
+        tools,
+        ..PromptSettings::default()
+    };
+    let mode = repair_mode(&request.run.repair_mode, model)?;
+    let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone())
+        .with_repair(mode, request.run.rules)
+        .with_source_root(root.clone());
+    if !request.draft {
+        eco = eco.with_draft(None);
+    } else if let Some(handle) = &request.maintainer {
+        eco = eco.with_draft(Some(DraftOptions {
+            maintainers: vec![handle.clone()],
+            ..DraftOptions::default()
+        }));
+    }
+    if let Some(kb) = kb {
+        eco = eco.with_knowledge(kb);
+    }
+    let task = Task {
+        name: prepared.brief.package.clone(),
+        repo_root: root.clone(),
+        version: Some(prepared.version.clone()),
+        references,
+        context: serde_json::json!({"source": request.source}),
+    };
+    let options = agent_options(&request.run, tools, cancel);
+    let mut report = Agent::run(&task, &eco, model, &options, sink)
+        .map_err(|e| RunError::environment(e.to_string()))?;
+
+    let distilled = record_distillation(&mut report, distill_usage, distill_cost);
+    let hermetic = record_hermeticity(&mut report, &eco);
+    let checked = request.checks.variant_check
+        && !cancel.is_cancelled()
+        && check_variants(request, &mut report, &eco, &validation, &prepared, say);
+    let reviewed = crate::review::record(&mut report, &prepared.run_dir);
+    if distilled || hermetic || checked || reviewed {
+        rewrite_report(&prepared.run_dir, &report)
+            .map_err(|e| RunError::environment(e.to_string()))?;
+    }
+    Ok(SpackRun {
+        report,
+        prepared,
+        facts,
+    })
+}
+
+/// The source tree (a path, or a clone in the cache) and its facts.
+fn analyse(
+    request: &SpackRequest,
+    say: &mut dyn FnMut(&str),
+) -> Result<(PathBuf, RepoFacts), RunError> {
+    let (root, info) = source::resolve(&request.source, &request.cache_dir, &mut |line| say(line))
+        .map_err(|e| RunError::from_hint_as(&e, true))?;
+    let facts = analyze_dir(&root, info).map_err(|e| RunError::from_hint_as(&e, true))?;
+    Ok((root, facts))
+}
+
+/// `--repair-mode auto` picks structured edits for a local model and
+/// whole-recipe rewrites for the rest.
+pub fn repair_mode(choice: &str, model: &dyn ChatModel) -> Result<RepairMode, RunError> {
+    match choice {
+        "auto" => Ok(RepairMode::default_for(&model.id())),
+        other => RepairMode::parse(other).ok_or_else(|| {
+            RunError::bad_input(format!("unknown --repair-mode `{other}`"))
+                .hint("use auto, edits or rewrite")
+        }),
+    }
+}
+
+/// Tools for the model: off or on as asked, else on except for a local
+/// model (a small model spends its budget on tool rounds).
+pub fn tools_for(asked: Option<bool>, model: &dyn ChatModel) -> bool {
+    asked.unwrap_or_else(|| !model.id().starts_with("local:"))
+}
+
+/// The line that says what this run is about to do.
+fn start_line(
+    prepared: &PreparedRun,
+    facts: &RepoFacts,
+    target: TargetSpack,
+    tools: bool,
+    refs_line: &str,
+) -> String {
+    format!(
+        "{}: version {}, Spack {target}, {}, sandbox {}, tools {}, {refs_line}",
+        prepared.brief.package,
+        prepared.version,
+        facts
+            .primary_build_system
+            .map(|k| format!("{k:?}"))
+            .unwrap_or_else(|| "no build system found".into()),
+        if prepared.sandbox.is_sandboxed() {
+            "bubblewrap"
+        } else {
+            "off"
+        },
+        if tools { "on" } else { "off" },
+    )
+}
+
+/// How the stages run: the prepared Spack, sandbox and mirror, and the
+/// request's checks.
+fn validation(request: &SpackRequest, prepared: &PreparedRun) -> Validation {
+    Validation {
+        setup: prepared.setup.clone(),
+        sandbox: prepared.sandbox.clone(),
+        mirror: Some(prepared.source.mirror.clone()),
+        options: StageOptions {
+            run_tests: request.checks.run_tests,
+            ..StageOptions::default()
+        },
+        audit: request.checks.audit,
+        install: true,
+        hermeticity: request.checks.hermeticity,
+        smoke: request.checks.smoke,
+    }
+}
+
+/// The loop's options from the settings `spack` and `repair` share.
+pub fn agent_options(settings: &LoopSettings, tools: bool, cancel: &CancelToken) -> AgentOptions {
+    let mut options = AgentOptions::new(&settings.out);
+    options.max_attempts = settings.max_attempts;
+    options.max_static_repairs = settings.static_repairs;
+    options.tools = tools;
+    options.cancel = cancel.clone();
+    options.request_log = if settings.log_prompts {
+        RequestLog::Full
+    } else {
+        RequestLog::Digest
+    };
+    options
+}
+
+/// The tokens and cost of a `--brief llm` distillation count toward the
+/// run: report.json counts every token and dollar served.
+fn record_distillation(report: &mut RunReport, usage: Usage, cost_usd: f64) -> bool {
+    if usage.total() == 0 {
+        return false;
+    }
+    report.usage += usage;
+    report.cost_usd += cost_usd;
+    report.model_calls += 1;
+    report.extras.insert(
+        "facts_distillation".into(),
+        serde_json::json!({"usage": usage, "cost_usd": cost_usd}),
+    );
+    true
+}
+
+/// What the hermeticity checks found and what was done about it, into the
+/// report's extras.
+fn record_hermeticity(report: &mut RunReport, eco: &SpackEcosystem) -> bool {
+    let Some(extra) = eco.hermeticity_extra() else {
+        return false;
+    };
+    report.extras.insert("hermeticity".into(), extra);
+    true
+}
+
+/// The variant check on the recipe that passed, into the report's extras.
+fn check_variants(
+    request: &SpackRequest,
+    report: &mut RunReport,
+    eco: &SpackEcosystem,
+    validation: &Validation,
+    prepared: &PreparedRun,
+    say: &mut dyn FnMut(&str),
+) -> bool {
+    if report.status != RunStatus::Succeeded {
+        return false;
+    }
+    let Some(rel) = &report.final_recipe else {
+        return false;
+    };
+    let recipe = std::fs::read_to_string(prepared.run_dir.join(rel)).unwrap_or_default();
+    let attempt = report.best_attempt.unwrap_or(1);
+    let passed = variants::Passed {
+        package: &prepared.brief.package,
+        recipe_text: &recipe,
+        run_dir: &prepared.run_dir,
+        attempt,
+        prepared: eco.prepared_attempt(attempt, &recipe),
+    };
+    let checked = variants::check(validation, passed, request.checks.variant_install, say);
+    report.extras.insert("variant_check".into(), checked);
+    true
+}
