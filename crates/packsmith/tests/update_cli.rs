@@ -353,6 +353,7 @@ fn update_installs_the_new_version_with_real_spack() {
     for line in [
         "new tally@=2.0.0: load ok, audit ok, concretize ok, install ok",
         "old tally@=1.0.0: concretize ok",
+        "variant tally+zlib@=2.0.0: concretize ok",
         "tally: 1.0.0 → 2.0.0: validated",
     ] {
         assert!(err.contains(line), "missing `{line}` in:\n{err}");
@@ -364,6 +365,11 @@ fn update_installs_the_new_version_with_real_spack() {
     let concretized =
         std::fs::read_to_string(run.join("validate/new/logs/concretize.log")).unwrap();
     assert!(concretized.contains("^bzip2@"), "{concretized}");
+    // With the new variant on, its dependency comes in too.
+    let with_zlib =
+        std::fs::read_to_string(run.join("validate/variant-zlib/logs/concretize.log")).unwrap();
+    assert!(with_zlib.contains("+zlib"), "{with_zlib}");
+    assert!(with_zlib.contains("^zlib"), "{with_zlib}");
     let updated = std::fs::read_to_string(run.join("package.py")).unwrap();
     assert!(updated.contains("when=\"@2.0.0:\",\n    )\n"), "{updated}");
 }

@@ -167,6 +167,7 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
                 &updated.recipe,
                 (inputs.old.version, inputs.new.version),
                 &archive,
+                &flips(&updated.applied),
             )?;
             let status = if v.passed() {
                 Validation::Validated
@@ -198,6 +199,22 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
     };
     report::write_report(&run_dir, &report)?;
     Ok(UpdateOutcome { report, run_dir })
+}
+
+/// Each new boolean variant the edits declared, flipped from its default
+/// (`+zlib` for one off by default).
+fn flips(applied: &[packsmith_spack_knowledge::update::PlannedEdit]) -> Vec<String> {
+    applied
+        .iter()
+        .filter_map(|e| match &e.op {
+            packsmith_spack_knowledge::edit::EditOp::AddVariant {
+                name,
+                default: serde_json::Value::Bool(on),
+                ..
+            } => Some(format!("{}{name}", if *on { "~" } else { "+" })),
+            _ => None,
+        })
+        .collect()
 }
 
 fn write(path: &Path, text: &str) -> Result<(), ValidateError> {

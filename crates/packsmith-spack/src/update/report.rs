@@ -192,6 +192,9 @@ pub fn markdown(r: &UpdateReport) -> String {
         Some(v) => {
             checked_lines("new version", &v.new, &mut md);
             checked_lines("old version", &v.old, &mut md);
+            for c in &v.variants {
+                checked_lines("new variant (reported, not required)", c, &mut md);
+            }
         }
         None => md.push_str(&format!(
             "Not validated: {}.\n",

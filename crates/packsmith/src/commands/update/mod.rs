@@ -183,7 +183,9 @@ fn print_summary(outcome: &UpdateOutcome) {
         note(&format!("  note: {n}"));
     }
     if let Some(v) = &r.validated {
-        for (label, c) in [("new", &v.new), ("old", &v.old)] {
+        let both = [("new", &v.new), ("old", &v.old)];
+        let flipped = v.variants.iter().map(|c| ("variant", c));
+        for (label, c) in both.into_iter().chain(flipped) {
             let stages: Vec<String> = c
                 .stages
                 .iter()
