@@ -16,6 +16,12 @@ pub enum AnalyzeError {
     Clone { url: String, reason: String },
     #[error("interrupted (Ctrl-C) while git fetched {url}; git was stopped and its partial clone removed")]
     Interrupted { url: String },
+    #[error("cannot export tag {tag} of {root}: {reason}")]
+    Export {
+        root: PathBuf,
+        tag: String,
+        reason: String,
+    },
 }
 
 impl Hint for AnalyzeError {
@@ -30,11 +36,17 @@ impl Hint for AnalyzeError {
                 "check the URL and your network; or clone it yourself and pass the local path"
             }
             Self::Interrupted { .. } => "run the same command again to start over",
+            Self::Export { .. } => {
+                "check out that tag yourself into another directory and pass it as the old source"
+            }
         }))
     }
 
     /// A failed clone is the network's or the server's fault, not the input's.
     fn is_bad_input(&self) -> bool {
-        !matches!(self, Self::Clone { .. } | Self::Interrupted { .. })
+        !matches!(
+            self,
+            Self::Clone { .. } | Self::Interrupted { .. } | Self::Export { .. }
+        )
     }
 }

@@ -86,6 +86,66 @@ pub fn origin_url(root: &Path) -> Option<String> {
     None
 }
 
+/// The tag that names `version` (`v1.2.0`, `1.2.0`, or any tag the
+/// analysis reads as that version), when the checkout has one.
+pub fn tag_for_version(root: &Path, version: &str) -> Option<String> {
+    let tags = tags(root);
+    let exact = [format!("v{version}"), version.to_string()];
+    exact
+        .iter()
+        .find(|want| tags.iter().any(|(t, _)| t == *want))
+        .cloned()
+        .or_else(|| {
+            tags.iter()
+                .find(|(t, _)| crate::versions::tag_to_version(t, None).as_deref() == Some(version))
+                .map(|(t, _)| t.clone())
+        })
+}
+
+/// Writes the tree of tag `tag` of the checkout at `root` into `dest` (a
+/// new or empty directory): `git archive` into a tarball beside it, then
+/// `tar` to unpack, so the checkout itself (its index, its work tree) is
+/// not touched.
+pub fn export_tag(root: &Path, tag: &str, dest: &Path) -> Result<(), crate::AnalyzeError> {
+    let fail = |reason: String| crate::AnalyzeError::Export {
+        root: root.to_path_buf(),
+        tag: tag.to_string(),
+        reason,
+    };
+    std::fs::create_dir_all(dest).map_err(|e| fail(format!("{}: {e}", dest.display())))?;
+    let tarball = dest.with_extension("tar");
+    let archive = command(&["-C"], Duration::from_secs(300))
+        .arg(root)
+        .args(["archive", "--format=tar", "-o"])
+        .arg(&tarball)
+        .arg(format!("refs/tags/{tag}"));
+    let out = run(&archive).map_err(|e| fail(e.to_string()))?;
+    if !out.success() {
+        return Err(fail(last_line(&out.stderr, "git archive failed")));
+    }
+    let unpack = CommandSpec::new("tar")
+        .arg("-xf")
+        .arg(&tarball)
+        .arg("-C")
+        .arg(dest)
+        .timeout(Duration::from_secs(300));
+    let out = run(&unpack);
+    let _ = std::fs::remove_file(&tarball);
+    let out = out.map_err(|e| fail(e.to_string()))?;
+    if !out.success() {
+        return Err(fail(last_line(&out.stderr, "tar failed")));
+    }
+    Ok(())
+}
+
+fn last_line(text: &str, fallback: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or(fallback)
+        .to_string()
+}
+
 /// A `git` command that never prompts for credentials, with a timeout.
 pub(crate) fn command(args: &[&str], timeout: Duration) -> CommandSpec {
     CommandSpec::new("git")

@@ -65,7 +65,9 @@
 //!   public-header directory, the empty submodules the build needs.
 //! - `versions` and `git`: tags → versions and their ordering; archive URLs
 //!   through `packsmith_core::forge`. Git is read from the `.git` files
-//!   (`packed-refs` included); only loose tags need a `git` command. The
+//!   (`packed-refs` included); only loose tags need a `git` command.
+//!   `source::export_tag` writes a tag's tree elsewhere (`git archive`),
+//!   `source::tag_for_version` finds the tag of a version. The
 //!   probe runs on a thread during the walk.
 //! - `license/`: SPDX identifiers from the clauses only that licence has,
 //!   the matching line kept as evidence; `later` decides `-or-later` from the

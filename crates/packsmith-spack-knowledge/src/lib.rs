@@ -76,6 +76,11 @@
 //!   model picks among offered values. `candidates` are the repairs by rule
 //!   from the check's findings and from names a failed stage reports, best
 //!   first; `menu_ops` the operations that fit a failure class.
+//! - `update/`: a new upstream version into an existing recipe
+//!   (`packsmith update`): `diff` compares two versions' facts and briefs
+//!   with evidence on both sides, `plan` turns the changes into `EditOp`s
+//!   (`when="@V:"` for what is new, `when="@:OLD"` closing what was
+//!   dropped, a `version()` in Spack's order) and applies them one by one.
 //! - `kb/`: the SQLite knowledge base. `layout` finds `packages/` in any
 //!   layout; `index` is incremental by file hash and writes into a copy that
 //!   is renamed over the old database when complete; `query` (stats, show,
@@ -116,3 +121,4 @@ pub mod score;
 pub mod spack1;
 pub mod spec;
 pub mod target;
+pub mod update;

@@ -18,3 +18,4 @@ mod score_fidelity;
 mod score_spackit;
 mod spec_real_repos;
 mod spec_roundtrip;
+mod update;

@@ -68,6 +68,11 @@
 //!   mutate them, `verify` with real Spack that the mutant fails at its
 //!   class's stage and the original passes; `install` does the same for the
 //!   install-stage classes from packed sources.
+//! - `update/`: `packsmith update`: the new version's checksum
+//!   (`checksum`: the recipe URL's local archive, the forge release
+//!   reproduced, else none and a stand-in), the edited recipe validated
+//!   (`validate`: the new version installed, the old one concretized, in
+//!   the same overlay repos and sandbox), and `report`.
 //!
 //! Tests that need real Spack print `SKIPPED: …` unless
 //! `PACKSMITH_TEST_SPACK` names a Spack checkout.
@@ -81,4 +86,5 @@ pub mod repair_set;
 pub mod review;
 pub mod run;
 pub mod setup;
+pub mod update;
 pub mod validate;

@@ -42,6 +42,11 @@ pub enum Command {
     /// the real Spack loads and concretizes it (and installs it, with
     /// `--until install`). Writes a run directory with every attempt.
     Repair(RepairArgs),
+    /// Bring a recipe you have to a new upstream version: diff the build
+    /// facts of the old and the new source, edit the recipe as a maintainer
+    /// would (a new version(), when="@V:" on what is new), validate with
+    /// the real Spack, and report.
+    Update(UpdateArgs),
     /// Benchmarks: run task sets under configurations (resumable, local or
     /// Slurm), then tables, plots and paired comparisons.
     Bench(crate::commands::bench::BenchArgs),
@@ -87,6 +92,48 @@ pub struct RepairArgs {
     pub source: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub run: LoopFlags,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UpdateArgs {
+    /// The package.py to update (read; written only with --in-place).
+    pub recipe: std::path::PathBuf,
+    /// The new version's source: a directory or a git URL.
+    pub source: String,
+    /// The new version (default: what the source's tag or build files say).
+    #[arg(long)]
+    pub version: Option<String>,
+    /// The old version's source tree (default: the new source's git tag
+    /// of the recipe's newest version, `vX.Y` or `X.Y`).
+    #[arg(long)]
+    pub old_source: Option<std::path::PathBuf>,
+    /// Spack package name (default: the recipe's directory name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Also write the updated recipe over the one given.
+    #[arg(long)]
+    pub in_place: bool,
+    /// Exit 0 when no Spack is configured and the update could not be
+    /// validated (the report still says `not validated`).
+    #[arg(long)]
+    pub allow_unvalidated: bool,
+    /// The Spack to validate with (default: the one `packsmith setup
+    /// spack` made, else spack on PATH; without one, not validated).
+    #[arg(long)]
+    pub spack: Option<std::path::PathBuf>,
+    /// The Spack generation to write for: auto (ask Spack), 0.23 or 1.
+    #[arg(long, default_value = "auto")]
+    pub spack_version: String,
+    /// Where run directories go (the run is <out>/<name>/).
+    #[arg(long, default_value = "packsmith-runs")]
+    pub out: std::path::PathBuf,
+    /// Replace an earlier run of the same package in --out.
+    #[arg(long)]
+    pub replace: bool,
+    /// Run Spack without bubblewrap (the recipe's code then runs with
+    /// your rights).
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -5,15 +5,19 @@
 //!
 //! Modules:
 //! - `cli`: the clap definitions of every verb.
-//! - `commands/`: one module per verb: `analyze`, `doctor`, `kb` and
-//!   `kb/` (`embed`), `check`, `score`, `model/` (`list`, `pull`), `serve`,
-//!   `setup`, `spack/`, `repair`, `nix/`, `bench` and `bench_repairs`.
-//!   `spack/` maps its arguments onto `packsmith_spack::prepare::prepare_run`
-//!   (`environment` locates Spack and the knowledge base, `inputs` the
-//!   references and brief, `variants` the variant check after success).
+//! - `commands/`: one module per verb: `analyze`, `doctor`,
+//!   `kb/` (`embed`, `output`), `check`, `score`, `model/` (`list`, `pull`), `serve`,
+//!   `setup`, `spack/`, `repair`, `update/`, `nix/`, `bench` and
+//!   `bench_repairs`.
+//!   `spack/` turns its arguments into a `packsmith_spack::run::SpackRequest`
+//!   and calls `packsmith_spack::run::run` (`environment` says where Spack
+//!   is; `contribute` writes the `--contribute` bundle after the run).
 //!   `nix/` checks inputs, runs the loop, and writes `nix-result.json`
 //!   (`finish`, `checks`); a run that passed without nixpkgs is
 //!   `RunStatus::NotBuilt`, exit 3 unless `--allow-unbuilt`.
+//!   `update/` finds and analyzes the old and the new source (`sources`)
+//!   and calls `packsmith_spack::update::run_update`; without a Spack the
+//!   update is `not validated`, exit 3 unless `--allow-unvalidated`.
 //!   `spack_default` is which set-up is the default Spack.
 //!   `optional_model` is the model of `spack` and `nix`, or none, with which
 //!   only the draft runs.

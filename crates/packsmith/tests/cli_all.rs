@@ -17,3 +17,4 @@ mod nix_cli;
 mod spack_cli;
 mod spack_cmd;
 mod spack_download;
+mod update_cli;

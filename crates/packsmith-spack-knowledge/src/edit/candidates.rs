@@ -334,6 +334,7 @@ fn undeclared_variants(source: &str, recipe: &ParsedRecipe, line: u32) -> Vec<Ca
                     default,
                     description: Some(format!("Enable {}", v.name)),
                     values: Vec::new(),
+                    when: None,
                 },
                 format!("variant `{}` is used but not declared", v.name),
             ));

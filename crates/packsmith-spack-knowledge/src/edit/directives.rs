@@ -6,6 +6,7 @@ use super::locate::{DirectiveCall, Reading};
 use super::{py_literal, splice};
 use crate::pystr::py_str;
 use crate::spec::parse as parse_spec;
+use crate::spec::Version;
 
 /// The package a `depends_on` spec names (`zlib-api@1.2:` → `zlib-api`).
 fn spec_package(spec: &str) -> Option<String> {
@@ -49,6 +50,39 @@ fn insert_line(source: &str, at: usize, indent: &str, line: &str) -> String {
     splice(source, at..at, &text)
 }
 
+/// Inserts `name(args)` at `at` in black's layout (one line when it fits
+/// in 99 columns); `new_group` puts a blank line before it, as the first
+/// of its kind after another kind's block.
+fn insert_call(
+    source: &str,
+    at: usize,
+    indent: &str,
+    (name, args): (&str, &[String]),
+    new_group: bool,
+) -> String {
+    let mut text = String::new();
+    if at > 0 && !source[..at].ends_with('\n') {
+        text.push('\n');
+    }
+    if new_group {
+        text.push('\n');
+    }
+    for line in crate::draft::black_call(indent, name, args) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    splice(source, at..at, &text)
+}
+
+/// True when the class has a top-level directive `name`.
+fn has_directive(reading: &Reading, name: &str) -> bool {
+    reading
+        .class
+        .directives
+        .iter()
+        .any(|d| d.top_level && d.name == name)
+}
+
 fn check_spec(spec: &str, what: &str) -> Result<(), String> {
     parse_spec(spec)
         .map(|_| ())
@@ -85,21 +119,41 @@ pub(super) fn add_dependency(
             ));
         }
     }
-    let mut call = format!("depends_on({}", py_str(spec));
+    let mut args = vec![py_str(spec)];
     match types {
         [] => {}
-        [one] => call.push_str(&format!(", type={}", py_str(one))),
+        [one] => args.push(format!("type={}", py_str(one))),
         many => {
             let list: Vec<String> = many.iter().map(|t| py_str(t)).collect();
-            call.push_str(&format!(", type=({})", list.join(", ")));
+            args.push(format!("type=({})", list.join(", ")));
         }
     }
     if let Some(w) = when {
-        call.push_str(&format!(", when={}", py_str(w)));
+        args.push(format!("when={}", py_str(w)));
     }
-    call.push(')');
-    let at = insertion_point(reading, &["depends_on", "variant", "version"]);
-    Ok(insert_line(source, at, &reading.class.body_indent, &call))
+    // Beside the recipe's other lines on the same package (a version
+    // constraint for newer releases goes under the one for older ones),
+    // else after the last dependency.
+    let beside = dependencies(reading)
+        .filter(|d| d.top_level)
+        .filter(|d| {
+            d.first_literal()
+                .and_then(|(s, _)| spec_package(s))
+                .as_deref()
+                == Some(name.as_str())
+        })
+        .last()
+        .map(|d| d.lines.end);
+    let at =
+        beside.unwrap_or_else(|| insertion_point(reading, &["depends_on", "variant", "version"]));
+    let first = !has_directive(reading, "depends_on");
+    Ok(insert_call(
+        source,
+        at,
+        &reading.class.body_indent,
+        ("depends_on", &args),
+        first,
+    ))
 }
 
 pub(super) fn remove_dependency(
@@ -169,14 +223,27 @@ fn variant<'r>(reading: &'r Reading, name: &str) -> Option<&'r DirectiveCall> {
         .find(|d| d.name == "variant" && d.first_literal().map(|(n, _)| n) == Some(name))
 }
 
+/// What `add_variant` declares.
+pub(super) struct NewVariant<'a> {
+    pub name: &'a str,
+    pub default: &'a serde_json::Value,
+    pub description: Option<&'a str>,
+    pub values: &'a [String],
+    pub when: Option<&'a str>,
+}
+
 pub(super) fn add_variant(
     source: &str,
     reading: &Reading,
-    name: &str,
-    default: &serde_json::Value,
-    description: Option<&str>,
-    values: &[String],
+    new: NewVariant<'_>,
 ) -> Result<String, String> {
+    let NewVariant {
+        name,
+        default,
+        description,
+        values,
+        when,
+    } = new;
     if !name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
@@ -196,15 +263,85 @@ pub(super) fn add_variant(
             return Err(format!("the default {d:?} is not among the values"));
         }
     }
+    if let Some(w) = when {
+        check_spec(w, "the condition")?;
+    }
     let description = description.unwrap_or(name).replace('\n', " ");
-    let mut call = format!("variant({}, default={default_text}", py_str(name));
+    let mut args = vec![py_str(name), format!("default={default_text}")];
     if !values.is_empty() {
         let list: Vec<String> = values.iter().map(|v| py_str(v)).collect();
-        call.push_str(&format!(", values=({},)", list.join(", ")));
+        args.push(format!("values=({},)", list.join(", ")));
     }
-    call.push_str(&format!(", description={})", py_str(&description)));
+    args.push(format!("description={}", py_str(&description)));
+    if let Some(w) = when {
+        args.push(format!("when={}", py_str(w)));
+    }
     let at = insertion_point(reading, &["variant", "version"]);
-    Ok(insert_line(source, at, &reading.class.body_indent, &call))
+    let first = !has_directive(reading, "variant");
+    Ok(insert_call(
+        source,
+        at,
+        &reading.class.body_indent,
+        ("variant", &args),
+        first,
+    ))
+}
+
+/// The top-level `version(...)` calls with the version each names.
+fn versions(reading: &Reading) -> impl Iterator<Item = (&DirectiveCall, &str)> {
+    reading
+        .class
+        .directives
+        .iter()
+        .filter(|d| d.name == "version" && d.top_level)
+        .filter_map(|d| d.first_literal().map(|(v, _)| (d, v)))
+}
+
+pub(super) fn add_version(
+    source: &str,
+    reading: &Reading,
+    version: &str,
+    sha256: Option<&str>,
+) -> Result<String, String> {
+    let new = Version::parse(version).ok_or_else(|| format!("{version:?} is not a version"))?;
+    if let Some(sum) = sha256 {
+        if sum.len() != 64 || !sum.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!("{sum:?} is not a sha256 (64 hex digits)"));
+        }
+    }
+    if versions(reading).any(|(_, v)| v == version) {
+        return Err(format!("version {version:?} is already declared"));
+    }
+    let indent = &reading.class.body_indent;
+    let lines = match sha256 {
+        Some(sum) => crate::draft::black_call(
+            indent,
+            "version",
+            &[py_str(version), format!("sha256={}", py_str(sum))],
+        ),
+        None => vec![format!(
+            "{indent}version({})  # FIXME: checksum",
+            py_str(version)
+        )],
+    };
+    let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    // Newest first: before the first version older than this one (a
+    // branch such as `develop` sorts above every number and stays first),
+    // else after the last.
+    let older = versions(reading)
+        .find(|(_, v)| Version::parse(v).is_some_and(|old| old < new))
+        .map(|(d, _)| d.lines.start);
+    let at = match older {
+        Some(at) => at,
+        None => {
+            let at = insertion_point(reading, &["version"]);
+            if at > 0 && !source[..at].ends_with('\n') {
+                text.insert(0, '\n');
+            }
+            at
+        }
+    };
+    Ok(splice(source, at..at, &text))
 }
 
 pub(super) fn set_variant_default(

@@ -114,6 +114,35 @@ pub(super) fn add_cmake_define(
     add_to_returned_list(&without, &reading, "cmake_args", &item)
 }
 
+/// `self.define_from_variant(name, variant)` into `cmake_args`; a method
+/// that sets `name` already is left as it is (the maintainer's setting
+/// wins), and said so.
+pub(super) fn add_cmake_variant_define(
+    source: &str,
+    reading: &Reading,
+    name: &str,
+    variant: &str,
+) -> Result<String, String> {
+    check_define_name(name)?;
+    if variant.is_empty()
+        || !variant
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!("{variant:?} is not a variant name"));
+    }
+    let existing = defines_lines(source, reading, name).unwrap_or_default();
+    if !existing.is_empty() {
+        return Err(format!("cmake_args sets {name} already"));
+    }
+    let item = format!(
+        "self.define_from_variant({}, {})",
+        py_str(name),
+        py_str(variant)
+    );
+    add_to_returned_list(source, reading, "cmake_args", &item)
+}
+
 fn compact(text: &str) -> String {
     text.split_whitespace().collect()
 }

@@ -34,7 +34,7 @@ pub enum EditOp {
     RemoveDependency { name: String },
     /// Renames package `from` to `to` in every `depends_on` spec.
     RenameDependency { from: String, to: String },
-    /// `variant(name, default=…, description=…, values=…)`.
+    /// `variant(name, default=…, description=…, values=…, when=…)`.
     AddVariant {
         name: String,
         default: serde_json::Value,
@@ -42,6 +42,18 @@ pub enum EditOp {
         description: Option<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         values: Vec<String>,
+        /// The versions (or other condition) that have the variant
+        /// (`@2.0:`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<String>,
+    },
+    /// `version(version, sha256=…)` among the recipe's versions in Spack's
+    /// order (newest first); without a checksum, the line carries a
+    /// `# FIXME: checksum` comment instead.
+    AddVersion {
+        version: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sha256: Option<String>,
     },
     /// Sets `default=` of variant `name`.
     SetVariantDefault {
@@ -76,6 +88,9 @@ pub enum EditOp {
     },
     /// Removes the lines of `cmake_args` that set `name`.
     RemoveCmakeDefine { name: String },
+    /// `self.define_from_variant(name, variant)` in `cmake_args` (made
+    /// when missing); refused when the method sets `name` already.
+    AddCmakeVariantDefine { name: String, variant: String },
     /// Adds a literal argument to `configure_args` (made when missing), or
     /// a `-Dx=y` to `meson_args` for a Meson package.
     AddConfigureArg { arg: String },
@@ -128,6 +143,7 @@ impl EditOp {
             Self::RemoveDependency { .. } => OpKind::RemoveDependency,
             Self::RenameDependency { .. } => OpKind::RenameDependency,
             Self::AddVariant { .. } => OpKind::AddVariant,
+            Self::AddVersion { .. } => OpKind::AddVersion,
             Self::SetVariantDefault { .. } => OpKind::SetVariantDefault,
             Self::SetWhen { .. } => OpKind::SetWhen,
             Self::AddConflicts { .. } => OpKind::AddConflicts,
@@ -135,6 +151,7 @@ impl EditOp {
             Self::ChangeBaseClass { .. } => OpKind::ChangeBaseClass,
             Self::AddCmakeDefine { .. } => OpKind::AddCmakeDefine,
             Self::RemoveCmakeDefine { .. } => OpKind::RemoveCmakeDefine,
+            Self::AddCmakeVariantDefine { .. } => OpKind::AddCmakeVariantDefine,
             Self::AddConfigureArg { .. } => OpKind::AddConfigureArg,
             Self::AddCompilerFlag { .. } => OpKind::AddCompilerFlag,
             Self::FilterFile { .. } => OpKind::FilterFile,
@@ -156,6 +173,7 @@ pub enum OpKind {
     RemoveDependency,
     RenameDependency,
     AddVariant,
+    AddVersion,
     SetVariantDefault,
     SetWhen,
     AddConflicts,
@@ -163,6 +181,7 @@ pub enum OpKind {
     ChangeBaseClass,
     AddCmakeDefine,
     RemoveCmakeDefine,
+    AddCmakeVariantDefine,
     AddConfigureArg,
     AddCompilerFlag,
     FilterFile,
@@ -176,6 +195,7 @@ impl OpKind {
             Self::RemoveDependency => "remove_dependency",
             Self::RenameDependency => "rename_dependency",
             Self::AddVariant => "add_variant",
+            Self::AddVersion => "add_version",
             Self::SetVariantDefault => "set_variant_default",
             Self::SetWhen => "set_when",
             Self::AddConflicts => "add_conflicts",
@@ -183,6 +203,7 @@ impl OpKind {
             Self::ChangeBaseClass => "change_base_class",
             Self::AddCmakeDefine => "add_cmake_define",
             Self::RemoveCmakeDefine => "remove_cmake_define",
+            Self::AddCmakeVariantDefine => "add_cmake_variant_define",
             Self::AddConfigureArg => "add_configure_arg",
             Self::AddCompilerFlag => "add_compiler_flag",
             Self::FilterFile => "filter_file",
@@ -258,14 +279,21 @@ fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
             default,
             description,
             values,
+            when,
         } => directives::add_variant(
             source,
             &reading,
-            name,
-            default,
-            description.as_deref(),
-            values,
+            directives::NewVariant {
+                name,
+                default,
+                description: description.as_deref(),
+                values,
+                when: when.as_deref(),
+            },
         ),
+        EditOp::AddVersion { version, sha256 } => {
+            directives::add_version(source, &reading, version, sha256.as_deref())
+        }
         EditOp::SetVariantDefault { name, default } => {
             directives::set_variant_default(source, &reading, name, default)
         }
@@ -280,6 +308,9 @@ fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
             methods::add_cmake_define(source, &reading, name, value)
         }
         EditOp::RemoveCmakeDefine { name } => methods::remove_cmake_define(source, &reading, name),
+        EditOp::AddCmakeVariantDefine { name, variant } => {
+            methods::add_cmake_variant_define(source, &reading, name, variant)
+        }
         EditOp::AddConfigureArg { arg } => methods::add_configure_arg(source, &reading, arg),
         EditOp::AddCompilerFlag { flag, flags, when } => {
             methods::add_compiler_flag(source, &reading, flag, flags, when)

@@ -67,8 +67,13 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Value {
                 ("name", s(&menu.new_variants)),
                 ("default", bool_or_string.clone()),
                 ("description", any.clone()),
+                ("when", any.clone()),
             ],
             vec!["name", "default", "description"],
+        ),
+        OpKind::AddVersion => (
+            vec![("version", any.clone()), ("sha256", any.clone())],
+            vec!["version"],
         ),
         OpKind::SetVariantDefault => (
             vec![
@@ -115,6 +120,10 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Value {
             vec!["name", "value"],
         ),
         OpKind::RemoveCmakeDefine => (vec![("name", s(&menu.defines))], vec!["name"]),
+        OpKind::AddCmakeVariantDefine => (
+            vec![("name", s(&menu.defines)), ("variant", s(&menu.variants))],
+            vec!["name", "variant"],
+        ),
         OpKind::AddConfigureArg => (vec![("arg", any.clone())], vec!["arg"]),
         OpKind::AddCompilerFlag => (
             vec![

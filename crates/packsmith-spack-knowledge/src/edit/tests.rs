@@ -129,6 +129,7 @@ fn variants_are_added_and_their_defaults_set() {
         default: json!(false),
         description: Some("Use OpenMP".into()),
         values: vec![],
+        when: None,
     });
     assert!(out.contains(
         "        description=\"Floating point precision\",\n    )\n    variant(\"openmp\", default=False, description=\"Use OpenMP\")\n"

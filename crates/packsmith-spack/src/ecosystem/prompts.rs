@@ -124,6 +124,7 @@ fn op_use(op: OpKind) -> &'static str {
         OpKind::RemoveDependency => "drop every depends_on of a package",
         OpKind::RenameDependency => "a dependency under a name Spack does not know",
         OpKind::AddVariant => "declare a variant that is used but missing",
+        OpKind::AddVersion => "declare a version (newest first), with its sha256",
         OpKind::SetVariantDefault => "a default Spack refuses (one of the variant's values)",
         OpKind::SetWhen => "change the condition of the directive on that line (null removes it)",
         OpKind::AddConflicts => "rule out a configuration",
@@ -133,6 +134,7 @@ fn op_use(op: OpKind) -> &'static str {
             "set a CMake variable in cmake_args (value true, false, a string, or \"self.run_tests\")"
         }
         OpKind::RemoveCmakeDefine => "drop a CMake variable from cmake_args",
+        OpKind::AddCmakeVariantDefine => "pass a variant to CMake in cmake_args",
         OpKind::AddConfigureArg => "add a configure argument",
         OpKind::AddCompilerFlag => "a flag a compiler needs",
         OpKind::FilterFile => {
@@ -166,6 +168,9 @@ fn op_example(op: OpKind, menu: &Menu) -> String {
             r#"{{"op": "add_variant", "name": {}, "default": false, "description": "Build with it"}}"#,
             first(&menu.new_variants, "mpi")
         ),
+        OpKind::AddVersion => {
+            r#"{"op": "add_version", "version": "1.2.0", "sha256": "0123…"}"#.into()
+        }
         OpKind::SetVariantDefault => format!(
             r#"{{"op": "set_variant_default", "name": {}, "default": false}}"#,
             first(&menu.variants, "mpi")
@@ -187,6 +192,10 @@ fn op_example(op: OpKind, menu: &Menu) -> String {
             r#"{"op": "add_cmake_define", "name": "BUILD_TESTING", "value": "self.run_tests"}"#.into()
         }
         OpKind::RemoveCmakeDefine => r#"{"op": "remove_cmake_define", "name": "FOO_OPTION"}"#.into(),
+        OpKind::AddCmakeVariantDefine => format!(
+            r#"{{"op": "add_cmake_variant_define", "name": "FOO_WITH_MPI", "variant": {}}}"#,
+            first(&menu.variants, "mpi")
+        ),
         OpKind::AddConfigureArg => r#"{"op": "add_configure_arg", "arg": "--without-x"}"#.into(),
         OpKind::AddCompilerFlag => {
             r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into()

@@ -36,7 +36,7 @@ pub use sandbox::SpackSandboxPolicy;
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{
     archive_extension, archive_from_url, pack_as_archive, pack_local_source,
-    recipe_archive_extension, LocalSource, FIXED_MTIME,
+    recipe_archive_extension, sha256_file, LocalSource, FIXED_MTIME,
 };
 pub use stages::{
     offline_refusal_line, parse_spec_install_status, run_stage, run_stage_spec, run_stages,

@@ -16,6 +16,7 @@ mod serve;
 pub mod setup;
 mod spack;
 pub mod spack_default;
+mod update;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CliError, Exit};
@@ -32,6 +33,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),
         Command::Repair(args) => repair::run(&args),
+        Command::Update(args) => update::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Nix(args) => nix::run(&args),
         Command::Setup(args) => setup::run(&args),

@@ -191,7 +191,7 @@ fn last_stage(until: &str) -> Stage {
     }
 }
 
-fn read_recipe(path: &Path) -> Result<String, CliError> {
+pub(crate) fn read_recipe(path: &Path) -> Result<String, CliError> {
     let bad = |why: String| {
         CliError::new(
             Exit::BadInput,
@@ -216,10 +216,15 @@ fn read_recipe(path: &Path) -> Result<String, CliError> {
 /// `--name`, else the directory the recipe sits in (Spack's layout:
 /// `packages/<name>/package.py`).
 fn package_name(args: &RepairArgs) -> Result<String, CliError> {
-    if let Some(name) = &args.name {
-        return Ok(name.clone());
+    package_name_of(args.name.as_deref(), &args.recipe)
+}
+
+/// `name`, else the directory `recipe` sits in.
+pub(crate) fn package_name_of(name: Option<&str>, recipe: &Path) -> Result<String, CliError> {
+    if let Some(name) = name {
+        return Ok(name.to_string());
     }
-    let dir = std::fs::canonicalize(&args.recipe).ok().and_then(|p| {
+    let dir = std::fs::canonicalize(recipe).ok().and_then(|p| {
         p.parent()
             .and_then(|d| d.file_name())
             .map(|n| n.to_string_lossy().into_owned())
@@ -228,7 +233,7 @@ fn package_name(args: &RepairArgs) -> Result<String, CliError> {
         Some(d) if !d.is_empty() => Ok(d),
         _ => Err(CliError::new(
             Exit::BadInput,
-            format!("cannot tell the package name of {}", args.recipe.display()),
+            format!("cannot tell the package name of {}", recipe.display()),
         )
         .hint("pass --name <package>")),
     }

@@ -1,0 +1,426 @@
+//! The diff of facts as edits a maintainer would make to the recipe they
+//! have: what is new is declared for the new version on (`when="@V:"`),
+//! what was dropped is closed at the old one (`when="@:OLD"` on the
+//! existing line), and nothing else is touched.
+
+use serde::{Deserialize, Serialize};
+
+use super::diff::{default_text, dependency_name, Change, FactChange, FactsDiff, Topic};
+use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
+use crate::edit::{apply_edits, EditOp};
+use crate::recipe::{parse_recipe, ParsedRecipe};
+use crate::spec::Version;
+
+/// What the plan is made from.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanInputs<'a> {
+    /// The recipe as the maintainer has it.
+    pub recipe: &'a str,
+    /// The recipe's newest version (the one the old facts describe).
+    pub old_version: &'a str,
+    pub new_version: &'a str,
+    /// The new version's archive checksum, when known.
+    pub sha256: Option<&'a str>,
+    pub diff: &'a FactsDiff,
+    /// The new version's brief: the dependencies' specs and the variants.
+    pub new: &'a SpackBrief,
+}
+
+/// One edit and the reason for it, in the report's words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannedEdit {
+    pub op: EditOp,
+    pub why: String,
+}
+
+/// The edits, in the order they are applied, and what the diff showed
+/// that no edit follows from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub edits: Vec<PlannedEdit>,
+    pub notes: Vec<String>,
+}
+
+/// An edit that did not fit the recipe, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefusedEdit {
+    pub edit: PlannedEdit,
+    pub reason: String,
+}
+
+/// The recipe after the plan, with what landed and what did not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Updated {
+    pub recipe: String,
+    pub applied: Vec<PlannedEdit>,
+    pub refused: Vec<RefusedEdit>,
+}
+
+/// Plans the update of `inputs.recipe` to `inputs.new_version`.
+pub fn plan_update(inputs: &PlanInputs<'_>) -> Plan {
+    let parsed = parse_recipe(inputs.recipe, "package.py");
+    let mut p = Planner {
+        inputs,
+        parsed: &parsed,
+        since: format!("@{}:", inputs.new_version),
+        until: format!("@:{}", inputs.old_version),
+        closing: Vec::new(),
+        adding: Vec::new(),
+        notes: Vec::new(),
+    };
+    p.version();
+    for change in &inputs.diff.changes {
+        match change.topic {
+            Topic::Dependency => p.dependency(change),
+            Topic::Option => p.option(change),
+            Topic::CmakeMinimum => p.cmake_minimum(change),
+            Topic::LanguageStandard | Topic::BuildSystem => p.note_only(change),
+        }
+    }
+    // `set_when` names lines of the recipe as given: those edits go first,
+    // before any line is inserted above them.
+    let mut edits = p.closing;
+    edits.extend(p.adding);
+    Plan {
+        edits,
+        notes: p.notes,
+    }
+}
+
+/// Applies the plan's edits one at a time: one that does not fit is kept
+/// with its reason, and the others still land.
+pub fn apply_plan(recipe: &str, plan: &Plan) -> Updated {
+    let mut text = recipe.to_string();
+    let (mut applied, mut refused) = (Vec::new(), Vec::new());
+    for edit in &plan.edits {
+        match apply_edits(&text, std::slice::from_ref(&edit.op)) {
+            Ok(next) => {
+                text = next;
+                applied.push(edit.clone());
+            }
+            Err(e) => refused.push(RefusedEdit {
+                edit: edit.clone(),
+                reason: e.message,
+            }),
+        }
+    }
+    Updated {
+        recipe: text,
+        applied,
+        refused,
+    }
+}
+
+struct Planner<'a> {
+    inputs: &'a PlanInputs<'a>,
+    parsed: &'a ParsedRecipe,
+    /// `@NEW:`
+    since: String,
+    /// `@:OLD`
+    until: String,
+    closing: Vec<PlannedEdit>,
+    adding: Vec<PlannedEdit>,
+    notes: Vec<String>,
+}
+
+impl Planner<'_> {
+    fn add(&mut self, op: EditOp, why: String) {
+        self.adding.push(PlannedEdit { op, why });
+    }
+
+    fn version(&mut self) {
+        let v = self.inputs.new_version;
+        let why = match self.inputs.sha256 {
+            Some(_) => format!("the new version {v}"),
+            None => format!("the new version {v} (its checksum is not known: FIXME)"),
+        };
+        self.add(
+            EditOp::AddVersion {
+                version: v.to_string(),
+                sha256: self.inputs.sha256.map(str::to_string),
+            },
+            why,
+        );
+    }
+
+    /// `@NEW:` with the brief's own condition (`+zlib`) after it.
+    fn since_with(&self, when: Option<&str>) -> String {
+        match when {
+            Some(w) => format!("{} {w}", self.since),
+            None => self.since.clone(),
+        }
+    }
+
+    fn recipe_depends_on(&self, name: &str) -> Option<&crate::recipe::Dependency> {
+        self.parsed.dependencies.iter().find(|d| d.name == name)
+    }
+
+    fn dependency(&mut self, change: &FactChange) {
+        let name = change.name.as_str();
+        match change.change {
+            Change::Added | Change::Changed => {
+                let Some(dep) = self
+                    .inputs
+                    .new
+                    .dependencies
+                    .iter()
+                    .find(|d| dependency_name(d).as_deref() == Some(name))
+                else {
+                    return;
+                };
+                if change.change == Change::Added {
+                    if let Some(have) = self.recipe_depends_on(name) {
+                        self.notes.push(format!(
+                            "{name}: new upstream, and the recipe depends on it already (line {}); \
+                             left as it is",
+                            have.line
+                        ));
+                        return;
+                    }
+                } else if change.old.as_ref().map(|o| o.value.split(' ').next())
+                    == change.new.as_ref().map(|n| n.value.split(' ').next())
+                {
+                    self.notes.push(format!(
+                        "{name}: its condition or type changed upstream ({} → {}); the recipe's \
+                         line is left as it is",
+                        change.old.as_ref().map_or("", |f| f.value.as_str()),
+                        change.new.as_ref().map_or("", |f| f.value.as_str())
+                    ));
+                    return;
+                }
+                let when = self.since_with(dep.when.as_deref());
+                let why = format!(
+                    "{name} is {} in {} ({})",
+                    if change.change == Change::Added {
+                        "needed"
+                    } else {
+                        "constrained anew"
+                    },
+                    self.inputs.new_version,
+                    evidence(change.new.as_ref())
+                );
+                self.add(
+                    EditOp::AddDependency {
+                        spec: dep.spec.clone(),
+                        when: Some(when),
+                        types: dep.types.clone(),
+                    },
+                    why,
+                );
+            }
+            Change::Dropped => self.close_dependency(change),
+        }
+    }
+
+    /// The recipe's `depends_on` lines of a dropped dependency get an upper
+    /// version bound.
+    fn close_dependency(&mut self, change: &FactChange) {
+        let name = change.name.clone();
+        let lines: Vec<(u32, Option<String>)> = self
+            .parsed
+            .dependencies
+            .iter()
+            .filter(|d| d.name == name)
+            .map(|d| (d.line, d.when.clone()))
+            .collect();
+        if lines.is_empty() {
+            self.notes.push(format!(
+                "{name}: dropped upstream in {}, and the recipe does not depend on it",
+                self.inputs.new_version
+            ));
+            return;
+        }
+        for (line, when) in lines {
+            self.close(
+                line,
+                when.as_deref(),
+                &format!("depends_on({name:?})"),
+                change,
+            );
+        }
+    }
+
+    /// `when="@:OLD"` (before any condition the line has) on `line`.
+    fn close(&mut self, line: u32, when: Option<&str>, what: &str, change: &FactChange) {
+        let closed = match when {
+            None => self.until.clone(),
+            Some(w) if w.contains('@') => {
+                self.notes.push(format!(
+                    "{what} (line {line}): dropped upstream in {}, but its when={w:?} already names \
+                     versions; left for the maintainer",
+                    self.inputs.new_version
+                ));
+                return;
+            }
+            Some(w) => format!("{} {w}", self.until),
+        };
+        let why = format!(
+            "{what} is gone in {} (was {})",
+            self.inputs.new_version,
+            evidence(change.old.as_ref())
+        );
+        self.closing.push(PlannedEdit {
+            op: EditOp::SetWhen {
+                line,
+                when: Some(closed),
+            },
+            why,
+        });
+    }
+
+    fn option(&mut self, change: &FactChange) {
+        let name = change.name.clone();
+        match change.change {
+            Change::Added => {
+                let Some(v) = self
+                    .inputs
+                    .new
+                    .variants
+                    .iter()
+                    .find(|v| v.name == name)
+                    .cloned()
+                else {
+                    return;
+                };
+                if let Some(have) = self.parsed.variants.iter().find(|r| r.name == name) {
+                    self.notes.push(format!(
+                        "variant {name:?}: new upstream ({}), and the recipe declares it already \
+                         (line {}); left as it is",
+                        v.option, have.line
+                    ));
+                    return;
+                }
+                self.add_variant(&v, change);
+            }
+            Change::Changed => self.notes.push(format!(
+                "variant {name:?}: its default changed upstream ({} → {}); the recipe keeps its own",
+                change.old.as_ref().map_or("", |f| f.value.as_str()),
+                change.new.as_ref().map_or("", |f| f.value.as_str())
+            )),
+            Change::Dropped => {
+                match self
+                    .parsed
+                    .variants
+                    .iter()
+                    .find(|r| r.name == name)
+                    .map(|r| (r.line, r.when.clone()))
+                {
+                    Some((line, when)) => {
+                        self.close(line, when.as_deref(), &format!("variant({name:?})"), change)
+                    }
+                    None => self.notes.push(format!(
+                        "variant {name:?}: its option is gone upstream, and the recipe has no such \
+                         variant"
+                    )),
+                }
+            }
+        }
+    }
+
+    fn add_variant(&mut self, v: &BriefVariant, change: &FactChange) {
+        let default = match &v.default {
+            VariantDefault::Bool(b) => serde_json::Value::Bool(*b),
+            VariantDefault::Str(s) => serde_json::Value::String(s.clone()),
+        };
+        self.add(
+            EditOp::AddVariant {
+                name: v.name.clone(),
+                default,
+                description: Some(v.description.clone()),
+                values: v.values.clone(),
+                when: Some(self.since.clone()),
+            },
+            format!(
+                "option {} (default {}) is new in {} ({})",
+                v.option,
+                default_text(&v.default),
+                self.inputs.new_version,
+                evidence(change.new.as_ref())
+            ),
+        );
+        let cmake = self.parsed.has_method("cmake_args")
+            || self
+                .parsed
+                .bases
+                .iter()
+                .any(|b| b.ends_with("CMakePackage"));
+        if cmake && !v.option.is_empty() {
+            self.add(
+                EditOp::AddCmakeVariantDefine {
+                    name: v.option.clone(),
+                    variant: v.name.clone(),
+                },
+                format!("variant {:?} sets {}", v.name, v.option),
+            );
+        } else {
+            self.notes.push(format!(
+                "variant {:?}: the recipe has no cmake_args to pass {} in; add it by hand",
+                v.name, v.option
+            ));
+        }
+    }
+
+    fn cmake_minimum(&mut self, change: &FactChange) {
+        let Some(new) = change.new.as_ref() else {
+            return;
+        };
+        let (Some(wanted), old) = (
+            Version::parse(&new.value),
+            change.old.as_ref().and_then(|o| Version::parse(&o.value)),
+        ) else {
+            return;
+        };
+        if old.as_ref().is_some_and(|o| *o >= wanted) {
+            self.notes.push(format!(
+                "cmake_minimum_required went down to {} upstream; the recipe keeps its constraint",
+                new.value
+            ));
+            return;
+        }
+        // The recipe may ask for as much CMake already on every version.
+        let covered = self.parsed.dependencies.iter().any(|d| {
+            d.name == "cmake"
+                && d.when.is_none()
+                && d.versions
+                    .as_deref()
+                    .and_then(|r| r.split(':').next())
+                    .and_then(Version::parse)
+                    .is_some_and(|low| low >= wanted)
+        });
+        if covered {
+            return;
+        }
+        self.add(
+            EditOp::AddDependency {
+                spec: format!("cmake@{}:", new.value),
+                when: Some(self.since.clone()),
+                types: vec!["build".into()],
+            },
+            format!(
+                "cmake_minimum_required is {} in {} ({})",
+                new.value,
+                self.inputs.new_version,
+                evidence(Some(new))
+            ),
+        );
+    }
+
+    fn note_only(&mut self, change: &FactChange) {
+        self.notes.push(format!(
+            "{} {}: {} → {}; no edit follows from it, check the recipe by hand",
+            change.topic.as_str(),
+            change.change.as_str(),
+            change.old.as_ref().map_or("none", |f| f.value.as_str()),
+            change.new.as_ref().map_or("none", |f| f.value.as_str()),
+        ));
+    }
+}
+
+/// `CMakeLists.txt:12`, or `no evidence`.
+fn evidence(fact: Option<&super::Fact>) -> String {
+    match fact.and_then(|f| f.evidence.as_ref()) {
+        Some(e) if e.line > 0 => format!("{}:{}", e.file, e.line),
+        Some(e) => e.file.clone(),
+        None => "no evidence".into(),
+    }
+}

@@ -1,0 +1,260 @@
+//! `update/`: the facts of the two-version CMake fixture diffed, and the
+//! maintainer's v1 recipe edited for v2 (exact lines; every line the
+//! edits do not land on byte-identical).
+
+use std::path::{Path, PathBuf};
+
+use packsmith_core::RepoFacts;
+use packsmith_spack_knowledge::brief::{build_brief_with, BriefOverrides, SpackBrief};
+use packsmith_spack_knowledge::mapping::NoKnowledge;
+use packsmith_spack_knowledge::target::TargetSpack;
+use packsmith_spack_knowledge::update::{
+    apply_plan, diff_facts, plan_update, Change, PlanInputs, Side, Topic,
+};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/update/tally")
+}
+
+fn side(version: &str) -> (RepoFacts, SpackBrief) {
+    let root = fixture().join(version);
+    let facts = packsmith_analyze::analyze_dir(
+        &root,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: root.display().to_string(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let brief = build_brief_with(
+        &facts,
+        TargetSpack::V0_23,
+        &NoKnowledge,
+        &BriefOverrides {
+            name: Some("tally".into()),
+            version: Some(version.into()),
+        },
+    );
+    (facts, brief)
+}
+
+fn diff_of(old: &str, new: &str) -> (packsmith_spack_knowledge::update::FactsDiff, SpackBrief) {
+    let (old_facts, old_brief) = side(old);
+    let (new_facts, new_brief) = side(new);
+    let diff = diff_facts(
+        Side {
+            facts: &old_facts,
+            brief: &old_brief,
+        },
+        Side {
+            facts: &new_facts,
+            brief: &new_brief,
+        },
+    );
+    (diff, new_brief)
+}
+
+/// `file:line` of a change's side.
+fn at(fact: Option<&packsmith_spack_knowledge::update::Fact>) -> String {
+    let e = fact.unwrap().evidence.as_ref().unwrap();
+    format!("{}:{} {}", e.file, e.line, fact.unwrap().value)
+}
+
+#[test]
+fn the_diff_names_each_change_with_evidence_from_both_sides() {
+    let (diff, _) = diff_of("1.0.0", "2.0.0");
+    let seen: Vec<(Topic, Change, &str)> = diff
+        .changes
+        .iter()
+        .map(|c| (c.topic, c.change, c.name.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Topic::Dependency, Change::Added, "bzip2"),
+            (Topic::Dependency, Change::Added, "zlib-api"),
+            (Topic::Option, Change::Added, "zlib"),
+            (Topic::CmakeMinimum, Change::Changed, "cmake"),
+        ]
+    );
+    let c = &diff.changes;
+    assert_eq!(at(c[0].new.as_ref()), "CMakeLists.txt:6 bzip2");
+    assert!(c[0].old.is_none());
+    // The dependency behind the option names the option's variant.
+    assert_eq!(
+        at(c[1].new.as_ref()),
+        "CMakeLists.txt:13 zlib-api when +zlib"
+    );
+    assert_eq!(
+        at(c[2].new.as_ref()),
+        "CMakeLists.txt:4 WITH_ZLIB (default False)"
+    );
+    // Both sides of a change carry their evidence.
+    assert_eq!(at(c[3].old.as_ref()), "CMakeLists.txt:1 3.10");
+    assert_eq!(at(c[3].new.as_ref()), "CMakeLists.txt:1 3.16");
+
+    // Backwards, the same changes are drops.
+    let (back, _) = diff_of("2.0.0", "1.0.0");
+    let dropped: Vec<&str> = back
+        .changes
+        .iter()
+        .filter(|c| c.change == Change::Dropped)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(dropped, ["bzip2", "zlib-api", "zlib"]);
+    assert_eq!(at(back.changes[0].old.as_ref()), "CMakeLists.txt:6 bzip2");
+}
+
+fn recipe_v1() -> String {
+    std::fs::read_to_string(fixture().join("package.py")).unwrap()
+}
+
+/// Every line of `before` is in `after`, byte for byte and in order, and
+/// what `after` adds is exactly `added`.
+fn assert_only_added(before: &str, after: &str, added: &[&str]) {
+    let mut extra = Vec::new();
+    let mut old = before.split_inclusive('\n').peekable();
+    for line in after.split_inclusive('\n') {
+        if old.peek() == Some(&line) {
+            old.next();
+        } else {
+            extra.push(line.trim_end_matches('\n'));
+        }
+    }
+    assert_eq!(
+        old.next(),
+        None,
+        "a line of the recipe was changed:\n{after}"
+    );
+    assert_eq!(extra, added, "{after}");
+}
+
+const SUM: &str = "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef";
+
+#[test]
+fn the_v1_recipe_gets_the_new_version_variant_and_dependencies_under_when() {
+    let (diff, new_brief) = diff_of("1.0.0", "2.0.0");
+    let before = recipe_v1();
+    let plan = plan_update(&PlanInputs {
+        recipe: &before,
+        old_version: "1.0.0",
+        new_version: "2.0.0",
+        sha256: Some(SUM),
+        diff: &diff,
+        new: &new_brief,
+    });
+    let updated = apply_plan(&before, &plan);
+    assert!(updated.refused.is_empty(), "{:?}", updated.refused);
+    assert!(plan.notes.is_empty(), "{:?}", plan.notes);
+    let added = [
+        "    version(\"2.0.0\", sha256=\"5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef\")",
+        "    variant(",
+        "        \"zlib\",",
+        "        default=False,",
+        "        description=\"Count the bytes of gzip-compressed input too\",",
+        "        when=\"@2.0.0:\",",
+        "    )",
+        // (the blank line between the variant and the dependencies)
+        "",
+        "    depends_on(\"cmake@3.16:\", type=\"build\", when=\"@2.0.0:\")",
+        "    depends_on(\"bzip2\", when=\"@2.0.0:\")",
+        "    depends_on(\"zlib-api\", when=\"@2.0.0: +zlib\")",
+        "        args.append(self.define_from_variant(\"WITH_ZLIB\", \"zlib\"))",
+    ];
+    assert_only_added(&before, &updated.recipe, &added);
+    // In Spack's order: newest version first, and each addition in its
+    // block (the new CMake constraint under the maintainer's own).
+    let expected_block = "    version(\"2.0.0\", sha256=\"5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef\")
+    version(\"1.0.0\", sha256=\"0000000000000000000000000000000000000000000000000000000000000001\")
+    version(\"0.9.0\", sha256=\"0000000000000000000000000000000000000000000000000000000000000002\")
+
+    variant(
+        \"zlib\",
+        default=False,
+        description=\"Count the bytes of gzip-compressed input too\",
+        when=\"@2.0.0:\",
+    )
+
+    depends_on(\"cmake@3.10:\", type=\"build\")  # maintainer's note: kept as written
+    depends_on(\"cmake@3.16:\", type=\"build\", when=\"@2.0.0:\")
+    depends_on(\"bzip2\", when=\"@2.0.0:\")
+    depends_on(\"zlib-api\", when=\"@2.0.0: +zlib\")
+
+    def cmake_args(self):
+        args = [
+            self.define(\"BUILD_TESTING\", self.run_tests),
+        ]
+        args.append(self.define_from_variant(\"WITH_ZLIB\", \"zlib\"))
+        return args
+";
+    assert!(
+        updated.recipe.ends_with(expected_block),
+        "{}",
+        updated.recipe
+    );
+    // The result is still a recipe the reader understands.
+    let parsed = packsmith_spack_knowledge::recipe::parse_recipe(&updated.recipe, "package.py");
+    assert!(parsed.syntax_errors.is_empty());
+    assert_eq!(parsed.versions[0].version, "2.0.0");
+}
+
+#[test]
+fn without_a_checksum_the_version_says_fixme() {
+    let (diff, new_brief) = diff_of("1.0.0", "2.0.0");
+    let before = recipe_v1();
+    let plan = plan_update(&PlanInputs {
+        recipe: &before,
+        old_version: "1.0.0",
+        new_version: "2.0.0",
+        sha256: None,
+        diff: &diff,
+        new: &new_brief,
+    });
+    let updated = apply_plan(&before, &plan);
+    assert!(updated
+        .recipe
+        .contains("    version(\"2.0.0\")  # FIXME: checksum\n    version(\"1.0.0\", "));
+}
+
+#[test]
+fn what_upstream_dropped_is_closed_at_the_old_version() {
+    let (diff, new_brief) = diff_of("2.0.0", "1.0.0");
+    let before = "from spack.package import *
+
+
+class Tally(CMakePackage):
+    \"\"\"Counts bytes.\"\"\"
+
+    version(\"2.0.0\", sha256=\"5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef\")
+
+    variant(\"zlib\", default=False, description=\"gzip input\")
+
+    depends_on(\"bzip2\")
+    depends_on(\"zlib-api\", when=\"+zlib\")
+";
+    // Read as an update from 2.0.0 to a "3.0.0" that is v1's tree.
+    let plan = plan_update(&PlanInputs {
+        recipe: before,
+        old_version: "2.0.0",
+        new_version: "3.0.0",
+        sha256: Some(SUM),
+        diff: &diff,
+        new: &new_brief,
+    });
+    let updated = apply_plan(before, &plan);
+    assert!(updated.refused.is_empty(), "{:?}", updated.refused);
+    for line in [
+        "    variant(\"zlib\", default=False, description=\"gzip input\", when=\"@:2.0.0\")\n",
+        "    depends_on(\"bzip2\", when=\"@:2.0.0\")\n",
+        "    depends_on(\"zlib-api\", when=\"@:2.0.0 +zlib\")\n",
+    ] {
+        assert!(updated.recipe.contains(line), "{line}{}", updated.recipe);
+    }
+    // A lower CMake minimum changes nothing, and says so.
+    assert!(
+        plan.notes.iter().any(|n| n.contains("went down to 3.10")),
+        "{:?}",
+        plan.notes
+    );
+}

@@ -1,0 +1,154 @@
+//! The checksum of the new version, and the archive Spack installs it
+//! from in the run's mirror. In order: the archive the recipe's `url`
+//! pattern gives for the version when it is a local `file://` archive
+//! (its own checksum, exactly what the recipe will fetch); the forge's
+//! release archive reproduced from a clean checkout at the version's tag
+//! (GitHub's own checksum, when the recipe's URL is that archive's);
+//! otherwise no checksum (`# FIXME: checksum`) and the new tree packed as
+//! a stand-in, installed with `--no-checksum`.
+
+use std::path::{Path, PathBuf};
+
+use packsmith_core::RepoFacts;
+use packsmith_exec::atomic_write;
+use packsmith_spack_knowledge::recipe::ParsedRecipe;
+use packsmith_spack_knowledge::update::url_for_version;
+use serde::{Deserialize, Serialize};
+
+use crate::validate::{
+    archive_extension, pack_as_archive, pack_upstream_release, sha256_file, UpstreamRelease,
+    ValidateError,
+};
+
+/// Where the new version's checksum came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChecksumSource {
+    /// The local archive the recipe's URL names for the version.
+    RecipeUrl,
+    /// The forge's release archive, reproduced from the checkout's tag.
+    ForgeRelease,
+    /// None: the recipe says `# FIXME: checksum`.
+    Unknown,
+}
+
+/// The new version's checksum and its archive in the run's mirror.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewArchive {
+    pub sha256: Option<String>,
+    pub source: ChecksumSource,
+    /// The URL the recipe gives for the version, when it names one.
+    pub url: Option<String>,
+    /// The archive as Spack finds it in the run's mirror.
+    pub path: PathBuf,
+    pub mirror: PathBuf,
+    /// Install with `--no-checksum`: the mirror holds a stand-in packed
+    /// from the tree, not the archive the recipe names.
+    pub no_checksum: bool,
+}
+
+/// What the checksum is worked out from.
+pub struct ArchiveInputs<'a> {
+    pub recipe: &'a ParsedRecipe,
+    pub package: &'a str,
+    pub old_version: &'a str,
+    pub new_version: &'a str,
+    pub new_root: &'a Path,
+    pub new_facts: &'a RepoFacts,
+    pub mirror: &'a Path,
+}
+
+/// Works the checksum out and puts the archive into the mirror.
+pub fn new_archive(inputs: &ArchiveInputs<'_>) -> Result<NewArchive, ValidateError> {
+    let url = inputs
+        .recipe
+        .url
+        .as_deref()
+        .and_then(|u| url_for_version(u, inputs.old_version, inputs.new_version));
+    let ext = archive_extension(url.as_deref()).unwrap_or("tar.gz");
+    if let Some(local) = url.as_deref().and_then(local_archive) {
+        let target = mirror_path(inputs, ext);
+        copy_into(&local, &target)?;
+        return Ok(NewArchive {
+            sha256: Some(sha256_file(&target)?),
+            source: ChecksumSource::RecipeUrl,
+            url,
+            path: target,
+            mirror: inputs.mirror.to_path_buf(),
+            no_checksum: false,
+        });
+    }
+    if let Some(release) = forge_release(inputs, url.as_deref()) {
+        if let Some(packed) = pack_upstream_release(
+            inputs.new_root,
+            inputs.package,
+            inputs.new_version,
+            inputs.mirror,
+            &release,
+        )? {
+            return Ok(NewArchive {
+                sha256: Some(packed.sha256),
+                source: ChecksumSource::ForgeRelease,
+                url,
+                path: packed.path,
+                mirror: packed.mirror,
+                no_checksum: false,
+            });
+        }
+    }
+    let packed = pack_as_archive(
+        inputs.new_root,
+        inputs.package,
+        inputs.new_version,
+        inputs.mirror,
+        ext,
+    )?;
+    Ok(NewArchive {
+        sha256: None,
+        source: ChecksumSource::Unknown,
+        url,
+        path: packed.path,
+        mirror: packed.mirror,
+        no_checksum: true,
+    })
+}
+
+/// The file a `file://` URL names, when it exists.
+fn local_archive(url: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(url.strip_prefix("file://")?);
+    path.is_file().then_some(path)
+}
+
+/// `<mirror>/<name>/<name>-<version>.<ext>`, where Spack looks.
+fn mirror_path(inputs: &ArchiveInputs<'_>, ext: &str) -> PathBuf {
+    inputs
+        .mirror
+        .join(inputs.package)
+        .join(format!("{}-{}.{ext}", inputs.package, inputs.new_version))
+}
+
+fn copy_into(from: &Path, to: &Path) -> Result<(), ValidateError> {
+    let bytes = std::fs::read(from).map_err(|e| ValidateError::io("read", from, e))?;
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| ValidateError::io("create", parent, e))?;
+    }
+    atomic_write(to, &bytes).map_err(|e| ValidateError::Io {
+        action: "write",
+        path: to.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// The GitHub release of the new version, when the checkout has its tag
+/// and the recipe fetches exactly that archive.
+fn forge_release(inputs: &ArchiveInputs<'_>, url: Option<&str>) -> Option<UpstreamRelease> {
+    let remote = inputs.new_facts.versions.remote.as_deref()?;
+    let tag = inputs
+        .new_facts
+        .versions
+        .recent_tags
+        .iter()
+        .find(|t| t.version == inputs.new_version)?;
+    let release = UpstreamRelease::github(remote, &tag.tag)?;
+    (url == Some(release.url.as_str())).then_some(release)
+}

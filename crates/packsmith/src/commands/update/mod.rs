@@ -1,0 +1,231 @@
+//! `packsmith update RECIPE SOURCE`: the recipe a maintainer has, brought
+//! to the new version SOURCE holds. Flags are read here, the two trees
+//! found and analyzed (`sources`); `packsmith_spack::update` diffs, edits,
+//! validates and writes the report; this prints what it did.
+
+mod sources;
+
+use packsmith_spack::update::{run_update, UpdateInputs, UpdateOutcome, Validation, VersionSource};
+use packsmith_spack::validate::SpackSetup;
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
+use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::spec::Version;
+use packsmith_spack_knowledge::target::TargetSpack;
+use packsmith_spack_knowledge::update::newest_version;
+
+use super::repair::{package_name_of, read_recipe};
+use super::spack::environment;
+use crate::cli::UpdateArgs;
+use crate::exit::{CliError, Exit};
+use crate::progress::note;
+
+pub fn run(args: &UpdateArgs) -> Result<Exit, CliError> {
+    let text = read_recipe(&args.recipe)?;
+    let parsed = parse_recipe(&text, &args.recipe.display().to_string());
+    if !parsed.is_spack_recipe() {
+        return Err(CliError::new(
+            Exit::BadInput,
+            format!("{} defines no Spack package class", args.recipe.display()),
+        )
+        .hint("pass the package.py of the package to update"));
+    }
+    let package = package_name_of(args.name.as_deref(), &args.recipe)?;
+    let old_version = newest_version(&parsed).ok_or_else(|| {
+        CliError::new(
+            Exit::BadInput,
+            format!("{} declares no release version()", args.recipe.display()),
+        )
+        .hint("add the version the recipe packages now, then update it")
+    })?;
+
+    let new = sources::new_tree(&args.source)?;
+    let new_version = new_version(args, &new.facts)?;
+    check_newer(&old_version, &new_version, args)?;
+    let old = sources::old_tree(args.old_source.as_deref(), &new.root, &old_version)?;
+
+    let (spack, target, names) = spack(args)?;
+    let names: &dyn SpackNames = match &names {
+        Some(n) => n,
+        None => &NoKnowledge,
+    };
+    note(&format!(
+        "{package}: {old_version} ({}) → {new_version} ({})",
+        old.described, new.described
+    ));
+    let outcome = run_update(UpdateInputs {
+        recipe_path: &args.recipe,
+        recipe: &text,
+        package: &package,
+        old: VersionSource {
+            version: &old_version,
+            root: &old.root,
+            facts: &old.facts,
+            described: old.described.clone(),
+        },
+        new: VersionSource {
+            version: &new_version,
+            root: &new.root,
+            facts: &new.facts,
+            described: new.described.clone(),
+        },
+        target,
+        names,
+        spack,
+        out: &args.out,
+        replace: args.replace,
+        no_sandbox: args.no_sandbox,
+        in_place: args.in_place,
+    })
+    .map_err(CliError::from)?;
+    print_summary(&outcome);
+    finish(args, &outcome)
+}
+
+/// `--version`, else the version of the new tree: its release tag (a
+/// clone checked out at it, or a tag on HEAD), else what its build files
+/// declare (`project(VERSION)`). A newest tag elsewhere in the history
+/// says nothing of this tree.
+fn new_version(args: &UpdateArgs, facts: &packsmith_core::RepoFacts) -> Result<String, CliError> {
+    if let Some(v) = &args.version {
+        return Ok(v.clone());
+    }
+    let v = &facts.versions;
+    let head_tag = v
+        .recent_tags
+        .iter()
+        .find(|t| {
+            facts.source.release_tag.as_deref() == Some(t.tag.as_str())
+                || (t.commit.is_some() && t.commit == v.commit)
+        })
+        .map(|t| t.version.clone());
+    head_tag
+        .or_else(|| v.declared.as_ref().map(|d| d.value.clone()))
+        .ok_or_else(|| {
+            CliError::new(
+                Exit::BadInput,
+                format!(
+                    "cannot tell the version of {}: no release tag on it, and its build files \
+                     declare none",
+                    args.source
+                ),
+            )
+            .hint("pass --version X.Y.Z (the new version)")
+        })
+}
+
+/// The new version must be newer than every release the recipe has.
+fn check_newer(old: &str, new: &str, args: &UpdateArgs) -> Result<(), CliError> {
+    let newer = match (Version::parse(old), Version::parse(new)) {
+        (Some(o), Some(n)) => n > o,
+        _ => false,
+    };
+    if newer {
+        return Ok(());
+    }
+    Err(CliError::new(
+        Exit::BadInput,
+        format!(
+            "{new} is not newer than {old}, the newest version {} declares",
+            args.recipe.display()
+        ),
+    )
+    .hint("pass the source of a newer release, or --version with its version"))
+}
+
+/// The Spack to validate with (or why there is none), the generation to
+/// write for, and the names of its knowledge base.
+type Located = (
+    Result<SpackSetup, String>,
+    TargetSpack,
+    Option<packsmith_spack_knowledge::kb::NameIndex>,
+);
+
+/// The Spack to validate with and the generation to write for. An explicit
+/// `--spack` must work; without it, no Spack found means not validated.
+fn spack(args: &UpdateArgs) -> Result<Located, CliError> {
+    let located = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir());
+    let setup = match (located, &args.spack) {
+        (Ok(s), _) => s,
+        (Err(e), Some(_)) => return Err(e),
+        (Err(e), None) => {
+            let target = match args.spack_version.as_str() {
+                "auto" => TargetSpack::V0_23,
+                v => crate::target_arg::spack_version(v)?,
+            };
+            return Ok((Err(e.message), target, None));
+        }
+    };
+    let target = environment::target_spack(&args.spack_version, &setup)?;
+    let kb = environment::knowledge_base(None, &setup)?;
+    let names = kb.as_ref().and_then(|k| k.names().ok());
+    Ok((Ok(setup), target, names))
+}
+
+fn print_summary(outcome: &UpdateOutcome) {
+    let r = &outcome.report;
+    for c in &r.facts_diff.changes {
+        note(&format!(
+            "  {} {} {}: {} → {}",
+            c.topic.as_str(),
+            c.name,
+            c.change.as_str(),
+            c.old.as_ref().map_or("—", |f| f.value.as_str()),
+            c.new.as_ref().map_or("—", |f| f.value.as_str()),
+        ));
+    }
+    for e in &r.edits {
+        note(&format!("  edit: {}", e.why));
+    }
+    for e in &r.refused {
+        note(&format!("  not applied: {} ({})", e.edit.why, e.reason));
+    }
+    for n in &r.notes {
+        note(&format!("  note: {n}"));
+    }
+    if let Some(v) = &r.validated {
+        let both = [("new", &v.new), ("old", &v.old)];
+        let flipped = v.variants.iter().map(|c| ("variant", c));
+        for (label, c) in both.into_iter().chain(flipped) {
+            let stages: Vec<String> = c
+                .stages
+                .iter()
+                .map(|s| format!("{} {}", s.stage, if s.passed { "ok" } else { "FAILED" }))
+                .collect();
+            note(&format!("  {label} {}: {}", c.spec, stages.join(", ")));
+        }
+    }
+    note(&format!(
+        "{}: {} → {}: {}; {}",
+        r.package,
+        r.old_version,
+        r.new_version,
+        r.validation.as_str(),
+        outcome.run_dir.join("report.md").display()
+    ));
+    note(&format!("updated recipe: {}", r.output.display()));
+}
+
+/// Validated: 0; a stage failed: 1; no Spack: 3 unless `--allow-unvalidated`.
+fn finish(args: &UpdateArgs, outcome: &UpdateOutcome) -> Result<Exit, CliError> {
+    match outcome.report.validation {
+        Validation::Validated => Ok(Exit::Success),
+        Validation::Failed => Ok(Exit::Failure),
+        Validation::NotValidated if args.allow_unvalidated => Ok(Exit::Success),
+        Validation::NotValidated => Err(CliError::new(
+            Exit::Environment,
+            format!(
+                "{} was updated but not validated: {}",
+                outcome.report.output.display(),
+                outcome
+                    .report
+                    .not_validated_reason
+                    .as_deref()
+                    .unwrap_or("no Spack")
+            ),
+        )
+        .hint(
+            "run `packsmith setup spack` (or pass --spack) to install the new version, or \
+             --allow-unvalidated to accept an update that was not validated",
+        )),
+    }
+}
