@@ -10,11 +10,12 @@ that checkout in a child process.
 
 usage: analyze_vs_spackit.py --packsmith target/release/packsmith \
            --spackit /path/to/spack-it --python /path/to/venv/bin/python \
-           --runs 3 TREE [TREE ...]
-Prints a Markdown table (median wall time, peak RSS, ratio).
+           --runs 5 TREE [TREE ...]
+Prints a Markdown table (median wall time, peak RSS, per-round ratio).
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -48,8 +49,22 @@ def timed(cmd):
     return secs, kib, proc.returncode, proc.stdout, proc.stderr
 
 
-def measure(cmd, runs):
-    results = [timed(cmd) for _ in range(runs)]
+def measure_pair(cmd_a, cmd_b, runs):
+    """Runs A and B in turn, A B A B ..., after one warm-up of each, so both
+    see the same machine; returns each side's runs and the per-round ratios
+    B/A (how many times longer B took than A in the same round)."""
+    timed(cmd_a)
+    timed(cmd_b)
+    a_runs, b_runs = [], []
+    for _ in range(runs):
+        a_runs.append(timed(cmd_a))
+        b_runs.append(timed(cmd_b))
+    ratios = [b[0] / a[0] for a, b in zip(a_runs, b_runs)]
+    return a_runs, b_runs, ratios
+
+
+def summary(results):
+    """Median seconds, peak KiB over the runs, and the last run's outcome."""
     secs = statistics.median(r[0] for r in results)
     kib = max(r[1] for r in results)
     last = results[-1]
@@ -75,33 +90,41 @@ def main():
 
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as drv:
         drv.write(SPACKIT_DRIVER)
+    print(
+        f"rounds: {args.runs} (A B A B ..., one warm-up each); times are medians, "
+        "peak RSS the largest of the rounds, speed-up the median of the per-round "
+        "ratios with their min and max"
+    )
     print("| tree | CMake files in tree | packsmith: files read | packsmith time | packsmith peak RSS "
-          "| SpackIt: files read | SpackIt time | SpackIt peak RSS | speed-up |")
+          "| SpackIt: files read | SpackIt time | SpackIt peak RSS | speed-up (min–max) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for tree in args.trees:
         name = os.path.basename(os.path.normpath(tree))
-        p_secs, p_kib, p_rc, p_out, p_err = measure(
-            [args.packsmith, "analyze", "--json", tree], args.runs
+        a_runs, b_runs, ratios = measure_pair(
+            [args.packsmith, "analyze", "--json", tree],
+            [args.python, drv.name, args.spackit, tree],
+            args.runs,
         )
+        p_secs, p_kib, p_rc, p_out, p_err = summary(a_runs)
         if p_rc != 0:
             sys.exit(f"packsmith failed on {tree}: {p_err}")
-        import json
-
         facts = json.loads(p_out)
         p_files = len((facts.get("cmake") or {}).get("files", []))
-        s_secs, s_kib, s_rc, s_out, s_err = measure(
-            [args.python, drv.name, args.spackit, tree], args.runs
-        )
+        s_secs, s_kib, s_rc, s_out, s_err = summary(b_runs)
         if s_rc == 0:
             s_files = s_out.split()[0]
             s_time = f"{s_secs:.2f} s"
-            ratio = f"{s_secs / p_secs:.0f}×"
+            ratio = (
+                f"{statistics.median(ratios):.0f}× "
+                f"({min(ratios):.0f}–{max(ratios):.0f})"
+            )
         else:
             last = (s_err.strip().splitlines() or ["?"])[-1]
             s_files, s_time, ratio = "—", f"crashed ({last[:60]})", "—"
         print(
             f"| {name} | {count_cmake_files(tree)} | {p_files} | {p_secs * 1000:.0f} ms | "
-            f"{p_kib / 1024:.0f} MiB | {s_files} | {s_time} | {s_kib / 1024:.0f} MiB | {ratio} |"
+            f"{p_kib / 1024:.0f} MiB | {s_files} | {s_time} | {s_kib / 1024:.0f} MiB | {ratio} |",
+            flush=True,
         )
     os.unlink(drv.name)
 
