@@ -8,6 +8,7 @@
 pub mod environment;
 mod error;
 mod inputs;
+mod repair;
 mod variants;
 
 use std::path::PathBuf;
@@ -31,6 +32,7 @@ use crate::validate::StageOptions;
 
 pub use environment::{locate_all, Located, SpackLocation};
 pub use error::RunError;
+pub use repair::{repair, RepairRequest, RepairRun};
 
 /// How the agent loop runs, as `spack` and `repair` share it.
 #[derive(Debug, Clone)]

@@ -1,11 +1,10 @@
 //! Where the command line says Spack is, for the backend's own locating
-//! (`packsmith_spack::run::locate_all`): `--spack`, else the default
+//! (`packsmith_spack::run`): `--spack`, else the default
 //! set-up `packsmith setup spack` recorded, with the cache directory and
 //! notes printed as they come.
 
 use std::path::Path;
 
-pub use packsmith_spack::run::Located;
 use packsmith_spack::run::{self, SpackLocation};
 use packsmith_spack::validate::SpackSetup;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
@@ -41,20 +40,6 @@ pub fn knowledge_base(
     Ok(run::environment::knowledge_base(
         kb,
         setup,
-        &cache_dir(),
-        &mut |l| note(l),
-    )?)
-}
-
-pub fn locate_all(
-    spack: Option<&Path>,
-    spack_version: &str,
-    kb: Option<&str>,
-) -> Result<Located, CliError> {
-    Ok(run::locate_all(
-        &location(spack)?,
-        spack_version,
-        kb,
         &cache_dir(),
         &mut |l| note(l),
     )?)
