@@ -173,3 +173,88 @@ fn a_failing_smoke_test_fails_the_attempt() {
         run.smoke_log
     );
 }
+
+/// `lib/libtinylib.so` and `include/tinylib.h`: a library, no program.
+fn tinylib_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::create_dir_all(dir.join("include")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(tinylib VERSION 1.2.0 LANGUAGES C)\n\
+         add_library(tinylib SHARED src/tinylib.c)\n\
+         target_include_directories(tinylib PRIVATE include)\n\
+         install(TARGETS tinylib LIBRARY DESTINATION lib)\n\
+         install(FILES include/tinylib.h DESTINATION include)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("include/tinylib.h"),
+        "#ifndef TINYLIB_H\n#define TINYLIB_H\nint tinylib_answer(void);\n#endif\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/tinylib.c"),
+        "#include \"tinylib.h\"\nint tinylib_answer(void) { return 42; }\n",
+    )
+    .unwrap();
+}
+
+/// A library's recipe gains a test that compiles, links and runs a
+/// program against it, and `spack test run` passes it.
+#[test]
+fn a_library_gains_a_link_test_that_passes() {
+    let _spack = crate::spack_real::SPACK
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let run = tempfile::tempdir().unwrap();
+    let after = AfterInstall {
+        hermeticity: false,
+        smoke: true,
+    };
+    let Some(LoopEnv { eco, src, .. }) = ecosystem(
+        run.path(),
+        "smoke-lib",
+        ("tinylib", "1.2.0"),
+        tinylib_project,
+        after,
+    ) else {
+        return;
+    };
+    let recipe = format!(
+        "from spack.package import *\n\n\nclass Tinylib(CMakePackage):\n    \"\"\"A library.\"\"\"\n\n    \
+         homepage = \"https://example.invalid/tinylib\"\n    url = \"file:///wrong/tinylib-1.2.0.tar.gz\"\n\n    \
+         version(\"1.2.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
+        "0".repeat(64)
+    );
+    let model = ScriptedModel::new("scripted:test").text(format!("```python\n{recipe}```"));
+    let mut options = AgentOptions::new(run.path().join("out"));
+    options.tools = false;
+    options.max_attempts = 1;
+    let task = Task {
+        name: "tinylib".into(),
+        repo_root: src.clone(),
+        version: Some("1.2.0".into()),
+        references: Default::default(),
+        context: serde_json::Value::Null,
+    };
+    let mut sink = |_: &AgentEvent| {};
+    let report = Agent::run(&task, &eco, &model, &options, &mut sink).unwrap();
+    let out = run.path().join("out/tinylib");
+    let written = std::fs::read_to_string(out.join("attempts/01/package.py")).unwrap_or_default();
+    let log = std::fs::read_to_string(out.join("attempts/01/logs/smoke.log")).unwrap_or_default();
+    eprintln!("{log}");
+    assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
+    assert!(
+        written.contains("    def test_link_tinylib(self):\n"),
+        "{written}"
+    );
+    assert!(written.contains("-ltinylib"), "{written}");
+    assert!(
+        log.contains(
+            "link libtinylib (include <tinylib.h>, tinylib_answer): compiled, linked and ran"
+        ),
+        "{log}"
+    );
+    assert!(log.contains("PASSED: Tinylib::test_link_tinylib"), "{log}");
+}

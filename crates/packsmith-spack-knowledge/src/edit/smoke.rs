@@ -1,5 +1,7 @@
 //! A smoke test written into a recipe as Spack's stand-alone tests: one
-//! `test_*` method per executable that answered a harmless argument, and
+//! `test_*` method per executable that answered a harmless argument, one
+//! per library a tiny program compiled, linked and ran against (an
+//! installed header included, one exported symbol referenced), and
 //! `import_modules` for a Python package (its `test_imports` reads them).
 //! What to test is found by the Spack backend in the installed prefix;
 //! this module only writes it, at positions read from the syntax tree.
@@ -19,10 +21,51 @@ pub struct ExeCheck {
     pub expect_version: bool,
 }
 
+/// Compile a program that includes an installed header and references
+/// one exported symbol of an installed library, link it against that
+/// library, and run it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkCheck {
+    /// The library's name (`foo` of `libfoo.so`): linked as `-lfoo`.
+    pub library: String,
+    /// The library's directory under the prefix (`lib`, `lib64`).
+    pub lib_dir: String,
+    /// The header, as included (`foo.h`, `foo/api.h`), under `include/`.
+    pub header: String,
+    /// A defined, exported symbol of the library (mangled, for C++).
+    pub symbol: String,
+    /// The header is C++: the program is compiled with `$CXX`.
+    pub cxx: bool,
+}
+
+/// The two sources of a link check: a C file that takes the address of
+/// the function symbol under a declaration of its own (no header is
+/// included there to contradict it; a mangled C++ name is a valid C
+/// identifier too) and the main program that includes
+/// the header and calls it. The same text is probed by the backend and
+/// written into the recipe.
+pub fn link_sources(check: &LinkCheck) -> (String, String) {
+    let reference = format!(
+        "extern void {0}(void);\nvoid *smoke_ref(void) {{ return (void *){0}; }}\n",
+        check.symbol
+    );
+    let decl = if check.cxx {
+        "extern \"C\" void *smoke_ref(void);"
+    } else {
+        "void *smoke_ref(void);"
+    };
+    let main = format!(
+        "#include <{}>\n{decl}\nint main(void) {{ return smoke_ref() == 0; }}\n",
+        check.header
+    );
+    (reference, main)
+}
+
 /// What the smoke test checks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SmokeTest {
     pub executables: Vec<ExeCheck>,
+    pub links: Vec<LinkCheck>,
     /// Top-level modules to import (only written for a Python package).
     pub import_modules: Vec<String>,
 }
@@ -60,17 +103,21 @@ pub fn add_smoke_test(
     } else {
         &[]
     };
-    if test.executables.is_empty() && modules.is_empty() {
+    if test.executables.is_empty() && test.links.is_empty() && modules.is_empty() {
         return Ok(Err(NotWritten::Empty));
     }
     let indent = &class.body_indent;
     let mut out = recipe.to_string();
     // The class's end first, so the earlier insertion point stays valid.
-    if !test.executables.is_empty() {
+    if !test.executables.is_empty() || !test.links.is_empty() {
         let mut methods = String::new();
         for check in &test.executables {
             methods.push('\n');
             methods.push_str(&render_exe_test(check, indent));
+        }
+        for check in &test.links {
+            methods.push('\n');
+            methods.push_str(&render_link_test(check, indent));
         }
         let end = class.end;
         let sep = if out[..end].ends_with('\n') { "" } else { "\n" };
@@ -142,6 +189,52 @@ fn render_exe_test(check: &ExeCheck, indent: &str) -> String {
     s
 }
 
+/// One stand-alone test that builds and runs the link check in the test's
+/// own directory, with the compiler Spack's test environment names.
+fn render_link_test(check: &LinkCheck, indent: &str) -> String {
+    let name = format!("test_link_{}", ident(&check.library));
+    let i2 = format!("{indent}{indent}");
+    let i3 = format!("{i2}{indent}");
+    let (reference, main) = link_sources(check);
+    let main_file = if check.cxx {
+        "smoke_main.cpp"
+    } else {
+        "smoke_main.c"
+    };
+    let compiler = if check.cxx { "CXX" } else { "CC" };
+    let lib = format!("self.prefix.{}", check.lib_dir);
+    let mut s = format!(
+        "{indent}def {name}(self):\n{i2}\"\"\"compile, link and run a program against lib{} (smoke test)\"\"\"\n",
+        check.library
+    );
+    for (file, text) in [("smoke_ref.c", &reference), (main_file, &main)] {
+        s.push_str(&format!(
+            "{i2}with open({}, \"w\") as f:\n{i3}f.write({})\n",
+            py_str(file),
+            py_str(text)
+        ));
+    }
+    // Spack's test environment sets CC and CXX only for some packages;
+    // the spec's compiler is the fallback.
+    s.push_str(&format!(
+        "{i2}cc = which(environ.get(\"CC\") or self.compiler.cc, required=True)\n{i2}cc(\"-c\", \"smoke_ref.c\", \"-o\", \"smoke_ref.o\")\n"
+    ));
+    s.push_str(&format!(
+        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)\n",
+        py_str(compiler),
+        compiler.to_ascii_lowercase()
+    ));
+    s.push_str(&format!(
+        "{i2}build(\"-I\" + self.prefix.include, {}, \"smoke_ref.o\", \"-o\", \"smoke\", \"-L\" + {lib}, {}, \"-Wl,-rpath,\" + {lib})\n",
+        py_str(main_file),
+        py_str(&format!("-l{}", check.library))
+    ));
+    s.push_str(&format!(
+        "{i2}smoke = which(join_path(\".\", \"smoke\"), required=True)\n{i2}smoke()\n"
+    ));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +255,7 @@ mod tests {
     fn an_executable_test_is_a_method_at_the_end_of_the_class() {
         let test = SmokeTest {
             executables: vec![exe("heatsim-run", "--help", false)],
+            links: Vec::new(),
             import_modules: vec!["heatsim".into()],
         };
         let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
@@ -185,6 +279,7 @@ mod tests {
     fn a_version_in_the_output_is_checked() {
         let test = SmokeTest {
             executables: vec![exe("demo", "--version", true)],
+            links: Vec::new(),
             import_modules: Vec::new(),
         };
         let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
@@ -199,6 +294,7 @@ mod tests {
     fn a_python_package_gets_import_modules_before_its_directives() {
         let test = SmokeTest {
             executables: Vec::new(),
+            links: Vec::new(),
             import_modules: vec!["demo".into(), "demo_cli".into()],
         };
         let out = add_smoke_test(PYTHON, &test).unwrap().unwrap();
@@ -216,6 +312,7 @@ mod tests {
         let own = format!("{CMAKE}\n    def test_run(self):\n        pass\n");
         let test = SmokeTest {
             executables: vec![exe("demo", "--version", false)],
+            links: Vec::new(),
             import_modules: Vec::new(),
         };
         assert_eq!(
@@ -242,6 +339,7 @@ mod tests {
     fn nothing_to_check_writes_nothing() {
         let modules_only = SmokeTest {
             executables: Vec::new(),
+            links: Vec::new(),
             import_modules: vec!["heatsim".into()],
         };
         assert_eq!(
@@ -249,5 +347,72 @@ mod tests {
             Err(NotWritten::Empty)
         );
         assert!(add_smoke_test("x = 1\n", &modules_only).is_err());
+    }
+
+    #[test]
+    fn a_library_test_builds_and_runs_a_program_against_it() {
+        let check = LinkCheck {
+            library: "demo".into(),
+            lib_dir: "lib64".into(),
+            header: "demo/api.h".into(),
+            symbol: "demo_init".into(),
+            cxx: false,
+        };
+        let (reference, main) = link_sources(&check);
+        assert_eq!(
+            reference,
+            "extern void demo_init(void);\nvoid *smoke_ref(void) { return (void *)demo_init; }\n"
+        );
+        assert_eq!(
+            main,
+            "#include <demo/api.h>\nvoid *smoke_ref(void);\nint main(void) { return smoke_ref() == 0; }\n"
+        );
+        let test = SmokeTest {
+            links: vec![check.clone()],
+            ..SmokeTest::default()
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        let method = out.split_once("    def test_link_demo(self):\n").unwrap().1;
+        assert!(method.starts_with("        \"\"\"compile, link and run a program against libdemo (smoke test)\"\"\"\n"), "{method}");
+        assert!(
+            method.contains(
+                "        cc = which(environ.get(\"CC\") or self.compiler.cc, required=True)\n"
+            ),
+            "{method}"
+        );
+        assert!(
+            method.contains(
+                "        build = which(environ.get(\"CC\") or self.compiler.cc, required=True)\n"
+            ),
+            "{method}"
+        );
+        assert!(
+            method.contains(
+                "\"-L\" + self.prefix.lib64, \"-ldemo\", \"-Wl,-rpath,\" + self.prefix.lib64)"
+            ),
+            "{method}"
+        );
+        assert!(method.ends_with("        smoke()\n"), "{method}");
+        let class = locate::read(&out).unwrap().class;
+        assert!(class.methods.iter().any(|m| m.name == "test_link_demo"));
+        // C++: the main program is C++ and calls the reference as C.
+        let cxx = LinkCheck { cxx: true, ..check };
+        assert!(link_sources(&cxx)
+            .1
+            .contains("extern \"C\" void *smoke_ref(void);"));
+        let out = add_smoke_test(
+            CMAKE,
+            &SmokeTest {
+                links: vec![cxx],
+                ..SmokeTest::default()
+            },
+        )
+        .unwrap()
+        .unwrap();
+        assert!(
+            out.contains("build = which(environ.get(\"CXX\") or self.compiler.cxx, required=True)"),
+            "{out}"
+        );
+        assert!(out.contains("\"smoke_main.cpp\""), "{out}");
     }
 }

@@ -19,6 +19,11 @@ fn written_line(test: &SmokeTest) -> String {
         .iter()
         .map(|e| format!("run bin/{} {}", e.name, e.arg))
         .collect();
+    parts.extend(
+        test.links
+            .iter()
+            .map(|l| format!("link a program against lib{}", l.library)),
+    );
     if !test.import_modules.is_empty() {
         parts.push(format!("import {}", test.import_modules.join(", ")));
     }

@@ -6,16 +6,20 @@
 //! The test is derived from the installed prefix (`derive.rs`): an
 //! executable of `bin/` (the package's own name first) with the first of
 //! `--version` and `--help` it answers with exit 0 in a few seconds,
-//! probed once in a stricter sandbox (`probe.rs`); the top-level modules of
-//! a Python package's `site-packages`. The knowledge crate writes it into
+//! probed once in a stricter sandbox (`probe.rs`); a tiny program that
+//! includes an installed header and links an installed library, probed
+//! the same way (`library.rs`); the top-level modules of a Python
+//! package's `site-packages`. The knowledge crate writes it into
 //! the recipe as Spack's stand-alone tests (`edit::smoke`); `stage.rs`
 //! runs `spack test run /<hash>` in the stages' sandbox and writes
 //! `<attempt>/logs/smoke.log`.
 
 mod derive;
+mod library;
 mod probe;
 mod stage;
 
 pub use derive::{executable_candidates, installed_spec, python_modules, InstalledSpec};
+pub use library::{derive_link_check, exported_symbol, header_of, library_of, probe_link};
 pub use probe::{probe_executable, probe_sandbox, Probe, PROBE_ARGS, PROBE_TIMEOUT};
 pub use stage::{derive_smoke_test, run_smoke_test, smoke_without_spack, SmokeDerivation};

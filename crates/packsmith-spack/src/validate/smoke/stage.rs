@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use packsmith_spack_knowledge::edit::smoke::{ExeCheck, SmokeTest};
 
+use super::library::derive_link_check;
+
 use super::{
     executable_candidates, installed_spec, probe_executable, probe_sandbox, python_modules,
 };
@@ -84,6 +86,20 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
             });
             break;
         }
+    }
+    let link_scratch = scratch.join("link");
+    std::fs::create_dir_all(&link_scratch)
+        .map_err(|e| format!("cannot create {}: {e}", link_scratch.display()))?;
+    match derive_link_check(&strict, &prefix, &attempt.package, &link_scratch) {
+        Ok(Some(check)) => {
+            notes.push(format!(
+                "link lib{} (include <{}>, {}): compiled, linked and ran",
+                check.library, check.header, check.symbol
+            ));
+            test.links.push(check);
+        }
+        Ok(None) => notes.push("lib/, include/: no library with a header".to_string()),
+        Err(why) => notes.push(format!("link check left out: {why}")),
     }
     test.import_modules = python_modules(&prefix);
     notes.push(match test.import_modules.as_slice() {
@@ -265,7 +281,9 @@ mod tests {
             "{:?}",
             d.notes
         );
-        assert_eq!(d.notes[1], "site-packages: demo");
+        assert_eq!(d.notes[1], "lib/, include/: no library with a header");
+        assert_eq!(d.notes[2], "site-packages: demo");
+        assert!(d.test.links.is_empty());
     }
 
     #[test]
