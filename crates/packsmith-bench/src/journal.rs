@@ -55,6 +55,14 @@ impl Outcome {
 
 /// One finished pair: what the report needs, so that a report is made
 /// from the journal alone.
+/// What the model spent on the attempts a passing recipe descends from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelPath {
+    pub model_calls: u32,
+    pub tokens: u64,
+    pub seconds: f64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairResult {
     pub index: usize,
@@ -83,6 +91,17 @@ pub struct PairResult {
     /// The first attempt that passed every stage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub success_attempt: Option<u32>,
+    /// Who made the recipe that passed: `draft` (the deterministic first
+    /// draft, its static repairs included), `rules` (rule repairs after a
+    /// failed stage, no model call on its way), `model` (a model call made
+    /// some attempt the passing recipe descends from: without the model the
+    /// run would have stopped before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installed_by: Option<String>,
+    /// Model tokens and seconds spent on the way to the passing recipe,
+    /// when `installed_by` is `model`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_path: Option<ModelPath>,
     /// The last failing attempt's class (`timeout`/`crashed` for those).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_class: Option<String>,
@@ -266,6 +285,8 @@ mod tests {
             stages_passed: vec![],
             attempts: 1,
             success_attempt: None,
+            installed_by: None,
+            model_path: None,
             failure_class: None,
             model_calls: 0,
             tool_calls: 0,

@@ -11,7 +11,7 @@ use packsmith_agent::report::{RunReport, RunStatus};
 
 use crate::config::{BenchConfig, Configuration};
 use crate::error::{BenchError, Result};
-use crate::journal::{Outcome, PairResult};
+use crate::journal::{ModelPath, Outcome, PairResult};
 use crate::plan::{Pair, Plan};
 use crate::score::{nix_reference, nix_scores, scored_recipe, spack_scores};
 use crate::task::{RepairTask, Task};
@@ -315,6 +315,8 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         stages_passed: Vec::new(),
         attempts: 0,
         success_attempt: None,
+        installed_by: None,
+        model_path: None,
         failure_class: None,
         model_calls: 0,
         tool_calls: 0,
@@ -470,6 +472,9 @@ fn absorb(r: &mut PairResult, report: &RunReport) {
     if r.success_attempt.is_none() && r.outcome == Outcome::Succeeded {
         r.success_attempt = Some(r.attempts.max(1));
     }
+    if r.outcome == Outcome::Succeeded {
+        (r.installed_by, r.model_path) = who_made_it(report, r.success_attempt);
+    }
     r.failure_class = if r.outcome == Outcome::Succeeded {
         None
     } else {
@@ -485,6 +490,40 @@ fn absorb(r: &mut PairResult, report: &RunReport) {
     r.prompt_tokens = report.usage.prompt_tokens;
     r.completion_tokens = report.usage.completion_tokens;
     r.cost_usd = report.cost_usd;
+}
+
+/// Who made the passing recipe (see `PairResult::installed_by`): the
+/// attempts it descends from, through each attempt's `base`, and the model
+/// calls among them.
+fn who_made_it(report: &RunReport, success: Option<u32>) -> (Option<String>, Option<ModelPath>) {
+    let Some(mut at) = success else {
+        return (None, None);
+    };
+    let mut path = ModelPath::default();
+    let mut seen = Vec::new();
+    while let Some(a) = report.attempts.iter().find(|a| a.attempt == at) {
+        if seen.contains(&at) {
+            break;
+        }
+        seen.push(at);
+        if a.model_calls > 0 {
+            path.model_calls += a.model_calls;
+            path.tokens += a.usage.total();
+            path.seconds += a.duration_ms as f64 / 1000.0;
+        }
+        match a.base {
+            Some(b) => at = b,
+            None => break,
+        }
+    }
+    let by = if path.model_calls > 0 {
+        "model"
+    } else if success == Some(1) {
+        "draft"
+    } else {
+        "rules"
+    };
+    (Some(by.to_string()), (path.model_calls > 0).then_some(path))
 }
 
 fn score_into(
@@ -798,5 +837,57 @@ mod tests {
         config.cache.mode = Some("replay".into());
         let env = cache_env(&config, Path::new("/o"));
         assert_eq!(env[1].1, OsString::from("/o/llm-cache"));
+    }
+
+    /// A report whose attempts are `(attempt, kind, base, model calls,
+    /// passed)`.
+    fn report_of(attempts: &[(u32, &str, Option<u32>, u32, bool)]) -> RunReport {
+        let attempts: Vec<String> = attempts
+            .iter()
+            .map(|(n, kind, base, calls, passed)| {
+                let base = base.map_or(String::new(), |b| format!(r#""base": {b}, "#));
+                format!(
+                    r#"{{"attempt": {n}, "kind": "{kind}", {base}"recipe_path": "p", "static_repairs": 0, "stages": [], "passed": {passed}, "stage_reached": "install", "model_calls": {calls}, "tool_calls": 0, "usage": {{"prompt_tokens": {}, "completion_tokens": 10}}, "cost_usd": 0.0, "duration_ms": 2500}}"#,
+                    100 * calls
+                )
+            })
+            .collect();
+        serde_json::from_str(&format!(
+            r#"{{"schema": 1, "name": "z", "ecosystem": "spack", "model": "m", "status": "succeeded", "reason": "", "stages": ["install"], "attempts": [{}], "model_calls": 0, "tool_calls": 0, "usage": {{"prompt_tokens": 0, "completion_tokens": 0}}, "cost_usd": 0.0, "duration_ms": 0}}"#,
+            attempts.join(", ")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_passing_recipe_is_credited_to_the_draft_the_rules_or_the_model() {
+        let draft = report_of(&[(1, "draft", None, 0, true)]);
+        assert_eq!(who_made_it(&draft, Some(1)), (Some("draft".into()), None));
+        let rules = report_of(&[
+            (1, "draft", None, 0, false),
+            (2, "repair", Some(1), 0, true),
+        ]);
+        assert_eq!(who_made_it(&rules, Some(2)), (Some("rules".into()), None));
+        // The model repaired attempt 2, the rules finished the job from it:
+        // the model is on the way.
+        let model = report_of(&[
+            (1, "draft", None, 0, false),
+            (2, "repair", Some(1), 1, false),
+            (3, "repair", Some(2), 0, true),
+        ]);
+        let (by, path) = who_made_it(&model, Some(3));
+        assert_eq!(by.as_deref(), Some("model"));
+        let path = path.unwrap();
+        assert_eq!((path.model_calls, path.tokens), (1, 110));
+        assert!((path.seconds - 2.5).abs() < 1e-9);
+        // A model attempt the passing recipe does not descend from is not
+        // on the way (a rollback to the draft).
+        let aside = report_of(&[
+            (1, "draft", None, 0, false),
+            (2, "repair", Some(1), 2, false),
+            (3, "repair", Some(1), 0, true),
+        ]);
+        assert_eq!(who_made_it(&aside, Some(3)), (Some("rules".into()), None));
+        assert_eq!(who_made_it(&aside, None), (None, None));
     }
 }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::mcnemar::mcnemar_exact;
-use crate::journal::{Outcome, PairResult};
+use crate::journal::{ModelPath, Outcome, PairResult};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StageRate {
@@ -49,6 +49,11 @@ pub struct ConfigStats {
     /// Repair pairs by mutation class (empty without repair tasks).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub repair_classes: BTreeMap<String, ClassRate>,
+    /// Succeeded pairs by who made the passing recipe (`draft`, `rules`,
+    /// `model`; `unknown` for journals written before the field).
+    pub installed_by: BTreeMap<String, usize>,
+    /// What the model spent on the paths of the pairs it made pass.
+    pub model_path: ModelPath,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -149,7 +154,20 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
         .iter()
         .map(|r| r.wall_ms as f64 / 1000.0)
         .sum::<f64>();
+    let mut installed_by: BTreeMap<String, usize> = BTreeMap::new();
+    let mut model_path = ModelPath::default();
+    for r in results.iter().filter(|r| r.outcome == Outcome::Succeeded) {
+        let by = r.installed_by.clone().unwrap_or_else(|| "unknown".into());
+        *installed_by.entry(by).or_default() += 1;
+        if let Some(p) = r.model_path {
+            model_path.model_calls += p.model_calls;
+            model_path.tokens += p.tokens;
+            model_path.seconds += p.seconds;
+        }
+    }
     ConfigStats {
+        installed_by,
+        model_path,
         name: name.to_string(),
         n,
         succeeded,

@@ -265,6 +265,53 @@ fn repair_section(r: &Report) -> String {
     s
 }
 
+/// Who made the passing recipes, per configuration: the draft, the rules,
+/// or a model call on the way (the pairs the model turned into a success,
+/// with what it spent on them). Empty when nothing succeeded.
+fn who_made_it(r: &Report) -> String {
+    if r.configurations.iter().all(|c| c.succeeded == 0) {
+        return String::new();
+    }
+    let mut s = String::from("\n## Who made the passing recipe\n\n");
+    s.push_str(&head_row(
+        &[
+            "configuration",
+            "succeeded",
+            "the draft",
+            "rule repairs",
+            "a model call on the way",
+            "model calls / tokens / seconds on those",
+        ]
+        .map(String::from),
+    ));
+    for c in &r.configurations {
+        let n = |k: &str| c.installed_by.get(k).copied().unwrap_or(0);
+        let mut model = n("model").to_string();
+        if n("unknown") > 0 {
+            model.push_str(&format!(" ({} not recorded)", n("unknown")));
+        }
+        s.push_str(&row(&[
+            format!("`{}`", c.name),
+            c.succeeded.to_string(),
+            n("draft").to_string(),
+            n("rules").to_string(),
+            model,
+            format!(
+                "{} / {} / {:.0} s",
+                c.model_path.model_calls,
+                tokens(c.model_path.tokens),
+                c.model_path.seconds
+            ),
+        ]));
+    }
+    s.push_str(
+        "\nA model call on the way: some attempt the passing recipe descends from was made by \
+         the model; without a model the run stops at the first failure the rules cannot repair, \
+         so these are the pairs the model turned into a success.\n",
+    );
+    s
+}
+
 pub fn render(r: &Report, plot_png: &str) -> String {
     let mut s = String::from("# packsmith bench report\n\n");
     for run in &r.runs {
@@ -372,6 +419,8 @@ pub fn render(r: &Report, plot_png: &str) -> String {
          attempt). Tokens count every model call.\n",
     );
 
+    s.push_str(&who_made_it(r));
+
     s.push_str("\n## Cumulative success by attempt\n\n");
     s.push_str(&format!("![cumulative success by attempt]({plot_png})\n\n"));
     let k = r
@@ -446,4 +495,46 @@ pub fn render(r: &Report, plot_png: &str) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::{ModelPath, Outcome};
+    use crate::report::testing::pair;
+    use crate::report::{config_stats, Report};
+
+    #[test]
+    fn the_passing_recipes_are_credited_per_configuration() {
+        let mut by_draft = pair("a", Outcome::Succeeded, Some(1));
+        by_draft.installed_by = Some("draft".into());
+        let mut by_model = pair("b", Outcome::Succeeded, Some(3));
+        by_model.installed_by = Some("model".into());
+        by_model.model_path = Some(ModelPath {
+            model_calls: 2,
+            tokens: 1500,
+            seconds: 42.0,
+        });
+        let old = pair("c", Outcome::Succeeded, Some(2));
+        let failed = pair("d", Outcome::Failed, None);
+        let stats = config_stats("c", &[&by_draft, &by_model, &old, &failed], 3);
+        assert_eq!(stats.installed_by.get("model"), Some(&1));
+        assert_eq!(stats.installed_by.get("unknown"), Some(&1));
+        let report = Report {
+            runs: Vec::new(),
+            configurations: vec![stats],
+            paired: Vec::new(),
+            fidelity: Vec::new(),
+            fidelity_tasks: Vec::new(),
+            nix_fidelity: Vec::new(),
+            nix_fidelity_tasks: Vec::new(),
+        };
+        let table = who_made_it(&report);
+        assert!(table.contains("## Who made the passing recipe"), "{table}");
+        assert!(
+            table.contains("| `c` | 3 | 1 | 0 | 1 (1 not recorded) | 2 / "),
+            "{table}"
+        );
+        assert!(table.contains(" / 42 s |"), "{table}");
+    }
 }

@@ -25,6 +25,8 @@ pub(crate) fn pair(task: &str, outcome: Outcome, success_attempt: Option<u32>) -
         },
         attempts: 3,
         success_attempt,
+        installed_by: None,
+        model_path: None,
         failure_class: (outcome != Outcome::Succeeded).then(|| "compilation".into()),
         model_calls: 1,
         tool_calls: 0,
