@@ -23,10 +23,8 @@
 //!   only the draft runs.
 //! - `progress`: ecosystem-neutral progress lines from agent events, and the
 //!   closing summary.
-//! - `summary`: the one-screen summary of `analyze`.
 //! - `download`: streamed, verified, atomic model downloads that clean up
 //!   after Ctrl-C.
-//! - `archive`: a local release archive unpacked once into the cache.
 //! - `exit`: exit codes and `CliError`. Any `Hint` error becomes a
 //!   `CliError` by `?`: exit 2 for bad input, 3 for the environment; 1 means
 //!   the job ran and failed; 130 after Ctrl-C (`CliError::unless_cancelled`).
@@ -36,7 +34,6 @@
 //! `local_model` (the embedded-model runs, kept apart from timing-sensitive
 //! tests).
 
-mod archive;
 mod cli;
 mod commands;
 mod download;
@@ -44,7 +41,6 @@ mod env_vars;
 mod exit;
 mod model_config;
 mod progress;
-mod summary;
 mod target_arg;
 
 use clap::Parser;

@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use packsmith_analyze::archive::{self, local_archive};
 use packsmith_analyze::{analyze_dir, source, AnalyzeError};
 use packsmith_core::{RepoFacts, SourceInfo};
 use packsmith_exec::CommandSpec;
 use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
 
-use crate::archive::{self, local_archive};
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::note as note_line;

@@ -116,7 +116,7 @@ fn run_until_cancelled(args: &NixArgs, cancel: &CancelToken) -> Result<Exit, Cli
     let facts_text = inputs
         .facts
         .as_ref()
-        .map(crate::summary::render)
+        .map(packsmith_analyze::summary::render)
         .unwrap_or_else(|| "(no analysis of the source)".into());
     let eco = NixEcosystem::new(settings, draft, facts_text.clone());
     let empty = tempfile::tempdir()
