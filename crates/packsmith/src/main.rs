@@ -12,9 +12,11 @@
 //!   `spack/` turns its arguments into a `packsmith_spack::run::SpackRequest`
 //!   and calls `packsmith_spack::run::run` (`environment` says where Spack
 //!   is; `contribute` writes the `--contribute` bundle after the run).
-//!   `nix/` checks inputs, runs the loop, and writes `nix-result.json`
-//!   (`finish`, `checks`); a run that passed without nixpkgs is
-//!   `RunStatus::NotBuilt`, exit 3 unless `--allow-unbuilt`.
+//!   `nix/` checks that Nix is installed, turns its arguments into a
+//!   `packsmith_nix::run::NixRequest`, calls `packsmith_nix::run::run`,
+//!   prints the summary and maps the run's `Outcome` to the exit code (a
+//!   run that passed without nixpkgs is not built: exit 3 unless
+//!   `--allow-unbuilt`).
 //!   `update/` finds and analyzes the old and the new source (`sources`)
 //!   and calls `packsmith_spack::update::run_update`; without a Spack the
 //!   update is `not validated`, exit 3 unless `--allow-unvalidated`.
