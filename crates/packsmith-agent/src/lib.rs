@@ -57,6 +57,9 @@
 //!   otherwise the furthest attempt is copied to `best-attempt.<file>`.
 //! - `options` (`AgentOptions`), `clean` (model-output fences), `text`
 //!   (clipping), `error`.
+//! - `run_error`: `RunError`, why a backend's whole run (`packsmith_spack::run`,
+//!   `packsmith_nix::run`) could not start or finish: a message, a hint, and
+//!   whether the input or the environment was at fault.
 
 mod agent;
 pub mod clean;
@@ -69,6 +72,7 @@ pub mod history;
 mod options;
 mod recipe;
 pub mod report;
+mod run_error;
 pub mod rundir;
 mod text;
 pub mod tools;
@@ -89,5 +93,6 @@ pub use history::{compact_diff, AttemptHistory, AttemptKind, HistoryEntry};
 pub use options::{AgentOptions, RequestLog};
 pub use packsmith_exec::CancelToken;
 pub use report::{AttemptRecord, RunReport, RunStatus, StageRecord};
+pub use run_error::RunError;
 pub use text::{clip_bytes, clip_chars};
 pub use tools::{RepoRoot, Tool, ToolContext, ToolError, ToolRegistry, ToolResult};

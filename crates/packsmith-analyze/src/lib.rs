@@ -26,6 +26,10 @@
 //!   progress callback, stops a clone that stalls, and on Ctrl-C kills git,
 //!   removes the partial `.clone-*` directory and returns
 //!   `AnalyzeError::Interrupted` (the binary exits 130).
+//! - `archive`: a local release archive (a path or `file://` URL) unpacked
+//!   once into the cache (`unpack`), for `packsmith nix` and `repair --source`.
+//! - `summary`: the one-screen, human summary of `RepoFacts` (`render`), for
+//!   `packsmith analyze` and the Nix prompts.
 //! - `view`, `detect`, `context` (`Ctx`), `support` (shared line, INI, TOML
 //!   and JSON helpers).
 //! - `cmake/`: a hand-written lexer and parser (no tree-sitter: the grammar is
@@ -80,6 +84,7 @@
 //! Each fixture under `tests/fixtures/` has an insta snapshot of its whole
 //! `RepoFacts`.
 
+pub mod archive;
 mod assemble;
 mod autotools;
 mod cargo;
@@ -102,6 +107,7 @@ mod python;
 mod readme;
 pub mod source;
 mod sources;
+pub mod summary;
 mod support;
 pub mod tree;
 pub mod versions;

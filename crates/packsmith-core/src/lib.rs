@@ -14,6 +14,8 @@
 //!   specs and calls, requests, responses, usage.
 //! - `embed`: the `Embedder` trait, here so that the Spack knowledge crate
 //!   can use vectors without the model crate.
+//! - `archive`: the suffixes that name a release archive
+//!   (`strip_archive_suffix`), read by Nix's fetchers and by analysis.
 //! - `forge`: the one table of git forges: host → GitHub, GitLab or Gitea;
 //!   a git remote in any spelling → host, owner, repository; tag and commit
 //!   archive URLs and web pages. Read by analysis's versions and by Nix's
@@ -31,6 +33,8 @@
 pub mod facts;
 
 pub use facts::*;
+
+pub mod archive;
 
 pub mod chat;
 

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::hash::FAKE_HASH_EXPR;
 
+pub use packsmith_core::archive::strip_archive_suffix;
 /// A git forge nixpkgs has a dedicated fetcher for (the one table of forge
 /// hosts and URL layouts is `packsmith_core::forge`).
 pub use packsmith_core::forge::Forge;
@@ -85,16 +86,6 @@ pub enum FetchError {
 
 /// The hint is the `hint:` line of the text.
 impl packsmith_core::Hint for FetchError {}
-
-const ARCHIVE_SUFFIXES: &[&str] = &[
-    ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tar.zst", ".tar", ".zip",
-];
-
-/// A file or URL path without its release-archive suffix (`.tar.gz`,
-/// `.zip`, …); `None` when it names no archive.
-pub fn strip_archive_suffix(path: &str) -> Option<&str> {
-    ARCHIVE_SUFFIXES.iter().find_map(|s| path.strip_suffix(s))
-}
 
 /// Parses a URL, `pypi:NAME`, `crate:NAME` or a local path.
 pub fn parse_source(input: &str) -> Result<SourceSpec, FetchError> {

@@ -39,6 +39,15 @@
 //!   by the parser. `analysis`: the failure categories of a run that built
 //!   nothing.
 //!
+//! `run/`: a whole `packsmith nix` run in one call, [`run::run`]: a
+//! `NixRequest` of plain data in (source, names, nixpkgs, sandbox, loop
+//! limits), a `NixRun` out (the report as written, the run directory,
+//! `nix-result.json`'s data and the `Outcome` the caller makes an exit code
+//! of). `inputs` resolves the source, analysis, name, version, revision and
+//! nixpkgs pin; `finish` writes `nix-result.json` and the report's `checks`
+//! table (`checks`); `summary` is the text shown after the run. Lines for
+//! the user go through a `say` callback; errors are `RunError`s.
+//!
 //! `ecosystem/`: `NixEcosystem` implements `Ecosystem`.
 //! - `draft`: `prepare_draft` → `PreparedDraft`: facts → fetcher →
 //!   template, with the source hash from `nix-prefetch-url` or
@@ -75,6 +84,7 @@ pub mod format;
 pub mod hash;
 pub mod logs;
 pub mod prefetch;
+pub mod run;
 pub mod runner;
 pub mod templates;
 pub mod tofu;

@@ -12,9 +12,11 @@
 //!   `spack/` turns its arguments into a `packsmith_spack::run::SpackRequest`
 //!   and calls `packsmith_spack::run::run` (`environment` says where Spack
 //!   is; `contribute` writes the `--contribute` bundle after the run).
-//!   `nix/` checks inputs, runs the loop, and writes `nix-result.json`
-//!   (`finish`, `checks`); a run that passed without nixpkgs is
-//!   `RunStatus::NotBuilt`, exit 3 unless `--allow-unbuilt`.
+//!   `nix/` checks that Nix is installed, turns its arguments into a
+//!   `packsmith_nix::run::NixRequest`, calls `packsmith_nix::run::run`,
+//!   prints the summary and maps the run's `Outcome` to the exit code (a
+//!   run that passed without nixpkgs is not built: exit 3 unless
+//!   `--allow-unbuilt`).
 //!   `update/` finds and analyzes the old and the new source (`sources`)
 //!   and calls `packsmith_spack::update::run_update`; without a Spack the
 //!   update is `not validated`, exit 3 unless `--allow-unvalidated`.
@@ -23,10 +25,8 @@
 //!   only the draft runs.
 //! - `progress`: ecosystem-neutral progress lines from agent events, and the
 //!   closing summary.
-//! - `summary`: the one-screen summary of `analyze`.
 //! - `download`: streamed, verified, atomic model downloads that clean up
 //!   after Ctrl-C.
-//! - `archive`: a local release archive unpacked once into the cache.
 //! - `exit`: exit codes and `CliError`. Any `Hint` error becomes a
 //!   `CliError` by `?`: exit 2 for bad input, 3 for the environment; 1 means
 //!   the job ran and failed; 130 after Ctrl-C (`CliError::unless_cancelled`).
@@ -36,7 +36,6 @@
 //! `local_model` (the embedded-model runs, kept apart from timing-sensitive
 //! tests).
 
-mod archive;
 mod cli;
 mod commands;
 mod download;
@@ -44,7 +43,6 @@ mod env_vars;
 mod exit;
 mod model_config;
 mod progress;
-mod summary;
 mod target_arg;
 
 use clap::Parser;

@@ -6,7 +6,6 @@
 //! flags into a [`SpackRequest`], calls [`run`], and prints.
 
 pub mod environment;
-mod error;
 mod inputs;
 mod repair;
 mod variants;
@@ -31,7 +30,7 @@ use crate::prepare::{prepare_run, PreparedRun, RunInputs};
 use crate::validate::StageOptions;
 
 pub use environment::{locate_all, Located, SpackLocation};
-pub use error::RunError;
+pub use packsmith_agent::RunError;
 pub use repair::{repair, RepairRequest, RepairRun};
 
 /// How the agent loop runs, as `spack` and `repair` share it.

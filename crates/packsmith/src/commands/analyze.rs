@@ -4,8 +4,7 @@ use crate::cli::AnalyzeArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::note;
-use crate::summary;
-use packsmith_analyze::{analyze_dir, source, AnalyzeError};
+use packsmith_analyze::{analyze_dir, source, summary, AnalyzeError};
 use packsmith_exec::CancelToken;
 use std::io::Write;
 

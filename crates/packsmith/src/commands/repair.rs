@@ -23,7 +23,7 @@ fn source_facts(source: &Path) -> Option<packsmith_core::RepoFacts> {
     let tree = if source.is_dir() {
         source.to_path_buf()
     } else {
-        match crate::archive::unpack(source, &crate::env_vars::cache_dir()) {
+        match packsmith_analyze::archive::unpack(source, &cache_dir()) {
             Ok(tree) => tree,
             Err(e) => {
                 note(&format!(

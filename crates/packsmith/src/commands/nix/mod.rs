@@ -1,24 +1,21 @@
 //! `packsmith nix <URL | PATH>`: a nixpkgs-style package.nix that builds.
-//! Resolves the inputs (inputs.rs), renders the deterministic draft with
-//! its hash prefetched where possible, runs the agent loop with the Nix
-//! backend, then writes `nix-result.json` (build and runtime checks kept
-//! apart, failure analysis when nothing built) and prints the summary
-//! (finish.rs). Ctrl-C stops the loop at the next step; a second Ctrl-C
-//! exits at once.
-
-mod checks;
-mod finish;
-mod inputs;
+//! The flags as a [`NixRequest`], one call to the backend
+//! (`packsmith_nix::run`: inputs → deterministic draft with its hash
+//! prefetched → the agent loop with the Nix backend → `nix-result.json`),
+//! the summary printed and the outcome as the exit code. Ctrl-C stops the
+//! loop at the next step; a second Ctrl-C exits at once.
 
 use std::io::Write;
 
-use packsmith_agent::{Agent, AgentOptions, CancelToken, Task};
-use packsmith_nix::ecosystem::{prepare_draft, DraftInput, NixSettings};
-use packsmith_nix::{NixConfig, NixEcosystem, NixParser};
+use packsmith_exec::CancelToken;
+use packsmith_nix::run::{self as backend, NixRequest, Outcome};
+use packsmith_nix::NixParser;
 
 use super::optional_model::{check_model_flag, load_optional_model};
 use crate::cli::NixArgs;
+use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
+use crate::progress::{note, ProgressPrinter};
 
 pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
     // Installed before the source is cloned, so Ctrl-C then kills git too.
@@ -28,14 +25,9 @@ pub fn run(args: &NixArgs) -> Result<Exit, CliError> {
 }
 
 fn run_until_cancelled(args: &NixArgs, cancel: &CancelToken) -> Result<Exit, CliError> {
-    let config = NixConfig {
-        sandbox: !args.no_sandbox,
-        extra_sandbox_paths: args.sandbox_paths.clone(),
-        offline: args.offline,
-        ..NixConfig::default()
-    };
+    let request = request(args);
     if !(NixParser {
-        config: config.clone(),
+        config: request.config(),
     })
     .available()
     {
@@ -50,116 +42,54 @@ fn run_until_cancelled(args: &NixArgs, cancel: &CancelToken) -> Result<Exit, Cli
     }
     // Checked before the slow steps so a bad --model fails at once.
     check_model_flag(args.model.as_deref())?;
-
-    let inputs = inputs::resolve(
-        &args.source,
-        args.rev.as_deref(),
-        args.name.as_deref(),
-        args.version.as_deref(),
-        args.attr_path.as_deref(),
-    )?;
-    let pin = inputs::nixpkgs_pin(args.nixpkgs.as_deref(), &config)?;
-    let mut err = std::io::stderr().lock();
-    if let Some(note) = &inputs.analysis_note {
-        let _ = writeln!(
-            err,
-            "note: {note}; the draft uses the generic builder unless the model picks another"
-        );
-    }
-    if pin.is_none() {
-        let _ = writeln!(
-            err,
-            "note: no nixpkgs (no --nixpkgs and no <nixpkgs> in NIX_PATH): the recipe is parsed \
-             and its hashes checked, but it cannot be evaluated or built here; the run ends \
-             `not built` (exit 3) unless --allow-unbuilt is given"
-        );
-    }
-    let draft = prepare_draft(
-        &DraftInput {
-            pname: &inputs.pname,
-            version: &inputs.version,
-            source: &inputs.source,
-            rev: inputs.rev.as_ref(),
-            facts: inputs.facts.as_ref(),
-            prefetch: true,
-            attr_path: args.attr_path.as_deref(),
-            source_root: inputs.source_root.as_deref(),
-        },
-        &config,
-    )
-    .map_err(|e| e.to_string());
-    if let Ok(d) = &draft {
-        let _ = writeln!(
-            err,
-            "{} {}: {:?} template ({}), source hash: {}",
-            inputs.pname,
-            inputs.version,
-            d.builder,
-            d.chosen_by,
-            finish::hash_line(&d.hash)
-        );
-    }
-    drop(err);
     let (model, has_model) = load_optional_model(args.model.as_deref())?;
-    if !has_model {
-        crate::progress::note(
-            "note: no model (no --model, PACKSMITH_MODEL or packsmith.toml): the draft is checked, \
-             and the run stops at the first failure that needs a model",
-        );
+    let mut printer = ProgressPrinter::new(false);
+    let done = backend::run(
+        &request,
+        model.as_ref(),
+        has_model,
+        &mut printer,
+        &mut |l| note(l),
+        cancel,
+    )?;
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = writeln!(std::io::stdout().lock(), "{}", backend::summary(&done));
+    match done.outcome {
+        Outcome::Succeeded => Ok(Exit::Success),
+        Outcome::Failed => Ok(Exit::Failure),
+        Outcome::NotBuilt(e) => Err(e.into()),
+        Outcome::Unusable => Ok(Exit::Environment),
+        Outcome::Interrupted => Ok(Exit::Interrupted),
     }
-
-    let mut settings = NixSettings::new(config, pin);
-    // What the build may see from the host, the built program may too.
-    settings.runtime.extra_binds = args.sandbox_paths.clone();
-    settings.tools_offered = !args.no_tools;
-    settings.project_question = has_model && !args.no_summary;
-    let facts_text = inputs
-        .facts
-        .as_ref()
-        .map(crate::summary::render)
-        .unwrap_or_else(|| "(no analysis of the source)".into());
-    let eco = NixEcosystem::new(settings, draft, facts_text.clone());
-    let empty = tempfile::tempdir()
-        .map_err(|e| CliError::new(Exit::Environment, format!("cannot create a temp dir: {e}")))?;
-    let task = Task {
-        name: inputs.pname.clone(),
-        repo_root: inputs
-            .repo_root
-            .clone()
-            .unwrap_or_else(|| empty.path().to_path_buf()),
-        version: Some(inputs.version.clone()),
-        references: Default::default(),
-        context: serde_json::json!({ "source": args.source, "rev": args.rev }),
-    };
-    let mut options = AgentOptions::nix_style(&args.out);
-    options.max_attempts = args.max_iterations.max(1);
-    options.max_no_progress = Some(args.max_no_progress.max(1));
-    options.max_static_repairs = args.static_repairs;
-    options.refine_rounds = args.refine;
-    options.tools = !args.no_tools;
-    options.replace_existing = args.replace;
-    options.cancel = cancel.clone();
-
-    let mut printer = crate::progress::ProgressPrinter::new(false);
-    let report = Agent::run(&task, &eco, model.as_ref(), &options, &mut printer).map_err(|e| {
-        CliError::new(Exit::Environment, e.to_string())
-            .hint("check that the --out directory is writable (or pass --replace)")
-    })?;
-    let run_dir = args.out.join(&task.name);
-    finish::finish(&finish::Finish {
-        run_dir: &run_dir,
-        report: &report,
-        eco: &eco,
-        model: model.as_ref(),
-        facts: inputs.facts.as_ref(),
-        facts_text: &facts_text,
-        draft: eco.current_draft().ok().as_ref(),
-        allow_unbuilt: args.allow_unbuilt,
-    })
 }
 
 /// Ctrl-C (or SIGTERM) cancels the run through the runner's flag, so the
 /// build's process group is killed: see [`packsmith_exec::install_cancel`].
 fn cancel_on_ctrl_c() -> CancelToken {
     CancelToken::from_flag(packsmith_exec::install_cancel())
+}
+
+/// The command line as the backend's request.
+fn request(args: &NixArgs) -> NixRequest {
+    NixRequest {
+        source: args.source.clone(),
+        rev: args.rev.clone(),
+        name: args.name.clone(),
+        version: args.version.clone(),
+        attr_path: args.attr_path.clone(),
+        nixpkgs: args.nixpkgs.clone(),
+        cache_dir: cache_dir(),
+        sandbox: !args.no_sandbox,
+        sandbox_paths: args.sandbox_paths.clone(),
+        offline: args.offline,
+        out: args.out.clone(),
+        replace: args.replace,
+        max_iterations: args.max_iterations,
+        max_no_progress: args.max_no_progress,
+        static_repairs: args.static_repairs,
+        refine: args.refine,
+        tools: !args.no_tools,
+        project_summary: !args.no_summary,
+        allow_unbuilt: args.allow_unbuilt,
+    }
 }

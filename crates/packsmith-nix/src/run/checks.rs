@@ -1,12 +1,12 @@
-//! What a `packsmith nix` run checked and what it did not, one row per
+//! What a Nix run checked and what it did not, one row per
 //! check, as the report's `checks` extra (a table in report.md, the same
 //! rows in report.json), so that a recipe that was only parsed is never
 //! read as one that built (issue 45).
 
+use crate::ecosystem::result::{CheckState, NixResult};
+use crate::ecosystem::stages::{BUILD, EVALUATE};
+use crate::ecosystem::HashStatus;
 use packsmith_agent::{AttemptRecord, RunReport};
-use packsmith_nix::ecosystem::result::{CheckState, NixResult};
-use packsmith_nix::ecosystem::stages::{BUILD, EVALUATE};
-use packsmith_nix::ecosystem::HashStatus;
 use serde_json::{json, Value};
 
 /// Why nothing was evaluated or built, when no nixpkgs was pinned.
@@ -104,8 +104,8 @@ fn source_hash_result(result: &NixResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ecosystem::result::Check;
     use packsmith_agent::StageRecord;
-    use packsmith_nix::ecosystem::result::Check;
 
     fn stage(name: &str, passed: bool) -> StageRecord {
         StageRecord {

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use packsmith_core::archive::strip_archive_suffix;
 use packsmith_exec::CommandSpec;
-use packsmith_nix::fetch::strip_archive_suffix;
 use sha2::{Digest, Sha256};
 
 /// The archive a path or `file://` URL names, if it is one.

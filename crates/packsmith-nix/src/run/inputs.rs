@@ -1,19 +1,18 @@
-//! What `packsmith nix` starts from: the source as a fetcher spec, the
+//! What a Nix run starts from: the source as a fetcher spec, the
 //! repository analysis (when the source can be cloned or read), the
 //! package name, revision and version, and the nixpkgs pin.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use packsmith_agent::RunError;
+use packsmith_analyze::archive::{self, local_archive};
 use packsmith_analyze::{analyze_dir, source, AnalyzeError};
 use packsmith_core::{RepoFacts, SourceInfo};
 use packsmith_exec::CommandSpec;
-use packsmith_nix::{parse_source, NixConfig, NixpkgsPin, Revision, SourceSpec};
 
-use crate::archive::{self, local_archive};
-use crate::env_vars::cache_dir;
-use crate::exit::{CliError, Exit};
-use crate::progress::note as note_line;
+use crate::fetch::{parse_source, Revision, SourceSpec};
+use crate::runner::{NixConfig, NixpkgsPin};
 
 /// The resolved inputs.
 pub struct Inputs {
@@ -32,11 +31,11 @@ pub struct Inputs {
 
 /// A local directory given without `./` is still a path; a local release
 /// archive (a path or `file://` URL) is fetched by its `file://` URL.
-fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
+fn source_spec(given: &str) -> Result<SourceSpec, RunError> {
     if let Some(archive) = local_archive(given) {
         let abs = archive
             .canonicalize()
-            .map_err(|e| CliError::new(Exit::BadInput, format!("cannot read {given}: {e}")))?;
+            .map_err(|e| RunError::bad_input(format!("cannot read {given}: {e}")))?;
         return Ok(SourceSpec::Url {
             url: format!("file://{}", abs.display()),
         });
@@ -45,28 +44,26 @@ fn source_spec(given: &str) -> Result<SourceSpec, CliError> {
     if p.is_dir() {
         let abs = p
             .canonicalize()
-            .map_err(|e| CliError::new(Exit::BadInput, format!("cannot read {given}: {e}")))?;
+            .map_err(|e| RunError::bad_input(format!("cannot read {given}: {e}")))?;
         if !holds_a_file(&abs) {
             return Err(empty_directory(&abs));
         }
         return Ok(SourceSpec::Path { path: abs });
     }
     match parse_source(given) {
-        Ok(SourceSpec::Path { path }) if path.is_file() => Err(CliError::new(
-            Exit::BadInput,
+        Ok(SourceSpec::Path { path }) if path.is_file() => Err(RunError::bad_input(
             format!(
                 "{} is a file, but neither a source directory nor a release archive",
                 path.display()
             ),
         )
         .hint("give a source directory, a release archive (.tar.gz, .tar.xz, .tar.bz2, .zip, …) or a project URL")),
-        Ok(SourceSpec::Path { path }) => Err(CliError::new(
-            Exit::BadInput,
+        Ok(SourceSpec::Path { path }) => Err(RunError::bad_input(
             format!("{} is not a directory", path.display()),
         )
         .hint("give an existing source directory, or a project URL")),
         Ok(spec) => Ok(spec),
-        Err(e) => Err(CliError::from_error(Exit::BadInput, &e)),
+        Err(e) => Err(RunError::from_hint_as(&e, true)),
     }
 }
 
@@ -90,9 +87,8 @@ fn holds_a_file(dir: &Path) -> bool {
     })
 }
 
-fn empty_directory(dir: &Path) -> CliError {
-    CliError::new(
-        Exit::BadInput,
+fn empty_directory(dir: &Path) -> RunError {
+    RunError::bad_input(
         format!(
             "{} is empty: it holds no file to package (a .git directory aside)",
             dir.display()
@@ -168,20 +164,33 @@ fn split_name_version(stem: &str) -> (Option<String>, Option<String>) {
     }
 }
 
-pub fn resolve(
-    given: &str,
-    rev: Option<&str>,
-    name: Option<&str>,
-    version: Option<&str>,
-    attr_path: Option<&str>,
-) -> Result<Inputs, CliError> {
+/// What the user gave, resolved.
+pub struct Given<'a> {
+    pub source: &'a str,
+    pub rev: Option<&'a str>,
+    pub name: Option<&'a str>,
+    pub version: Option<&'a str>,
+    pub attr_path: Option<&'a str>,
+    /// Where clones and unpacked archives are kept.
+    pub cache_dir: &'a Path,
+}
+
+pub fn resolve(g: &Given<'_>, say: &mut dyn FnMut(&str)) -> Result<Inputs, RunError> {
+    let Given {
+        source: given,
+        rev,
+        name,
+        version,
+        attr_path,
+        cache_dir,
+    } = *g;
     let spec = source_spec(given)?;
     let mut note = None;
     let (repo_root, facts) = match &spec {
         SourceSpec::Path { path } => {
             let (root, info) =
-                source::resolve(&path.display().to_string(), &cache_dir(), &mut note_line)
-                    .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
+                source::resolve(&path.display().to_string(), cache_dir, &mut |l| say(l))
+                    .map_err(|e| RunError::from_hint_as(&e, true))?;
             // A tree without a known build file is still packaged: the
             // model reads it and picks the builder.
             let facts = analyze_dir(&root, info)
@@ -190,15 +199,16 @@ pub fn resolve(
             (Some(root), facts)
         }
         SourceSpec::Forge { .. } | SourceSpec::Git { .. } => {
-            match source::resolve(given, &cache_dir(), &mut note_line) {
+            match source::resolve(given, cache_dir, &mut |l| say(l)) {
                 Ok((root, info)) => {
                     let facts = analyze_dir(&root, info)
                         .map_err(|e| note = Some(analysis_failed(&e.to_string())))
                         .ok();
                     (Some(root), facts)
                 }
+                // The caller sees its cancel token set: an interruption.
                 Err(e @ AnalyzeError::Interrupted { .. }) => {
-                    return Err(CliError::from_error(Exit::Interrupted, &e));
+                    return Err(RunError::from_hint_as(&e, false));
                 }
                 Err(e) => {
                     note = Some(format!("the repository could not be fetched: {e}"));
@@ -208,7 +218,7 @@ pub fn resolve(
         }
         SourceSpec::Url { url } if local_archive(url).is_some() => {
             let archive = PathBuf::from(url.trim_start_matches("file://"));
-            match archive::unpack(&archive, &cache_dir()) {
+            match archive::unpack(&archive, cache_dir) {
                 Ok(root) => {
                     let info = SourceInfo {
                         kind: "archive".into(),
@@ -234,7 +244,7 @@ pub fn resolve(
         }
     };
     let (facts, source_root) = match (attr_path, &repo_root, facts) {
-        (Some(attr), Some(root), Some(f)) => python_subproject(attr, root, f),
+        (Some(attr), Some(root), Some(f)) => python_subproject(attr, root, f, say),
         (_, _, facts) => (facts, None),
     };
     // `demo-1.0.tar.gz` names the package and its version; its top
@@ -300,8 +310,9 @@ fn python_subproject(
     attr: &str,
     root: &Path,
     facts: RepoFacts,
+    say: &mut dyn FnMut(&str),
 ) -> (Option<RepoFacts>, Option<String>) {
-    use packsmith_nix::attr_path::{leaf, package_set, python_subproject, same_name, PackageSet};
+    use crate::attr_path::{leaf, package_set, python_subproject, same_name, PackageSet};
     if package_set(attr) != PackageSet::Python {
         return (Some(facts), None);
     }
@@ -318,7 +329,7 @@ fn python_subproject(
     match analyze_dir(&root.join(&dir), facts.source.clone()) {
         Ok(mut sub) => {
             sub.versions = facts.versions;
-            crate::progress::note(&format!(
+            say(&format!(
                 "note: {attr} is the Python project in {dir}/ (sourceRoot)"
             ));
             (Some(sub), Some(dir))
@@ -341,27 +352,25 @@ fn analysis_failed(error: &str) -> String {
 pub fn nixpkgs_pin(
     given: Option<&str>,
     config: &NixConfig,
-) -> Result<Option<NixpkgsPin>, CliError> {
+) -> Result<Option<NixpkgsPin>, RunError> {
     if let Some(g) = given {
         let p = Path::new(g);
         if p.is_dir() {
-            let path = p.canonicalize().map_err(|e| {
-                CliError::new(Exit::BadInput, format!("cannot read --nixpkgs {g}: {e}"))
-            })?;
+            let path = p
+                .canonicalize()
+                .map_err(|e| RunError::bad_input(format!("cannot read --nixpkgs {g}: {e}")))?;
             if !path.join("default.nix").is_file() {
-                return Err(CliError::new(
-                    Exit::BadInput,
-                    format!("--nixpkgs {g} has no default.nix, so it is not a nixpkgs checkout"),
-                )
+                return Err(RunError::bad_input(format!(
+                    "--nixpkgs {g} has no default.nix, so it is not a nixpkgs checkout"
+                ))
                 .hint("give the root of a nixpkgs checkout, or a nixpkgs commit"));
             }
             return Ok(Some(NixpkgsPin::Path { path }));
         }
         if g.contains('/') {
-            return Err(CliError::new(
-                Exit::BadInput,
-                format!("--nixpkgs {g} is neither a directory nor a nixpkgs revision"),
-            )
+            return Err(RunError::bad_input(format!(
+                "--nixpkgs {g} is neither a directory nor a nixpkgs revision"
+            ))
             .hint("give the path of a nixpkgs checkout, or a commit such as a 40-digit hash"));
         }
         return Ok(Some(NixpkgsPin::Rev {
@@ -410,7 +419,7 @@ mod tests {
         std::fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         let given = dir.path().display().to_string();
         let err = source_spec(&given).unwrap_err();
-        assert_eq!(err.code, Exit::BadInput);
+        assert!(err.bad_input);
         let canonical = dir.path().canonicalize().unwrap();
         assert!(
             err.message.contains(&canonical.display().to_string()),

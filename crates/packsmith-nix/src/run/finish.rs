@@ -1,25 +1,23 @@
 //! After the loop: `nix-result.json` (parse, build and runtime checks
 //! reported apart; what could not be checked and why; failure analysis
 //! when nothing built), the report's status (`not_built` for a recipe
-//! that was only parsed) and `checks` table, the end summary on stdout
-//! and the exit code.
+//! that was only parsed) and `checks` table, written once more, and the
+//! run's [`Outcome`].
 
-use std::fmt::Write as _;
-use std::io::Write;
 use std::path::Path;
 
 use packsmith_agent::rundir::rewrite_report;
-use packsmith_agent::{RunReport, RunStatus};
+use packsmith_agent::{RunError, RunReport, RunStatus};
 use packsmith_core::RepoFacts;
 use packsmith_llm::{ChatModel, ChatResponse};
-use packsmith_nix::ecosystem::analysis::{self, category_name, FailureAnalysis};
-use packsmith_nix::ecosystem::result::{self, Check, CheckState, NixResult};
-use packsmith_nix::ecosystem::runtime::RuntimeStatus;
-use packsmith_nix::ecosystem::{HashStatus, PreparedDraft};
-use packsmith_nix::{NixEcosystem, NixpkgsPin};
 
 use super::checks::{self, CheckInputs, NO_NIXPKGS};
-use crate::exit::{CliError, Exit};
+use super::outcome::Outcome;
+use crate::ecosystem::analysis::{self, FailureAnalysis};
+use crate::ecosystem::result::{self, Check, CheckState, NixResult};
+use crate::ecosystem::runtime::RuntimeStatus;
+use crate::ecosystem::{HashStatus, PreparedDraft};
+use crate::{NixEcosystem, NixpkgsPin};
 
 pub struct Finish<'a> {
     pub run_dir: &'a Path,
@@ -31,16 +29,6 @@ pub struct Finish<'a> {
     pub draft: Option<&'a PreparedDraft>,
     /// `--allow-unbuilt`: a recipe that was only parsed exits 0.
     pub allow_unbuilt: bool,
-}
-
-pub fn hash_line(h: &HashStatus) -> String {
-    match h {
-        HashStatus::NotNeeded => "none needed (local path)".into(),
-        HashStatus::Prefetched { sri, .. } => format!("{sri} (prefetched)"),
-        HashStatus::Placeholder { reason } => {
-            format!("lib.fakeHash, to be filled in by the first build ({reason})")
-        }
-    }
 }
 
 fn check(state: CheckState, detail: impl Into<String>) -> Check {
@@ -81,7 +69,8 @@ fn account_analysis_call(report: &mut RunReport, answer: &ChatResponse) {
     );
 }
 
-pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
+/// The report as written last, `nix-result.json`'s data, and the outcome.
+pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunError> {
     let mut report = f.report.clone();
     let recipe_rel = report.final_recipe.clone().or(report.best_recipe.clone());
     let recipe_text = recipe_rel
@@ -176,7 +165,7 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
         failure_analysis,
         not_checked,
     };
-    result::write(f.run_dir, &result).map_err(|e| CliError::new(Exit::Environment, e))?;
+    result::write(f.run_dir, &result).map_err(RunError::environment)?;
     if succeeded && !builds {
         mark_not_built(&mut report);
     }
@@ -189,14 +178,9 @@ pub fn finish(f: &Finish<'_>) -> Result<Exit, CliError> {
             environment: environment.as_deref(),
         }),
     );
-    rewrite_report(f.run_dir, &report)
-        .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
-    let _ = writeln!(
-        std::io::stdout().lock(),
-        "{}",
-        summary(f, &report, &result).trim_end()
-    );
-    exit_for(f, &report, environment.is_some())
+    rewrite_report(f.run_dir, &report).map_err(|e| RunError::environment(e.to_string()))?;
+    let outcome = outcome(f, &report, environment.is_some());
+    Ok((report, result, outcome))
 }
 
 /// A run whose every stage passed without nixpkgs only parsed its
@@ -206,119 +190,28 @@ fn mark_not_built(report: &mut RunReport) {
     report.reason = format!("the recipe parses, but was not evaluated or built: {NO_NIXPKGS}");
 }
 
-/// The exit code of a finished run; a recipe that was only parsed is an
-/// error (exit 3, as for a Nix or nixpkgs that cannot be used: nothing
-/// says the recipe is wrong) unless `--allow-unbuilt` accepts it.
-fn exit_for(f: &Finish<'_>, report: &RunReport, environment: bool) -> Result<Exit, CliError> {
-    Ok(match report.status {
-        RunStatus::Succeeded => Exit::Success,
-        RunStatus::NotBuilt if f.allow_unbuilt => Exit::Success,
-        RunStatus::NotBuilt => return Err(not_built_error(f.run_dir)),
-        RunStatus::Interrupted => Exit::Interrupted,
+/// How a finished run ended; a recipe that was only parsed is an error
+/// (as for a Nix or nixpkgs that cannot be used: nothing says the recipe
+/// is wrong) unless `--allow-unbuilt` accepts it.
+fn outcome(f: &Finish<'_>, report: &RunReport, environment: bool) -> Outcome {
+    match report.status {
+        RunStatus::Succeeded => Outcome::Succeeded,
+        RunStatus::NotBuilt if f.allow_unbuilt => Outcome::Succeeded,
+        RunStatus::NotBuilt => Outcome::NotBuilt(not_built_error(f.run_dir)),
+        RunStatus::Interrupted => Outcome::Interrupted,
         // Nix or nixpkgs could not be used: not the recipe's fault.
-        _ if environment => Exit::Environment,
-        _ => Exit::Failure,
-    })
+        _ if environment => Outcome::Unusable,
+        _ => Outcome::Failed,
+    }
 }
 
-fn not_built_error(run_dir: &Path) -> CliError {
-    CliError::new(
-        Exit::Environment,
-        format!(
-            "{} was parsed but not built: {NO_NIXPKGS}",
-            run_dir.join("package.nix").display()
-        ),
-    )
+fn not_built_error(run_dir: &Path) -> RunError {
+    RunError::environment(format!(
+        "{} was parsed but not built: {NO_NIXPKGS}",
+        run_dir.join("package.nix").display()
+    ))
     .hint(
         "pass --nixpkgs with a nixpkgs checkout or commit (or put nixpkgs in NIX_PATH) to \
          build it, or --allow-unbuilt to accept a recipe that was only parsed",
     )
-}
-
-fn state(s: CheckState) -> &'static str {
-    match s {
-        CheckState::Passed => "passed",
-        CheckState::Failed => "FAILED",
-        CheckState::NotChecked => "not checked",
-    }
-}
-
-fn summary(f: &Finish<'_>, rep: &RunReport, r: &NixResult) -> String {
-    let mut out = String::new();
-    if rep.status == RunStatus::NotBuilt {
-        let _ = writeln!(out, "\n{}: parsed, NOT BUILT: {NO_NIXPKGS}", rep.name);
-    } else {
-        let _ = writeln!(
-            out,
-            "\n{}: {} ({})",
-            rep.name,
-            rep.status.as_str(),
-            rep.reason
-        );
-    }
-    for a in &rep.attempts {
-        let _ = writeln!(
-            out,
-            "  #{:<2} {:<11} {:<12} {}{}{}",
-            a.attempt,
-            format!("{:?}", a.kind).to_lowercase(),
-            a.stage_reached,
-            if a.passed {
-                "passed".to_string()
-            } else {
-                a.failure
-                    .as_ref()
-                    .map(|x| x.class.clone())
-                    .unwrap_or_default()
-            },
-            a.verdict.map(|v| format!(" [{v:?}]")).unwrap_or_default(),
-            if a.rolled_back { " (rolled back)" } else { "" }
-        );
-    }
-    let _ = writeln!(
-        out,
-        "  parse: {} · build: {} · runtime: {}",
-        state(r.parse.state),
-        state(r.build.state),
-        state(r.runtime.state)
-    );
-    for fix in &r.hash_fixes {
-        let _ = writeln!(out, "  hash fixed without the model: {fix}");
-    }
-    for n in &r.not_checked {
-        let _ = writeln!(out, "  not checked: {n}");
-    }
-    if let Some(a) = &r.failure_analysis {
-        let _ = writeln!(
-            out,
-            "  why it does not build [{}]: {}",
-            category_name(a.category),
-            a.explanation.replace('\n', " ")
-        );
-    }
-    let _ = writeln!(
-        out,
-        "  tokens: {} in, {} out · model calls: {} · tool calls: {} · cost: ${:.4} · time: {:.1}s",
-        rep.usage.prompt_tokens,
-        rep.usage.completion_tokens,
-        rep.model_calls,
-        rep.tool_calls,
-        rep.cost_usd,
-        rep.duration_ms as f64 / 1000.0
-    );
-    match &r.recipe {
-        Some(p) => {
-            let _ = writeln!(out, "  recipe: {}", f.run_dir.join(p).display());
-        }
-        None => {
-            let _ = writeln!(out, "  no recipe was produced");
-        }
-    }
-    let _ = writeln!(
-        out,
-        "  details: {} and {}",
-        f.run_dir.join("report.md").display(),
-        f.run_dir.join(result::RESULT_FILE).display()
-    );
-    out
 }
