@@ -86,22 +86,6 @@ pub fn origin_url(root: &Path) -> Option<String> {
     None
 }
 
-/// The tag that names `version` (`v1.2.0`, `1.2.0`, or any tag the
-/// analysis reads as that version), when the checkout has one.
-pub fn tag_for_version(root: &Path, version: &str) -> Option<String> {
-    let tags = tags(root);
-    let exact = [format!("v{version}"), version.to_string()];
-    exact
-        .iter()
-        .find(|want| tags.iter().any(|(t, _)| t == *want))
-        .cloned()
-        .or_else(|| {
-            tags.iter()
-                .find(|(t, _)| crate::versions::tag_to_version(t, None).as_deref() == Some(version))
-                .map(|(t, _)| t.clone())
-        })
-}
-
 /// Writes the tree of tag `tag` of the checkout at `root` into `dest` (a
 /// new or empty directory): `git archive` into a tarball beside it, then
 /// `tar` to unpack, so the checkout itself (its index, its work tree) is

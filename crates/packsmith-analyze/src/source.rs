@@ -4,7 +4,8 @@
 use crate::error::AnalyzeError;
 /// An earlier release of a checkout, for `packsmith update`: the tag that
 /// names a version, and its tree exported without touching the checkout.
-pub use crate::git::{export_tag, tag_for_version};
+pub use crate::git::export_tag;
+pub use crate::versions::tag_for_version;
 use packsmith_core::SourceInfo;
 use packsmith_exec::{run, run_watched, CommandSpec, Output};
 use sha2::{Digest, Sha256};

@@ -67,6 +67,22 @@ pub fn from_git(probe: GitProbe, project_name: Option<&str>) -> VersionFacts {
     facts
 }
 
+/// The tag that names `version` (`v1.2.0`, `1.2.0`, or any tag the
+/// analysis reads as that version), when the checkout has one.
+pub fn tag_for_version(root: &Path, version: &str) -> Option<String> {
+    let tags = git::tags(root);
+    let exact = [format!("v{version}"), version.to_string()];
+    exact
+        .iter()
+        .find(|want| tags.iter().any(|(t, _)| t == *want))
+        .cloned()
+        .or_else(|| {
+            tags.iter()
+                .find(|(t, _)| tag_to_version(t, None).as_deref() == Some(version))
+                .map(|(t, _)| t.clone())
+        })
+}
+
 /// Turns a tag into a version: `v1.2.3` → `1.2.3`, `release-1_2_3` →
 /// `1.2.3`, `zfp-1.0.1` → `1.0.1`, `2024.01` → `2024.01`. Tags that hold no
 /// version (`latest`, `nightly`) give None.
