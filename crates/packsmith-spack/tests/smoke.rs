@@ -51,6 +51,12 @@ struct Run {
 /// One attempt with the scripted model's answer as the recipe (the
 /// deterministic draft off), every stage but audit and hermeticity.
 fn run_once(answer: &str) -> Option<Run> {
+    run_project(("smokey", "0.3.0"), smokey_project, answer)
+}
+
+/// One attempt on the project `make` writes, packaged as `(name,
+/// version)` by the recipe `answer`.
+fn run_project(package: (&str, &str), make: fn(&Path), answer: &str) -> Option<Run> {
     let _spack = crate::spack_real::SPACK
         .lock()
         .unwrap_or_else(|e| e.into_inner());
@@ -59,27 +65,21 @@ fn run_once(answer: &str) -> Option<Run> {
         hermeticity: false,
         smoke: true,
     };
-    let LoopEnv { eco, src, .. } = ecosystem(
-        run.path(),
-        "smoke",
-        ("smokey", "0.3.0"),
-        smokey_project,
-        after,
-    )?;
+    let LoopEnv { eco, src, .. } = ecosystem(run.path(), "smoke", package, make, after)?;
     let model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));
     let mut options = AgentOptions::new(run.path().join("out"));
     options.tools = false;
     options.max_attempts = 1;
     let task = Task {
-        name: "smokey".into(),
+        name: package.0.into(),
         repo_root: src.clone(),
-        version: Some("0.3.0".into()),
+        version: Some(package.1.into()),
         references: Default::default(),
         context: serde_json::Value::Null,
     };
     let mut sink = |_: &AgentEvent| {};
     let report = Agent::run(&task, &eco, &model, &options, &mut sink).unwrap();
-    let out = run.path().join("out/smokey");
+    let out = run.path().join("out").join(package.0);
     let recipe = std::fs::read_to_string(out.join("attempts/01/package.py")).unwrap_or_default();
     let smoke_log =
         std::fs::read_to_string(out.join("attempts/01/logs/smoke.log")).unwrap_or_default();
@@ -204,45 +204,20 @@ fn tinylib_project(dir: &Path) {
 /// program against it, and `spack test run` passes it.
 #[test]
 fn a_library_gains_a_link_test_that_passes() {
-    let _spack = crate::spack_real::SPACK
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let run = tempfile::tempdir().unwrap();
-    let after = AfterInstall {
-        hermeticity: false,
-        smoke: true,
-    };
-    let Some(LoopEnv { eco, src, .. }) = ecosystem(
-        run.path(),
-        "smoke-lib",
-        ("tinylib", "1.2.0"),
-        tinylib_project,
-        after,
-    ) else {
-        return;
-    };
     let recipe = format!(
         "from spack.package import *\n\n\nclass Tinylib(CMakePackage):\n    \"\"\"A library.\"\"\"\n\n    \
          homepage = \"https://example.invalid/tinylib\"\n    url = \"file:///wrong/tinylib-1.2.0.tar.gz\"\n\n    \
          version(\"1.2.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
         "0".repeat(64)
     );
-    let model = ScriptedModel::new("scripted:test").text(format!("```python\n{recipe}```"));
-    let mut options = AgentOptions::new(run.path().join("out"));
-    options.tools = false;
-    options.max_attempts = 1;
-    let task = Task {
-        name: "tinylib".into(),
-        repo_root: src.clone(),
-        version: Some("1.2.0".into()),
-        references: Default::default(),
-        context: serde_json::Value::Null,
+    let Some(Run {
+        report,
+        recipe: written,
+        smoke_log: log,
+    }) = run_project(("tinylib", "1.2.0"), tinylib_project, &recipe)
+    else {
+        return;
     };
-    let mut sink = |_: &AgentEvent| {};
-    let report = Agent::run(&task, &eco, &model, &options, &mut sink).unwrap();
-    let out = run.path().join("out/tinylib");
-    let written = std::fs::read_to_string(out.join("attempts/01/package.py")).unwrap_or_default();
-    let log = std::fs::read_to_string(out.join("attempts/01/logs/smoke.log")).unwrap_or_default();
     eprintln!("{log}");
     assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
     assert!(

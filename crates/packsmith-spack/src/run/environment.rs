@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use super::RunError;
@@ -115,4 +116,13 @@ pub fn locate_all(
         kb,
         names,
     })
+}
+
+/// The names a run checks dependencies against: the knowledge base's,
+/// else none (every name is then taken as written).
+pub fn names_or_none(index: &Option<NameIndex>) -> &dyn SpackNames {
+    match index {
+        Some(n) => n,
+        None => &NoKnowledge,
+    }
 }

@@ -22,14 +22,13 @@ use packsmith_core::RepoFacts;
 use packsmith_llm::{ChatModel, Config};
 use packsmith_spack_knowledge::brief::BriefOverrides;
 use packsmith_spack_knowledge::draft::DraftOptions;
-use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
 use crate::prepare::{prepare_run, PreparedRun, RunInputs};
 use crate::validate::StageOptions;
 
-pub use environment::{locate_all, Located, SpackLocation};
+pub use environment::{locate_all, names_or_none, Located, SpackLocation};
 pub use packsmith_agent::RunError;
 pub use repair::{repair, RepairRequest, RepairRun};
 
@@ -125,10 +124,7 @@ pub fn run(
         &request.cache_dir,
         say,
     )?;
-    let names: &dyn SpackNames = match &names_index {
-        Some(n) => n,
-        None => &NoKnowledge,
-    };
+    let names = names_or_none(&names_index);
     let prepared = prepare_run(RunInputs {
         facts: &facts,
         source_root: &root,

@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use packsmith_agent::{Agent, CancelToken, EventSink, RunReport, Task};
 use packsmith_core::RepoFacts;
 use packsmith_llm::ChatModel;
-use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 
-use super::{agent_options, locate_all, repair_mode, tools_for, LoopSettings, RunError};
+use super::{
+    agent_options, locate_all, names_or_none, repair_mode, tools_for, LoopSettings, RunError,
+};
 use super::{Located, SpackLocation};
 use crate::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
 use crate::prepare::{prepare_repair, PreparedRepair, RepairInputs, RepairSource};
@@ -78,10 +79,7 @@ pub fn repair(
         &request.cache_dir,
         say,
     )?;
-    let names: &dyn SpackNames = match &names_index {
-        Some(n) => n,
-        None => &NoKnowledge,
-    };
+    let names = names_or_none(&names_index);
     let package = &request.package;
     let prepared = prepare_repair(RepairInputs {
         package,

@@ -6,8 +6,9 @@
 use std::io::Write;
 use std::path::Path;
 
+use packsmith_spack::run::names_or_none;
 use packsmith_spack::validate::hermetic::{check_prefix, render_log, HermeticityReport};
-use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
+use packsmith_spack_knowledge::mapping::SpackNames;
 
 use super::check::names;
 use crate::cli::HermeticityArgs;
@@ -35,10 +36,7 @@ fn check_one(prefix: &Path, names: &dyn SpackNames) -> Result<HermeticityReport,
 
 pub fn run(args: &HermeticityArgs) -> Result<Exit, CliError> {
     let index = names(args.kb.as_deref(), args.no_kb)?;
-    let names: &dyn SpackNames = match &index {
-        Some(n) => n,
-        None => &NoKnowledge,
-    };
+    let names = names_or_none(&index);
     let mut reports = Vec::new();
     for prefix in &args.prefixes {
         reports.push(check_one(prefix, names)?);
