@@ -378,6 +378,10 @@ pub(crate) fn score_pair_again(r: &mut PairResult, dir: &Path, task: &Task, conf
         None => return,
     };
     let run_root = report.1.parent().unwrap_or(dir).to_path_buf();
+    // Journals written before `installed_by` get it from the same report.
+    if r.outcome == Outcome::Succeeded {
+        (r.installed_by, r.model_path) = who_made_it(&report.0, r.success_attempt);
+    }
     score_task(r, &report.0, &run_root, task, config);
 }
 

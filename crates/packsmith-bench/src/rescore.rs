@@ -1,7 +1,8 @@
 //! `bench rescore DIR`: every finished pair's scores computed again from
 //! its run directory, for when the scorer has changed since the run (or the
 //! ground truth was not given then). Outcomes, attempts and tokens stay as
-//! they were; only S_d, S_v and the fidelity figures are replaced. The
+//! they were; only S_d, S_v, the fidelity figures and who made the passing
+//! recipe (`installed_by`, for journals written before it) are replaced. The
 //! journal is rewritten whole, through a temporary file and a rename.
 
 use std::path::{Path, PathBuf};
