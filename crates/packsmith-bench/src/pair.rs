@@ -362,6 +362,11 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
 
 /// Replaces a finished pair's scores with ones computed now from the
 /// report and recipes in `dir` (its run directory).
+/// The run directory a report sits in.
+fn run_root_of(report: &Path, dir: &Path) -> std::path::PathBuf {
+    report.parent().unwrap_or(dir).to_path_buf()
+}
+
 pub(crate) fn score_pair_again(r: &mut PairResult, dir: &Path, task: &Task, config: &BenchConfig) {
     r.s_d = None;
     r.s_v = None;
@@ -377,10 +382,21 @@ pub(crate) fn score_pair_again(r: &mut PairResult, dir: &Path, task: &Task, conf
         }
         None => return,
     };
-    let run_root = report.1.parent().unwrap_or(dir).to_path_buf();
+    let run_root = run_root_of(&report.1, dir);
     // Journals written before `installed_by` get it from the same report.
     if r.outcome == Outcome::Succeeded {
         (r.installed_by, r.model_path) = who_made_it(&report.0, r.success_attempt);
+    }
+    // Smoke-tested means a stand-alone test ran: reports written before
+    // that rule counted a smoke stage that found nothing to test.
+    if let (Some(levels), Some(rel)) = (r.levels.as_mut(), &report.0.final_recipe) {
+        if let Ok(text) = std::fs::read_to_string(run_root_of(&report.1, dir).join(rel)) {
+            let tested = packsmith_spack_knowledge::recipe::parse_recipe(&text, "package.py")
+                .has_stand_alone_tests();
+            if levels["smoke_tested"] == true && !tested {
+                levels["smoke_tested"] = serde_json::Value::Bool(false);
+            }
+        }
     }
     score_task(r, &report.0, &run_root, task, config);
 }
@@ -893,5 +909,36 @@ mod tests {
         ]);
         assert_eq!(who_made_it(&aside, Some(3)), (Some("rules".into()), None));
         assert_eq!(who_made_it(&aside, None), (None, None));
+    }
+
+    /// A smoke stage that tested nothing (no `test_*`, no
+    /// `import_modules` in the passing recipe) is not `smoke_tested`,
+    /// whatever the run's report said; a recipe with a test keeps it.
+    #[test]
+    fn rescoring_counts_only_recipes_with_tests_as_smoke_tested() {
+        let dir = tempfile::tempdir().unwrap();
+        let task = &parse_tasks(REPAIR, "t").unwrap()[0];
+        let run = dir.path().join("z");
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::write(
+            run.join("report.json"),
+            r#"{"schema": 1, "name": "z", "ecosystem": "spack", "model": "m", "status": "succeeded", "reason": "", "stages": ["load"], "attempts": [], "final_recipe": "package.py", "model_calls": 0, "tool_calls": 0, "usage": {"prompt_tokens": 0, "completion_tokens": 0}, "cost_usd": 0.0, "duration_ms": 0}"#,
+        )
+        .unwrap();
+        let config = BenchConfig::load("packsmith").unwrap();
+        let record = r#"{"index": 0, "task": "z.missing_import.0", "config": "c", "ecosystem": "spack", "outcome": "succeeded", "wall_ms": 1, "run_dir": "", "attempts": 1, "model_calls": 0, "tool_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0, "levels": {"installed": true, "smoke_tested": true, "review_clean": false}}"#;
+        let plain = "from spack.package import *\n\n\nclass Z(Package):\n    pass\n";
+        for (recipe, tested) in [
+            (plain.to_string(), false),
+            (
+                format!("{plain}\n    def test_z_version(self):\n        pass\n"),
+                true,
+            ),
+        ] {
+            std::fs::write(run.join("package.py"), recipe).unwrap();
+            let mut r: PairResult = serde_json::from_str(record).unwrap();
+            score_pair_again(&mut r, dir.path(), task, &config);
+            assert_eq!(r.levels.unwrap()["smoke_tested"], tested);
+        }
     }
 }

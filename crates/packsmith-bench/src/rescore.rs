@@ -2,7 +2,8 @@
 //! its run directory, for when the scorer has changed since the run (or the
 //! ground truth was not given then). Outcomes, attempts and tokens stay as
 //! they were; only S_d, S_v, the fidelity figures and who made the passing
-//! recipe (`installed_by`, for journals written before it) are replaced. The
+//! recipe (`installed_by`, for journals written before it) are replaced, and
+//! `smoke_tested` is withdrawn from a recipe with no stand-alone test. The
 //! journal is rewritten whole, through a temporary file and a rename.
 
 use std::path::{Path, PathBuf};

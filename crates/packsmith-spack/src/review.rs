@@ -102,6 +102,13 @@ pub fn passed_stage(report: &RunReport, name: &str) -> Option<bool> {
         .map(|s| s.passed)
 }
 
+/// Whether a recipe has stand-alone tests for `spack test run` to run:
+/// a `test_*` method of its package class or `import_modules`. A smoke
+/// stage that found nothing to check passes, but tested nothing.
+fn has_tests(text: &str) -> bool {
+    parse_recipe(text, "package.py").has_stand_alone_tests()
+}
+
 /// The review gate on the recipe that passed, and the three levels the
 /// run reached (installed, smoke-tested, review-clean), into the report's
 /// extras; false when the run did not succeed (nothing to review).
@@ -115,7 +122,7 @@ pub fn record(report: &mut RunReport, run_dir: &Path) -> bool {
     let items = review(&recipe, passed_stage(report, "audit"));
     let levels = serde_json::json!({
         "installed": passed_stage(report, "install") == Some(true),
-        "smoke_tested": passed_stage(report, "smoke") == Some(true),
+        "smoke_tested": passed_stage(report, "smoke") == Some(true) && has_tests(&recipe),
         "review_clean": is_clean(&items),
     });
     report.extras.insert("review".into(), to_extra(&items));
@@ -372,5 +379,19 @@ class Demo(CMakePackage):
         let style = items.iter().find(|i| i.check == "style").unwrap();
         assert!(!style.passed);
         assert!(style.detail.contains("over 99"), "{}", style.detail);
+    }
+
+    #[test]
+    fn only_a_recipe_with_stand_alone_tests_is_smoke_tested() {
+        assert!(!has_tests(CLEAN));
+        let with_method = format!(
+            "{CLEAN}\n    def test_link_demo(self):\n        \"\"\"link\"\"\"\n        pass\n"
+        );
+        assert!(has_tests(&with_method));
+        let python = CLEAN.replace(
+            "    maintainers(\"someone\")\n",
+            "    import_modules = [\"demo\"]\n\n    maintainers(\"someone\")\n",
+        );
+        assert!(has_tests(&python));
     }
 }

@@ -473,6 +473,13 @@ pub struct ParsedRecipe {
 }
 
 impl ParsedRecipe {
+    /// Whether the recipe has stand-alone tests for `spack test run`: a
+    /// `test_*` method of its package or `import_modules`.
+    pub fn has_stand_alone_tests(&self) -> bool {
+        self.methods.iter().any(|m| m.name.starts_with("test"))
+            || self.attributes.iter().any(|a| a.name == "import_modules")
+    }
+
     /// True when the file defines a Spack package class.
     pub fn is_spack_recipe(&self) -> bool {
         self.class_name.is_some()
