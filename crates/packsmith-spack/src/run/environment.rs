@@ -90,6 +90,31 @@ pub fn knowledge_base(
     Ok(kb)
 }
 
+/// Which Spack, generation and knowledge base a run uses, as the request
+/// names them, and the cache they live in.
+#[derive(Debug, Clone, Default)]
+pub struct SpackChoice {
+    pub location: SpackLocation,
+    /// `0.23`, `1` or `auto`.
+    pub spack_version: String,
+    /// A knowledge base (path or label); `None`: the one of this Spack.
+    pub kb: Option<String>,
+    pub cache_dir: PathBuf,
+}
+
+impl SpackChoice {
+    /// [`locate_all`] for this choice.
+    pub fn locate(&self, say: &mut dyn FnMut(&str)) -> Result<Located, RunError> {
+        locate_all(
+            &self.location,
+            &self.spack_version,
+            self.kb.as_deref(),
+            &self.cache_dir,
+            say,
+        )
+    }
+}
+
 /// Spack, the generation it is, its knowledge base and the names in it:
 /// what `spack`, `repair` and `update` locate before a run.
 pub struct Located {

@@ -28,7 +28,7 @@ use crate::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
 use crate::prepare::{prepare_run, PreparedRun, RunInputs};
 use crate::validate::StageOptions;
 
-pub use environment::{locate_all, names_or_none, Located, SpackLocation};
+pub use environment::{locate_all, names_or_none, Located, SpackChoice, SpackLocation};
 pub use packsmith_agent::RunError;
 pub use repair::{repair, RepairRequest, RepairRun};
 
@@ -65,14 +65,10 @@ pub struct Checks {
 /// Everything one `packsmith spack SOURCE` run needs, as plain data.
 #[derive(Debug, Clone)]
 pub struct SpackRequest {
-    /// A directory, or a git URL cloned into `cache_dir`.
+    /// A directory, or a git URL cloned into the cache.
     pub source: String,
-    pub cache_dir: PathBuf,
-    pub spack: SpackLocation,
-    /// `0.23`, `1` or `auto`.
-    pub spack_version: String,
-    /// A knowledge base (path or label); `None`: the one of this Spack.
-    pub kb: Option<String>,
+    /// Spack, its generation and knowledge base, and the cache.
+    pub spack: SpackChoice,
     pub name: Option<String>,
     pub version: Option<String>,
     /// `--refs` (`similar:2`, `embedding:3`, `none`, …).
@@ -117,13 +113,7 @@ pub fn run(
         target,
         kb,
         names: names_index,
-    } = locate_all(
-        &request.spack,
-        &request.spack_version,
-        request.kb.as_deref(),
-        &request.cache_dir,
-        say,
-    )?;
+    } = request.spack.locate(say)?;
     let names = names_or_none(&names_index);
     let prepared = prepare_run(RunInputs {
         facts: &facts,
@@ -223,8 +213,10 @@ fn analyse(
     request: &SpackRequest,
     say: &mut dyn FnMut(&str),
 ) -> Result<(PathBuf, RepoFacts), RunError> {
-    let (root, info) = source::resolve(&request.source, &request.cache_dir, &mut |line| say(line))
-        .map_err(|e| RunError::from_hint_as(&e, true))?;
+    let (root, info) = source::resolve(&request.source, &request.spack.cache_dir, &mut |line| {
+        say(line)
+    })
+    .map_err(|e| RunError::from_hint_as(&e, true))?;
     let facts = analyze_dir(&root, info).map_err(|e| RunError::from_hint_as(&e, true))?;
     Ok((root, facts))
 }

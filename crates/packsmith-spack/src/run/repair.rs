@@ -8,10 +8,10 @@ use packsmith_agent::{Agent, CancelToken, EventSink, RunReport, Task};
 use packsmith_core::RepoFacts;
 use packsmith_llm::ChatModel;
 
+use super::Located;
 use super::{
-    agent_options, locate_all, names_or_none, repair_mode, tools_for, LoopSettings, RunError,
+    agent_options, names_or_none, repair_mode, tools_for, LoopSettings, RunError, SpackChoice,
 };
-use super::{Located, SpackLocation};
 use crate::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
 use crate::prepare::{prepare_repair, PreparedRepair, RepairInputs, RepairSource};
 use crate::validate::{package_dir_of, Stage, StageOptions};
@@ -30,10 +30,8 @@ pub struct RepairRequest {
     pub source: Option<PathBuf>,
     /// The facts of `source`, for the rules that need the project's options.
     pub facts: Option<RepoFacts>,
-    pub cache_dir: PathBuf,
-    pub spack: SpackLocation,
-    pub spack_version: String,
-    pub kb: Option<String>,
+    /// Spack, its generation and knowledge base, and the cache.
+    pub spack: SpackChoice,
     pub hermeticity: bool,
     pub smoke: bool,
     pub audit: bool,
@@ -72,13 +70,7 @@ pub fn repair(
         target,
         kb,
         names: names_index,
-    } = locate_all(
-        &request.spack,
-        &request.spack_version,
-        request.kb.as_deref(),
-        &request.cache_dir,
-        say,
-    )?;
+    } = request.spack.locate(say)?;
     let names = names_or_none(&names_index);
     let package = &request.package;
     let prepared = prepare_repair(RepairInputs {

@@ -5,11 +5,12 @@
 
 use std::path::Path;
 
-use packsmith_spack::run::{self, SpackLocation};
+use packsmith_spack::run::{self, SpackChoice, SpackLocation};
 use packsmith_spack::validate::SpackSetup;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
 use packsmith_spack_knowledge::target::TargetSpack;
 
+use crate::cli::LoopFlags;
 use crate::env_vars::cache_dir;
 use crate::exit::CliError;
 use crate::progress::note;
@@ -43,4 +44,14 @@ pub fn knowledge_base(
         &cache_dir(),
         &mut |l| note(l),
     )?)
+}
+
+/// The Spack, generation and knowledge base the loop flags name.
+pub fn choice(flags: &LoopFlags) -> Result<SpackChoice, CliError> {
+    Ok(SpackChoice {
+        location: location(flags.spack.as_deref())?,
+        spack_version: flags.spack_version.clone(),
+        kb: flags.kb.clone(),
+        cache_dir: cache_dir(),
+    })
 }

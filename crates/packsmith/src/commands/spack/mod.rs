@@ -12,7 +12,6 @@ use packsmith_spack::run::{self as backend, Checks, LoopSettings, SpackRequest};
 
 use super::optional_model::load_optional_model;
 use crate::cli::{LoopFlags, SpackArgs};
-use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::model_config::load_config;
 use crate::progress::{note, render_summary, ProgressPrinter};
@@ -55,10 +54,7 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
 fn request(args: &SpackArgs) -> Result<SpackRequest, CliError> {
     Ok(SpackRequest {
         source: args.source.clone(),
-        cache_dir: cache_dir(),
-        spack: environment::location(args.run.spack.as_deref())?,
-        spack_version: args.run.spack_version.clone(),
-        kb: args.run.kb.clone(),
+        spack: environment::choice(&args.run)?,
         name: args.name.clone(),
         version: args.version.clone(),
         refs: args.refs.clone(),
