@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use packsmith_spack_knowledge::mapping::NameSource;
+use packsmith_spack_knowledge::mapping::{library_stem, NameSource};
 
 use super::{Evidence, EvidenceSource, Observation};
 
@@ -93,14 +93,13 @@ fn host_archive(name: &str, search: &[&str], default_dirs: &[&str]) -> Option<St
         .map(|p| p.to_string_lossy().into_owned())
 }
 
-/// The library name of a file (`/usr/lib/…/libz.a` → `z`).
+/// The library name of a file (`/usr/lib/…/libz.a` → `z`): the
+/// knowledge crate's reading of library file names, for `lib` files only.
 fn library_name(path: &str) -> Option<&str> {
     let file = path.rsplit('/').next()?;
-    let stem = file.strip_prefix("lib")?;
-    let stem = stem
-        .strip_suffix(".a")
-        .or_else(|| stem.split_once(".so").map(|(s, _)| s))?;
-    (!stem.is_empty()).then_some(stem)
+    file.starts_with("lib")
+        .then(|| library_stem(file))
+        .flatten()
 }
 
 /// What one compiler command took from the host: `(upstream, lookup,

@@ -13,6 +13,7 @@ use std::time::Duration;
 use packsmith_exec::sandbox::Sandbox;
 use packsmith_exec::CommandSpec;
 use packsmith_spack_knowledge::edit::smoke::{link_sources, LinkCheck};
+use packsmith_spack_knowledge::mapping::library_stem;
 
 /// A compile, a link or the run of the program takes at most this.
 const STEP_TIMEOUT: Duration = Duration::from_secs(60);
@@ -23,13 +24,11 @@ const LIB_DIRS: [&str; 2] = ["lib", "lib64"];
 /// Symbols every shared object defines, which say nothing of the library.
 const GENERIC_SYMBOLS: [&str; 5] = ["_init", "_fini", "_edata", "_end", "__bss_start"];
 
-/// `libfoo.so` / `libfoo.a` → `foo`.
-fn library_stem(file: &str) -> Option<&str> {
-    let stem = file.strip_prefix("lib")?;
-    let stem = stem
-        .strip_suffix(".so")
-        .or_else(|| stem.strip_suffix(".a"))?;
-    (!stem.is_empty()).then_some(stem)
+/// `libfoo.so` / `libfoo.a` → `foo`: the names `-lfoo` links (a
+/// versioned `libfoo.so.1` is no link name).
+fn link_name(file: &str) -> Option<&str> {
+    let linkable = file.starts_with("lib") && (file.ends_with(".so") || file.ends_with(".a"));
+    linkable.then(|| library_stem(file)).flatten()
 }
 
 /// How well a name matches the package: 0 best.
@@ -56,7 +55,7 @@ pub fn library_of(prefix: &Path, package: &str) -> Option<(String, String, PathB
         };
         for entry in entries.flatten() {
             let file = entry.file_name().to_string_lossy().into_owned();
-            let Some(stem) = library_stem(&file) else {
+            let Some(stem) = link_name(&file) else {
                 continue;
             };
             let shared = file.ends_with(".so");
