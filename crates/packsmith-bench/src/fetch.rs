@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use packsmith_core::forge::ForgeRepo;
 use packsmith_exec::CommandSpec;
 
 use crate::error::{BenchError, Result};
@@ -18,10 +19,8 @@ pub fn clone_url(task: &Task) -> Option<(String, Option<String>)> {
         Task::Spack(t) => t.git.clone().map(|g| (g, None)),
         Task::Nix(t) => {
             let url = t.upstream_url_derived.clone()?;
-            if !url.starts_with("https://github.com/")
-                && !url.starts_with("https://gitlab.com/")
-                && !url.starts_with("https://codeberg.org/")
-            {
+            // A repository of the one forge table, over https.
+            if !url.starts_with("https://") || ForgeRepo::parse_remote(&url).is_none() {
                 return None;
             }
             let tag = t

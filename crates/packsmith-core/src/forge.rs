@@ -6,6 +6,18 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Hosts whose URLs read `host/owner/repo/…` but whose archive layout this
+/// table does not know (nixpkgs' `fetchFromBitbucket` aside, no fetcher).
+const OWNER_REPO_ONLY_HOSTS: &[&str] = &["bitbucket.org"];
+
+/// True when `host` (any case, `www.` ignored) puts a repository at
+/// `host/OWNER/REPO`: every forge of this table, and Bitbucket.
+pub fn names_owner_repo(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    Forge::from_host(host).is_some() || OWNER_REPO_ONLY_HOSTS.contains(&host)
+}
+
 /// A git forge whose archive URLs follow a known layout (and for which
 /// nixpkgs has a dedicated fetcher).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -181,6 +193,11 @@ mod tests {
     #[test]
     fn hosts_name_their_forge() {
         assert_eq!(Forge::from_host("github.com"), Some(Forge::GitHub));
+        assert!(names_owner_repo("www.GitHub.com"));
+        assert!(names_owner_repo("bitbucket.org"));
+        assert!(names_owner_repo("codeberg.org"));
+        assert!(names_owner_repo("gitlab.inria.fr"));
+        assert!(!names_owner_repo("download.savannah.gnu.org"));
         assert_eq!(Forge::from_host("GitHub.com"), Some(Forge::GitHub));
         assert_eq!(
             Forge::from_host("gitlab.kitware.com"),

@@ -11,9 +11,6 @@ const ARCHIVE_SUFFIXES: &[&str] = &[
     ".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tgz", ".tbz2", ".txz", ".zip", ".tar", ".git",
 ];
 
-/// Hosts whose URLs read `host/owner/repo/…`.
-const FORGES: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"];
-
 /// The upstream project a download fetches: the repository of a forge URL
 /// (`https://github.com/fmtlib/fmt/archive/v9.tar.gz` → `fmt`), the file
 /// name of another URL without archive suffix and version, or failing
@@ -28,7 +25,7 @@ pub fn upstream_name(url: Option<&str>, declared: &str) -> Option<String> {
             .map_or(rest.to_string(), |r| r.replacen(':', "/", 1));
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
         let host = parts.first()?.to_ascii_lowercase();
-        let segment = if FORGES.iter().any(|f| host.ends_with(f)) && parts.len() >= 3 {
+        let segment = if packsmith_core::forge::names_owner_repo(&host) && parts.len() >= 3 {
             parts[2]
         } else {
             parts.get(1..).and_then(|p| p.last()).copied()?

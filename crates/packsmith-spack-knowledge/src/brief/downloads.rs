@@ -239,11 +239,7 @@ fn note_download(d: &DownloadFact, brief: &mut SpackBrief, spack: Option<&str>) 
 fn owner_repo(url: &str) -> Option<String> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let mut parts = rest.split('/').filter(|p| !p.is_empty());
-    let host = parts.next()?.to_ascii_lowercase();
-    if !["github.com", "gitlab.com", "bitbucket.org"]
-        .iter()
-        .any(|h| host.ends_with(h))
-    {
+    if !packsmith_core::forge::names_owner_repo(parts.next()?) {
         return None;
     }
     let owner = parts.next()?;
