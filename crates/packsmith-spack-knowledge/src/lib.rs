@@ -113,6 +113,7 @@ pub mod generation;
 pub mod kb;
 pub mod mapping;
 pub mod mutate;
+pub mod pylayout;
 pub mod pystr;
 mod pywalk;
 pub mod recipe;

@@ -1,13 +1,20 @@
 //! Python literals and layout helpers for rendered recipes.
 
-/// A double-quoted Python string literal for `text`.
+/// A Python string literal for `text`, quoted as black leaves it: double
+/// quotes unless single ones need fewer escapes (`'say "hi"'`).
 pub fn py_str(text: &str) -> String {
+    let doubles = text.matches('"').count();
+    let singles = text.matches('\'').count();
+    let quote = if doubles > singles { '\'' } else { '"' };
     let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
+    out.push(quote);
     for c in text.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
@@ -15,7 +22,7 @@ pub fn py_str(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out.push('"');
+    out.push(quote);
     out
 }
 
@@ -86,7 +93,10 @@ mod tests {
 
     #[test]
     fn strings_are_escaped() {
-        assert_eq!(py_str(r#"a "b" \c"#), r#""a \"b\" \\c""#);
+        assert_eq!(py_str(r#"a "b" \c"#), r#"'a "b" \\c'"#);
+        assert_eq!(py_str(r#"it's "b""#), r#"'it\'s "b"'"#);
+        assert_eq!(py_str(r#"it's"#), r#""it's""#);
+        assert_eq!(py_str(r#"a "b" 'c'"#), r#""a \"b\" 'c'""#);
         assert_eq!(py_str("x\ny"), r#""x\ny""#);
     }
 

@@ -54,6 +54,8 @@ pub struct BundleInputs<'a> {
     pub spack_version: Option<&'a str>,
     /// The spec the run installed (`name@version`), if known.
     pub spec: Option<&'a str>,
+    /// Spack's style tools for the review table, or why there are none.
+    pub style: Result<&'a crate::style::StyleTools, &'a str>,
 }
 
 /// The files a bundle consists of.
@@ -369,6 +371,7 @@ fn pr_description(
     s.push_str(&review_table(
         recipe,
         crate::review::passed_stage(report, "audit"),
+        inputs.style,
     ));
     s.push_str("\n## Disclosure\n\n");
     if inputs.trailer {
@@ -417,8 +420,12 @@ fn smoke(report: &RunReport) -> String {
 }
 
 /// The review gate on the recipe as sent, as a Markdown table.
-fn review_table(recipe: &str, audit: Option<bool>) -> String {
-    let items = crate::review::review(recipe, audit);
+fn review_table(
+    recipe: &str,
+    audit: Option<bool>,
+    style: Result<&crate::style::StyleTools, &str>,
+) -> String {
+    let items = crate::review::review(recipe, audit, style);
     let mut s = String::from("\n## Review (the checks a machine can make)\n\n| check | ok | detail |\n| --- | --- | --- |\n");
     for i in &items {
         let detail = i.detail.replace('|', "\\|");

@@ -86,5 +86,6 @@ pub mod repair_set;
 pub mod review;
 pub mod run;
 pub mod setup;
+pub mod style;
 pub mod update;
 pub mod validate;

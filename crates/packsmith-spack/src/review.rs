@@ -8,6 +8,8 @@ use packsmith_agent::report::{RunReport, RunStatus};
 use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
 use serde::Serialize;
 
+use crate::style::StyleTools;
+
 /// Spack's style (black) wraps at this many characters.
 const MAX_LINE: usize = 99;
 
@@ -61,8 +63,13 @@ fn item(check: &'static str, problems: Vec<String>, seen: &str) -> ReviewItem {
 }
 
 /// Reviews `text`; `audit_passed` is the `spack audit` stage's verdict on
-/// it (None when that stage did not run).
-pub fn review(text: &str, audit_passed: Option<bool>) -> Vec<ReviewItem> {
+/// it (None when that stage did not run); `style` runs Spack's style tools,
+/// or says why they are missing (the style item is then approximated).
+pub fn review(
+    text: &str,
+    audit_passed: Option<bool>,
+    style: Result<&StyleTools, &str>,
+) -> Vec<ReviewItem> {
     let r = parse_recipe(text, "package.py");
     vec![
         description(&r),
@@ -74,7 +81,7 @@ pub fn review(text: &str, audit_passed: Option<bool>) -> Vec<ReviewItem> {
         no_fixme(text),
         dependency_types(&r),
         variants_used(&r, text),
-        style(text),
+        style_item(text, style),
         audit(audit_passed),
     ]
 }
@@ -112,14 +119,14 @@ fn has_tests(text: &str) -> bool {
 /// The review gate on the recipe that passed, and the three levels the
 /// run reached (installed, smoke-tested, review-clean), into the report's
 /// extras; false when the run did not succeed (nothing to review).
-pub fn record(report: &mut RunReport, run_dir: &Path) -> bool {
+pub fn record(report: &mut RunReport, run_dir: &Path, style: Result<&StyleTools, &str>) -> bool {
     let (RunStatus::Succeeded, Some(rel)) = (report.status, &report.final_recipe) else {
         return false;
     };
     let Ok(recipe) = std::fs::read_to_string(run_dir.join(rel)) else {
         return false;
     };
-    let items = review(&recipe, passed_stage(report, "audit"));
+    let items = review(&recipe, passed_stage(report, "audit"), style);
     let levels = serde_json::json!({
         "installed": passed_stage(report, "install") == Some(true),
         "smoke_tested": passed_stage(report, "smoke") == Some(true) && has_tests(&recipe),
@@ -266,7 +273,27 @@ fn variants_used(r: &ParsedRecipe, text: &str) -> ReviewItem {
     )
 }
 
-fn style(text: &str) -> ReviewItem {
+/// Spack's own style tools when they run; else the part of their verdict
+/// that needs no tool (line length, stray whitespace), saying so.
+fn style_item(text: &str, tools: Result<&StyleTools, &str>) -> ReviewItem {
+    let why_not = match tools.map(|t| t.check(text)) {
+        Ok(Ok(found)) => {
+            return item(
+                "style",
+                found.problems,
+                "isort, black and flake8 with Spack's configuration: clean",
+            )
+        }
+        Ok(Err(why)) => why,
+        Err(why) => why.to_string(),
+    };
+    let mut approx = approximate_style(text);
+    let note = format!(" (approximated: {why_not})");
+    approx.detail.push_str(&note);
+    approx
+}
+
+fn approximate_style(text: &str) -> ReviewItem {
     let long: Vec<String> = text
         .lines()
         .enumerate()
@@ -326,7 +353,7 @@ class Demo(CMakePackage):
 
     #[test]
     fn a_recipe_a_reviewer_would_merge_is_clean() {
-        let items = review(CLEAN, Some(true));
+        let items = review(CLEAN, Some(true), Err("no tools in unit tests"));
         assert!(is_clean(&items), "{items:#?}");
         assert_eq!(items.len(), 11);
     }
@@ -345,7 +372,7 @@ class Demo(CMakePackage):
             )
             .replace("type=\"build\"", "type=(\"build\", \"link\")")
             .replace("when=\"+mpi\"", "when=\"@1.0:\"");
-        let items = review(&drafted, None);
+        let items = review(&drafted, None, Err("no tools in unit tests"));
         let failed: Vec<&str> = items
             .iter()
             .filter(|i| !i.passed)
@@ -375,7 +402,7 @@ class Demo(CMakePackage):
     #[test]
     fn long_lines_fail_the_style_item() {
         let long = format!("{CLEAN}    # {}\n", "x".repeat(120));
-        let items = review(&long, Some(true));
+        let items = review(&long, Some(true), Err("no tools in unit tests"));
         let style = items.iter().find(|i| i.check == "style").unwrap();
         assert!(!style.passed);
         assert!(style.detail.contains("over 99"), "{}", style.detail);

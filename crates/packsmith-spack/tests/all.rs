@@ -8,3 +8,4 @@ mod real_loop;
 mod smoke;
 mod spack_logs;
 mod spack_real;
+mod style;

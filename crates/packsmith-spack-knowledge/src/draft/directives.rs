@@ -4,23 +4,8 @@
 use super::names::{render_unknown, UnknownDependency};
 use super::DraftOptions;
 use crate::brief::{BriefDependency, BriefVariant, SpackBrief, VariantDefault};
+use crate::pylayout::{call, LINE_WIDTH};
 use crate::pystr::{comment_text, docstring_text, py_str, py_tuple, py_types, wrap};
-
-/// Spack's formatter (black) wraps at 99 columns.
-pub const LINE_WIDTH: usize = 99;
-
-/// A call `name(args)` at `indent`, on one line when it fits, otherwise one
-/// argument per line with a trailing comma (black's layout).
-pub fn call(indent: &str, name: &str, args: &[String]) -> Vec<String> {
-    let one = format!("{indent}{name}({})", args.join(", "));
-    if one.chars().count() <= LINE_WIDTH {
-        return vec![one];
-    }
-    let mut lines = vec![format!("{indent}{name}(")];
-    lines.extend(args.iter().map(|a| format!("{indent}    {a},")));
-    lines.push(format!("{indent})"));
-    lines
-}
 
 /// Everything in the class before the first method.
 pub fn render_body(
@@ -188,22 +173,28 @@ fn versions(b: &SpackBrief) -> Vec<String> {
         out.extend(call("    ", "version", &[v]));
         return out;
     }
-    vec![
-        format!("    # FIXME: version {version} has no archive checksum, tag or commit; add one"),
-        format!("    # version({v}, sha256=\"...\") or version({v}, tag=\"...\")"),
-    ]
+    let mut out = comment(&format!(
+        "FIXME: version {version} has no archive checksum, tag or commit; add one"
+    ));
+    out.extend(comment(&format!(
+        "version({v}, sha256=\"...\") or version({v}, tag=\"...\")"
+    )));
+    out
+}
+
+/// A class-level comment wrapped at the line width.
+fn comment(text: &str) -> Vec<String> {
+    wrap(text, LINE_WIDTH - 6)
+        .into_iter()
+        .map(|l| format!("    # {l}"))
+        .collect()
 }
 
 /// The brief's FIXMEs as comments wrapped at the line width.
 fn fixmes(items: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for item in items {
-        let text = format!("FIXME: {}", comment_text(item));
-        out.extend(
-            wrap(&text, LINE_WIDTH - 6)
-                .into_iter()
-                .map(|l| format!("    # {l}")),
-        );
+        out.extend(comment(&format!("FIXME: {}", comment_text(item))));
     }
     out
 }
@@ -288,7 +279,7 @@ fn dependencies(b: &SpackBrief, options: &DraftOptions) -> Vec<String> {
             "    # Looked up by the build, which makes only tests; declare what the headers need:"
                 .into()
         } else if switched_off {
-            "    # Optional upstream, behind no option; the lookups CMake may skip are switched off in\n    # cmake_args (CMAKE_DISABLE_FIND_PACKAGE_*) so the host cannot fill them in; add a variant if needed:".into()
+            "    # Optional upstream, behind no option; the lookups CMake may skip are switched off\n    # in cmake_args (CMAKE_DISABLE_FIND_PACKAGE_*) so the host cannot fill them in; add a\n    # variant if needed:".into()
         } else {
             "    # Optional upstream, behind no option; add a variant if needed:".into()
         });

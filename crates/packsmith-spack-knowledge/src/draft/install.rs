@@ -3,8 +3,8 @@
 //! found by name in `self.build_directory` with Spack's `find`, copied
 //! with `install`/`install_tree` (all from `spack.package`).
 
-use super::directives::{call, LINE_WIDTH};
 use crate::brief::InstallPlan;
+use crate::pylayout::{call, LINE_WIDTH};
 use crate::pystr::{comment_text, py_str, wrap};
 
 /// Directories of the build tree that never hold the project's own

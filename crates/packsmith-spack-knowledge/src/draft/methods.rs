@@ -2,8 +2,8 @@
 //! `install_targets`, or an `install` stub (see [`super::install`] for
 //! the `install()` of a build without install rules).
 
-use super::directives::call;
 use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
+use crate::pylayout::{call, item};
 use crate::pystr::py_str;
 
 fn has_base(b: &SpackBrief, base: &str) -> bool {
@@ -62,7 +62,7 @@ fn list_method(name: &str, items: Vec<String>, tail: Vec<String>) -> Vec<String>
         out.push("        args = []".into());
     } else {
         out.push("        args = [".into());
-        out.extend(items.into_iter().map(|i| format!("            {i},")));
+        out.extend(items.iter().flat_map(|i| item("            ", i)));
         out.push("        ]".into());
     }
     out.extend(tail);

@@ -15,8 +15,6 @@ use crate::brief::SpackBrief;
 use crate::mapping::{NoKnowledge, SpackNames};
 
 pub use crate::pystr::py_str;
-/// One call in black's layout, for edits that add a directive.
-pub(crate) use directives::call as black_call;
 pub use imports::render_imports;
 pub use install::render_install;
 pub use names::{resolve_names, UnknownDependency};

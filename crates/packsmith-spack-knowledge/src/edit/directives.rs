@@ -67,7 +67,7 @@ fn insert_call(
     if new_group {
         text.push('\n');
     }
-    for line in crate::draft::black_call(indent, name, args) {
+    for line in crate::pylayout::call(indent, name, args) {
         text.push_str(&line);
         text.push('\n');
     }
@@ -314,7 +314,7 @@ pub(super) fn add_version(
     }
     let indent = &reading.class.body_indent;
     let lines = match sha256 {
-        Some(sum) => crate::draft::black_call(
+        Some(sum) => crate::pylayout::call(
             indent,
             "version",
             &[py_str(version), format!("sha256={}", py_str(sum))],

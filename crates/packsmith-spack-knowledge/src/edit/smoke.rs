@@ -7,6 +7,7 @@
 //! this module only writes it, at positions read from the syntax tree.
 
 use super::locate;
+use crate::pylayout::call;
 use crate::pystr::py_str;
 
 /// Run an installed executable with one argument; it must exit 0.
@@ -190,7 +191,9 @@ fn render_exe_test(check: &ExeCheck, indent: &str) -> String {
 }
 
 /// One stand-alone test that builds and runs the link check in the test's
-/// own directory, with the compiler Spack's test environment names.
+/// own directory, with the compiler Spack's test environment names. Each
+/// source line is written by its own `f.write`, so every line of the
+/// method stays within Spack's style width.
 fn render_link_test(check: &LinkCheck, indent: &str) -> String {
     let name = format!("test_link_{}", ident(&check.library));
     let i2 = format!("{indent}{indent}");
@@ -203,35 +206,53 @@ fn render_link_test(check: &LinkCheck, indent: &str) -> String {
     };
     let compiler = if check.cxx { "CXX" } else { "CC" };
     let lib = format!("self.prefix.{}", check.lib_dir);
-    let mut s = format!(
-        "{indent}def {name}(self):\n{i2}\"\"\"compile, link and run a program against lib{} (smoke test)\"\"\"\n",
+    let mut docstring = format!(
+        "{i2}\"\"\"compile, link and run a program against lib{} (smoke test)\"\"\"",
         check.library
     );
+    // black leaves docstrings as written: a long library name moves out.
+    if docstring.chars().count() > crate::pylayout::LINE_WIDTH {
+        docstring = format!(
+            "{i2}\"\"\"compile, link and run a program against the library (smoke test)\"\"\""
+        );
+    }
+    let mut lines = vec![format!("{indent}def {name}(self):"), docstring];
     for (file, text) in [("smoke_ref.c", &reference), (main_file, &main)] {
-        s.push_str(&format!(
-            "{i2}with open({}, \"w\") as f:\n{i3}f.write({})\n",
-            py_str(file),
-            py_str(text)
-        ));
+        lines.push(format!("{i2}with open({}, \"w\") as f:", py_str(file)));
+        for source_line in text.split_inclusive('\n') {
+            lines.extend(call(&i3, "f.write", &[py_str(source_line)]));
+        }
     }
     // Spack's test environment sets CC and CXX only for some packages;
     // the spec's compiler is the fallback.
-    s.push_str(&format!(
-        "{i2}cc = which(environ.get(\"CC\") or self.compiler.cc, required=True)\n{i2}cc(\"-c\", \"smoke_ref.c\", \"-o\", \"smoke_ref.o\")\n"
+    lines.push(format!(
+        "{i2}cc = which(environ.get(\"CC\") or self.compiler.cc, required=True)"
     ));
-    s.push_str(&format!(
-        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)\n",
+    lines.push(format!(
+        "{i2}cc(\"-c\", \"smoke_ref.c\", \"-o\", \"smoke_ref.o\")"
+    ));
+    lines.push(format!(
+        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
         py_str(compiler),
         compiler.to_ascii_lowercase()
     ));
-    s.push_str(&format!(
-        "{i2}build(\"-I\" + self.prefix.include, {}, \"smoke_ref.o\", \"-o\", \"smoke\", \"-L\" + {lib}, {}, \"-Wl,-rpath,\" + {lib})\n",
+    let args = [
+        "\"-I\" + self.prefix.include".to_string(),
         py_str(main_file),
-        py_str(&format!("-l{}", check.library))
+        "\"smoke_ref.o\"".to_string(),
+        "\"-o\"".to_string(),
+        "\"smoke\"".to_string(),
+        format!("\"-L\" + {lib}"),
+        py_str(&format!("-l{}", check.library)),
+        format!("\"-Wl,-rpath,\" + {lib}"),
+    ];
+    lines.extend(call(&i2, "build", &args));
+    lines.push(format!(
+        "{i2}smoke = which(join_path(\".\", \"smoke\"), required=True)"
     ));
-    s.push_str(&format!(
-        "{i2}smoke = which(join_path(\".\", \"smoke\"), required=True)\n{i2}smoke()\n"
-    ));
+    lines.push(format!("{i2}smoke()"));
+    let mut s = lines.join("\n");
+    s.push('\n');
     s
 }
 
@@ -388,9 +409,18 @@ mod tests {
         );
         assert!(
             method.contains(
-                "\"-L\" + self.prefix.lib64, \"-ldemo\", \"-Wl,-rpath,\" + self.prefix.lib64)"
+                "            \"-L\" + self.prefix.lib64,\n            \"-ldemo\",\n            \"-Wl,-rpath,\" + self.prefix.lib64,\n        )\n"
             ),
             "{method}"
+        );
+        assert!(
+            method.contains("            f.write(\"#include <demo/api.h>\\n\")\n"),
+            "{method}"
+        );
+        assert!(
+            out.lines()
+                .all(|l| l.chars().count() <= crate::pylayout::LINE_WIDTH),
+            "{out}"
         );
         assert!(method.ends_with("        smoke()\n"), "{method}");
         let class = locate::read(&out).unwrap().class;

@@ -151,6 +151,7 @@ fn inputs<'a>(
         trailer,
         spack_version: Some("0.23.1"),
         spec: Some("fast-float@8.0.0"),
+        style: Err("no style tools in this test"),
     }
 }
 

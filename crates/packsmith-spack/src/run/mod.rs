@@ -196,7 +196,12 @@ pub fn run(
     let checked = request.checks.variant_check
         && !cancel.is_cancelled()
         && check_variants(request, &mut report, &eco, &validation, &prepared, say);
-    let reviewed = crate::review::record(&mut report, &prepared.run_dir);
+    let style = crate::style::StyleTools::find(&validation.setup.env);
+    let reviewed = crate::review::record(
+        &mut report,
+        &prepared.run_dir,
+        style.as_ref().map_err(String::as_str),
+    );
     if distilled || hermetic || checked || reviewed {
         rewrite_report(&prepared.run_dir, &report)
             .map_err(|e| RunError::environment(e.to_string()))?;

@@ -10,14 +10,17 @@ mod packages_repo;
 mod python_sites;
 mod scope;
 mod status;
+mod style_tools;
+mod venv;
 
 use std::path::{Path, PathBuf};
 
 pub use check::{check_specs, SpecCheck, CHECK_SPECS};
 pub use checkout::{inspect_checkout, Checkout, Generation};
 pub use externals::{detect_own_externals, OwnExternal};
-pub use scope::{env_script, scope_files};
+pub use scope::{env_script, scope_files, STYLE_BIN_VAR};
 pub use status::{inspect_setup, CommonExternal, SetupStatus, COMMON_EXTERNALS};
+pub use style_tools::STYLE_TOOLS;
 
 /// What went wrong setting Spack up; every message names the input and
 /// says what to do.
@@ -67,6 +70,9 @@ pub struct SetupReport {
     pub checkout: Checkout,
     pub env_file: PathBuf,
     pub spack_python: Option<PathBuf>,
+    /// The directory of Spack's style tools for the review gate, or why
+    /// they could not be installed (the review then approximates).
+    pub style_tools: Result<PathBuf, String>,
     /// What packsmith's detection added (not already found by Spack).
     pub own_externals: Vec<OwnExternal>,
     pub spack_externals: Vec<String>,
@@ -114,7 +120,9 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
         .prefix
         .canonicalize()
         .map_err(write_err(&opts.prefix))?;
-    let spack_python = concretizer::ensure_clingo(&prefix)?;
+    let python = concretizer::system_python()?;
+    let spack_python = concretizer::ensure_clingo(&prefix, &python)?;
+    let style_tools = style_tools::ensure_style_tools(&prefix, &python);
 
     let scope_dir = prefix.join("scope");
     let tmp = prefix.join(format!(".scope.tmp-{}", std::process::id()));
@@ -151,7 +159,12 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     swap_into_place(&tmp, &scope_dir)?;
 
     let env_file = prefix.join("env.sh");
-    let script = env_script(&checkout.root, &prefix, spack_python.as_deref());
+    let script = env_script(
+        &checkout.root,
+        &prefix,
+        spack_python.as_deref(),
+        style_tools.as_deref().ok(),
+    );
     packsmith_exec::atomic_write(&env_file, script.as_bytes()).map_err(|e| SetupError::Write {
         path: env_file.clone(),
         source: std::io::Error::other(e.to_string()),
@@ -160,6 +173,7 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
         checkout,
         env_file,
         spack_python,
+        style_tools,
         own_externals: own,
         spack_externals,
         packages_repo,

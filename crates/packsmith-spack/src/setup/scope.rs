@@ -74,7 +74,15 @@ fn external_entry(ext: &OwnExternal) -> String {
 }
 
 /// `env.sh`: the `export` lines `packsmith spack --spack` and a shell read.
-pub fn env_script(root: &Path, prefix: &Path, spack_python: Option<&Path>) -> String {
+/// The env.sh variable naming the directory of Spack's style tools.
+pub const STYLE_BIN_VAR: &str = "PACKSMITH_STYLE_BIN";
+
+pub fn env_script(
+    root: &Path,
+    prefix: &Path,
+    spack_python: Option<&Path>,
+    style_bin: Option<&Path>,
+) -> String {
     let mut s = format!(
         "# Written by `packsmith setup spack`; rerun it to refresh.\n\
          export SPACK_ROOT={}\n\
@@ -86,6 +94,9 @@ pub fn env_script(root: &Path, prefix: &Path, spack_python: Option<&Path>) -> St
     );
     if let Some(py) = spack_python {
         s.push_str(&format!("export SPACK_PYTHON={}\n", py.display()));
+    }
+    if let Some(bin) = style_bin {
+        s.push_str(&format!("export {STYLE_BIN_VAR}={}\n", bin.display()));
     }
     s.push_str("export PATH=\"$SPACK_ROOT/bin:$PATH\"\n");
     s
@@ -130,8 +141,12 @@ mod tests {
             Path::new("/s"),
             Path::new("/p"),
             Some(Path::new("/p/venv/bin/python3")),
+            Some(Path::new("/p/style/bin")),
         );
         assert!(env.contains("export SPACK_USER_CONFIG_PATH=/p/scope\n"));
         assert!(env.contains("export SPACK_PYTHON=/p/venv/bin/python3\n"));
+        assert!(env.contains("export PACKSMITH_STYLE_BIN=/p/style/bin\n"));
+        let without = env_script(Path::new("/s"), Path::new("/p"), None, None);
+        assert!(!without.contains("PACKSMITH_STYLE_BIN"), "{without}");
     }
 }

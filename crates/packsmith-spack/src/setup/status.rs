@@ -140,7 +140,7 @@ pub fn inspect_setup(prefix: &Path) -> Option<SetupStatus> {
     };
     let checkout = var("SPACK_ROOT").and_then(|root| inspect_checkout(Path::new(&root)).ok());
     let python = var("SPACK_PYTHON").unwrap_or_else(|| "python3".into());
-    let clingo = super::concretizer::runs(Path::new(&python), &["-c", "import clingo"]);
+    let clingo = super::venv::runs(Path::new(&python), &["-c", "import clingo"]);
     let scope = var("SPACK_USER_CONFIG_PATH")
         .map(PathBuf::from)
         .unwrap_or_else(|| prefix.join("scope"));

@@ -89,6 +89,18 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         Some(py) => writeln!(out, "concretizer: clingo in {}", py.display()),
         None => writeln!(out, "concretizer: clingo from the system Python"),
     };
+    let _ = match &report.style_tools {
+        Ok(bin) => writeln!(
+            out,
+            "style tools (review gate): isort, black, flake8 in {}",
+            bin.display()
+        ),
+        Err(why) => writeln!(
+            out,
+            "style tools (review gate): not installed ({why}); the review approximates Spack's \
+             style until a rerun with network installs them"
+        ),
+    };
     let _ = writeln!(
         out,
         "externals found by Spack ({}): {}",

@@ -8,6 +8,7 @@ use std::path::Path;
 use packsmith_core::{Language, RepoFacts};
 use packsmith_spack::contribute::{write_bundle, BundleInputs};
 use packsmith_spack::prepare::PreparedRun;
+use packsmith_spack::style::StyleTools;
 
 use crate::cli::SpackArgs;
 use crate::exit::{CliError, Exit};
@@ -26,6 +27,7 @@ pub fn write(
     let spack_version = prepared.setup.version().ok();
     let spec = format!("{}@{}", prepared.brief.package, prepared.version);
     let author = packsmith_spack::contribute::author(args.maintainer.as_deref());
+    let style = StyleTools::find(&prepared.setup.env);
     let inputs = BundleInputs {
         run_dir: &prepared.run_dir,
         out,
@@ -36,6 +38,7 @@ pub fn write(
         trailer: !args.no_disclosure_trailer,
         spack_version: spack_version.as_deref(),
         spec: Some(&spec),
+        style: style.as_ref().map_err(String::as_str),
     };
     let code = if exit == Exit::Success {
         Exit::Environment

@@ -1,0 +1,248 @@
+//! Python source laid out as Spack's style check wants it (black at 99
+//! columns, flake8's line length): calls on one line when they fit,
+//! otherwise one argument per line with a trailing comma, and a string too
+//! long for its line split at spaces into adjacent literals (black leaves
+//! those as written). The drafter and the recipe editor both write through
+//! it, so what they add passes `spack style` as it stands.
+
+/// Spack's formatter (black) and flake8 wrap at 99 columns.
+pub const LINE_WIDTH: usize = 99;
+
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// A call `name(args)` at `indent`, on one line when it fits, otherwise one
+/// argument per line with a trailing comma (black's layout; the trailing
+/// comma keeps it exploded).
+pub fn call(indent: &str, name: &str, args: &[String]) -> Vec<String> {
+    let one = format!("{indent}{name}({})", args.join(", "));
+    if width(&one) <= LINE_WIDTH {
+        return vec![one];
+    }
+    let mut lines = vec![format!("{indent}{name}(")];
+    let inner = format!("{indent}    ");
+    for arg in args {
+        lines.extend(item(&inner, arg));
+    }
+    // A sole argument split into adjacent literals takes no trailing comma
+    // (black removes it).
+    if let [only] = args {
+        let split = lines.len() > 2 && !lines[lines.len() - 1].trim_start().starts_with(')');
+        if split && as_call(only).is_none() {
+            if let Some(last) = lines.last_mut() {
+                last.pop();
+            }
+        }
+    }
+    lines.push(format!("{indent})"));
+    lines
+}
+
+/// One element of an exploded call or list, with its trailing comma: as it
+/// is when it fits, else a call inside it exploded in turn, else a long
+/// string split at spaces.
+pub fn item(indent: &str, element: &str) -> Vec<String> {
+    let line = format!("{indent}{element},");
+    if width(&line) <= LINE_WIDTH {
+        return vec![line];
+    }
+    if let Some((name, args)) = as_call(element) {
+        let mut lines = call(indent, name, &args);
+        if let Some(last) = lines.last_mut() {
+            last.push(',');
+        }
+        return lines;
+    }
+    split_string(indent, element).unwrap_or_else(|| vec![line])
+}
+
+/// `name(a, b)` → (`name`, [`a`, `b`]) when `element` is one call whose
+/// arguments split at top-level commas.
+fn as_call(element: &str) -> Option<(&str, Vec<String>)> {
+    let open = element.find('(')?;
+    let name = &element[..open];
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    if !plain || !element.ends_with(')') {
+        return None;
+    }
+    let inner = &element[open + 1..element.len() - 1];
+    let args = split_top_level(inner)?;
+    (!args.is_empty()).then_some((name, args))
+}
+
+/// Splits at commas outside brackets and string literals; None when the
+/// brackets or quotes do not balance (the text is then left alone).
+fn split_top_level(text: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+    }
+    if depth != 0 || quote.is_some() {
+        return None;
+    }
+    let last = text[start..].trim();
+    if !last.is_empty() {
+        parts.push(last.to_string());
+    }
+    Some(parts)
+}
+
+/// `key="long text"` or `"long text"` as adjacent literals split at
+/// spaces, each line within the width (a word longer than a line stays
+/// whole); the last line carries the comma. None for anything else.
+fn split_string(indent: &str, element: &str) -> Option<Vec<String>> {
+    let (key, literal) = match element.split_once('=') {
+        Some((k, rest))
+            if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+        {
+            (format!("{k}="), rest)
+        }
+        _ => (String::new(), element),
+    };
+    let body = literal.strip_prefix('"')?.strip_suffix('"')?;
+    if body.contains('"') && !body.contains("\\\"") {
+        return None;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let prefix_of = |first: bool| {
+        if first {
+            format!("{indent}{key}\"")
+        } else {
+            format!("{indent}\"")
+        }
+    };
+    // Words keep their following space, so the pieces join back exactly.
+    for word in body.split_inclusive(' ') {
+        let prefix = prefix_of(lines.is_empty());
+        // `"` closing, and `,` on what may be the last line.
+        if !current.is_empty() && width(&prefix) + width(&current) + width(word) + 2 > LINE_WIDTH {
+            lines.push(format!("{prefix}{current}\""));
+            current.clear();
+        }
+        current.push_str(word);
+    }
+    let prefix = prefix_of(lines.is_empty());
+    lines.push(format!("{prefix}{current}\","));
+    (lines.len() > 1).then_some(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_fit(lines: &[String]) -> bool {
+        lines.iter().all(|l| width(l) <= LINE_WIDTH)
+    }
+
+    #[test]
+    fn a_short_call_stays_on_one_line() {
+        let args = vec!["\"x\"".to_string(), "default=True".to_string()];
+        assert_eq!(
+            call("    ", "variant", &args),
+            ["    variant(\"x\", default=True)"]
+        );
+    }
+
+    #[test]
+    fn a_long_description_is_split_into_adjacent_literals() {
+        let description = "Whether QuEST will be built with shared-memory parallelism support \
+                           using OpenMP. Turned ON by default and more words to pass the width.";
+        let args = vec![
+            "\"openmp\"".to_string(),
+            "default=True".to_string(),
+            format!("description=\"{description}\""),
+        ];
+        let lines = call("    ", "variant", &args);
+        assert!(all_fit(&lines), "{lines:#?}");
+        assert_eq!(lines[0], "    variant(");
+        assert!(lines[3].starts_with("        description=\"Whether QuEST"));
+        assert!(lines[4].starts_with("        \""), "{lines:#?}");
+        assert_eq!(lines.last().unwrap(), "    )");
+        // The literals join back to the text.
+        let joined: String = lines[3..lines.len() - 1]
+            .iter()
+            .map(|l| {
+                let l = l
+                    .trim()
+                    .trim_start_matches("description=")
+                    .trim_end_matches(',');
+                l.trim_matches('"').to_string()
+            })
+            .collect();
+        assert_eq!(joined, description);
+    }
+
+    #[test]
+    fn a_long_list_element_that_is_a_call_is_exploded() {
+        let element = "self.define_from_variant(\"CO_SIM_IO_BUILD_PYTHON_MPI4PY_INTERFACE\", \
+                       \"co_sim_io_build_python_mpi4py_interface\")";
+        let lines = item("            ", element);
+        assert_eq!(
+            lines,
+            [
+                "            self.define_from_variant(",
+                "                \"CO_SIM_IO_BUILD_PYTHON_MPI4PY_INTERFACE\",",
+                "                \"co_sim_io_build_python_mpi4py_interface\",",
+                "            ),",
+            ]
+        );
+    }
+
+    #[test]
+    fn commas_inside_strings_and_brackets_do_not_split() {
+        assert_eq!(
+            split_top_level("\"a, b\", f(1, 2), [3, 4]").unwrap(),
+            ["\"a, b\"", "f(1, 2)", "[3, 4]"]
+        );
+        assert_eq!(split_top_level("\"open"), None);
+        assert_eq!(split_top_level("f(1"), None);
+    }
+
+    #[test]
+    fn a_sole_split_string_argument_has_no_trailing_comma() {
+        let text = format!("\"{}\"", "word ".repeat(30).trim_end());
+        let lines = call("        ", "f.write", &[text]);
+        assert!(lines.len() > 3, "{lines:#?}");
+        assert!(lines[lines.len() - 2].ends_with('"'), "{lines:#?}");
+        assert!(lines[1].ends_with('"'), "{lines:#?}");
+        assert_eq!(lines.last().unwrap(), "        )");
+    }
+
+    #[test]
+    fn a_word_longer_than_the_line_stays_whole() {
+        let long = "x".repeat(120);
+        let lines = item("    ", &format!("\"{long}\""));
+        assert_eq!(lines, [format!("    \"{long}\",")]);
+    }
+}
