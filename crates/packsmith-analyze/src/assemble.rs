@@ -9,7 +9,7 @@ use crate::{
     autotools, cargo, cmake, detect, gi, golang, includes, layout, lazarus, license, makefile,
     meson, npm, python, readme,
 };
-use crate::{sources, tree, versions};
+use crate::{cli, sources, tree, versions};
 use packsmith_core::{
     AutotoolsFacts, BuildSystemKind, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts,
     MesonFacts, NpmFacts, PythonFacts, RepoFacts, SourceInfo, Sourced, VersionFacts,
@@ -69,6 +69,12 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         Vec::new()
     };
     let lazarus = primary.is_none().then(|| lazarus::analyze(&ctx)).flatten();
+    // Only a project that builds programs is searched for the flag.
+    let version_flag = if readers.builds_programs(primary) || lazarus.is_some() {
+        cli::version_flag(&mut ctx)
+    } else {
+        None
+    };
     let mut downloads = std::mem::take(&mut ctx.downloads);
     layout::required_submodules(&ctx, &mut downloads, readers.cmake.as_ref());
     dedup_in_place(&mut downloads);
@@ -90,6 +96,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         gi_requires,
         includes,
         lazarus,
+        version_flag,
         languages,
         features,
         downloads,
@@ -173,6 +180,26 @@ struct Readers {
 }
 
 impl Readers {
+    /// Whether the build makes programs: a CMake executable, a Cargo,
+    /// Go or npm binary, a Python script, or a Makefile, Autotools or
+    /// Meson build (whose programs the readers do not list).
+    fn builds_programs(&self, primary: Option<BuildSystemKind>) -> bool {
+        self.cmake.as_ref().is_some_and(|c| {
+            c.targets
+                .iter()
+                .any(|t| t.kind == packsmith_core::CmakeTargetKind::Executable)
+        }) || self.cargo.as_ref().is_some_and(|c| !c.binaries.is_empty())
+            || self.go.as_ref().is_some_and(|g| !g.binaries.is_empty())
+            || self.npm.as_ref().is_some_and(|n| !n.binaries.is_empty())
+            || self.python.as_ref().is_some_and(|p| !p.scripts.is_empty())
+            || matches!(
+                primary,
+                Some(
+                    BuildSystemKind::Makefile | BuildSystemKind::Autotools | BuildSystemKind::Meson
+                )
+            )
+    }
+
     /// Runs every reader, then the source-language and submodule scans.
     fn run(ctx: &mut Ctx<'_>) -> Readers {
         let readers = Readers {

@@ -88,6 +88,7 @@ pub mod archive;
 mod assemble;
 mod autotools;
 mod cargo;
+mod cli;
 pub mod cmake;
 mod context;
 mod detect;

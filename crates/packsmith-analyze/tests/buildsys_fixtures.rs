@@ -108,3 +108,26 @@ fn a_setup_py_without_build_system_requires_setuptools() {
         [("setuptools".to_string(), "setup.cfg".to_string())]
     );
 }
+
+/// Where a program handles `--version` is evidence for an install check;
+/// a library, or a program whose `--version` is only in a test, has none.
+#[test]
+fn the_version_flag_is_found_in_the_programs_own_sources() {
+    let cmake = "cmake_minimum_required(VERSION 3.16)\nproject(quill C)\nadd_executable(quill src/main.c)\ninstall(TARGETS quill)\n";
+    let main = "#include <string.h>\nint main(int argc, char **argv) {\n  if (argc > 1 && !strcmp(argv[1], \"--version\")) return 0;\n  return 1;\n}\n";
+    let f = super::common::facts_of(&[("CMakeLists.txt", cmake), ("src/main.c", main)]);
+    let flag = f.version_flag.expect("a version flag");
+    assert_eq!(
+        (flag.evidence.file.as_str(), flag.evidence.line),
+        ("src/main.c", 3)
+    );
+    let only_in_tests = super::common::facts_of(&[
+        ("CMakeLists.txt", cmake),
+        ("src/main.c", "int main(void) { return 0; }\n"),
+        ("tests/cli.c", main),
+    ]);
+    assert_eq!(only_in_tests.version_flag, None);
+    let library = "cmake_minimum_required(VERSION 3.16)\nproject(quill C)\nadd_library(quill src/main.c)\ninstall(TARGETS quill)\n";
+    let f = super::common::facts_of(&[("CMakeLists.txt", library), ("src/main.c", main)]);
+    assert_eq!(f.version_flag, None);
+}

@@ -82,6 +82,7 @@ pub mod fetch;
 pub mod fidelity;
 pub mod format;
 pub mod hash;
+pub mod install_check;
 pub mod logs;
 pub mod prefetch;
 pub mod run;

@@ -397,6 +397,10 @@ pub struct RepoFacts {
     /// A Lazarus project at the top, when no other build system is there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lazarus: Option<LazarusProject>,
+    /// Where the project's own sources handle `--version`, when it builds
+    /// programs: the evidence for an install check that runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_flag: Option<Sourced<String>>,
     /// Languages, merged over all build systems and sources.
     pub languages: Vec<LanguageUse>,
     /// CUDA / HIP / OpenMP / MPI / Kokkos / … hints, merged.
@@ -440,6 +444,7 @@ impl RepoFacts {
             gi_requires: Vec::new(),
             includes: Vec::new(),
             lazarus: None,
+            version_flag: None,
             languages: Vec::new(),
             features: Vec::new(),
             downloads: Vec::new(),

@@ -152,6 +152,7 @@ pub fn prepare_draft(
             homepage: None,
             license: None,
             main_program: None,
+            version_check: false,
             python_build_backend: None,
             go_vendored: false,
             go_binaries: Vec::new(),

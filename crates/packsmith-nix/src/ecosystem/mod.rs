@@ -447,11 +447,17 @@ impl Ecosystem for NixEcosystem {
     }
 
     fn auto_fix(&self, recipe: &Recipe, failure: &Failure) -> Option<(Recipe, String)> {
+        let diagnosed = &stages::diagnosis_of(failure)?.failure;
+        if let Some(why) = crate::install_check::failed_because(diagnosed) {
+            let fixed = crate::install_check::remove(&recipe.text)?;
+            let note = format!("install check dropped: {why}; the recipe has no smoke test now");
+            return Some((Recipe::new(recipe.file_name.clone(), fixed), note));
+        }
         let DiagnosedFailure::HashMismatch {
             drv,
             specified,
             got,
-        } = &stages::diagnosis_of(failure)?.failure
+        } = diagnosed
         else {
             return None;
         };

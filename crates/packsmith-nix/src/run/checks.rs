@@ -20,6 +20,8 @@ pub struct CheckInputs<'a> {
     pub builds: bool,
     /// Why a stage could not run at all, when that ended the run.
     pub environment: Option<&'a str>,
+    /// The text of the recipe the report names (final or best).
+    pub recipe: Option<&'a str>,
 }
 
 /// The `checks` extra: `[{check, result}]`, in the order the run checks.
@@ -41,6 +43,10 @@ pub fn checks(c: &CheckInputs<'_>) -> Value {
         (
             "built with nix-build",
             stage_result(best_attempt(c.report), BUILD, &not_run),
+        ),
+        (
+            "smoke test in the build (versionCheckHook, pythonImportsCheck)",
+            smoke_result(c, &not_run),
         ),
     ];
     Value::Array(
@@ -84,6 +90,25 @@ fn stage_result(attempt: Option<&AttemptRecord>, stage: &str, not_run: &str) -> 
         Some(s) if s.cancelled => "no — cancelled (Ctrl-C)".into(),
         Some(_) => "failed".into(),
         None => format!("no — {not_run}"),
+    }
+}
+
+/// The recipe's own smoke test runs inside the build: it passed when the
+/// build did.
+fn smoke_result(c: &CheckInputs<'_>, not_run: &str) -> String {
+    let recipe = c.recipe.unwrap_or("");
+    let test = if recipe.contains(crate::install_check::HOOK) {
+        "versionCheckHook ran `meta.mainProgram --version` and found the version"
+    } else if recipe.contains("pythonImportsCheck") {
+        "pythonImportsCheck imported the package's modules"
+    } else {
+        return "no — the recipe has none (no evidence the program answers --version, or a \
+                library)"
+            .into();
+    };
+    match stage_result(best_attempt(c.report), BUILD, not_run).as_str() {
+        "yes" => format!("yes — {test}"),
+        other => other.to_string(),
     }
 }
 
@@ -185,6 +210,9 @@ mod tests {
             result: &result,
             builds: false,
             environment: None,
+            recipe: Some(
+                "{ versionCheckHook }: { nativeInstallCheckInputs = [ versionCheckHook ]; }",
+            ),
         }));
         let want = [
             ("parsed with nix-instantiate --parse", "yes"),
@@ -198,6 +226,10 @@ mod tests {
             ),
             (
                 "built with nix-build",
+                "no — no nixpkgs found (NIX_PATH / --nixpkgs)",
+            ),
+            (
+                "smoke test in the build (versionCheckHook, pythonImportsCheck)",
                 "no — no nixpkgs found (NIX_PATH / --nixpkgs)",
             ),
         ];
@@ -219,9 +251,32 @@ mod tests {
             result: &result,
             builds: true,
             environment: None,
+            recipe: Some("{ }: { }"),
         }));
         assert_eq!(got[1].1, "yes");
         assert_eq!(got[2].1, "no — lib.fakeHash (offline)");
         assert_eq!(got[3].1, "failed");
+        assert!(
+            got[4].1.starts_with("no — the recipe has none"),
+            "{}",
+            got[4].1
+        );
+    }
+
+    #[test]
+    fn the_smoke_test_passed_with_the_build() {
+        let report = report(vec![stage(EVALUATE, true), stage(BUILD, true)]);
+        let result = result(HashStatus::NotNeeded);
+        let got = rows(&checks(&CheckInputs {
+            report: &report,
+            result: &result,
+            builds: true,
+            environment: None,
+            recipe: Some("{ buildPythonPackage }: { pythonImportsCheck = [ \"demo\" ]; }"),
+        }));
+        assert_eq!(
+            got[4].1,
+            "yes — pythonImportsCheck imported the package's modules"
+        );
     }
 }

@@ -169,6 +169,10 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
     if succeeded && !builds {
         mark_not_built(&mut report);
     }
+    let recipe = result
+        .recipe
+        .as_ref()
+        .and_then(|rel| std::fs::read_to_string(f.run_dir.join(rel)).ok());
     report.extras.insert(
         "checks".into(),
         checks::checks(&CheckInputs {
@@ -176,6 +180,7 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
             result: &result,
             builds,
             environment: environment.as_deref(),
+            recipe: recipe.as_deref(),
         }),
     );
     rewrite_report(f.run_dir, &report).map_err(|e| RunError::environment(e.to_string()))?;

@@ -259,6 +259,10 @@ pub struct TemplateInput {
     /// SPDX id.
     pub license: Option<String>,
     pub main_program: Option<String>,
+    /// The sources handle `--version`: the main program gets nixpkgs'
+    /// `versionCheckHook` as its install check.
+    #[serde(default)]
+    pub version_check: bool,
     /// PEP 517 backend module (`hatchling.build`).
     pub python_build_backend: Option<String>,
     /// Go: a vendor/ directory ships (`vendorHash = null`).
@@ -340,6 +344,7 @@ impl TemplateInput {
             description: short_description(facts),
             homepage: facts.homepage.as_ref().map(|h| h.value.clone()),
             license: facts.license.as_ref().map(|l| l.spdx.clone()),
+            version_check: main_program.is_some() && facts.version_flag.is_some(),
             main_program,
             python_build_backend: py.and_then(|p| p.build_backend.clone()),
             go_vendored: facts.go.as_ref().is_some_and(|g| g.has_vendor_dir),
@@ -557,6 +562,11 @@ impl Draft {
     }
 
     pub(crate) fn meta(&mut self, input: &TemplateInput) -> &mut Self {
+        // The smoke test goes just before `meta`, whose program it runs.
+        if input.version_check && input.main_program.is_some() {
+            self.input(crate::install_check::HOOK);
+            self.block(crate::install_check::lines());
+        }
         let mut m = vec!["meta = {".to_string()];
         m.push(match &input.description {
             Some(d) => format!(

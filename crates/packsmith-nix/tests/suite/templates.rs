@@ -910,3 +910,41 @@ fn cmake_builds_with_the_generator_upstream_uses() {
     }
     assert!(!cmake_draft(&other).contains("ninja"));
 }
+
+/// A program whose sources handle `--version` gets nixpkgs'
+/// `versionCheckHook` as its install check, in every builder that names a
+/// main program; without that evidence it gets none. With Nix here, the
+/// draft parses and the check can be taken out again as the repair would.
+#[test]
+fn a_program_that_answers_version_gets_the_version_check_hook() {
+    let mut f = facts(BuildSystemKind::Cmake);
+    f.cmake = Some(CmakeFacts {
+        targets: vec![CmakeTarget {
+            // (a target named `demo` counts as an example)
+            name: "quill".into(),
+            kind: CmakeTargetKind::Executable,
+            conditions: Vec::new(),
+            evidence: Evidence::file("CMakeLists.txt"),
+        }],
+        installs: Some(Evidence::file("CMakeLists.txt")),
+        ..CmakeFacts::default()
+    });
+    let without = render_case("cmake", &f, Builder::Cmake);
+    assert!(without.contains("mainProgram = \"quill\";"), "{without}");
+    assert!(!without.contains("versionCheckHook"), "{without}");
+    f.version_flag = Some(Sourced::new(
+        "--version".into(),
+        Evidence::new("src/main.c", 12),
+    ));
+    let with = render_case("cmake", &f, Builder::Cmake);
+    assert!(with.contains("\n  versionCheckHook,\n"), "{with}");
+    assert!(
+        with.contains("  nativeInstallCheckInputs = [ versionCheckHook ];\n  versionCheckProgramArg = \"--version\";\n  doInstallCheck = true;\n\n  meta = {"),
+        "{with}"
+    );
+    let removed = packsmith_nix::install_check::remove(&with).unwrap();
+    assert_eq!(removed, without);
+    if nix_available("a_program_that_answers_version_gets_the_version_check_hook") {
+        NixParser::default().check(&with).unwrap();
+    }
+}
