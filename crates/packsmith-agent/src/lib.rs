@@ -72,6 +72,7 @@ pub mod history;
 mod options;
 mod recipe;
 pub mod report;
+pub mod review;
 mod run_error;
 pub mod rundir;
 mod text;

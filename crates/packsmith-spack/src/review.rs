@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use packsmith_agent::report::{RunReport, RunStatus};
+pub use packsmith_agent::review::{is_clean, to_extra, ReviewItem};
+use packsmith_agent::review::{item, levels};
 use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
-use serde::Serialize;
 
 use crate::style::StyleTools;
 
@@ -41,27 +42,6 @@ const BUILD_ONLY: &[&str] = &[
     "py-wheel",
 ];
 
-/// One checked item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ReviewItem {
-    pub check: &'static str,
-    pub passed: bool,
-    /// What is wrong, or what was seen.
-    pub detail: String,
-}
-
-fn item(check: &'static str, problems: Vec<String>, seen: &str) -> ReviewItem {
-    ReviewItem {
-        check,
-        passed: problems.is_empty(),
-        detail: if problems.is_empty() {
-            seen.to_string()
-        } else {
-            problems.join("; ")
-        },
-    }
-}
-
 /// Reviews `text`; `audit_passed` is the `spack audit` stage's verdict on
 /// it (None when that stage did not run); `style` runs Spack's style tools,
 /// or says why they are missing (the style item is then approximated).
@@ -84,19 +64,6 @@ pub fn review(
         style_item(text, style),
         audit(audit_passed),
     ]
-}
-
-/// Every item passed.
-pub fn is_clean(items: &[ReviewItem]) -> bool {
-    items.iter().all(|i| i.passed)
-}
-
-/// The report's `review` extra: the verdict and the table.
-pub fn to_extra(items: &[ReviewItem]) -> serde_json::Value {
-    serde_json::json!({
-        "clean": is_clean(items),
-        "items": items,
-    })
 }
 
 /// Whether the passing (or best) attempt's stage `name` passed; None when
@@ -127,11 +94,11 @@ pub fn record(report: &mut RunReport, run_dir: &Path, style: Result<&StyleTools,
         return false;
     };
     let items = review(&recipe, passed_stage(report, "audit"), style);
-    let levels = serde_json::json!({
-        "installed": passed_stage(report, "install") == Some(true),
-        "smoke_tested": passed_stage(report, "smoke") == Some(true) && has_tests(&recipe),
-        "review_clean": is_clean(&items),
-    });
+    let levels = levels(
+        passed_stage(report, "install") == Some(true),
+        passed_stage(report, "smoke") == Some(true) && has_tests(&recipe),
+        &items,
+    );
     report.extras.insert("review".into(), to_extra(&items));
     report.extras.insert("levels".into(), levels);
     true

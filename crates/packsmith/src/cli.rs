@@ -207,6 +207,11 @@ pub struct NixArgs {
     /// nixpkgs); the report still says `not built`.
     #[arg(long)]
     pub allow_unbuilt: bool,
+    /// Your nixpkgs maintainer handle (an attribute of `lib.maintainers`),
+    /// written into `meta.maintainers`; repeat for several. The review gate
+    /// asks for one.
+    #[arg(long, value_name = "HANDLE")]
+    pub maintainer: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

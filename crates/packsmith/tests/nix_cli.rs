@@ -222,6 +222,8 @@ fn allow_unbuilt_exits_0_and_the_report_still_says_not_built() {
             "--out",
             out.to_str().unwrap(),
             "--allow-unbuilt",
+            "--maintainer",
+            "octocat",
         ],
         tmp.path(),
         &[],
@@ -255,6 +257,24 @@ fn allow_unbuilt_exits_0_and_the_report_still_says_not_built() {
         md.contains("| built with nix-build | no — no nixpkgs found (NIX_PATH / --nixpkgs) |"),
         "{md}"
     );
+    // The review gate and the levels: nothing built, so nothing is
+    // smoke-tested; the maintainer given is in the recipe.
+    let recipe = std::fs::read_to_string(out.join("hello/package.nix")).unwrap();
+    assert!(
+        recipe.contains("maintainers = with lib.maintainers; [ octocat ];"),
+        "{recipe}"
+    );
+    assert_eq!(report["extras"]["levels"]["installed"], false, "{report}");
+    assert_eq!(
+        report["extras"]["levels"]["smoke_tested"], false,
+        "{report}"
+    );
+    let items = report["extras"]["review"]["items"].as_array().unwrap();
+    let passed =
+        |check: &str| items.iter().find(|i| i["check"] == check).unwrap()["passed"].clone();
+    assert_eq!(passed("maintainers"), true, "{items:?}");
+    assert_eq!(passed("source"), false, "a local path: {items:?}");
+    assert!(md.contains("## review"), "{md}");
 }
 
 /// An empty directory (a `.git` aside) is bad input: exit 2, the error

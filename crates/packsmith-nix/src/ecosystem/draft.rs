@@ -26,6 +26,8 @@ pub struct DraftInput<'a> {
     pub attr_path: Option<&'a str>,
     /// The packaged project's directory in the source, when not its top.
     pub source_root: Option<&'a str>,
+    /// nixpkgs maintainer handles for `meta.maintainers`.
+    pub maintainers: &'a [String],
 }
 
 /// How the source hash of the draft was obtained.
@@ -166,8 +168,10 @@ pub fn prepare_draft(
             js_lock: Default::default(),
             tauri: None,
             lazarus: None,
+            maintainers: Vec::new(),
         },
     };
+    template_input.maintainers = input.maintainers.to_vec();
     // A Python project found below the top (`python/` of a monorepo) is
     // built from there.
     let python_subdir = input
@@ -207,6 +211,7 @@ mod tests {
                 prefetch: true,
                 attr_path: None,
                 source_root: None,
+                maintainers: &["octocat".to_string()],
             },
             &NixConfig::default(),
         )
@@ -214,6 +219,13 @@ mod tests {
         assert_eq!(d.hash, HashStatus::NotNeeded);
         assert_eq!(d.builder, Builder::Generic);
         assert!(d.text.contains("src = /src/demo;"), "{}", d.text);
+        assert!(
+            d.text
+                .contains("maintainers = with lib.maintainers; [ octocat ];"),
+            "{}",
+            d.text
+        );
+        assert!(d.text.contains("  strictDeps = true;\n"), "{}", d.text);
     }
 
     #[test]
@@ -230,6 +242,7 @@ mod tests {
                 prefetch: false,
                 attr_path: None,
                 source_root: None,
+                maintainers: &["octocat".to_string()],
             },
             &NixConfig::default(),
         )

@@ -93,6 +93,17 @@ fn stage_result(attempt: Option<&AttemptRecord>, stage: &str, not_run: &str) -> 
     }
 }
 
+/// Whether the report's recipe built, and whether it carries a smoke test
+/// that ran in that build.
+pub fn built_and_smoke_tested(report: &RunReport, recipe: &str) -> (bool, bool) {
+    let built = best_attempt(report)
+        .and_then(|a| a.stages.iter().find(|s| s.name == BUILD))
+        .is_some_and(|s| s.passed);
+    let has_test =
+        recipe.contains(crate::install_check::HOOK) || recipe.contains("pythonImportsCheck");
+    (built, built && has_test)
+}
+
 /// The recipe's own smoke test runs inside the build: it passed when the
 /// build did.
 fn smoke_result(c: &CheckInputs<'_>, not_run: &str) -> String {

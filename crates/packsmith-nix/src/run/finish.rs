@@ -183,6 +183,15 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
             recipe: recipe.as_deref(),
         }),
     );
+    if let Some(text) = &recipe {
+        let (built, smoke) = checks::built_and_smoke_tested(&report, text);
+        let ran = result
+            .runtime_check
+            .as_ref()
+            .and_then(|c| c.program.clone());
+        let items = super::review::review(text, &report.name, ran.as_deref());
+        super::review::record(&mut report, &items, built, smoke);
+    }
     rewrite_report(f.run_dir, &report).map_err(|e| RunError::environment(e.to_string()))?;
     let outcome = outcome(f, &report, environment.is_some());
     Ok((report, result, outcome))

@@ -17,6 +17,7 @@ mod finish;
 mod inputs;
 mod outcome;
 mod request;
+mod review;
 mod summary;
 
 use packsmith_agent::{Agent, AgentOptions, CancelToken, EventSink, Task};
@@ -79,6 +80,7 @@ pub fn run(
             prefetch: true,
             attr_path: request.attr_path.as_deref(),
             source_root: inputs.source_root.as_deref(),
+            maintainers: &request.maintainers,
         },
         &config,
     )

@@ -39,6 +39,8 @@ pub struct NixRequest {
     pub project_summary: bool,
     /// A recipe that was only parsed (no nixpkgs) ends as a success.
     pub allow_unbuilt: bool,
+    /// nixpkgs maintainer handles (`--maintainer`) for `meta.maintainers`.
+    pub maintainers: Vec<String>,
 }
 
 impl NixRequest {

@@ -307,6 +307,9 @@ pub struct TemplateInput {
     /// A Lazarus project: its `.lpi`, program and widget set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lazarus: Option<packsmith_core::LazarusProject>,
+    /// nixpkgs maintainer handles (attributes of `lib.maintainers`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maintainers: Vec<String>,
 }
 
 impl TemplateInput {
@@ -362,6 +365,7 @@ impl TemplateInput {
                 .map_or(JsLock::Npm, JsLock::of_file),
             tauri: TauriApp::from_facts(facts),
             lazarus: facts.lazarus.clone(),
+            maintainers: Vec::new(),
             python_dependencies: py
                 .map(|p| python::nixpkgs_requirements(&p.dependencies))
                 .unwrap_or_default(),
@@ -592,7 +596,13 @@ impl Draft {
         if let Some(c) = changelog(&input.src, self.open.contains("finalAttrs")) {
             m.push(format!("  changelog = {};", quote(&c)));
         }
-        m.push("  maintainers = [ ];".to_string());
+        m.push(match input.maintainers.as_slice() {
+            [] => "  maintainers = [ ];".to_string(),
+            handles => format!(
+                "  maintainers = with lib.maintainers; [ {} ];",
+                handles.join(" ")
+            ),
+        });
         // A library that exists only for Linux makes the package Linux-only.
         if linux_only_input(input).is_some() {
             m.push("  platforms = lib.platforms.linux;".to_string());

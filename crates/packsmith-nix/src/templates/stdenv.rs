@@ -7,6 +7,8 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
     let mut d = Draft::new("stdenv.mkDerivation (finalAttrs: {", "})");
     d.input("stdenv");
     d.header(input);
+    // nixpkgs asks new packages to keep build tools and libraries apart.
+    d.block(["strictDeps = true;"]);
     match builder {
         Builder::Cmake => {
             let cm = &input.derived;

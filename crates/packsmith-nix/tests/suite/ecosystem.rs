@@ -68,6 +68,7 @@ fn unanalysed_draft(source: &packsmith_nix::SourceSpec, prefetch: bool) -> Prepa
             prefetch,
             attr_path: None,
             source_root: None,
+            maintainers: &[],
         },
         &NixConfig::default(),
     )

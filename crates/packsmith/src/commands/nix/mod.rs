@@ -91,5 +91,6 @@ fn request(args: &NixArgs) -> NixRequest {
         tools: !args.no_tools,
         project_summary: !args.no_summary,
         allow_unbuilt: args.allow_unbuilt,
+        maintainers: args.maintainer.clone(),
     }
 }
