@@ -233,3 +233,51 @@ fn a_library_gains_a_link_test_that_passes() {
     );
     assert!(log.contains("PASSED: Tinylib::test_link_tinylib"), "{log}");
 }
+
+/// `include/tinyhdr/tinyhdr.h`, C++ only, and no library: header-only.
+fn tinyhdr_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("include/tinyhdr")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(tinyhdr VERSION 0.9.0 LANGUAGES CXX)\n\
+         install(DIRECTORY include/ DESTINATION include)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("include/tinyhdr/tinyhdr.h"),
+        "#pragma once\n#include <string>\ninline std::string tinyhdr() { return \"t\"; }\n",
+    )
+    .unwrap();
+}
+
+/// A header-only library's recipe gains a test that includes its header
+/// (tried as C, compiled as C++), and `spack test run` passes it.
+#[test]
+fn a_header_only_library_gains_an_include_test_that_passes() {
+    let recipe = format!(
+        "from spack.package import *\n\n\nclass Tinyhdr(CMakePackage):\n    \"\"\"Headers.\"\"\"\n\n    \
+         homepage = \"https://example.invalid/tinyhdr\"\n    url = \"file:///wrong/tinyhdr-0.9.0.tar.gz\"\n\n    \
+         version(\"0.9.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
+        "0".repeat(64)
+    );
+    let Some(Run {
+        report,
+        recipe: written,
+        smoke_log: log,
+    }) = run_project(("tinyhdr", "0.9.0"), tinyhdr_project, &recipe)
+    else {
+        return;
+    };
+    eprintln!("{log}");
+    assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
+    assert!(
+        written.contains("    def test_include_tinyhdr(self):\n"),
+        "{written}"
+    );
+    assert!(
+        log.contains("include <tinyhdr/tinyhdr.h> (C++): compiled and ran"),
+        "{log}"
+    );
+    assert!(log.contains("PASSED: Tinyhdr::test_include_tinyhdr"), "{log}");
+}

@@ -62,11 +62,32 @@ pub fn link_sources(check: &LinkCheck) -> (String, String) {
     (reference, main)
 }
 
+/// Compile and run a program that includes one installed header of a
+/// library that installs no binary (header-only): the headers are whole
+/// and compile with what the spec provides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderCheck {
+    /// The header, as included (`glm/glm.hpp`), under `include/`.
+    pub header: String,
+    /// The program is compiled as C++ (with `$CXX`).
+    pub cxx: bool,
+}
+
+/// The program of a header check, probed by the backend and written into
+/// the recipe alike.
+pub fn include_source(check: &HeaderCheck) -> String {
+    format!(
+        "#include <{}>\nint main(void) {{ return 0; }}\n",
+        check.header
+    )
+}
+
 /// What the smoke test checks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SmokeTest {
     pub executables: Vec<ExeCheck>,
     pub links: Vec<LinkCheck>,
+    pub headers: Vec<HeaderCheck>,
     /// Top-level modules to import (only written for a Python package).
     pub import_modules: Vec<String>,
 }
@@ -104,13 +125,15 @@ pub fn add_smoke_test(
     } else {
         &[]
     };
-    if test.executables.is_empty() && test.links.is_empty() && modules.is_empty() {
+    let methods_to_write =
+        !test.executables.is_empty() || !test.links.is_empty() || !test.headers.is_empty();
+    if !methods_to_write && modules.is_empty() {
         return Ok(Err(NotWritten::Empty));
     }
     let indent = &class.body_indent;
     let mut out = recipe.to_string();
     // The class's end first, so the earlier insertion point stays valid.
-    if !test.executables.is_empty() || !test.links.is_empty() {
+    if methods_to_write {
         let mut methods = String::new();
         for check in &test.executables {
             methods.push('\n');
@@ -119,6 +142,10 @@ pub fn add_smoke_test(
         for check in &test.links {
             methods.push('\n');
             methods.push_str(&render_link_test(check, indent));
+        }
+        for check in &test.headers {
+            methods.push('\n');
+            methods.push_str(&render_header_test(check, indent));
         }
         let end = class.end;
         let sep = if out[..end].ends_with('\n') { "" } else { "\n" };
@@ -256,6 +283,53 @@ fn render_link_test(check: &LinkCheck, indent: &str) -> String {
     s
 }
 
+/// One stand-alone test that compiles and runs the header check.
+fn render_header_test(check: &HeaderCheck, indent: &str) -> String {
+    let stem = check.header.rsplit('/').next().unwrap_or(&check.header);
+    let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+    let name = format!("test_include_{}", ident(stem));
+    let i2 = format!("{indent}{indent}");
+    let i3 = format!("{i2}{indent}");
+    let (main_file, compiler) = if check.cxx {
+        ("smoke_main.cpp", "CXX")
+    } else {
+        ("smoke_main.c", "CC")
+    };
+    let mut docstring = format!(
+        "{i2}\"\"\"compile and run a program that includes {} (smoke test)\"\"\"",
+        check.header
+    );
+    if docstring.chars().count() > crate::pylayout::LINE_WIDTH {
+        docstring = format!(
+            "{i2}\"\"\"compile and run a program that includes the headers (smoke test)\"\"\""
+        );
+    }
+    let mut lines = vec![format!("{indent}def {name}(self):"), docstring];
+    lines.push(format!("{i2}with open({}, \"w\") as f:", py_str(main_file)));
+    for source_line in include_source(check).split_inclusive('\n') {
+        lines.extend(call(&i3, "f.write", &[py_str(source_line)]));
+    }
+    lines.push(format!(
+        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
+        py_str(compiler),
+        compiler.to_ascii_lowercase()
+    ));
+    let args = [
+        "\"-I\" + self.prefix.include".to_string(),
+        py_str(main_file),
+        "\"-o\"".to_string(),
+        "\"smoke\"".to_string(),
+    ];
+    lines.extend(call(&i2, "build", &args));
+    lines.push(format!(
+        "{i2}smoke = which(join_path(\".\", \"smoke\"), required=True)"
+    ));
+    lines.push(format!("{i2}smoke()"));
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,6 +351,7 @@ mod tests {
         let test = SmokeTest {
             executables: vec![exe("heatsim-run", "--help", false)],
             links: Vec::new(),
+            headers: Vec::new(),
             import_modules: vec!["heatsim".into()],
         };
         let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
@@ -301,6 +376,7 @@ mod tests {
         let test = SmokeTest {
             executables: vec![exe("demo", "--version", true)],
             links: Vec::new(),
+            headers: Vec::new(),
             import_modules: Vec::new(),
         };
         let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
@@ -316,6 +392,7 @@ mod tests {
         let test = SmokeTest {
             executables: Vec::new(),
             links: Vec::new(),
+            headers: Vec::new(),
             import_modules: vec!["demo".into(), "demo_cli".into()],
         };
         let out = add_smoke_test(PYTHON, &test).unwrap().unwrap();
@@ -334,6 +411,7 @@ mod tests {
         let test = SmokeTest {
             executables: vec![exe("demo", "--version", false)],
             links: Vec::new(),
+            headers: Vec::new(),
             import_modules: Vec::new(),
         };
         assert_eq!(
@@ -361,6 +439,7 @@ mod tests {
         let modules_only = SmokeTest {
             executables: Vec::new(),
             links: Vec::new(),
+            headers: Vec::new(),
             import_modules: vec!["heatsim".into()],
         };
         assert_eq!(
@@ -368,6 +447,37 @@ mod tests {
             Err(NotWritten::Empty)
         );
         assert!(add_smoke_test("x = 1\n", &modules_only).is_err());
+    }
+
+    #[test]
+    fn a_header_only_library_gets_an_include_test() {
+        let test = SmokeTest {
+            headers: vec![HeaderCheck {
+                header: "glm/glm.hpp".into(),
+                cxx: true,
+            }],
+            ..SmokeTest::default()
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        let method = out
+            .split_once("    def test_include_glm(self):\n")
+            .unwrap()
+            .1;
+        assert!(
+            method.contains("            f.write(\"#include <glm/glm.hpp>\\n\")\n"),
+            "{method}"
+        );
+        assert!(
+            method.contains(
+                "        build = which(environ.get(\"CXX\") or self.compiler.cxx, required=True)\n"
+            ),
+            "{method}"
+        );
+        assert!(
+            method.contains("        build(\"-I\" + self.prefix.include, \"smoke_main.cpp\", \"-o\", \"smoke\")\n"),
+            "{method}"
+        );
+        assert!(method.ends_with("        smoke()\n"), "{method}");
     }
 
     #[test]

@@ -6,13 +6,18 @@
 //! from the prefix; the program is probed once in the probe sandbox, and
 //! only a check that passed there is written into the recipe (a header
 //! that needs another package's headers, say, is left out with a note).
+//! A header read as C that does not compile as C is tried as C++ (fmt's
+//! `args.h`). A library that installs headers and no binary (header-only)
+//! gets the same program without the link: include, compile, run.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use packsmith_exec::sandbox::Sandbox;
 use packsmith_exec::CommandSpec;
-use packsmith_spack_knowledge::edit::smoke::{link_sources, LinkCheck};
+use packsmith_spack_knowledge::edit::smoke::{
+    include_source, link_sources, HeaderCheck, LinkCheck,
+};
 use packsmith_spack_knowledge::mapping::library_stem;
 
 /// A compile, a link or the run of the program takes at most this.
@@ -231,7 +236,8 @@ pub fn probe_link(
 
 /// The link check of `prefix`, probed: `Ok(None)` when it has no library
 /// or no header to test; `Err` says why the probe failed (then nothing is
-/// written).
+/// written). A mangled symbol makes the program C++; a C program that does
+/// not compile is tried once more as C++.
 pub fn derive_link_check(
     sandbox: &Sandbox,
     prefix: &Path,
@@ -246,14 +252,77 @@ pub fn derive_link_check(
     };
     let symbol = exported_symbol(&file, &library)
         .ok_or_else(|| format!("{}: no exported function symbol", file.display()))?;
-    let check = LinkCheck {
+    let mut check = LinkCheck {
+        cxx: cxx || symbol.starts_with("_Z"),
         library,
         lib_dir,
         header,
         symbol,
-        cxx,
     };
-    probe_link(sandbox, &check, prefix, scratch)?;
+    if let Err(as_c) = probe_link(sandbox, &check, prefix, scratch) {
+        if check.cxx {
+            return Err(as_c);
+        }
+        check.cxx = true;
+        probe_link(sandbox, &check, prefix, scratch)
+            .map_err(|as_cxx| format!("as C: {as_c}; as C++: {as_cxx}"))?;
+    }
+    Ok(Some(check))
+}
+
+/// Compiles and runs the header check against `prefix` in `sandbox`.
+fn probe_header(
+    sandbox: &Sandbox,
+    check: &HeaderCheck,
+    prefix: &Path,
+    scratch: &Path,
+) -> Result<(), String> {
+    let (main_file, compiler) = if check.cxx {
+        ("smoke_main.cpp", "c++")
+    } else {
+        ("smoke_main.c", "cc")
+    };
+    std::fs::write(scratch.join(main_file), include_source(check))
+        .map_err(|e| format!("cannot write {}: {e}", scratch.join(main_file).display()))?;
+    let args = [
+        format!("-I{}", prefix.join("include").display()),
+        main_file.to_string(),
+        "-o".to_string(),
+        "smoke".to_string(),
+    ];
+    step(sandbox, compiler, &args, scratch)?;
+    step(
+        sandbox,
+        &scratch.join("smoke").display().to_string(),
+        &[],
+        scratch,
+    )
+}
+
+/// The header check of a prefix with headers and no library, probed:
+/// `Ok(None)` when there is a library (the link check covers it) or no
+/// header; `Err` says why the probe failed.
+pub fn derive_header_check(
+    sandbox: &Sandbox,
+    prefix: &Path,
+    package: &str,
+    scratch: &Path,
+) -> Result<Option<HeaderCheck>, String> {
+    if library_of(prefix, package).is_some() {
+        return Ok(None);
+    }
+    let Some((header, cxx)) = header_of(prefix, package, package) else {
+        return Ok(None);
+    };
+    let mut check = HeaderCheck { header, cxx };
+    if let Err(as_c) = probe_header(sandbox, &check, prefix, scratch) {
+        if check.cxx {
+            return Err(as_c);
+        }
+        check.cxx = true;
+        probe_header(sandbox, &check, prefix, scratch)
+            .map_err(|as_cxx| format!("as C: {as_c}; as C++: {as_cxx}"))?;
+    }
     Ok(Some(check))
 }
 
@@ -326,6 +395,44 @@ mod tests {
         std::fs::create_dir_all(&scratch).unwrap();
         let err = derive_link_check(&Sandbox::None, &prefix, "demo", &scratch).unwrap_err();
         assert!(err.contains("no_such_dependency.h"), "{err}");
+    }
+
+    #[test]
+    fn a_header_only_library_gets_an_include_check_tried_as_cxx() {
+        let root = tempfile::tempdir().unwrap();
+        let prefix = root.path().join("tiny-1.0-hhhh");
+        std::fs::create_dir_all(prefix.join("include/tiny")).unwrap();
+        // A `.h` that only C++ compiles.
+        std::fs::write(
+            prefix.join("include/tiny/tiny.h"),
+            "#include <string>\ninline std::string tiny() { return \"t\"; }\n",
+        )
+        .unwrap();
+        let scratch = root.path().join("scratch");
+        std::fs::create_dir_all(&scratch).unwrap();
+        let check = match derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch) {
+            Ok(c) => c.unwrap(),
+            Err(e) if e.contains("could not run") => {
+                eprintln!("SKIPPED: no compiler here ({e})");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(
+            check,
+            HeaderCheck {
+                header: "tiny/tiny.h".into(),
+                cxx: true
+            }
+        );
+        assert!(scratch.join("smoke").is_file());
+        // With a library beside it, the link check is the one to make.
+        std::fs::create_dir_all(prefix.join("lib")).unwrap();
+        std::fs::write(prefix.join("lib/libtiny.so"), "").unwrap();
+        assert_eq!(
+            derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use packsmith_spack_knowledge::edit::smoke::{ExeCheck, SmokeTest};
 
-use super::library::derive_link_check;
+use super::library::{derive_header_check, derive_link_check};
 
 use super::{
     executable_candidates, installed_spec, probe_executable, probe_sandbox, python_modules,
@@ -98,7 +98,18 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
             ));
             test.links.push(check);
         }
-        Ok(None) => notes.push("lib/, include/: no library with a header".to_string()),
+        Ok(None) => match derive_header_check(&strict, &prefix, &attempt.package, &link_scratch) {
+            Ok(Some(check)) => {
+                notes.push(format!(
+                    "include <{}> ({}): compiled and ran (no library: header-only)",
+                    check.header,
+                    if check.cxx { "C++" } else { "C" }
+                ));
+                test.headers.push(check);
+            }
+            Ok(None) => notes.push("lib/, include/: no library and no header".to_string()),
+            Err(why) => notes.push(format!("include check left out: {why}")),
+        },
         Err(why) => notes.push(format!("link check left out: {why}")),
     }
     test.import_modules = python_modules(&prefix);
@@ -281,7 +292,7 @@ mod tests {
             "{:?}",
             d.notes
         );
-        assert_eq!(d.notes[1], "lib/, include/: no library with a header");
+        assert_eq!(d.notes[1], "lib/, include/: no library and no header");
         assert_eq!(d.notes[2], "site-packages: demo");
         assert!(d.test.links.is_empty());
     }
