@@ -63,6 +63,7 @@
 
 mod agent;
 pub mod clean;
+pub mod contribution;
 mod detail;
 pub mod ecosystem;
 mod error;

@@ -74,6 +74,7 @@
 
 pub mod analysis;
 pub mod attr_path;
+pub mod contribute;
 pub mod conventions;
 pub mod diagnose;
 pub mod ecosystem;

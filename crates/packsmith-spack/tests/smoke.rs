@@ -279,5 +279,8 @@ fn a_header_only_library_gains_an_include_test_that_passes() {
         log.contains("include <tinyhdr/tinyhdr.h> (C++): compiled and ran"),
         "{log}"
     );
-    assert!(log.contains("PASSED: Tinyhdr::test_include_tinyhdr"), "{log}");
+    assert!(
+        log.contains("PASSED: Tinyhdr::test_include_tinyhdr"),
+        "{log}"
+    );
 }

@@ -212,6 +212,16 @@ pub struct NixArgs {
     /// asks for one.
     #[arg(long, value_name = "HANDLE")]
     pub maintainer: Vec<String>,
+    /// After a run that built: write a contribution bundle into OUT — the
+    /// recipe at `pkgs/by-name/<xx>/<name>/package.nix`, a `git
+    /// format-patch` file (`<name>: init at <version>`, with the
+    /// `Assisted-by:` trailer) and PR.md with the run's evidence.
+    #[arg(long, value_name = "OUT")]
+    pub contribute: Option<std::path::PathBuf>,
+    /// With --contribute: leave the `Assisted-by:` trailer out of the
+    /// commit; the disclosure is then in PR.md only.
+    #[arg(long, requires = "contribute")]
+    pub no_disclosure_trailer: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -809,3 +809,37 @@ fn a_local_model_at_hand_is_used_when_none_is_configured() {
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("using local:"), "{stderr}");
 }
+
+/// `--contribute` makes a bundle only of a recipe that built: a run that
+/// was only parsed (`--allow-unbuilt`) gets an error naming the run, a
+/// non-zero exit and no files.
+#[test]
+fn contribute_refuses_a_recipe_that_was_not_built() {
+    if !nix_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let p = project(tmp.path());
+    let out = tmp.path().join("runs");
+    let bundle = tmp.path().join("bundle");
+    let o = packsmith(
+        &[
+            "nix",
+            p.to_str().unwrap(),
+            "--model",
+            "none",
+            "--out",
+            out.to_str().unwrap(),
+            "--allow-unbuilt",
+            "--contribute",
+            bundle.to_str().unwrap(),
+        ],
+        tmp.path(),
+        &[],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("did not succeed (not_built"), "{stderr}");
+    assert!(stderr.contains("hint: "), "{stderr}");
+    assert!(!bundle.exists() || std::fs::read_dir(&bundle).unwrap().count() == 0);
+}

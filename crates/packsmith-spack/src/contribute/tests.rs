@@ -7,6 +7,7 @@ use packsmith_agent::report::{AttemptRecord, StageRecord, REPORT_SCHEMA};
 use packsmith_core::chat::Usage;
 
 use super::*;
+use packsmith_agent::RunStatus;
 
 #[test]
 fn directory_names_follow_spack_packages() {

@@ -7,7 +7,9 @@
 
 use std::io::Write;
 
+use packsmith_agent::contribution::author;
 use packsmith_exec::CancelToken;
+use packsmith_nix::contribute::{write_bundle, NixBundleInputs};
 use packsmith_nix::run::{self as backend, NixRequest, Outcome};
 use packsmith_nix::NixParser;
 
@@ -54,6 +56,9 @@ fn run_until_cancelled(args: &NixArgs, cancel: &CancelToken) -> Result<Exit, Cli
     )?;
     // A closed pipe (`| head`) is not an error worth reporting.
     let _ = writeln!(std::io::stdout().lock(), "{}", backend::summary(&done));
+    if let (Some(out), Outcome::Succeeded) = (&args.contribute, &done.outcome) {
+        contribute(args, out, &done.run_dir)?;
+    }
     match done.outcome {
         Outcome::Succeeded => Ok(Exit::Success),
         Outcome::Failed => Ok(Exit::Failure),
@@ -61,6 +66,30 @@ fn run_until_cancelled(args: &NixArgs, cancel: &CancelToken) -> Result<Exit, Cli
         Outcome::Unusable => Ok(Exit::Environment),
         Outcome::Interrupted => Ok(Exit::Interrupted),
     }
+}
+
+/// Writes the contribution bundle of the run in `run_dir` into `out`;
+/// a run that was not built (`--allow-unbuilt`) gets none, and says so.
+fn contribute(
+    args: &NixArgs,
+    out: &std::path::Path,
+    run_dir: &std::path::Path,
+) -> Result<(), CliError> {
+    let inputs = NixBundleInputs {
+        run_dir,
+        out,
+        author: author(args.maintainer.first().map(String::as_str)),
+        tool_version: env!("CARGO_PKG_VERSION"),
+        trailer: !args.no_disclosure_trailer,
+    };
+    let bundle = write_bundle(&inputs).map_err(|e| CliError::from_error(Exit::Failure, &e))?;
+    note(&format!(
+        "contribution: {} (patch), {} (recipe), {} (PR description)",
+        bundle.patch.display(),
+        bundle.recipe.display(),
+        bundle.pr.display()
+    ));
+    Ok(())
 }
 
 /// Ctrl-C (or SIGTERM) cancels the run through the runner's flag, so the
