@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::clean::strip_fences;
 use crate::detail::BackendDetail;
 use crate::history::AttemptHistory;
+use crate::report::RunReport;
 use crate::tools::Tool;
 
 pub use crate::recipe::{ProgressVerdict, Recipe};
@@ -331,6 +332,16 @@ pub enum ProgressCheck {
 /// A package manager behind the loop. Prompts, checks, stages and failure
 /// classification live in the backend; attempt bookkeeping, tools, events
 /// and the run directory live in the loop.
+/// What a backend's after-run checks get from the loop.
+pub struct FinishContext<'a> {
+    /// The run directory, with the final (or best) recipe written.
+    pub run_dir: &'a Path,
+    /// Ctrl-C came: slow checks are skipped.
+    pub cancelled: bool,
+    /// A progress line for the user (a `Note` event).
+    pub say: &'a mut dyn FnMut(&str),
+}
+
 pub trait Ecosystem {
     /// `spack`, `nix`, …
     fn name(&self) -> String;
@@ -460,5 +471,13 @@ pub trait Ecosystem {
     ) -> Option<ChatRequest> {
         let _ = (task, recipe, feedback);
         None
+    }
+
+    /// After the loop, before the report is written: the backend's own
+    /// after-run checks and records (hermeticity, variant check, review
+    /// gate) go into `report.extras`, so `report.json` and `report.md` are
+    /// written once, with everything.
+    fn finish(&self, report: &mut RunReport, cx: &mut FinishContext<'_>) {
+        let _ = (report, cx);
     }
 }

@@ -85,9 +85,9 @@ pub use agent::TOOLS_SPENT;
 pub use clean::strip_fences;
 pub use detail::BackendDetail;
 pub use ecosystem::{
-    AttemptDir, AttemptSnapshot, Diagnostic, Ecosystem, EcosystemError, Failure, ProgressCheck,
-    ProgressInput, ProgressVerdict, Recipe, Reference, References, Severity, StageOutcome,
-    StageSpec, Task, MAX_AUTO_FIXES, STATIC_CHECK,
+    AttemptDir, AttemptSnapshot, Diagnostic, Ecosystem, EcosystemError, Failure, FinishContext,
+    ProgressCheck, ProgressInput, ProgressVerdict, Recipe, Reference, References, Severity,
+    StageOutcome, StageSpec, Task, MAX_AUTO_FIXES, STATIC_CHECK,
 };
 pub use error::AgentError;
 pub use events::{AgentEvent, CallPurpose, EventSink, NoEvents, RequestDigest, TraceLine};

@@ -387,6 +387,25 @@ impl<'a> Run<'a> {
                 report.best_recipe = Some(self.dir.write_best(best)?);
             }
         }
+        // The backend's after-run checks add to the report before it is
+        // written, once; their progress lines are notes.
+        let run_dir = self.dir.path().to_path_buf();
+        let (dir, sink) = (&mut self.dir, &mut *self.sink);
+        let mut say = |message: &str| {
+            let note = AgentEvent::Note {
+                message: message.to_string(),
+            };
+            let _ = dir.trace(&note);
+            sink.event(&note);
+        };
+        self.eco.finish(
+            &mut report,
+            &mut crate::ecosystem::FinishContext {
+                run_dir: &run_dir,
+                cancelled: self.opts.cancel.is_cancelled(),
+                say: &mut say,
+            },
+        );
         let finished = AgentEvent::RunFinished {
             status,
             attempts: self.records.len() as u32,

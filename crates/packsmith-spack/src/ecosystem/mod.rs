@@ -5,6 +5,7 @@
 mod autofix;
 mod edit_repair;
 mod error;
+mod finish;
 mod hermeticity;
 mod output;
 mod prompts;
@@ -12,6 +13,7 @@ mod references;
 mod smoke;
 mod stages;
 mod tools;
+mod variants;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -38,6 +40,7 @@ use packsmith_spack_knowledge::target::TargetSpack;
 
 pub use autofix::auto_repair_with;
 pub use edit_repair::{RepairMode, MAX_EDITS};
+pub use finish::AfterRun;
 pub use output::{clean_model_output, PinnedFetch};
 pub use prompts::PromptReference;
 pub use references::{compact_recipe, references_from};
@@ -128,6 +131,8 @@ pub struct SpackEcosystem {
     /// The source tree being packaged, which a `filter_file` edit must
     /// name a file of (`None` for `packsmith repair`: no source here).
     source_root: Option<std::path::PathBuf>,
+    /// What the run adds to its report after the loop.
+    after_run: AfterRun,
 }
 
 impl SpackEcosystem {
@@ -149,11 +154,19 @@ impl SpackEcosystem {
             start: None,
             last_stage: None,
             source_root: None,
+            after_run: AfterRun::default(),
         }
     }
 
     /// The source tree being packaged: a model's `filter_file` edit is
     /// checked against its files before Spack runs.
+    /// The after-run checks of a `packsmith spack` run (variant check,
+    /// the distillation's usage).
+    pub fn with_after_run(mut self, after_run: AfterRun) -> Self {
+        self.after_run = after_run;
+        self
+    }
+
     pub fn with_source_root(mut self, root: std::path::PathBuf) -> Self {
         self.source_root = Some(root);
         self
@@ -349,6 +362,14 @@ fn severity(s: packsmith_spack_knowledge::check::Severity) -> Severity {
 }
 
 impl Ecosystem for SpackEcosystem {
+    fn finish(
+        &self,
+        report: &mut packsmith_agent::RunReport,
+        cx: &mut packsmith_agent::FinishContext<'_>,
+    ) {
+        finish::finish(self, report, cx);
+    }
+
     fn name(&self) -> String {
         "spack".into()
     }

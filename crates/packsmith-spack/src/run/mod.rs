@@ -1,30 +1,26 @@
 //! One `packsmith spack` run as one library call: analyze the source,
 //! locate Spack and its knowledge base, prepare the run directory, pick
-//! the prompts' inputs, run the agent loop, and finish the report (the
-//! distillation's tokens, the hermeticity record, the variant check, the
-//! review gate) before it is written for the last time. The binary turns
-//! flags into a [`SpackRequest`], calls [`run`], and prints.
+//! the prompts' inputs, and run the agent loop, whose `Ecosystem::finish`
+//! hook adds the distillation's tokens, the hermeticity record, the
+//! variant check and the review gate before the report is written, once
+//! (`ecosystem/finish.rs`). The binary turns flags into a
+//! [`SpackRequest`], calls [`run`], and prints.
 
 pub mod environment;
 mod inputs;
 mod repair;
-mod variants;
 
 use std::path::PathBuf;
 
-use packsmith_agent::rundir::rewrite_report;
-use packsmith_agent::{
-    Agent, AgentOptions, CancelToken, EventSink, RequestLog, RunReport, RunStatus, Task,
-};
+use packsmith_agent::{Agent, AgentOptions, CancelToken, EventSink, RequestLog, RunReport, Task};
 use packsmith_analyze::{analyze_dir, source};
-use packsmith_core::chat::Usage;
 use packsmith_core::RepoFacts;
 use packsmith_llm::{ChatModel, Config};
 use packsmith_spack_knowledge::brief::BriefOverrides;
 use packsmith_spack_knowledge::draft::DraftOptions;
 use packsmith_spack_knowledge::target::TargetSpack;
 
-use crate::ecosystem::{PromptSettings, RepairMode, SpackEcosystem, Validation};
+use crate::ecosystem::{AfterRun, PromptSettings, RepairMode, SpackEcosystem, Validation};
 use crate::prepare::{prepare_run, PreparedRun, RunInputs};
 use crate::validate::StageOptions;
 
@@ -168,7 +164,12 @@ pub fn run(
     let mode = repair_mode(&request.run.repair_mode, model)?;
     let mut eco = SpackEcosystem::new(prepared.brief.clone(), prompts, validation.clone())
         .with_repair(mode, request.run.rules)
-        .with_source_root(root.clone());
+        .with_source_root(root.clone())
+        .with_after_run(AfterRun {
+            variant_check: request.checks.variant_check,
+            variant_install: request.checks.variant_install,
+            distillation: Some((distill_usage, distill_cost)),
+        });
     if !request.draft {
         eco = eco.with_draft(None);
     } else if let Some(handle) = &request.maintainer {
@@ -188,24 +189,9 @@ pub fn run(
         context: serde_json::json!({"source": request.source}),
     };
     let options = agent_options(&request.run, tools, cancel);
-    let mut report = Agent::run(&task, &eco, model, &options, sink)
+    let report = Agent::run(&task, &eco, model, &options, sink)
         .map_err(|e| RunError::environment(e.to_string()))?;
 
-    let distilled = record_distillation(&mut report, distill_usage, distill_cost);
-    let hermetic = record_hermeticity(&mut report, &eco);
-    let checked = request.checks.variant_check
-        && !cancel.is_cancelled()
-        && check_variants(request, &mut report, &eco, &validation, &prepared, say);
-    let style = crate::style::StyleTools::find(&validation.setup.env);
-    let reviewed = crate::review::record(
-        &mut report,
-        &prepared.run_dir,
-        style.as_ref().map_err(String::as_str),
-    );
-    if distilled || hermetic || checked || reviewed {
-        rewrite_report(&prepared.run_dir, &report)
-            .map_err(|e| RunError::environment(e.to_string()))?;
-    }
     Ok(SpackRun {
         report,
         prepared,
@@ -300,59 +286,4 @@ pub fn agent_options(settings: &LoopSettings, tools: bool, cancel: &CancelToken)
         RequestLog::Digest
     };
     options
-}
-
-/// The tokens and cost of a `--brief llm` distillation count toward the
-/// run: report.json counts every token and dollar served.
-fn record_distillation(report: &mut RunReport, usage: Usage, cost_usd: f64) -> bool {
-    if usage.total() == 0 {
-        return false;
-    }
-    report.usage += usage;
-    report.cost_usd += cost_usd;
-    report.model_calls += 1;
-    report.extras.insert(
-        "facts_distillation".into(),
-        serde_json::json!({"usage": usage, "cost_usd": cost_usd}),
-    );
-    true
-}
-
-/// What the hermeticity checks found and what was done about it, into the
-/// report's extras.
-fn record_hermeticity(report: &mut RunReport, eco: &SpackEcosystem) -> bool {
-    let Some(extra) = eco.hermeticity_extra() else {
-        return false;
-    };
-    report.extras.insert("hermeticity".into(), extra);
-    true
-}
-
-/// The variant check on the recipe that passed, into the report's extras.
-fn check_variants(
-    request: &SpackRequest,
-    report: &mut RunReport,
-    eco: &SpackEcosystem,
-    validation: &Validation,
-    prepared: &PreparedRun,
-    say: &mut dyn FnMut(&str),
-) -> bool {
-    if report.status != RunStatus::Succeeded {
-        return false;
-    }
-    let Some(rel) = &report.final_recipe else {
-        return false;
-    };
-    let recipe = std::fs::read_to_string(prepared.run_dir.join(rel)).unwrap_or_default();
-    let attempt = report.best_attempt.unwrap_or(1);
-    let passed = variants::Passed {
-        package: &prepared.brief.package,
-        recipe_text: &recipe,
-        run_dir: &prepared.run_dir,
-        attempt,
-        prepared: eco.prepared_attempt(attempt, &recipe),
-    };
-    let checked = variants::check(validation, passed, request.checks.variant_install, say);
-    report.extras.insert("variant_check".into(), checked);
-    true
 }
