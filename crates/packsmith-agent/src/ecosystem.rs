@@ -340,6 +340,9 @@ pub struct FinishContext<'a> {
     pub cancelled: bool,
     /// A progress line for the user (a `Note` event).
     pub say: &'a mut dyn FnMut(&str),
+    /// The run's model, for a backend that explains a failure after the
+    /// loop (its tokens are the backend's to count into the report).
+    pub model: &'a dyn packsmith_llm::ChatModel,
 }
 
 pub trait Ecosystem {

@@ -404,6 +404,7 @@ impl<'a> Run<'a> {
                 run_dir: &run_dir,
                 cancelled: self.opts.cancel.is_cancelled(),
                 say: &mut say,
+                model: self.model,
             },
         );
         let finished = AgentEvent::RunFinished {

@@ -5,11 +5,14 @@
 //! progress judgement, the tools, and refinement with a runtime check.
 
 pub mod analysis;
+pub mod checks;
 pub mod draft;
+mod finish;
 pub mod progress;
 pub mod project;
 pub mod prompts;
 pub mod result;
+mod review;
 pub mod runtime;
 pub mod search;
 pub mod stages;
@@ -20,10 +23,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use packsmith_agent::{
-    AttemptDir, AttemptHistory, Diagnostic, Ecosystem, EcosystemError, Failure, ProgressCheck,
-    ProgressInput, Recipe, References, StageOutcome, StageSpec, Task,
+    AttemptDir, AttemptHistory, Diagnostic, Ecosystem, EcosystemError, Failure, FinishContext,
+    ProgressCheck, ProgressInput, Recipe, References, RunReport, StageOutcome, StageSpec, Task,
 };
 use packsmith_core::chat::{ChatMessage, ChatRequest};
+use result::NixResult;
 use serde_json::json;
 
 use crate::diagnose::Failure as DiagnosedFailure;
@@ -101,6 +105,9 @@ pub(crate) struct State {
     /// The tree the project question showed, to check the model's
     /// builder pick against its build files.
     repo_root: Option<std::path::PathBuf>,
+    /// What the after-run hook wrote to `nix-result.json`, or why it
+    /// could not.
+    finished: Option<Result<NixResult, String>>,
 }
 
 /// The Nix [`Ecosystem`].
@@ -111,6 +118,8 @@ pub struct NixEcosystem {
     draft: Result<PreparedDraft, String>,
     /// The repository analysis, as text for the prompts.
     facts: String,
+    /// The analysis itself, for the failure analysis after the loop.
+    repo_facts: Option<packsmith_core::RepoFacts>,
     current_log: CurrentLog,
     index: Option<Arc<NixpkgsIndex>>,
     state: Mutex<State>,
@@ -133,10 +142,26 @@ impl NixEcosystem {
             parser,
             draft,
             facts,
+            repo_facts: None,
             current_log: CurrentLog::default(),
             index,
             state: Mutex::default(),
         }
+    }
+
+    /// The analysis the failure analysis reads after the loop.
+    pub fn with_repo_facts(mut self, facts: Option<packsmith_core::RepoFacts>) -> Self {
+        self.repo_facts = facts;
+        self
+    }
+
+    /// What the after-run hook found (`nix-result.json`'s data), once the
+    /// loop has finished; why it could not be written otherwise.
+    pub fn take_result(&self) -> Result<NixResult, String> {
+        self.state()
+            .finished
+            .take()
+            .unwrap_or_else(|| Err("the loop ended without its after-run hook".into()))
     }
 
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
@@ -275,6 +300,23 @@ impl NixEcosystem {
 }
 
 impl Ecosystem for NixEcosystem {
+    fn finish(&self, report: &mut RunReport, cx: &mut FinishContext<'_>) {
+        let draft = self.current_draft().ok();
+        let facts_text = self.facts_text();
+        let done = finish::finish(
+            &finish::Finish {
+                run_dir: cx.run_dir,
+                eco: self,
+                model: cx.model,
+                facts: self.repo_facts.as_ref(),
+                facts_text: &facts_text,
+                draft: draft.as_ref(),
+            },
+            report,
+        );
+        self.state().finished = Some(done);
+    }
+
     fn name(&self) -> String {
         "nix".into()
     }

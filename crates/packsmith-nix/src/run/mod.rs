@@ -12,12 +12,9 @@
 //! `inputs`, `finish`, `checks`, `summary` (the text shown before and after
 //! the loop).
 
-mod checks;
-mod finish;
 mod inputs;
 mod outcome;
 mod request;
-mod review;
 mod summary;
 
 use packsmith_agent::{Agent, AgentOptions, CancelToken, EventSink, Task};
@@ -27,7 +24,7 @@ use packsmith_llm::ChatModel;
 use crate::ecosystem::{prepare_draft, DraftInput, NixSettings};
 use crate::NixEcosystem;
 
-pub use checks::NO_NIXPKGS;
+pub use crate::ecosystem::checks::NO_NIXPKGS;
 pub use outcome::{NixRun, Outcome};
 pub use packsmith_agent::RunError;
 pub use request::NixRequest;
@@ -112,7 +109,7 @@ pub fn run(
         .as_ref()
         .map(render_facts)
         .unwrap_or_else(|| "(no analysis of the source)".into());
-    let eco = NixEcosystem::new(settings, draft, facts_text.clone());
+    let eco = NixEcosystem::new(settings, draft, facts_text).with_repo_facts(inputs.facts.clone());
     let empty = tempfile::tempdir()
         .map_err(|e| RunError::environment(format!("cannot create a temp dir: {e}")))?;
     let task = Task {
@@ -131,16 +128,13 @@ pub fn run(
             .hint("check that the --out directory is writable (or pass --replace)")
     })?;
     let run_dir = request.out.join(&task.name);
-    let (report, result, outcome) = finish::finish(&finish::Finish {
-        run_dir: &run_dir,
-        report: &report,
-        eco: &eco,
-        model,
-        facts: inputs.facts.as_ref(),
-        facts_text: &facts_text,
-        draft: eco.current_draft().ok().as_ref(),
-        allow_unbuilt: request.allow_unbuilt,
-    })?;
+    let result = eco.take_result().map_err(RunError::environment)?;
+    let outcome = outcome::outcome(
+        &report,
+        &run_dir,
+        request.allow_unbuilt,
+        eco.environment_error().is_some(),
+    );
     Ok(NixRun {
         report,
         run_dir,

@@ -1,10 +1,11 @@
 //! A finished Nix run as the caller gets it: the report as written, the
 //! run directory, `nix-result.json`'s data, and how the run ended.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use packsmith_agent::{RunError, RunReport};
+use packsmith_agent::{RunError, RunReport, RunStatus};
 
+use crate::ecosystem::checks::NO_NIXPKGS;
 use crate::ecosystem::result::NixResult;
 
 /// How a run ended, for the caller's exit code.
@@ -35,4 +36,34 @@ pub struct NixRun {
     /// What `nix-result.json` holds.
     pub result: NixResult,
     pub outcome: Outcome,
+}
+
+/// How a finished run ended; a recipe that was only parsed is an error
+/// (as for a Nix or nixpkgs that cannot be used: nothing says the recipe
+/// is wrong) unless `--allow-unbuilt` accepts it.
+pub(super) fn outcome(
+    report: &RunReport,
+    run_dir: &Path,
+    allow_unbuilt: bool,
+    environment: bool,
+) -> Outcome {
+    match report.status {
+        RunStatus::Succeeded => Outcome::Succeeded,
+        RunStatus::NotBuilt if allow_unbuilt => Outcome::Succeeded,
+        RunStatus::NotBuilt => Outcome::NotBuilt(not_built_error(run_dir)),
+        RunStatus::Interrupted => Outcome::Interrupted,
+        _ if environment => Outcome::Unusable,
+        _ => Outcome::Failed,
+    }
+}
+
+fn not_built_error(run_dir: &Path) -> RunError {
+    RunError::environment(format!(
+        "{} was parsed but not built: {NO_NIXPKGS}",
+        run_dir.join("package.nix").display()
+    ))
+    .hint(
+        "pass --nixpkgs with a nixpkgs checkout or commit (or put nixpkgs in NIX_PATH) to \
+         build it, or --allow-unbuilt to accept a recipe that was only parsed",
+    )
 }

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use packsmith_agent::RunStatus;
 
-use super::checks::NO_NIXPKGS;
 use super::outcome::NixRun;
 use crate::ecosystem::analysis::category_name;
+use crate::ecosystem::checks::NO_NIXPKGS;
 use crate::ecosystem::result::{self, CheckState};
 use crate::ecosystem::HashStatus;
 

@@ -1,34 +1,30 @@
-//! After the loop: `nix-result.json` (parse, build and runtime checks
-//! reported apart; what could not be checked and why; failure analysis
-//! when nothing built), the report's status (`not_built` for a recipe
-//! that was only parsed) and `checks` table, written once more, and the
-//! run's [`Outcome`].
+//! After the loop, through its `Ecosystem::finish` hook (the report is
+//! written once, after it): `nix-result.json` (parse, build and runtime
+//! checks reported apart; what could not be checked and why; failure
+//! analysis when nothing built), the report's status (`not_built` for a
+//! recipe that was only parsed), its `checks` table and the review gate.
 
 use std::path::Path;
 
-use packsmith_agent::rundir::rewrite_report;
-use packsmith_agent::{RunError, RunReport, RunStatus};
+use packsmith_agent::{RunReport, RunStatus};
 use packsmith_core::RepoFacts;
 use packsmith_llm::{ChatModel, ChatResponse};
 
+use super::analysis::{self, FailureAnalysis};
 use super::checks::{self, CheckInputs, NO_NIXPKGS};
-use super::outcome::Outcome;
-use crate::ecosystem::analysis::{self, FailureAnalysis};
-use crate::ecosystem::result::{self, Check, CheckState, NixResult};
-use crate::ecosystem::runtime::RuntimeStatus;
-use crate::ecosystem::{HashStatus, PreparedDraft};
-use crate::{NixEcosystem, NixpkgsPin};
+use super::result::{self, Check, CheckState, NixResult};
+use super::runtime::RuntimeStatus;
+use super::{HashStatus, NixEcosystem, PreparedDraft};
+use crate::NixpkgsPin;
 
-pub struct Finish<'a> {
+/// What the after-run work reads.
+pub(super) struct Finish<'a> {
     pub run_dir: &'a Path,
-    pub report: &'a RunReport,
     pub eco: &'a NixEcosystem,
     pub model: &'a dyn ChatModel,
     pub facts: Option<&'a RepoFacts>,
     pub facts_text: &'a str,
     pub draft: Option<&'a PreparedDraft>,
-    /// `--allow-unbuilt`: a recipe that was only parsed exits 0.
-    pub allow_unbuilt: bool,
 }
 
 fn check(state: CheckState, detail: impl Into<String>) -> Check {
@@ -40,8 +36,8 @@ fn check(state: CheckState, detail: impl Into<String>) -> Check {
 
 /// The failure analysis: the deterministic guess, explained by the model
 /// when it answers; the answer too, so its tokens can be accounted.
-fn failure_analysis(f: &Finish<'_>) -> (FailureAnalysis, Option<ChatResponse>) {
-    if let Some(a) = analysis::no_valid_nix(&f.report.attempts) {
+fn failure_analysis(f: &Finish<'_>, report: &RunReport) -> (FailureAnalysis, Option<ChatResponse>) {
+    if let Some(a) = analysis::no_valid_nix(&report.attempts) {
         return (a, None);
     }
     let diagnoses = f.eco.diagnoses();
@@ -49,7 +45,7 @@ fn failure_analysis(f: &Finish<'_>) -> (FailureAnalysis, Option<ChatResponse>) {
     if diagnoses.is_empty() {
         return (base, None);
     }
-    let request = analysis::request(&f.report.name, &diagnoses, f.facts_text, &base.first_guess);
+    let request = analysis::request(&report.name, &diagnoses, f.facts_text, &base.first_guess);
     match f.model.complete(&request) {
         Ok(answer) => (analysis::read_answer(&answer.content, base), Some(answer)),
         Err(_) => (base, None),
@@ -69,9 +65,9 @@ fn account_analysis_call(report: &mut RunReport, answer: &ChatResponse) {
     );
 }
 
-/// The report as written last, `nix-result.json`'s data, and the outcome.
-pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunError> {
-    let mut report = f.report.clone();
+/// Completes `report` and writes `nix-result.json`; its data, or why it
+/// could not be written.
+pub(super) fn finish(f: &Finish<'_>, report: &mut RunReport) -> Result<NixResult, String> {
     let recipe_rel = report.final_recipe.clone().or(report.best_recipe.clone());
     let recipe_text = recipe_rel
         .as_ref()
@@ -137,9 +133,9 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
         }
     }
     let failure_analysis = if !succeeded && builds && environment.is_none() {
-        let (analysis, answer) = failure_analysis(f);
+        let (analysis, answer) = failure_analysis(f, report);
         if let Some(answer) = answer {
-            account_analysis_call(&mut report, &answer);
+            account_analysis_call(report, &answer);
         }
         Some(analysis)
     } else {
@@ -165,9 +161,9 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
         failure_analysis,
         not_checked,
     };
-    result::write(f.run_dir, &result).map_err(RunError::environment)?;
+    result::write(f.run_dir, &result)?;
     if succeeded && !builds {
-        mark_not_built(&mut report);
+        mark_not_built(report);
     }
     let recipe = result
         .recipe
@@ -176,7 +172,7 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
     report.extras.insert(
         "checks".into(),
         checks::checks(&CheckInputs {
-            report: &report,
+            report,
             result: &result,
             builds,
             environment: environment.as_deref(),
@@ -184,17 +180,15 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
         }),
     );
     if let Some(text) = &recipe {
-        let (built, smoke) = checks::built_and_smoke_tested(&report, text);
+        let (built, smoke) = checks::built_and_smoke_tested(report, text);
         let ran = result
             .runtime_check
             .as_ref()
             .and_then(|c| c.program.clone());
         let items = super::review::review(text, &report.name, ran.as_deref());
-        super::review::record(&mut report, &items, built, smoke);
+        super::review::record(report, &items, built, smoke);
     }
-    rewrite_report(f.run_dir, &report).map_err(|e| RunError::environment(e.to_string()))?;
-    let outcome = outcome(f, &report, environment.is_some());
-    Ok((report, result, outcome))
+    Ok(result)
 }
 
 /// A run whose every stage passed without nixpkgs only parsed its
@@ -202,30 +196,4 @@ pub fn finish(f: &Finish<'_>) -> Result<(RunReport, NixResult, Outcome), RunErro
 fn mark_not_built(report: &mut RunReport) {
     report.status = RunStatus::NotBuilt;
     report.reason = format!("the recipe parses, but was not evaluated or built: {NO_NIXPKGS}");
-}
-
-/// How a finished run ended; a recipe that was only parsed is an error
-/// (as for a Nix or nixpkgs that cannot be used: nothing says the recipe
-/// is wrong) unless `--allow-unbuilt` accepts it.
-fn outcome(f: &Finish<'_>, report: &RunReport, environment: bool) -> Outcome {
-    match report.status {
-        RunStatus::Succeeded => Outcome::Succeeded,
-        RunStatus::NotBuilt if f.allow_unbuilt => Outcome::Succeeded,
-        RunStatus::NotBuilt => Outcome::NotBuilt(not_built_error(f.run_dir)),
-        RunStatus::Interrupted => Outcome::Interrupted,
-        // Nix or nixpkgs could not be used: not the recipe's fault.
-        _ if environment => Outcome::Unusable,
-        _ => Outcome::Failed,
-    }
-}
-
-fn not_built_error(run_dir: &Path) -> RunError {
-    RunError::environment(format!(
-        "{} was parsed but not built: {NO_NIXPKGS}",
-        run_dir.join("package.nix").display()
-    ))
-    .hint(
-        "pass --nixpkgs with a nixpkgs checkout or commit (or put nixpkgs in NIX_PATH) to \
-         build it, or --allow-unbuilt to accept a recipe that was only parsed",
-    )
 }
