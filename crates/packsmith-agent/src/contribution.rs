@@ -196,3 +196,46 @@ pub fn write_all(files: &[(&PathBuf, &str)]) -> Result<(), ContributeError> {
     }
     Ok(())
 }
+
+/// The files a bundle consists of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bundle {
+    pub recipe: PathBuf,
+    pub patch: PathBuf,
+    pub pr: PathBuf,
+}
+
+impl Bundle {
+    /// One line for the user: where each file went.
+    pub fn describe(&self) -> String {
+        format!(
+            "contribution: {} (patch), {} (recipe), {} (PR description)",
+            self.patch.display(),
+            self.recipe.display(),
+            self.pr.display()
+        )
+    }
+}
+
+/// Writes a bundle into `out`: the recipe at `repo_path`, the patch as
+/// `<name>.patch` and the PR description as `PR.md`, all or none.
+pub fn write_bundle_files(
+    out: &Path,
+    repo_path: &str,
+    name: &str,
+    recipe: &str,
+    patch: &str,
+    pr: &str,
+) -> Result<Bundle, ContributeError> {
+    let bundle = Bundle {
+        recipe: out.join(repo_path),
+        patch: out.join(format!("{name}.patch")),
+        pr: out.join("PR.md"),
+    };
+    write_all(&[
+        (&bundle.recipe, recipe),
+        (&bundle.patch, patch),
+        (&bundle.pr, pr),
+    ])?;
+    Ok(bundle)
+}

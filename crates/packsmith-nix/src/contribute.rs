@@ -5,10 +5,10 @@
 //! `Assisted-by:` trailer nixpkgs asks generated contributions to carry,
 //! and a PR description with the run's evidence and the review table.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use packsmith_agent::contribution::{
-    disclosure, format_patch, read_report, write_all, Author, ContributeError,
+    disclosure, format_patch, read_report, write_bundle_files, Author, Bundle, ContributeError,
 };
 use packsmith_agent::RunReport;
 use serde_json::Value;
@@ -26,14 +26,6 @@ pub struct NixBundleInputs<'a> {
     /// True: the disclosure is an `Assisted-by:` trailer of the commit;
     /// false: it is only in the PR description.
     pub trailer: bool,
-}
-
-/// The files a bundle consists of.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NixBundle {
-    pub recipe: PathBuf,
-    pub patch: PathBuf,
-    pub pr: PathBuf,
 }
 
 /// nixpkgs' place for a new top-level package: `pkgs/by-name`, sharded by
@@ -56,7 +48,7 @@ pub fn commit_message(pname: &str, version: &str, disclosure_line: Option<&str>)
 }
 
 /// Writes the bundle of the Nix run in `inputs.run_dir` into `inputs.out`.
-pub fn write_bundle(inputs: &NixBundleInputs) -> Result<NixBundle, ContributeError> {
+pub fn write_bundle(inputs: &NixBundleInputs) -> Result<Bundle, ContributeError> {
     let report = read_report(inputs.run_dir)?;
     let rel = report.final_recipe.as_deref().unwrap_or("package.nix");
     let path = inputs.run_dir.join(rel);
@@ -74,17 +66,7 @@ pub fn write_bundle(inputs: &NixBundleInputs) -> Result<NixBundle, ContributeErr
     let repo_path = recipe_repo_path(&report.name);
     let patch = format_patch(&repo_path, &recipe, &message, &inputs.author)?;
     let pr = pr_description(inputs, &report, &recipe, &version, &disclosure_line);
-    let bundle = NixBundle {
-        recipe: inputs.out.join(&repo_path),
-        patch: inputs.out.join(format!("{}.patch", report.name)),
-        pr: inputs.out.join("PR.md"),
-    };
-    write_all(&[
-        (&bundle.recipe, recipe.as_str()),
-        (&bundle.patch, patch.as_str()),
-        (&bundle.pr, pr.as_str()),
-    ])?;
-    Ok(bundle)
+    write_bundle_files(inputs.out, &repo_path, &report.name, &recipe, &patch, &pr)
 }
 
 /// `name = "value";` of the recipe's top level.

@@ -3,10 +3,10 @@
 //! spack-packages, a `git format-patch` file that adds it, and a PR
 //! description with the evidence of the run.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-pub use packsmith_agent::contribution::{author, disclosure, Author, ContributeError};
-use packsmith_agent::contribution::{format_patch, read_report, write_all};
+pub use packsmith_agent::contribution::{author, disclosure, Author, Bundle, ContributeError};
+use packsmith_agent::contribution::{format_patch, read_report, write_bundle_files};
 use packsmith_agent::RunReport;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::spack1::{add_maintainer, to_spack1};
@@ -45,14 +45,6 @@ pub struct BundleInputs<'a> {
     pub spec: Option<&'a str>,
     /// Spack's style tools for the review table, or why there are none.
     pub style: Result<&'a crate::style::StyleTools, &'a str>,
-}
-
-/// The files a bundle consists of.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bundle {
-    pub recipe: PathBuf,
-    pub patch: PathBuf,
-    pub pr: PathBuf,
 }
 
 /// spack-packages' directory of package `name`: `-` becomes `_`, and a
@@ -115,18 +107,7 @@ pub fn write_bundle(inputs: &BundleInputs) -> Result<Bundle, ContributeError> {
         description.as_deref(),
         &disclosure_line,
     );
-
-    let bundle = Bundle {
-        recipe: inputs.out.join(&repo_path),
-        patch: inputs.out.join(format!("{}.patch", report.name)),
-        pr: inputs.out.join("PR.md"),
-    };
-    write_all(&[
-        (&bundle.recipe, recipe.as_str()),
-        (&bundle.patch, patch.as_str()),
-        (&bundle.pr, pr.as_str()),
-    ])?;
-    Ok(bundle)
+    write_bundle_files(inputs.out, &repo_path, &report.name, &recipe, &patch, &pr)
 }
 
 /// The recipe that passed, in 1.x's idiom, under Spack's licence header,

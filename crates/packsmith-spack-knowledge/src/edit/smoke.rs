@@ -258,29 +258,37 @@ fn render_link_test(check: &LinkCheck, indent: &str) -> String {
     lines.push(format!(
         "{i2}cc(\"-c\", \"smoke_ref.c\", \"-o\", \"smoke_ref.o\")"
     ));
-    lines.push(format!(
-        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
-        py_str(compiler),
-        compiler.to_ascii_lowercase()
-    ));
-    let args = [
-        "\"-I\" + self.prefix.include".to_string(),
-        py_str(main_file),
-        "\"smoke_ref.o\"".to_string(),
-        "\"-o\"".to_string(),
-        "\"smoke\"".to_string(),
+    let inputs = [py_str(main_file), "\"smoke_ref.o\"".to_string()];
+    let link = [
         format!("\"-L\" + {lib}"),
         py_str(&format!("-l{}", check.library)),
         format!("\"-Wl,-rpath,\" + {lib}"),
     ];
-    lines.extend(call(&i2, "build", &args));
+    lines.extend(build_and_run(&i2, compiler, &inputs, &link));
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+/// Builds `smoke` from `inputs` with the spec's compiler `compiler` (`CC`
+/// or `CXX`, Spack's test environment's first) against the installed
+/// headers, with `link` after, and runs it.
+fn build_and_run(i2: &str, compiler: &str, inputs: &[String], link: &[String]) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
+        py_str(compiler),
+        compiler.to_ascii_lowercase()
+    )];
+    let mut args = vec!["\"-I\" + self.prefix.include".to_string()];
+    args.extend(inputs.iter().cloned());
+    args.extend(["\"-o\"".to_string(), "\"smoke\"".to_string()]);
+    args.extend(link.iter().cloned());
+    lines.extend(call(i2, "build", &args));
     lines.push(format!(
         "{i2}smoke = which(join_path(\".\", \"smoke\"), required=True)"
     ));
     lines.push(format!("{i2}smoke()"));
-    let mut s = lines.join("\n");
-    s.push('\n');
-    s
+    lines
 }
 
 /// One stand-alone test that compiles and runs the header check.
@@ -309,22 +317,7 @@ fn render_header_test(check: &HeaderCheck, indent: &str) -> String {
     for source_line in include_source(check).split_inclusive('\n') {
         lines.extend(call(&i3, "f.write", &[py_str(source_line)]));
     }
-    lines.push(format!(
-        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
-        py_str(compiler),
-        compiler.to_ascii_lowercase()
-    ));
-    let args = [
-        "\"-I\" + self.prefix.include".to_string(),
-        py_str(main_file),
-        "\"-o\"".to_string(),
-        "\"smoke\"".to_string(),
-    ];
-    lines.extend(call(&i2, "build", &args));
-    lines.push(format!(
-        "{i2}smoke = which(join_path(\".\", \"smoke\"), required=True)"
-    ));
-    lines.push(format!("{i2}smoke()"));
+    lines.extend(build_and_run(&i2, compiler, &[py_str(main_file)], &[]));
     let mut s = lines.join("\n");
     s.push('\n');
     s

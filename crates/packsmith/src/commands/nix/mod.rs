@@ -83,12 +83,7 @@ fn contribute(
         trailer: !args.no_disclosure_trailer,
     };
     let bundle = write_bundle(&inputs).map_err(|e| CliError::from_error(Exit::Failure, &e))?;
-    note(&format!(
-        "contribution: {} (patch), {} (recipe), {} (PR description)",
-        bundle.patch.display(),
-        bundle.recipe.display(),
-        bundle.pr.display()
-    ));
+    note(&bundle.describe());
     Ok(())
 }
 

@@ -46,12 +46,7 @@ pub fn write(
         exit
     };
     let bundle = write_bundle(&inputs).map_err(|e| CliError::from_error(code, &e))?;
-    note(&format!(
-        "contribution: {} (patch), {} (recipe), {} (PR description)",
-        bundle.patch.display(),
-        bundle.recipe.display(),
-        bundle.pr.display()
-    ));
+    note(&bundle.describe());
     Ok(())
 }
 
