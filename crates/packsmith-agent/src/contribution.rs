@@ -197,6 +197,19 @@ pub fn write_all(files: &[(&PathBuf, &str)]) -> Result<(), ContributeError> {
     Ok(())
 }
 
+/// The PR description's disclosure section: where the disclosure is (the
+/// commit's trailer, or only here) and the line itself.
+pub fn disclosure_section(trailer: bool, disclosure_line: &str) -> String {
+    let whereabouts = if trailer {
+        "; the commit says so in its trailer:"
+    } else {
+        " (not stated in the commit):"
+    };
+    format!(
+        "\n## Disclosure\n\nThis recipe was generated with packsmith{whereabouts}\n\n`{disclosure_line}`\n"
+    )
+}
+
 /// The files a bundle consists of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bundle {

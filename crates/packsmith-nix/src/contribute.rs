@@ -8,7 +8,8 @@
 use std::path::Path;
 
 use packsmith_agent::contribution::{
-    disclosure, format_patch, read_report, write_bundle_files, Author, Bundle, ContributeError,
+    disclosure, disclosure_section, format_patch, read_report, write_bundle_files, Author, Bundle,
+    ContributeError,
 };
 use packsmith_agent::RunReport;
 use serde_json::Value;
@@ -135,16 +136,7 @@ fn pr_description(
         );
     }
     s.push_str(&review_table(report.extras.get("review")));
-    s.push_str("\n## Disclosure\n\n");
-    if inputs.trailer {
-        s.push_str(&format!(
-            "This recipe was generated with packsmith; the commit says so in its trailer:\n\n`{disclosure_line}`\n"
-        ));
-    } else {
-        s.push_str(&format!(
-            "This recipe was generated with packsmith (not stated in the commit):\n\n`{disclosure_line}`\n"
-        ));
-    }
+    s.push_str(&disclosure_section(inputs.trailer, disclosure_line));
     s
 }
 

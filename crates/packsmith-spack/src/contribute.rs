@@ -6,7 +6,9 @@
 use std::path::Path;
 
 pub use packsmith_agent::contribution::{author, disclosure, Author, Bundle, ContributeError};
-use packsmith_agent::contribution::{format_patch, read_report, write_bundle_files};
+use packsmith_agent::contribution::{
+    disclosure_section, format_patch, read_report, write_bundle_files,
+};
 use packsmith_agent::RunReport;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::spack1::{add_maintainer, to_spack1};
@@ -191,16 +193,7 @@ fn pr_description(
         crate::review::passed_stage(report, "audit"),
         inputs.style,
     ));
-    s.push_str("\n## Disclosure\n\n");
-    if inputs.trailer {
-        s.push_str(&format!(
-            "This recipe was generated with packsmith; the commit says so in its trailer:\n\n`{disclosure_line}`\n"
-        ));
-    } else {
-        s.push_str(&format!(
-            "This recipe was generated with packsmith (not stated in the commit):\n\n`{disclosure_line}`\n"
-        ));
-    }
+    s.push_str(&disclosure_section(inputs.trailer, disclosure_line));
     s
 }
 
