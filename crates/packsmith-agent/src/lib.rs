@@ -69,6 +69,7 @@ pub mod ecosystem;
 mod error;
 pub mod events;
 mod extras_markdown;
+mod failure;
 pub mod history;
 mod options;
 mod recipe;

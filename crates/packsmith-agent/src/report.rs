@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use packsmith_core::chat::Usage;
 use serde::{Deserialize, Serialize};
 
-use crate::ecosystem::{Failure, ProgressVerdict};
+use crate::failure::Failure;
 use crate::history::AttemptKind;
+use crate::recipe::ProgressVerdict;
 
 /// How a run ended. While a run is under way, `report.json` says
 /// `interrupted`: if the process dies, that is what it was.

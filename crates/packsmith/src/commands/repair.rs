@@ -67,7 +67,11 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         version: args.version.clone(),
         source: args.source.clone(),
         facts: args.source.as_deref().and_then(source_facts),
-        spack: environment::choice(&args.run)?,
+        spack: environment::choice(
+            args.run.spack.as_deref(),
+            &args.run.spack_version,
+            args.run.kb.as_deref(),
+        )?,
         hermeticity: !args.no_hermeticity_check,
         smoke: !args.no_smoke_test,
         audit: !args.run.no_audit,

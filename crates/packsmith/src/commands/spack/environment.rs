@@ -10,7 +10,6 @@ use packsmith_spack::validate::SpackSetup;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
 use packsmith_spack_knowledge::target::TargetSpack;
 
-use crate::cli::LoopFlags;
 use crate::env_vars::cache_dir;
 use crate::exit::CliError;
 use crate::progress::note;
@@ -46,12 +45,17 @@ pub fn knowledge_base(
     )?)
 }
 
-/// The Spack, generation and knowledge base the loop flags name.
-pub fn choice(flags: &LoopFlags) -> Result<SpackChoice, CliError> {
+/// The Spack, generation and knowledge base the loop flags name
+/// (`--spack`, `--spack-version`, `--kb`).
+pub fn choice(
+    spack: Option<&Path>,
+    spack_version: &str,
+    kb: Option<&str>,
+) -> Result<SpackChoice, CliError> {
     Ok(SpackChoice {
-        location: location(flags.spack.as_deref())?,
-        spack_version: flags.spack_version.clone(),
-        kb: flags.kb.clone(),
+        location: location(spack)?,
+        spack_version: spack_version.to_string(),
+        kb: kb.map(str::to_string),
         cache_dir: cache_dir(),
     })
 }

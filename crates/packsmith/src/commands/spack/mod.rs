@@ -54,7 +54,11 @@ fn run_until_cancelled(args: &SpackArgs, cancel: &CancelToken) -> Result<Exit, C
 fn request(args: &SpackArgs) -> Result<SpackRequest, CliError> {
     Ok(SpackRequest {
         source: args.source.clone(),
-        spack: environment::choice(&args.run)?,
+        spack: environment::choice(
+            args.run.spack.as_deref(),
+            &args.run.spack_version,
+            args.run.kb.as_deref(),
+        )?,
         name: args.name.clone(),
         version: args.version.clone(),
         refs: args.refs.clone(),
