@@ -1,8 +1,10 @@
 //! Python source laid out as Spack's style check wants it (black at 99
-//! columns, flake8's line length): calls on one line when they fit,
-//! otherwise one argument per line with a trailing comma, and a string too
-//! long for its line split at spaces into adjacent literals (black leaves
-//! those as written). The drafter and the recipe editor both write through
+//! columns with `skip_magic_trailing_comma`, flake8's line length): a call
+//! or list on one line when it fits; else its contents on one indented line
+//! between the brackets (black's right-hand split, no trailing comma);
+//! else one element per line with a trailing comma; and a string too long
+//! for its line split at spaces into adjacent literals (black leaves those
+//! as written). The drafter and the recipe editor both write through
 //! it, so what they add passes `spack style` as it stands.
 
 /// Spack's formatter (black) and flake8 wrap at 99 columns.
@@ -12,16 +14,33 @@ fn width(s: &str) -> usize {
     s.chars().count()
 }
 
-/// A call `name(args)` at `indent`, on one line when it fits, otherwise one
-/// argument per line with a trailing comma (black's layout; the trailing
-/// comma keeps it exploded).
+/// A call `name(args)` at `indent` in black's layout (see the module).
 pub fn call(indent: &str, name: &str, args: &[String]) -> Vec<String> {
-    let one = format!("{indent}{name}({})", args.join(", "));
+    bracketed(indent, &format!("{name}("), args, ")")
+}
+
+/// `target = [items]` at `indent` in black's layout.
+pub fn list_assignment(indent: &str, target: &str, items: &[String]) -> Vec<String> {
+    bracketed(indent, &format!("{target} = ["), items, "]")
+}
+
+/// `open` + the elements + `close`: on one line, else the elements on one
+/// line between the brackets, else one per line.
+fn bracketed(indent: &str, open: &str, args: &[String], close: &str) -> Vec<String> {
+    let one = format!("{indent}{open}{}{close}", args.join(", "));
     if width(&one) <= LINE_WIDTH {
         return vec![one];
     }
-    let mut lines = vec![format!("{indent}{name}(")];
     let inner = format!("{indent}    ");
+    let hugged = format!("{inner}{}", args.join(", "));
+    if !args.is_empty() && width(&hugged) <= LINE_WIDTH {
+        return vec![
+            format!("{indent}{open}"),
+            hugged,
+            format!("{indent}{close}"),
+        ];
+    }
+    let mut lines = vec![format!("{indent}{open}")];
     for arg in args {
         lines.extend(item(&inner, arg));
     }
@@ -35,7 +54,7 @@ pub fn call(indent: &str, name: &str, args: &[String]) -> Vec<String> {
             }
         }
     }
-    lines.push(format!("{indent})"));
+    lines.push(format!("{indent}{close}"));
     lines
 }
 
@@ -205,11 +224,24 @@ mod tests {
 
     #[test]
     fn a_long_list_element_that_is_a_call_is_exploded() {
-        let element = "self.define_from_variant(\"CO_SIM_IO_BUILD_PYTHON_MPI4PY_INTERFACE\", \
-                       \"co_sim_io_build_python_mpi4py_interface\")";
-        let lines = item("            ", element);
+        let element =
+            "self.define_from_variant(\"CO_SIM_IO_BUILD_PYTHON_MPI4PY_INTERFACE\", \"mpi4py_interface_xyz\")";
+        // The arguments fit on one line between the parentheses.
         assert_eq!(
-            lines,
+            item("            ", element),
+            [
+                "            self.define_from_variant(",
+                "                \"CO_SIM_IO_BUILD_PYTHON_MPI4PY_INTERFACE\", \"mpi4py_interface_xyz\"",
+                "            ),",
+            ]
+        );
+        // They do not: one per line, each with its comma.
+        let longer = element.replace(
+            "\"mpi4py_interface_xyz\"",
+            "\"co_sim_io_build_python_mpi4py_interface\"",
+        );
+        assert_eq!(
+            item("            ", &longer),
             [
                 "            self.define_from_variant(",
                 "                \"CO_SIM_IO_BUILD_PYTHON_MPI4PY_INTERFACE\",",
@@ -237,6 +269,22 @@ mod tests {
         assert!(lines[lines.len() - 2].ends_with('"'), "{lines:#?}");
         assert!(lines[1].ends_with('"'), "{lines:#?}");
         assert_eq!(lines.last().unwrap(), "        )");
+    }
+
+    #[test]
+    fn a_list_is_hugged_before_it_is_exploded() {
+        let short = vec!["self.define(\"A\", True)".to_string()];
+        assert_eq!(
+            list_assignment("        ", "args", &short),
+            ["        args = [self.define(\"A\", True)]"]
+        );
+        let many: Vec<String> = (0..6)
+            .map(|i| format!("self.define(\"OPTION_{i}\", True)"))
+            .collect();
+        let lines = list_assignment("        ", "args", &many);
+        assert_eq!(lines.len(), 8, "{lines:#?}");
+        assert_eq!(lines.last().unwrap(), "        ]");
+        assert!(lines[1].ends_with(','), "{lines:#?}");
     }
 
     #[test]

@@ -92,7 +92,9 @@ fn mpi_wrappers_make_mpi_a_dependency_and_reach_configure() {
     assert_eq!(b.mpi_wrappers, ["CC", "CXX"]);
     let text = render_recipe(&b, &DraftOptions::default());
     assert!(
-        text.contains("            f\"CC={self.spec['mpi'].mpicc}\",\n            f\"CXX={self.spec['mpi'].mpicxx}\",\n"),
+        text.contains(
+            "        args = [f\"CC={self.spec['mpi'].mpicc}\", f\"CXX={self.spec['mpi'].mpicxx}\"]\n"
+        ),
         "{text}"
     );
     let recipe = parse_recipe(&text, "package.py");

@@ -444,7 +444,7 @@ fn a_package_an_option_asks_for_is_declared_and_looked_up_under_it() {
     );
     assert!(
         text.contains(
-            "            self.define(\n                \"CMAKE_DISABLE_FIND_PACKAGE_Editline\",\n                self.spec.satisfies(\"~support_libedit\"),\n            ),\n"
+            "            self.define(\n                \"CMAKE_DISABLE_FIND_PACKAGE_Editline\", self.spec.satisfies(\"~support_libedit\")\n            ),\n"
         ),
         "{text}"
     );

@@ -3,7 +3,7 @@
 //! the `install()` of a build without install rules).
 
 use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
-use crate::pylayout::{call, item};
+use crate::pylayout::{call, list_assignment};
 use crate::pystr::py_str;
 
 fn has_base(b: &SpackBrief, base: &str) -> bool {
@@ -58,13 +58,7 @@ fn list_method(name: &str, items: Vec<String>, tail: Vec<String>) -> Vec<String>
         return Vec::new();
     }
     let mut out = vec![format!("    def {name}(self):")];
-    if items.is_empty() {
-        out.push("        args = []".into());
-    } else {
-        out.push("        args = [".into());
-        out.extend(items.iter().flat_map(|i| item("            ", i)));
-        out.push("        ]".into());
-    }
+    out.extend(list_assignment("        ", "args", &items));
     out.extend(tail);
     out.push("        return args".into());
     out

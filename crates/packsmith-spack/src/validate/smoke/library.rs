@@ -299,16 +299,19 @@ fn probe_header(
     )
 }
 
-/// The header check of a prefix with headers and no library, probed:
-/// `Ok(None)` when there is a library (the link check covers it) or no
-/// header; `Err` says why the probe failed.
+/// The header check of a prefix, probed: for a prefix with headers and no
+/// library, or (`despite_library`) one whose library the link check could
+/// not test (glm's `libglm.so` exports no function). `Ok(None)` when there
+/// is a library and not `despite_library`, or no header; `Err` says why
+/// the probe failed.
 pub fn derive_header_check(
     sandbox: &Sandbox,
     prefix: &Path,
     package: &str,
     scratch: &Path,
+    despite_library: bool,
 ) -> Result<Option<HeaderCheck>, String> {
-    if library_of(prefix, package).is_some() {
+    if !despite_library && library_of(prefix, package).is_some() {
         return Ok(None);
     }
     let Some((header, cxx)) = header_of(prefix, package, package) else {
@@ -410,7 +413,7 @@ mod tests {
         .unwrap();
         let scratch = root.path().join("scratch");
         std::fs::create_dir_all(&scratch).unwrap();
-        let check = match derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch) {
+        let check = match derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch, false) {
             Ok(c) => c.unwrap(),
             Err(e) if e.contains("could not run") => {
                 eprintln!("SKIPPED: no compiler here ({e})");
@@ -430,8 +433,17 @@ mod tests {
         std::fs::create_dir_all(prefix.join("lib")).unwrap();
         std::fs::write(prefix.join("lib/libtiny.so"), "").unwrap();
         assert_eq!(
-            derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch).unwrap(),
+            derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch, false).unwrap(),
             None
+        );
+        // A library with no function to link (glm's): the link check says
+        // so, and the headers are tested despite it.
+        let err = derive_link_check(&Sandbox::None, &prefix, "tiny", &scratch).unwrap_err();
+        assert!(err.contains("no exported function symbol"), "{err}");
+        assert!(
+            derive_header_check(&Sandbox::None, &prefix, "tiny", &scratch, true)
+                .unwrap()
+                .is_some()
         );
     }
 

@@ -98,19 +98,27 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
             ));
             test.links.push(check);
         }
-        Ok(None) => match derive_header_check(&strict, &prefix, &attempt.package, &link_scratch) {
-            Ok(Some(check)) => {
-                notes.push(format!(
-                    "include <{}> ({}): compiled and ran (no library: header-only)",
-                    check.header,
-                    if check.cxx { "C++" } else { "C" }
-                ));
-                test.headers.push(check);
-            }
-            Ok(None) => notes.push("lib/, include/: no library and no header".to_string()),
-            Err(why) => notes.push(format!("include check left out: {why}")),
-        },
-        Err(why) => notes.push(format!("link check left out: {why}")),
+        Ok(None) => header_check(
+            &strict,
+            &prefix,
+            attempt,
+            &link_scratch,
+            false,
+            &mut test,
+            &mut notes,
+        ),
+        Err(why) => {
+            notes.push(format!("link check left out: {why}"));
+            header_check(
+                &strict,
+                &prefix,
+                attempt,
+                &link_scratch,
+                true,
+                &mut test,
+                &mut notes,
+            );
+        }
     }
     test.import_modules = python_modules(&prefix);
     notes.push(match test.import_modules.as_slice() {
@@ -123,6 +131,39 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
         test,
         notes,
     })
+}
+
+/// The header check, when the link check had nothing to test or could not
+/// test the library (`despite_library`), into `test` with a note.
+fn header_check(
+    sandbox: &Sandbox,
+    prefix: &Path,
+    attempt: &Attempt,
+    scratch: &Path,
+    despite_library: bool,
+    test: &mut SmokeTest,
+    notes: &mut Vec<String>,
+) {
+    match derive_header_check(sandbox, prefix, &attempt.package, scratch, despite_library) {
+        Ok(Some(check)) => {
+            let why = if despite_library {
+                "the library's own link check left out"
+            } else {
+                "no library: header-only"
+            };
+            notes.push(format!(
+                "include <{}> ({}): compiled and ran ({why})",
+                check.header,
+                if check.cxx { "C++" } else { "C" }
+            ));
+            test.headers.push(check);
+        }
+        Ok(None) if !despite_library => {
+            notes.push("lib/, include/: no library and no header".to_string())
+        }
+        Ok(None) => {}
+        Err(why) => notes.push(format!("include check left out: {why}")),
+    }
 }
 
 /// Spack's test log of a run with its test stage at `dir`.
