@@ -144,6 +144,16 @@ fn the_example_installs_from_the_draft_without_a_model() {
         "{report:#}"
     );
     assert!(err.contains("variant check:"), "{err}");
+    // The bundled example is smoke-tested: a stand-alone test that
+    // `spack test run` passed; the review gate's table is in the report.
+    assert_eq!(report["extras"]["levels"]["installed"], true, "{report:#}");
+    assert_eq!(report["extras"]["levels"]["smoke_tested"], true, "{report:#}");
+    assert!(
+        report["extras"]["review"]["items"]
+            .as_array()
+            .is_some_and(|i| i.iter().any(|i| i["check"] == "style")),
+        "{report:#}"
+    );
     // report.md shows it as a table, not as raw JSON.
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(md.contains("## variant check"), "{md}");
