@@ -284,3 +284,55 @@ fn a_header_only_library_gains_an_include_test_that_passes() {
         "{log}"
     );
 }
+
+/// `bin/stubborn`: refuses every flag with exit 3 and says so.
+fn stubborn_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(stubborn VERSION 0.2.0 LANGUAGES C)\n\
+         add_executable(stubborn src/stubborn.c)\n\
+         install(TARGETS stubborn)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/stubborn.c"),
+        "#include <stdio.h>\n\
+         int main(int argc, char **argv) {\n\
+           fprintf(stderr, \"ERROR: Invalid argument \\\"%s\\\"\\n\", argc > 1 ? argv[1] : \"\");\n  return 3;\n}\n",
+    )
+    .unwrap();
+}
+
+/// A program that answers neither `--version` nor `--help` with exit 0
+/// but starts and refuses the flag gets a test that it starts and refuses
+/// it so, and `spack test run` passes it.
+#[test]
+fn a_program_that_refuses_the_flags_is_tested_to_start() {
+    let recipe = format!(
+        "from spack.package import *\n\n\nclass Stubborn(CMakePackage):\n    \"\"\"A program.\"\"\"\n\n    \
+         homepage = \"https://example.invalid/stubborn\"\n    url = \"file:///wrong/stubborn-0.2.0.tar.gz\"\n\n    \
+         version(\"0.2.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
+        "0".repeat(64)
+    );
+    let Some(Run {
+        report,
+        recipe: written,
+        smoke_log: log,
+    }) = run_project(("stubborn", "0.2.0"), stubborn_project, &recipe)
+    else {
+        return;
+    };
+    eprintln!("{log}");
+    assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
+    assert!(written.contains("assert exe.returncode == 3, out"), "{written}");
+    assert!(
+        log.contains("bin/stubborn starts and refuses --version with exit 3"),
+        "{log}"
+    );
+    assert!(
+        log.contains("PASSED: Stubborn::test_stubborn_version"),
+        "{log}"
+    );
+}

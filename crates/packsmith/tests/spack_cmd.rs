@@ -147,7 +147,10 @@ fn the_example_installs_from_the_draft_without_a_model() {
     // The bundled example is smoke-tested: a stand-alone test that
     // `spack test run` passed; the review gate's table is in the report.
     assert_eq!(report["extras"]["levels"]["installed"], true, "{report:#}");
-    assert_eq!(report["extras"]["levels"]["smoke_tested"], true, "{report:#}");
+    assert_eq!(
+        report["extras"]["levels"]["smoke_tested"], true,
+        "{report:#}"
+    );
     assert!(
         report["extras"]["review"]["items"]
             .as_array()

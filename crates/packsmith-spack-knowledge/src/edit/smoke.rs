@@ -20,6 +20,9 @@ pub struct ExeCheck {
     /// The probe's output held the package's version, so the test checks
     /// for it too.
     pub expect_version: bool,
+    /// The program refused `arg` with this exit code (and said why): the
+    /// test checks that it starts and answers so, not that it succeeds.
+    pub refused_with: Option<i32>,
 }
 
 /// Compile a program that includes an installed header and references
@@ -200,6 +203,19 @@ fn render_exe_test(check: &ExeCheck, indent: &str) -> String {
     let arg = check.arg.trim_start_matches('-');
     let name = format!("test_{}_{}", ident(&check.name), ident(arg));
     let i2 = format!("{indent}{indent}");
+    if let Some(code) = check.refused_with {
+        let mut s = format!(
+            "{indent}def {name}(self):\n{i2}\"\"\"run {} {}: it starts and refuses the flag (smoke test)\"\"\"\n{i2}exe = which(self.prefix.bin.join({}), required=True)\n",
+            check.name,
+            check.arg,
+            py_str(&check.name),
+        );
+        s.push_str(&format!(
+            "{i2}out = exe({}, output=str, error=str, fail_on_error=False)\n{i2}assert exe.returncode == {code}, out\n{i2}assert out.strip(), \"no output\"\n",
+            py_str(&check.arg)
+        ));
+        return s;
+    }
     let mut s = format!(
         "{indent}def {name}(self):\n{i2}\"\"\"run {} {} (smoke test)\"\"\"\n{i2}exe = which(self.prefix.bin.join({}), required=True)\n",
         check.name,
@@ -336,7 +352,29 @@ mod tests {
             name: name.into(),
             arg: arg.into(),
             expect_version,
+            refused_with: None,
         }
+    }
+
+    #[test]
+    fn a_program_that_refuses_the_flag_is_tested_to_start() {
+        let check = ExeCheck {
+            refused_with: Some(255),
+            ..exe("DetectNodes", "--version", false)
+        };
+        let test = SmokeTest {
+            executables: vec![check],
+            ..SmokeTest::default()
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        let method = out
+            .split_once("    def test_detectnodes_version(self):\n")
+            .unwrap()
+            .1;
+        assert!(
+            method.contains("        out = exe(\"--version\", output=str, error=str, fail_on_error=False)\n        assert exe.returncode == 255, out\n"),
+            "{method}"
+        );
     }
 
     #[test]

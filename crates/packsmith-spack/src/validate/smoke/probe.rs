@@ -27,6 +27,18 @@ pub struct Probe {
     pub tried: Vec<String>,
     /// The first argument answered with exit 0, and the output.
     pub answered: Option<(String, String)>,
+    /// Else the first argument the program refused promptly with an exit
+    /// code of its own and some output (it started, loaded its libraries
+    /// and read its arguments: tempestextremes' tools refuse `--version`
+    /// with 255), and that code.
+    pub refused: Option<(String, i32)>,
+}
+
+/// An exit code a program that started gives: not the shell's "cannot
+/// execute" (126) or "not found" (127, also a missing shared library), nor
+/// a signal.
+fn started(code: Option<i32>) -> Option<i32> {
+    code.filter(|c| *c > 0 && *c != 126 && *c != 127)
 }
 
 /// The stages' sandbox made stricter for running an installed program:
@@ -67,6 +79,7 @@ pub fn probe_executable(sandbox: &Sandbox, exe: &Path, scratch: &Path, timeout: 
     let mut probe = Probe {
         tried: Vec::new(),
         answered: None,
+        refused: None,
     };
     if let Sandbox::Bubblewrap { policy, .. } = sandbox {
         if let Err(e) = std::fs::create_dir_all(&policy.home) {
@@ -110,6 +123,9 @@ pub fn probe_executable(sandbox: &Sandbox, exe: &Path, scratch: &Path, timeout: 
         probe
             .tried
             .push(format!("{arg}: {code} in {secs:.1} s: {}", first.trim()));
+        if let (None, Some(c), false) = (&probe.refused, started(out.code), first.is_empty()) {
+            probe.refused = Some((arg.to_string(), c));
+        }
     }
     probe
 }
@@ -151,6 +167,27 @@ mod tests {
             "{:?}",
             probe.tried
         );
+    }
+
+    #[test]
+    fn a_program_that_refuses_both_flags_but_starts_is_noted() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = script(
+            dir.path(),
+            "tool",
+            "echo \"ERROR: Invalid argument \\\"$1\\\"\" >&2; exit 255",
+        );
+        let probe = probe_executable(&Sandbox::None, &exe, dir.path(), PROBE_TIMEOUT);
+        assert_eq!(probe.answered, None);
+        assert_eq!(probe.refused, Some(("--version".to_string(), 255)));
+        // A missing interpreter or library (exit 127) is no start.
+        let broken = script(
+            dir.path(),
+            "broken",
+            "echo 'libfoo.so: cannot open' >&2; exit 127",
+        );
+        let probe = probe_executable(&Sandbox::None, &broken, dir.path(), PROBE_TIMEOUT);
+        assert_eq!(probe.refused, None);
     }
 
     #[test]

@@ -70,6 +70,8 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
     std::fs::create_dir_all(&scratch)
         .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let strict = probe_sandbox(sandbox, &scratch);
+    // A program that refused both flags but started is the fallback.
+    let mut refused: Option<ExeCheck> = None;
     for name in candidates {
         let probe = probe_executable(
             &strict,
@@ -83,9 +85,27 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
                 expect_version: mentions_version(&output, &spec.version),
                 name,
                 arg,
+                refused_with: None,
             });
             break;
         }
+        if let (None, Some((arg, code))) = (&refused, probe.refused) {
+            refused = Some(ExeCheck {
+                name,
+                arg,
+                expect_version: false,
+                refused_with: Some(code),
+            });
+        }
+    }
+    if let (true, Some(check)) = (test.executables.is_empty(), refused) {
+        notes.push(format!(
+            "no program answered with exit 0; bin/{} starts and refuses {} with exit {}",
+            check.name,
+            check.arg,
+            check.refused_with.unwrap_or_default()
+        ));
+        test.executables.push(check);
     }
     let link_scratch = scratch.join("link");
     std::fs::create_dir_all(&link_scratch)
@@ -325,6 +345,7 @@ mod tests {
                 name: "demo".into(),
                 arg: "--version".into(),
                 expect_version: true,
+                refused_with: None,
             }]
         );
         assert_eq!(d.test.import_modules, ["demo"]);
