@@ -326,7 +326,10 @@ fn a_program_that_refuses_the_flags_is_tested_to_start() {
     };
     eprintln!("{log}");
     assert_eq!(report.status, RunStatus::Succeeded, "{report:#?}");
-    assert!(written.contains("assert exe.returncode == 3, out"), "{written}");
+    assert!(
+        written.contains("assert exe.returncode == 3, out"),
+        "{written}"
+    );
     assert!(
         log.contains("bin/stubborn starts and refuses --version with exit 3"),
         "{log}"
