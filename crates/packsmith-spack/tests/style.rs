@@ -67,6 +67,7 @@ fn what_packsmith_writes_passes_spacks_style_tools() {
         header: "demo/detail/a_rather_long_header_name_for_the_demo_library.hpp".into(),
         symbol: "_ZN4demo6detail28a_rather_long_function_nameEv".into(),
         cxx: true,
+        mpi: false,
     };
     let test = SmokeTest {
         links: vec![check],

@@ -40,6 +40,9 @@ pub struct LinkCheck {
     pub symbol: String,
     /// The header is C++: the program is compiled with `$CXX`.
     pub cxx: bool,
+    /// The header needs MPI's types (rankstr's `MPI_Comm`): the program
+    /// includes `<mpi.h>` first and is built with the spec's MPI wrapper.
+    pub mpi: bool,
 }
 
 /// The two sources of a link check: a C file that takes the address of
@@ -58,8 +61,9 @@ pub fn link_sources(check: &LinkCheck) -> (String, String) {
     } else {
         "void *smoke_ref(void);"
     };
+    let mpi = if check.mpi { "#include <mpi.h>\n" } else { "" };
     let main = format!(
-        "#include <{}>\n{decl}\nint main(void) {{ return smoke_ref() == 0; }}\n",
+        "{mpi}#include <{}>\n{decl}\nint main(void) {{ return smoke_ref() == 0; }}\n",
         check.header
     );
     (reference, main)
@@ -280,21 +284,44 @@ fn render_link_test(check: &LinkCheck, indent: &str) -> String {
         py_str(&format!("-l{}", check.library)),
         format!("\"-Wl,-rpath,\" + {lib}"),
     ];
-    lines.extend(build_and_run(&i2, compiler, &inputs, &link));
+    let builder = if check.mpi {
+        Builder::Mpi(compiler)
+    } else {
+        Builder::Compiler(compiler)
+    };
+    lines.extend(build_and_run(&i2, builder, &inputs, &link));
     let mut s = lines.join("\n");
     s.push('\n');
     s
 }
 
-/// Builds `smoke` from `inputs` with the spec's compiler `compiler` (`CC`
-/// or `CXX`, Spack's test environment's first) against the installed
+/// What builds the smoke program: the spec's compiler (`CC` or `CXX`,
+/// Spack's test environment's first), or the spec's MPI wrapper for it.
+#[derive(Clone, Copy)]
+enum Builder<'a> {
+    Compiler(&'a str),
+    Mpi(&'a str),
+}
+
+/// Builds `smoke` from `inputs` with `builder` against the installed
 /// headers, with `link` after, and runs it.
-fn build_and_run(i2: &str, compiler: &str, inputs: &[String], link: &[String]) -> Vec<String> {
-    let mut lines = vec![format!(
-        "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
-        py_str(compiler),
-        compiler.to_ascii_lowercase()
-    )];
+fn build_and_run(
+    i2: &str,
+    builder: Builder<'_>,
+    inputs: &[String],
+    link: &[String],
+) -> Vec<String> {
+    let mut lines = vec![match builder {
+        Builder::Compiler(compiler) => format!(
+            "{i2}build = which(environ.get({}) or self.compiler.{}, required=True)",
+            py_str(compiler),
+            compiler.to_ascii_lowercase()
+        ),
+        Builder::Mpi(compiler) => format!(
+            "{i2}build = which(self.spec[\"mpi\"].mpi{}, required=True)",
+            compiler.to_ascii_lowercase()
+        ),
+    }];
     let mut args = vec!["\"-I\" + self.prefix.include".to_string()];
     args.extend(inputs.iter().cloned());
     args.extend(["\"-o\"".to_string(), "\"smoke\"".to_string()]);
@@ -333,7 +360,12 @@ fn render_header_test(check: &HeaderCheck, indent: &str) -> String {
     for source_line in include_source(check).split_inclusive('\n') {
         lines.extend(call(&i3, "f.write", &[py_str(source_line)]));
     }
-    lines.extend(build_and_run(&i2, compiler, &[py_str(main_file)], &[]));
+    lines.extend(build_and_run(
+        &i2,
+        Builder::Compiler(compiler),
+        &[py_str(main_file)],
+        &[],
+    ));
     let mut s = lines.join("\n");
     s.push('\n');
     s
@@ -519,6 +551,7 @@ mod tests {
             header: "demo/api.h".into(),
             symbol: "demo_init".into(),
             cxx: false,
+            mpi: false,
         };
         let (reference, main) = link_sources(&check);
         assert_eq!(
@@ -566,6 +599,27 @@ mod tests {
         assert!(method.ends_with("        smoke()\n"), "{method}");
         let class = locate::read(&out).unwrap().class;
         assert!(class.methods.iter().any(|m| m.name == "test_link_demo"));
+        // MPI: <mpi.h> first, built with the spec's MPI wrapper.
+        let mpi = LinkCheck {
+            mpi: true,
+            ..check.clone()
+        };
+        assert!(link_sources(&mpi)
+            .1
+            .starts_with("#include <mpi.h>\n#include <demo/api.h>\n"));
+        let out = add_smoke_test(
+            CMAKE,
+            &SmokeTest {
+                links: vec![mpi],
+                ..SmokeTest::default()
+            },
+        )
+        .unwrap()
+        .unwrap();
+        assert!(
+            out.contains("        build = which(self.spec[\"mpi\"].mpicc, required=True)\n"),
+            "{out}"
+        );
         // C++: the main program is C++ and calls the reference as C.
         let cxx = LinkCheck { cxx: true, ..check };
         assert!(link_sources(&cxx)

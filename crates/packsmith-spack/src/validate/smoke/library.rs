@@ -211,9 +211,15 @@ pub fn probe_link(
         scratch,
     )?;
     let lib = prefix.join(&check.lib_dir).display().to_string();
+    let compiler = match (check.mpi, check.cxx) {
+        (true, true) => "mpicxx",
+        (true, false) => "mpicc",
+        (false, true) => "c++",
+        (false, false) => "cc",
+    };
     step(
         sandbox,
-        if check.cxx { "c++" } else { "cc" },
+        compiler,
         &[
             format!("-I{}", prefix.join("include").display()),
             s(main_file),
@@ -254,20 +260,42 @@ pub fn derive_link_check(
         .ok_or_else(|| format!("{}: no exported function symbol", file.display()))?;
     let mut check = LinkCheck {
         cxx: cxx || symbol.starts_with("_Z"),
+        mpi: false,
         library,
         lib_dir,
         header,
         symbol,
     };
-    if let Err(as_c) = probe_link(sandbox, &check, prefix, scratch) {
-        if check.cxx {
-            return Err(as_c);
-        }
-        check.cxx = true;
-        probe_link(sandbox, &check, prefix, scratch)
-            .map_err(|as_cxx| format!("as C: {as_c}; as C++: {as_cxx}"))?;
+    // As read; as C++; then, when the header wants MPI's types, the same
+    // with <mpi.h> first and the MPI wrapper.
+    let mut ways = vec![(check.cxx, false)];
+    if !check.cxx {
+        ways.push((true, false));
     }
-    Ok(Some(check))
+    let mut failures: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(&(cxx, mpi)) = ways.get(i) {
+        i += 1;
+        check.cxx = cxx;
+        check.mpi = mpi;
+        match probe_link(sandbox, &check, prefix, scratch) {
+            Ok(()) => return Ok(Some(check)),
+            Err(why) => {
+                let wants_mpi = why.contains("MPI_") || why.contains("mpi.h");
+                if wants_mpi && !ways.iter().any(|w| w.1) {
+                    ways.extend(ways.clone().into_iter().map(|(c, _)| (c, true)));
+                }
+                let what = match (cxx, mpi) {
+                    (false, false) => "as C",
+                    (true, false) => "as C++",
+                    (false, true) => "as C with MPI",
+                    (true, true) => "as C++ with MPI",
+                };
+                failures.push(format!("{what}: {why}"));
+            }
+        }
+    }
+    Err(failures.join("; "))
 }
 
 /// Compiles and runs the header check against `prefix` in `sandbox`.
@@ -445,6 +473,32 @@ mod tests {
                 .unwrap()
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_header_that_wants_mpi_types_is_built_with_the_mpi_wrapper() {
+        let root = tempfile::tempdir().unwrap();
+        let Some(prefix) = demo_prefix(root.path()) else {
+            eprintln!("SKIPPED: no `cc` to build the test's library");
+            return;
+        };
+        if packsmith_exec::run(&CommandSpec::new("mpicc").arg("--version")).is_err() {
+            eprintln!("SKIPPED: no `mpicc` here");
+            return;
+        }
+        // rankstr's shape: MPI_Comm used, <mpi.h> left to the includer.
+        std::fs::write(
+            prefix.join("include/demo.h"),
+            "int demo_answer(void);\nint demo_split(MPI_Comm comm);\n",
+        )
+        .unwrap();
+        let scratch = root.path().join("scratch");
+        std::fs::create_dir_all(&scratch).unwrap();
+        let check = derive_link_check(&Sandbox::None, &prefix, "demo", &scratch)
+            .unwrap()
+            .unwrap();
+        assert!(check.mpi, "{check:?}");
+        assert!(!check.cxx, "{check:?}");
     }
 
     #[test]
