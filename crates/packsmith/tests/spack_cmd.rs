@@ -316,13 +316,24 @@ fn a_github_clone_at_its_tag_gets_the_forge_url_and_installs_from_the_mirror() {
         out.to_str().unwrap(),
         "--model",
         "none",
-        "--no-audit",
         "--no-variant-check",
+        "--maintainer",
+        "octocat",
     ];
     let o = packsmith(&args, cache.path(), None);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("  install        ok"), "{err}");
+    // A release checkout with its forge remote and a maintainer: every
+    // item of the review gate passes, Spack's style tools and audit too.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("heatsim/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        report["extras"]["levels"]["review_clean"], true,
+        "{:#}",
+        report["extras"]["review"]
+    );
     let recipe = std::fs::read_to_string(out.join("heatsim/package.py")).unwrap();
     for line in [
         "url = \"https://github.com/example-org/heatsim/archive/refs/tags/v2.1.0.tar.gz\""
