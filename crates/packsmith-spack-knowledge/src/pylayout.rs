@@ -93,27 +93,61 @@ fn as_call(element: &str) -> Option<(&str, Vec<String>)> {
     (!args.is_empty()).then_some((name, args))
 }
 
+/// The characters of Python text outside its string literals, with their
+/// byte offsets (the quotes themselves left out too); `in_string` says,
+/// at the end, whether a literal was left open.
+pub(crate) struct CodeChars<'a> {
+    chars: std::str::CharIndices<'a>,
+    quote: Option<char>,
+    escaped: bool,
+}
+
+impl CodeChars<'_> {
+    pub(crate) fn in_string(&self) -> bool {
+        self.quote.is_some()
+    }
+}
+
+pub(crate) fn code_chars(text: &str) -> CodeChars<'_> {
+    CodeChars {
+        chars: text.char_indices(),
+        quote: None,
+        escaped: false,
+    }
+}
+
+impl Iterator for CodeChars<'_> {
+    type Item = (usize, char);
+
+    fn next(&mut self) -> Option<(usize, char)> {
+        loop {
+            let (i, c) = self.chars.next()?;
+            match self.quote {
+                Some(q) => {
+                    if self.escaped {
+                        self.escaped = false;
+                    } else if c == '\\' {
+                        self.escaped = true;
+                    } else if c == q {
+                        self.quote = None;
+                    }
+                }
+                None if c == '"' || c == '\'' => self.quote = Some(c),
+                None => return Some((i, c)),
+            }
+        }
+    }
+}
+
 /// Splits at commas outside brackets and string literals; None when the
 /// brackets or quotes do not balance (the text is then left alone).
 fn split_top_level(text: &str) -> Option<Vec<String>> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
+    let mut chars = code_chars(text);
+    for (i, c) in chars.by_ref() {
         match c {
-            '"' | '\'' => quote = Some(c),
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {
@@ -126,7 +160,7 @@ fn split_top_level(text: &str) -> Option<Vec<String>> {
             return None;
         }
     }
-    if depth != 0 || quote.is_some() {
+    if depth != 0 || chars.in_string() {
         return None;
     }
     let last = text[start..].trim();

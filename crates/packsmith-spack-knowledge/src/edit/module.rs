@@ -165,26 +165,12 @@ fn statement_end(lines: &[&str], first: usize, text: &str) -> usize {
 /// left out.
 fn bracket_depth(line: &str) -> i32 {
     let mut depth = 0;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for c in line.chars() {
-        match quote {
-            Some(q) => {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                '#' => break,
-                '"' | '\'' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            },
+    for (_, c) in crate::pylayout::code_chars(line) {
+        match c {
+            '#' => break,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
         }
     }
     depth
