@@ -19,6 +19,12 @@ pub fn call(indent: &str, name: &str, args: &[String]) -> Vec<String> {
     bracketed(indent, &format!("{name}("), args, ")")
 }
 
+/// A call as an element of an exploded call or list: with the element's
+/// comma after its closing parenthesis, counted in the width.
+fn call_element(indent: &str, name: &str, args: &[String]) -> Vec<String> {
+    bracketed(indent, &format!("{name}("), args, "),")
+}
+
 /// `target = [items]` at `indent` in black's layout.
 pub fn list_assignment(indent: &str, target: &str, items: &[String]) -> Vec<String> {
     bracketed(indent, &format!("{target} = ["), items, "]")
@@ -67,11 +73,7 @@ pub fn item(indent: &str, element: &str) -> Vec<String> {
         return vec![line];
     }
     if let Some((name, args)) = as_call(element) {
-        let mut lines = call(indent, name, &args);
-        if let Some(last) = lines.last_mut() {
-            last.push(',');
-        }
-        return lines;
+        return call_element(indent, name, &args);
     }
     split_string(indent, element).unwrap_or_else(|| vec![line])
 }
@@ -182,32 +184,48 @@ fn split_string(indent: &str, element: &str) -> Option<Vec<String>> {
         }
         _ => (String::new(), element),
     };
-    let body = literal.strip_prefix('"')?.strip_suffix('"')?;
-    if body.contains('"') && !body.contains("\\\"") {
+    let quote = literal.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+    let body = literal.strip_prefix(quote)?.strip_suffix(quote)?;
+    let escaped_quote = format!("\\{quote}");
+    if body.replace(&escaped_quote, "").contains(quote) {
         return None;
     }
-    let mut lines: Vec<String> = Vec::new();
+    let mut pieces: Vec<String> = Vec::new();
     let mut current = String::new();
-    let prefix_of = |first: bool| {
-        if first {
-            format!("{indent}{key}\"")
-        } else {
-            format!("{indent}\"")
-        }
-    };
-    // Words keep their following space, so the pieces join back exactly.
+    // Words keep their following space, so the pieces join back exactly;
+    // room is left for the key, two quotes and a comma.
+    let room = LINE_WIDTH.saturating_sub(width(indent) + width(&key) + 3);
     for word in body.split_inclusive(' ') {
-        let prefix = prefix_of(lines.is_empty());
-        // `"` closing, and `,` on what may be the last line.
-        if !current.is_empty() && width(&prefix) + width(&current) + width(word) + 2 > LINE_WIDTH {
-            lines.push(format!("{prefix}{current}\""));
-            current.clear();
+        if !current.is_empty() && width(&current) + width(word) > room {
+            pieces.push(std::mem::take(&mut current));
         }
         current.push_str(word);
     }
-    let prefix = prefix_of(lines.is_empty());
-    lines.push(format!("{prefix}{current}\","));
-    (lines.len() > 1).then_some(lines)
+    pieces.push(current);
+    if pieces.len() < 2 {
+        return None;
+    }
+    let last = pieces.len() - 1;
+    let lines = pieces
+        .iter()
+        .enumerate()
+        .map(|(n, piece)| {
+            let key = if n == 0 { key.as_str() } else { "" };
+            let comma = if n == last { "," } else { "" };
+            format!("{indent}{key}{}{comma}", requote(piece, quote))
+        })
+        .collect();
+    Some(lines)
+}
+
+/// One piece of a split literal quoted as black leaves it: a single-quoted
+/// piece with no double quote in it becomes double-quoted.
+fn requote(piece: &str, quote: char) -> String {
+    if quote == '\'' && !piece.contains('"') {
+        format!("\"{}\"", piece.replace("\\'", "'"))
+    } else {
+        format!("{quote}{piece}{quote}")
+    }
 }
 
 #[cfg(test)]
@@ -319,6 +337,31 @@ mod tests {
         assert_eq!(lines.len(), 8, "{lines:#?}");
         assert_eq!(lines.last().unwrap(), "        ]");
         assert!(lines[1].ends_with(','), "{lines:#?}");
+    }
+
+    #[test]
+    fn a_single_quoted_description_is_split_with_black_s_quotes() {
+        let text = "Extra pre-processor definitions (use as `-DMI_EXTRA_CPPDEFS=\\\"opt1=val1;opt2=val2\\\"`) and more";
+        let element = format!(
+            "description={}",
+            crate::pystr::py_str(&text.replace("\\\"", "\""))
+        );
+        assert!(element.starts_with("description='"), "{element}");
+        let lines = item("        ", &element);
+        assert!(lines.len() >= 2, "{lines:#?}");
+        assert!(lines.iter().all(|l| width(l) <= LINE_WIDTH), "{lines:#?}");
+        assert!(lines[0].starts_with("        description=\""), "{lines:#?}");
+        assert!(lines.last().unwrap().ends_with("',"), "{lines:#?}");
+    }
+
+    #[test]
+    fn a_call_element_counts_its_comma() {
+        // 99 columns without the comma, 100 with it.
+        let element = "self.define(\"CMAKE_DISABLE_FIND_PACKAGE_BZip2\", self.spec.satisfies(\"~support_libbz2\"))";
+        assert_eq!(width(&format!("            {element}")), 99);
+        let lines = item("            ", element);
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert_eq!(lines[2], "            ),");
     }
 
     #[test]

@@ -464,7 +464,7 @@ fn a_package_an_option_asks_for_is_declared_and_looked_up_under_it() {
     );
     assert!(
         text.contains(
-            "self.define(\"CMAKE_DISABLE_FIND_PACKAGE_BZip2\", self.spec.satisfies(\"~support_libbz2\"))"
+            "\"CMAKE_DISABLE_FIND_PACKAGE_BZip2\", self.spec.satisfies(\"~support_libbz2\")\n"
         ),
         "{text}"
     );
