@@ -141,8 +141,15 @@ class Tinyproj(CMakePackage):
 }
 
 fn placeholders(env: &Env) -> Vec<(String, String)> {
-    let mut subs: Vec<(String, String)> =
-        vec![(env.run.path().display().to_string(), "{RUN}".into())];
+    // The sandbox's home lies in the run directory; named apart so that no
+    // captured log reads like a path under `/home`.
+    let mut subs: Vec<(String, String)> = vec![
+        (
+            env.run.path().join("home").display().to_string(),
+            "{SANDBOX_HOME}".into(),
+        ),
+        (env.run.path().display().to_string(), "{RUN}".into()),
+    ];
     let p = &env.paths;
     let mut named: Vec<(PathBuf, &str)> = vec![(p.install_root.clone(), "{INSTALL_ROOT}")];
     // Spack stages under `<build_stage>/<user>/`: the user's name is this
