@@ -12,6 +12,8 @@ use packsmith_agent::contribution::{
     ContributeError,
 };
 use packsmith_agent::RunReport;
+
+use crate::ecosystem::checks::{BUILT_ROW, SMOKE_ROW};
 use serde_json::Value;
 
 /// What the bundle is made from, beyond the run directory.
@@ -111,15 +113,11 @@ fn pr_description(
         s.push_str(&format!("Homepage: {h}\n\n"));
     }
     s.push_str("## Things done\n\n");
-    let built = check_result(report, "built with nix-build").unwrap_or("no record");
+    let built = check_result(report, BUILT_ROW).unwrap_or("no record");
     s.push_str(&format!(
         "- Built on x86_64-linux with sandboxing (`nix-build`): {built}\n"
     ));
-    let smoke = check_result(
-        report,
-        "smoke test in the build (versionCheckHook, pythonImportsCheck)",
-    )
-    .unwrap_or("no record");
+    let smoke = check_result(report, SMOKE_ROW).unwrap_or("no record");
     s.push_str(&format!("- Tested the package in its build: {smoke}\n"));
     s.push_str("- Formatted with nixfmt (see the review table)\n");
     s.push_str(&format!("- Attempts: {}\n", report.attempts.len()));

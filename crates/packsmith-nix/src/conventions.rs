@@ -54,8 +54,14 @@ fn warning(code: &str, line: usize, message: String) -> Diagnostic {
 /// What a nixpkgs reviewer would ask to change in `text`, the package
 /// `pname`.
 pub fn check(text: &str, pname: &str) -> Vec<Diagnostic> {
+    check_formatted(text, pname, crate::format::nixfmt(text).as_deref())
+}
+
+/// [`check`] with nixfmt's layout of `text` already made (None: nixfmt
+/// could not read it), for a caller that needs the layout too.
+pub fn check_formatted(text: &str, pname: &str, formatted: Option<&str>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if let Some(formatted) = crate::format::nixfmt(text) {
+    if let Some(formatted) = formatted {
         // The final newline aside, which no reviewer asks about.
         if formatted.trim_end() != text.trim_end() {
             let at = text

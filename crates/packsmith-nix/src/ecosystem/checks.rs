@@ -9,6 +9,11 @@ use crate::ecosystem::HashStatus;
 use packsmith_agent::{AttemptRecord, RunReport};
 use serde_json::{json, Value};
 
+/// The rows of the checks table other parts read back (the contribution's
+/// PR description).
+pub const BUILT_ROW: &str = "built with nix-build";
+pub const SMOKE_ROW: &str = "smoke test in the build (versionCheckHook, pythonImportsCheck)";
+
 /// Why nothing was evaluated or built, when no nixpkgs was pinned.
 pub const NO_NIXPKGS: &str = "no nixpkgs found (NIX_PATH / --nixpkgs)";
 
@@ -41,13 +46,10 @@ pub fn checks(c: &CheckInputs<'_>) -> Value {
             source_hash_result(c.result),
         ),
         (
-            "built with nix-build",
+            BUILT_ROW,
             stage_result(best_attempt(c.report), BUILD, &not_run),
         ),
-        (
-            "smoke test in the build (versionCheckHook, pythonImportsCheck)",
-            smoke_result(c, &not_run),
-        ),
+        (SMOKE_ROW, smoke_result(c, &not_run)),
     ];
     Value::Array(
         rows.into_iter()

@@ -14,7 +14,9 @@ pub fn review(text: &str, pname: &str, ran_program: Option<&str>) -> Vec<ReviewI
             .map(str::trim)
             .find(|l| l.starts_with(&format!("{name} =")))
     };
-    let conventions = crate::conventions::check(text, pname);
+    // nixfmt runs once: the conventions' layout finding and the item below.
+    let formatted = crate::format::nixfmt(text);
+    let conventions = crate::conventions::check_formatted(text, pname, formatted.as_deref());
     let mut description: Vec<String> = conventions
         .iter()
         .filter(|d| d.code == "meta")
@@ -61,7 +63,7 @@ pub fn review(text: &str, pname: &str, ran_program: Option<&str>) -> Vec<ReviewI
     } else {
         Vec::new()
     };
-    let format: Vec<String> = match crate::format::nixfmt(text) {
+    let format: Vec<String> = match formatted {
         None => vec!["nixfmt could not read the recipe".into()],
         Some(_) => conventions
             .iter()
