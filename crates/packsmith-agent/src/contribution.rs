@@ -197,6 +197,11 @@ pub fn write_all(files: &[(&PathBuf, &str)]) -> Result<(), ContributeError> {
     Ok(())
 }
 
+/// The `FIXME` lines a maintainer must resolve before sending a recipe.
+pub fn fixme_count(recipe: &str) -> usize {
+    recipe.lines().filter(|l| l.contains("FIXME")).count()
+}
+
 /// The PR description's disclosure section: where the disclosure is (the
 /// commit's trailer, or only here) and the line itself.
 pub fn disclosure_section(trailer: bool, disclosure_line: &str) -> String {

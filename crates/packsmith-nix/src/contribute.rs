@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use packsmith_agent::contribution::{
-    disclosure, disclosure_section, format_patch, read_report, write_bundle_files, Author, Bundle,
-    ContributeError,
+    disclosure, disclosure_section, fixme_count, format_patch, read_report, write_bundle_files,
+    Author, Bundle, ContributeError,
 };
 use packsmith_agent::RunReport;
 
@@ -121,7 +121,7 @@ fn pr_description(
     s.push_str(&format!("- Tested the package in its build: {smoke}\n"));
     s.push_str("- Formatted with nixfmt (see the review table)\n");
     s.push_str(&format!("- Attempts: {}\n", report.attempts.len()));
-    let fixmes = recipe.lines().filter(|l| l.contains("FIXME")).count();
+    let fixmes = fixme_count(recipe);
     if fixmes > 0 {
         s.push_str(&format!(
             "- **{fixmes} FIXME line(s) in the recipe to resolve before sending.**\n"

@@ -7,7 +7,7 @@ use std::path::Path;
 
 pub use packsmith_agent::contribution::{author, disclosure, Author, Bundle, ContributeError};
 use packsmith_agent::contribution::{
-    disclosure_section, format_patch, read_report, write_bundle_files,
+    disclosure_section, fixme_count, format_patch, read_report, write_bundle_files,
 };
 use packsmith_agent::RunReport;
 use packsmith_spack_knowledge::recipe::parse_recipe;
@@ -145,11 +145,6 @@ pub fn with_spack_header(recipe: &str) -> String {
         .skip_while(|l| l.trim().is_empty())
         .collect();
     format!("{SPACK_HEADER}\n{}\n", body.join("\n"))
-}
-
-/// The `FIXME` lines a maintainer must resolve before sending the recipe.
-fn fixme_count(recipe: &str) -> usize {
-    recipe.lines().filter(|l| l.contains("FIXME")).count()
 }
 
 /// The PR description: what the recipe is, what the run proved, and the

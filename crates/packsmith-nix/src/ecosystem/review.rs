@@ -48,7 +48,7 @@ pub fn review(text: &str, pname: &str, ran_program: Option<&str>) -> Vec<ReviewI
         Some(l) if !l.contains("[ ]") => Vec::new(),
         _ => vec!["no maintainer: pass --maintainer <your lib.maintainers handle>".to_string()],
     };
-    let fixmes = text.lines().filter(|l| l.contains("FIXME")).count();
+    let fixmes = packsmith_agent::contribution::fixme_count(text);
     let no_fixme = if fixmes == 0 {
         Vec::new()
     } else {
