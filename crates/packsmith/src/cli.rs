@@ -98,13 +98,15 @@ pub struct RepairArgs {
 pub struct UpdateArgs {
     /// The package.py to update (read; written only with --in-place).
     pub recipe: std::path::PathBuf,
-    /// The new version's source: a directory or a git URL.
+    /// The new version's source: a directory, a git URL, or a release
+    /// archive on this machine (its checksum is the new version's when its
+    /// file name is the one the recipe's URL gives).
     pub source: String,
     /// The new version (default: what the source's tag or build files say).
     #[arg(long)]
     pub version: Option<String>,
-    /// The old version's source tree (default: the new source's git tag
-    /// of the recipe's newest version, `vX.Y` or `X.Y`).
+    /// The old version's source tree or release archive (default: the new
+    /// source's git tag of the recipe's newest version, `vX.Y` or `X.Y`).
     #[arg(long)]
     pub old_source: Option<std::path::PathBuf>,
     /// Spack package name (default: the recipe's directory name).
@@ -117,6 +119,10 @@ pub struct UpdateArgs {
     /// validated (the report still says `not validated`).
     #[arg(long)]
     pub allow_unvalidated: bool,
+    /// Write the update without running Spack (reported `not validated`,
+    /// exit 0).
+    #[arg(long, conflicts_with = "spack")]
+    pub no_validate: bool,
     /// The Spack to validate with (default: the one `packsmith setup
     /// spack` made, else spack on PATH; without one, not validated).
     #[arg(long)]

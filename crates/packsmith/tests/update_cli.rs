@@ -373,3 +373,88 @@ fn update_installs_the_new_version_with_real_spack() {
     let updated = std::fs::read_to_string(run.join("package.py")).unwrap();
     assert!(updated.contains("when=\"@2.0.0:\",\n    )\n"), "{updated}");
 }
+
+#[test]
+fn release_archives_as_sources_give_the_checksum_of_the_one_the_url_names() {
+    let l = Layout::new();
+    let h = l.home.path();
+    // The recipe fetches from a forge, and its url names an old release,
+    // as most recipes' do: the archives downloaded by hand are the sources.
+    let recipe_path = h.join("recipe/tally/package.py");
+    let text = l.recipe();
+    let url_line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("url ="))
+        .unwrap();
+    std::fs::write(
+        &recipe_path,
+        text.replace(
+            url_line,
+            "    url = \"https://example.org/releases/tally-0.9.0.tar.gz\"",
+        ),
+    )
+    .unwrap();
+    let recipe = recipe_path.display().to_string();
+    let new_archive = l.path("archives/tally-2.0.0.tar.gz");
+    let o = packsmith(
+        &[
+            "update",
+            &recipe,
+            &new_archive,
+            "--old-source",
+            &l.path("archives/tally-1.0.0.tar.gz"),
+            "--version",
+            "2.0.0",
+            "--no-validate",
+            "--out",
+            "runs",
+        ],
+        h,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let run = h.join("runs/tally");
+    let updated = std::fs::read_to_string(run.join("package.py")).unwrap();
+    let sum = sha256_of(&new_archive);
+    assert!(
+        updated.contains(&format!("    version(\"2.0.0\", sha256=\"{sum}\")\n")),
+        "{updated}"
+    );
+    // The facts still come from the unpacked trees.
+    assert!(
+        updated.contains("    depends_on(\"bzip2\", when=\"@2.0.0:\")\n"),
+        "{updated}"
+    );
+    let r = report(&run);
+    assert_eq!(r["checksum"]["source"], "given_archive");
+    assert_eq!(
+        r["checksum"]["url"],
+        "https://example.org/releases/tally-2.0.0.tar.gz"
+    );
+    assert_eq!(r["validation"], "not_validated");
+
+    // An archive of another name is not what the URL fetches: no checksum.
+    let renamed = h.join("archives/tally-src-2.0.0.tar.gz");
+    std::fs::copy(&new_archive, &renamed).unwrap();
+    let o = packsmith(
+        &[
+            "update",
+            &recipe,
+            &renamed.display().to_string(),
+            "--old-source",
+            &l.path("tally-1.0.0"),
+            "--version",
+            "2.0.0",
+            "--no-validate",
+            "--out",
+            "runs",
+            "--replace",
+        ],
+        h,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = report(&run);
+    assert_eq!(r["checksum"]["source"], "unknown");
+    assert!(std::fs::read_to_string(run.join("package.py"))
+        .unwrap()
+        .contains("# FIXME: checksum"));
+}

@@ -19,4 +19,4 @@ pub mod versions;
 
 pub use diff::{diff_facts, Change, Fact, FactChange, FactsDiff, Side, Topic};
 pub use plan::{apply_plan, plan_update, Plan, PlanInputs, PlannedEdit, Updated};
-pub use versions::{newest_version, url_for_version};
+pub use versions::{newest_version, recipe_url, url_for_version};

@@ -17,12 +17,56 @@ pub fn newest_version(recipe: &ParsedRecipe) -> Option<String> {
         .map(|(_, text)| text.clone())
 }
 
+/// The URL a recipe fetches its releases from: `url`, else the PyPI
+/// sdist URL Spack builds from `pypi = "name/name-1.0.tar.gz"`.
+pub fn recipe_url(recipe: &ParsedRecipe) -> Option<String> {
+    if let Some(url) = &recipe.url {
+        return Some(url.clone());
+    }
+    let pypi = recipe
+        .attributes
+        .iter()
+        .find(|a| a.name == "pypi")
+        .and_then(|a| a.value.as_str())?;
+    let first = pypi.chars().next()?;
+    Some(format!(
+        "https://files.pythonhosted.org/packages/source/{first}/{pypi}"
+    ))
+}
+
 /// The URL Spack derives from the recipe's `url` for `new`, the way
-/// `url_for_version` does for a URL that names the version it was written
-/// for: every occurrence of `old` replaced. None when the URL does not
-/// name `old`.
-pub fn url_for_version(url: &str, old: &str, new: &str) -> Option<String> {
-    (!old.is_empty() && url.contains(old)).then(|| url.replace(old, new))
+/// `url_for_version` does: the URL names the version it was written for,
+/// often an old one (`demo-1.2.tar.gz` in a recipe now at 3.0), so the
+/// longest declared version it names is replaced, in the separators the
+/// URL writes it with (`pio2_5_8` is 2.5.8). None when it names none.
+pub fn url_for_version(url: &str, declared: &[&str], new: &str) -> Option<String> {
+    let mut by_length: Vec<&str> = declared.iter().copied().filter(|v| !v.is_empty()).collect();
+    by_length.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    for version in by_length {
+        for sep in ['.', '_', '-'] {
+            let written = version.replace('.', &sep.to_string());
+            if names_version(url, &written) {
+                return Some(url.replace(&written, &new.replace('.', &sep.to_string())));
+            }
+        }
+    }
+    None
+}
+
+/// `url` holds `written` as a whole version: not `1.2` inside `11.2.0`
+/// or `1.2.0` (a dot before `tar`, `zip` or `/` still ends it).
+fn names_version(url: &str, written: &str) -> bool {
+    url.match_indices(written).any(|(at, _)| {
+        let mut before = url[..at].chars().rev();
+        let mut after = url[at + written.len()..].chars();
+        let b = before.next();
+        let continues_before = b.is_some_and(|c| c.is_ascii_digit())
+            || (b == Some('.') && before.next().is_some_and(|c| c.is_ascii_digit()));
+        let a = after.next();
+        let continues_after = a.is_some_and(|c| c.is_ascii_digit())
+            || (a == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()));
+        !continues_before && !continues_after
+    })
 }
 
 #[cfg(test)]
@@ -44,12 +88,49 @@ mod tests {
     #[test]
     fn the_url_pattern_names_the_new_version() {
         assert_eq!(
-            url_for_version("https://x.org/demo-1.0.0.tar.gz", "1.0.0", "2.0.0").as_deref(),
+            url_for_version("https://x.org/demo-1.0.0.tar.gz", &["1.0.0"], "2.0.0").as_deref(),
             Some("https://x.org/demo-2.0.0.tar.gz")
         );
         assert_eq!(
-            url_for_version("https://x.org/demo.tar.gz", "1.0", "2.0"),
+            url_for_version("https://x.org/demo.tar.gz", &["1.0"], "2.0"),
             None
+        );
+    }
+
+    #[test]
+    fn an_old_version_in_the_url_is_the_one_replaced() {
+        // The recipe's url was written for 3.8.1; its newest version is 3.13.5.
+        let url = "https://files.pythonhosted.org/packages/source/a/aiohttp/aiohttp-3.8.1.tar.gz";
+        assert_eq!(
+            url_for_version(url, &["3.13.5", "3.8.1", "3.8"], "3.14.0").as_deref(),
+            Some("https://files.pythonhosted.org/packages/source/a/aiohttp/aiohttp-3.14.0.tar.gz")
+        );
+        // Underscores, as the URL writes it; not a version inside a longer one.
+        assert_eq!(
+            url_for_version(
+                "https://g.com/o/r/archive/pio2_5_8.tar.gz",
+                &["2.5.8"],
+                "2.6.6"
+            )
+            .as_deref(),
+            Some("https://g.com/o/r/archive/pio2_6_6.tar.gz")
+        );
+        assert_eq!(
+            url_for_version("https://x.org/demo-11.2.0.tar.gz", &["1.2"], "1.3"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_pypi_attribute_is_the_sdist_url() {
+        let recipe = parse_recipe(
+            "from spack.package import *\n\nclass PyDemo(PythonPackage):\n    \
+             pypi = \"demo/demo-1.0.tar.gz\"\n    version(\"1.0\", sha256=\"a\")\n",
+            "package.py",
+        );
+        assert_eq!(
+            recipe_url(&recipe).as_deref(),
+            Some("https://files.pythonhosted.org/packages/source/d/demo/demo-1.0.tar.gz")
         );
     }
 }

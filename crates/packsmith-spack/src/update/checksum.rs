@@ -1,7 +1,9 @@
 //! The checksum of the new version, and the archive Spack installs it
-//! from in the run's mirror. In order: the archive the recipe's `url`
-//! pattern gives for the version when it is a local `file://` archive
-//! (its own checksum, exactly what the recipe will fetch); the forge's
+//! from in the run's mirror. In order: the release archive given as the
+//! new source when its file name is the one the recipe's URL gives for the
+//! version (a downloaded sdist or tarball: its own checksum); the archive
+//! the recipe's `url` pattern gives for the version when it is a local
+//! `file://` archive (exactly what the recipe will fetch); the forge's
 //! release archive reproduced from a clean checkout at the version's tag
 //! (GitHub's own checksum, when the recipe's URL is that archive's);
 //! otherwise no checksum (`# FIXME: checksum`) and the new tree packed as
@@ -12,7 +14,7 @@ use std::path::{Path, PathBuf};
 use packsmith_core::RepoFacts;
 use packsmith_exec::atomic_write;
 use packsmith_spack_knowledge::recipe::ParsedRecipe;
-use packsmith_spack_knowledge::update::url_for_version;
+use packsmith_spack_knowledge::update::{recipe_url, url_for_version};
 use serde::{Deserialize, Serialize};
 
 use crate::validate::{
@@ -24,6 +26,8 @@ use crate::validate::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChecksumSource {
+    /// The release archive given as the new source.
+    GivenArchive,
     /// The local archive the recipe's URL names for the version.
     RecipeUrl,
     /// The forge's release archive, reproduced from the checkout's tag.
@@ -55,17 +59,34 @@ pub struct ArchiveInputs<'a> {
     pub new_version: &'a str,
     pub new_root: &'a Path,
     pub new_facts: &'a RepoFacts,
+    /// The release archive the new source was unpacked from, if it was one.
+    pub new_archive: Option<&'a Path>,
     pub mirror: &'a Path,
 }
 
 /// Works the checksum out and puts the archive into the mirror.
 pub fn new_archive(inputs: &ArchiveInputs<'_>) -> Result<NewArchive, ValidateError> {
-    let url = inputs
-        .recipe
-        .url
-        .as_deref()
-        .and_then(|u| url_for_version(u, inputs.old_version, inputs.new_version));
+    let declared: Vec<&str> = std::iter::once(inputs.old_version)
+        .chain(inputs.recipe.versions.iter().map(|v| v.version.as_str()))
+        .collect();
+    let url =
+        recipe_url(inputs.recipe).and_then(|u| url_for_version(&u, &declared, inputs.new_version));
     let ext = archive_extension(url.as_deref()).unwrap_or("tar.gz");
+    if let Some(given) = inputs
+        .new_archive
+        .filter(|a| same_file_name(a, url.as_deref()))
+    {
+        let target = mirror_path(inputs, ext);
+        copy_into(given, &target)?;
+        return Ok(NewArchive {
+            sha256: Some(sha256_file(&target)?),
+            source: ChecksumSource::GivenArchive,
+            url,
+            path: target,
+            mirror: inputs.mirror.to_path_buf(),
+            no_checksum: false,
+        });
+    }
     if let Some(local) = url.as_deref().and_then(local_archive) {
         let target = mirror_path(inputs, ext);
         copy_into(&local, &target)?;
@@ -111,6 +132,14 @@ pub fn new_archive(inputs: &ArchiveInputs<'_>) -> Result<NewArchive, ValidateErr
         mirror: packed.mirror,
         no_checksum: true,
     })
+}
+
+/// Whether `archive` is the file `url` names (`demo-2.0.tar.gz` both):
+/// only then is its checksum the one the recipe will fetch.
+fn same_file_name(archive: &Path, url: Option<&str>) -> bool {
+    let name = archive.file_name().map(|n| n.to_string_lossy());
+    let from_url = url.and_then(|u| u.split(['?', '#']).next()?.rsplit('/').next());
+    matches!((name, from_url), (Some(n), Some(u)) if n == u)
 }
 
 /// The file a `file://` URL names, when it exists.

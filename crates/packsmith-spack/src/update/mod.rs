@@ -38,6 +38,8 @@ pub struct VersionSource<'a> {
     pub facts: &'a RepoFacts,
     /// Where it was read, for the report (`tag v1.0.0 of ~/src/tally`).
     pub described: String,
+    /// The release archive `root` was unpacked from, when one was given.
+    pub archive: Option<&'a Path>,
 }
 
 /// What the caller decided.
@@ -136,6 +138,7 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
         new_version: inputs.new.version,
         new_root: inputs.new.root,
         new_facts: inputs.new.facts,
+        new_archive: inputs.new.archive,
         mirror: &run_dir.join("mirror"),
     })?;
     let plan = plan_update(&PlanInputs {

@@ -175,6 +175,8 @@ pub fn markdown(r: &UpdateReport) -> String {
         "\nChecksum of {}: {}\n",
         r.new_version,
         match (r.checksum.source, &r.checksum.sha256) {
+            (ChecksumSource::GivenArchive, Some(s)) =>
+                format!("`{s}`, of the release archive given as the new source"),
             (ChecksumSource::RecipeUrl, Some(s)) =>
                 format!("`{s}`, of the archive the recipe's URL names"),
             (ChecksumSource::ForgeRelease, Some(s)) => {

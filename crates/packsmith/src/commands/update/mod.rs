@@ -61,12 +61,14 @@ pub fn run(args: &UpdateArgs) -> Result<Exit, CliError> {
             root: &old.root,
             facts: &old.facts,
             described: old.described.clone(),
+            archive: old.archive.as_deref(),
         },
         new: VersionSource {
             version: &new_version,
             root: &new.root,
             facts: &new.facts,
             described: new.described.clone(),
+            archive: new.archive.as_deref(),
         },
         target,
         names,
@@ -143,6 +145,13 @@ type Located = (
 /// The Spack to validate with and the generation to write for. An explicit
 /// `--spack` must work; without it, no Spack found means not validated.
 fn spack(args: &UpdateArgs) -> Result<Located, CliError> {
+    if args.no_validate {
+        let target = match args.spack_version.as_str() {
+            "auto" => TargetSpack::V0_23,
+            v => crate::target_arg::spack_version(v)?,
+        };
+        return Ok((Err("--no-validate was given".into()), target, None));
+    }
     let located = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir());
     let setup = match (located, &args.spack) {
         (Ok(s), _) => s,
@@ -210,7 +219,7 @@ fn finish(args: &UpdateArgs, outcome: &UpdateOutcome) -> Result<Exit, CliError> 
     match outcome.report.validation {
         Validation::Validated => Ok(Exit::Success),
         Validation::Failed => Ok(Exit::Failure),
-        Validation::NotValidated if args.allow_unvalidated => Ok(Exit::Success),
+        Validation::NotValidated if args.allow_unvalidated || args.no_validate => Ok(Exit::Success),
         Validation::NotValidated => Err(CliError::new(
             Exit::Environment,
             format!(

@@ -1,11 +1,12 @@
-//! The two trees `packsmith update` compares: the new source (a path or
-//! a git URL, as `packsmith spack` takes it) and the old one (`--old-source`,
-//! else the new checkout's tag of the recipe's newest version, exported
-//! into a temporary directory), each analyzed, and the new version.
+//! The two trees `packsmith update` compares: the new source (a path, a
+//! git URL, as `packsmith spack` takes it, or a release archive on this
+//! machine, unpacked into the cache) and the old one (`--old-source`, a
+//! directory or an archive, else the new checkout's tag of the recipe's
+//! newest version, exported into a temporary directory), each analyzed.
 
 use std::path::{Path, PathBuf};
 
-use packsmith_analyze::{analyze_dir, source};
+use packsmith_analyze::{analyze_dir, archive, source};
 use packsmith_core::{RepoFacts, SourceInfo};
 
 use crate::env_vars::cache_dir;
@@ -17,12 +18,17 @@ pub struct Tree {
     pub root: PathBuf,
     pub facts: RepoFacts,
     pub described: String,
+    /// The release archive the tree was unpacked from.
+    pub archive: Option<PathBuf>,
     /// Keeps an exported tag's directory alive until the update is done.
     pub _scratch: Option<tempfile::TempDir>,
 }
 
 /// The new source, resolved and analyzed.
 pub fn new_tree(given: &str) -> Result<Tree, CliError> {
+    if let Some(path) = archive::local_archive(given) {
+        return unpacked(&path, given);
+    }
     let (root, info) = source::resolve(given, &cache_dir(), &mut |line| note(line))
         .map_err(|e| CliError::from_error(Exit::BadInput, &e))?;
     let described = match &info.release_tag {
@@ -34,8 +40,20 @@ pub fn new_tree(given: &str) -> Result<Tree, CliError> {
         root,
         facts,
         described,
+        archive: None,
         _scratch: None,
     })
+}
+
+/// A release archive, unpacked once into the cache and analyzed.
+fn unpacked(path: &Path, given: &str) -> Result<Tree, CliError> {
+    let root = archive::unpack(path, &cache_dir()).map_err(|why| {
+        CliError::new(Exit::BadInput, format!("cannot unpack {given}: {why}"))
+            .hint("pass a .tar.gz, .tar.xz, .tar.bz2 or .zip release archive, or its unpacked tree")
+    })?;
+    let mut tree = analyzed(root, given.to_string(), None)?;
+    tree.archive = Some(path.to_path_buf());
+    Ok(tree)
 }
 
 /// The old source: `--old-source`, else the new checkout's tag of
@@ -46,12 +64,18 @@ pub fn old_tree(
     old_version: &str,
 ) -> Result<Tree, CliError> {
     if let Some(dir) = old_source {
+        if let Some(path) = archive::local_archive(&dir.to_string_lossy()) {
+            return unpacked(&path, &dir.display().to_string());
+        }
         if !dir.is_dir() {
             return Err(CliError::new(
                 Exit::BadInput,
-                format!("--old-source {} is not a directory", dir.display()),
+                format!(
+                    "--old-source {} is neither a directory nor a release archive",
+                    dir.display()
+                ),
             )
-            .hint("pass the source tree of the recipe's newest version"));
+            .hint("pass the source tree (or release archive) of the recipe's newest version"));
         }
         return analyzed(dir.to_path_buf(), dir.display().to_string(), None);
     }
@@ -99,6 +123,7 @@ fn analyzed(
         root,
         facts,
         described,
+        archive: None,
         _scratch: scratch,
     })
 }
