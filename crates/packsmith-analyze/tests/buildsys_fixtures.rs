@@ -131,3 +131,23 @@ fn the_version_flag_is_found_in_the_programs_own_sources() {
     let f = super::common::facts_of(&[("CMakeLists.txt", library), ("src/main.c", main)]);
     assert_eq!(f.version_flag, None);
 }
+
+/// An sdist whose setup.py computes `python_requires` (a kwargs dict the
+/// reader does not follow) still says it in PKG-INFO; the manifests win
+/// where they say it themselves.
+#[test]
+fn an_sdists_pkg_info_gives_requires_python_the_manifests_leave_out() {
+    let setup = "kwds = dict(name='dill', python_requires='>=3.9')\nsetup(**kwds)\n";
+    let pkg_info = "Metadata-Version: 2.1\nName: dill\nVersion: 0.4.1\nRequires-Python: >=3.9\n\nRequires-Python: >=2.7\n";
+    let files = [("setup.py", setup), ("PKG-INFO", pkg_info)];
+    let py = super::common::facts_of(&files)
+        .python
+        .expect("a Python project");
+    assert_eq!(py.requires_python.as_deref(), Some(">=3.9"));
+    let cfg = "[metadata]\nname = dill\n[options]\npython_requires = >=3.8\n";
+    let files = [("setup.cfg", cfg), ("PKG-INFO", pkg_info)];
+    let py = super::common::facts_of(&files)
+        .python
+        .expect("a Python project");
+    assert_eq!(py.requires_python.as_deref(), Some(">=3.8"));
+}

@@ -258,3 +258,156 @@ class Tally(CMakePackage):
         plan.notes
     );
 }
+
+/// The facts and brief of a tree given as (path, text) pairs.
+fn side_of(files: &[(&str, &str)], name: &str, version: &str) -> (RepoFacts, SpackBrief) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "tree".into(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let brief = build_brief_with(
+        &facts,
+        TargetSpack::V0_23,
+        &NoKnowledge,
+        &BriefOverrides {
+            name: Some(name.into()),
+            version: Some(version.into()),
+        },
+    );
+    (facts, brief)
+}
+
+fn updated(
+    recipe: &str,
+    (old, new): ((RepoFacts, SpackBrief), (RepoFacts, SpackBrief)),
+    versions: (&str, &str),
+) -> (String, Vec<String>) {
+    let diff = diff_facts(
+        Side {
+            facts: &old.0,
+            brief: &old.1,
+        },
+        Side {
+            facts: &new.0,
+            brief: &new.1,
+        },
+    );
+    let plan = plan_update(&PlanInputs {
+        recipe,
+        old_version: versions.0,
+        new_version: versions.1,
+        sha256: Some(SUM),
+        diff: &diff,
+        new: &new.1,
+    });
+    (apply_plan(recipe, &plan).recipe, plan.notes)
+}
+
+fn pyproject(requires_python: &str, propcache: &str) -> String {
+    format!(
+        "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n\n\
+         [project]\nname = \"yarl\"\nversion = \"1\"\nrequires-python = \"{requires_python}\"\n\
+         dependencies = [\"idna>=2.0\", \"propcache{propcache}\"]\n"
+    )
+}
+
+#[test]
+fn raised_lowest_versions_are_declared_from_the_new_version_on() {
+    let old = pyproject(">=3.8", ">=0.2.0");
+    let new = pyproject(">=3.9", ">=0.2.1");
+    let recipe = "from spack.package import *\n\n\nclass PyYarl(PythonPackage):\n    \
+                  \"\"\"URLs.\"\"\"\n\n    pypi = \"yarl/yarl-1.18.3.tar.gz\"\n\n    \
+                  version(\"1.18.3\", sha256=\"ab\")\n\n    \
+                  with default_args(type=(\"build\", \"run\")):\n        \
+                  depends_on(\"python@3.8:\")\n        depends_on(\"py-idna@2.0:\")\n        \
+                  depends_on(\"py-propcache@0.2:\")\n";
+    let (text, _) = updated(
+        recipe,
+        (
+            side_of(&[("pyproject.toml", &old)], "py-yarl", "1.18.3"),
+            side_of(&[("pyproject.toml", &new)], "py-yarl", "1.22.0"),
+        ),
+        ("1.18.3", "1.22.0"),
+    );
+    for line in [
+        "        depends_on(\"python@3.9:\", type=(\"build\", \"run\"), when=\"@1.22.0:\")\n",
+        "        depends_on(\"py-propcache@0.2.1:\", type=(\"build\", \"run\"), when=\"@1.22.0:\")\n",
+    ] {
+        assert!(text.contains(line), "{line}{text}");
+    }
+    // idna's floor did not move: its line is untouched and not repeated.
+    assert_eq!(text.matches("py-idna").count(), 1, "{text}");
+}
+
+#[test]
+fn a_switch_no_dependency_hangs_on_and_facts_of_another_build_system_are_only_noted() {
+    let old = "cmake_minimum_required(VERSION 3.10)\nproject(demo C)\nadd_library(demo demo.c)\ninstall(TARGETS demo)\n";
+    let new = "cmake_minimum_required(VERSION 3.20)\nproject(demo C)\noption(DEMO_FAST \"fast\" OFF)\nadd_library(demo demo.c)\ninstall(TARGETS demo)\n";
+    let configure = "AC_INIT([demo], [1])\nAC_PROG_CC\nAC_OUTPUT\n";
+    let recipe = "from spack.package import *\n\n\nclass Demo(AutotoolsPackage):\n    \
+                  \"\"\"Demo.\"\"\"\n\n    url = \"https://example.org/demo-1.0.tar.gz\"\n\n    \
+                  version(\"1.0\", sha256=\"ab\")\n";
+    let (text, notes) = updated(
+        recipe,
+        (
+            side_of(
+                &[("CMakeLists.txt", old), ("configure.ac", configure)],
+                "demo",
+                "1.0",
+            ),
+            side_of(
+                &[("CMakeLists.txt", new), ("configure.ac", configure)],
+                "demo",
+                "2.0",
+            ),
+        ),
+        ("1.0", "2.0"),
+    );
+    // Only the version line is added: the recipe builds with Autotools.
+    assert_only_added(
+        recipe,
+        &text,
+        &[&format!("    version(\"2.0\", sha256=\"{SUM}\")")],
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("read from cmake, which the recipe does not build with")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_new_switch_no_dependency_hangs_on_gets_no_variant() {
+    let old = "cmake_minimum_required(VERSION 3.10)\nproject(demo C)\nadd_library(demo demo.c)\ninstall(TARGETS demo)\n";
+    let new = "cmake_minimum_required(VERSION 3.10)\nproject(demo C)\noption(DEMO_FAST \"fast\" OFF)\nadd_library(demo demo.c)\ninstall(TARGETS demo)\n";
+    let recipe = "from spack.package import *\n\n\nclass Demo(CMakePackage):\n    \
+                  \"\"\"Demo.\"\"\"\n\n    url = \"https://example.org/demo-1.0.tar.gz\"\n\n    \
+                  version(\"1.0\", sha256=\"ab\")\n";
+    let (text, notes) = updated(
+        recipe,
+        (
+            side_of(&[("CMakeLists.txt", old)], "demo", "1.0"),
+            side_of(&[("CMakeLists.txt", new)], "demo", "2.0"),
+        ),
+        ("1.0", "2.0"),
+    );
+    assert!(!text.contains("variant("), "{text}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("DEMO_FAST is new in 2.0") && n.contains("no variant")),
+        "{notes:?}"
+    );
+}

@@ -119,9 +119,9 @@ pub struct UpdateArgs {
     /// validated (the report still says `not validated`).
     #[arg(long)]
     pub allow_unvalidated: bool,
-    /// Write the update without running Spack (reported `not validated`,
-    /// exit 0).
-    #[arg(long, conflicts_with = "spack")]
+    /// Write the update without running Spack's stages (reported `not
+    /// validated`, exit 0); the Spack's package names are still read.
+    #[arg(long)]
     pub no_validate: bool,
     /// The Spack to validate with (default: the one `packsmith setup
     /// spack` made, else spack on PATH; without one, not validated).

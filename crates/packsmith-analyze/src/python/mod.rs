@@ -60,10 +60,24 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
         read_requirements_txt(ctx, &reqs, &mut facts);
     }
     dedupe(&mut facts);
+    if facts.requires_python.is_none() {
+        facts.requires_python = pkg_info_requires_python(ctx, &path("PKG-INFO"));
+    }
     scm_version(ctx, &path("PKG-INFO"), &mut facts);
     facts.is_application = !facts.scripts.is_empty();
     add_binding_hints(ctx, &facts);
     Some(facts)
+}
+
+/// An sdist's `PKG-INFO` says `Requires-Python:` even where setup.py
+/// computes it (a kwargs dict, a variable): the metadata pip reads.
+fn pkg_info_requires_python(ctx: &mut Ctx<'_>, pkg_info: &str) -> Option<String> {
+    let text = ctx.read(pkg_info)?;
+    text.lines()
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| l.strip_prefix("Requires-Python:"))
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
 }
 
 /// "" for the top level; else a bindings directory one or two levels down

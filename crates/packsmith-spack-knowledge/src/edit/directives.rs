@@ -39,6 +39,15 @@ fn insertion_point(reading: &Reading, after: &[&str]) -> usize {
     top.last().map_or(reading.class.end, |d| d.lines.end)
 }
 
+/// The leading whitespace of the line `at` is on.
+fn line_indent(source: &str, at: usize) -> String {
+    let start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    source[start..]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
 fn insert_line(source: &str, at: usize, indent: &str, line: &str) -> String {
     let mut text = String::new();
     if at > 0 && !source[..at].ends_with('\n') {
@@ -143,14 +152,19 @@ pub(super) fn add_dependency(
                 == Some(name.as_str())
         })
         .last()
-        .map(|d| d.lines.end);
-    let at =
-        beside.unwrap_or_else(|| insertion_point(reading, &["depends_on", "variant", "version"]));
+        .map(|d| (d.lines.end, line_indent(source, d.lines.start)));
+    // Beside a line inside a `with` block, the new line is indented as it is.
+    let (at, indent) = beside.unwrap_or_else(|| {
+        (
+            insertion_point(reading, &["depends_on", "variant", "version"]),
+            reading.class.body_indent.clone(),
+        )
+    });
     let first = !has_directive(reading, "depends_on");
     Ok(insert_call(
         source,
         at,
-        &reading.class.body_indent,
+        &indent,
         ("depends_on", &args),
         first,
     ))

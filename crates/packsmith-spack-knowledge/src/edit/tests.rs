@@ -77,6 +77,32 @@ fn add_dependency_goes_after_the_last_one() {
 }
 
 #[test]
+fn add_dependency_beside_a_line_in_a_with_block_is_indented_as_it_is() {
+    let recipe = "from spack.package import *\n\n\nclass PyYarl(PythonPackage):\n    \
+                  pypi = \"yarl/yarl-1.18.3.tar.gz\"\n\n    version(\"1.18.3\", sha256=\"ab\")\n\n    \
+                  with default_args(type=(\"build\", \"run\")):\n        \
+                  depends_on(\"py-propcache@0.2:\", when=\"@1.14:\")\n        \
+                  depends_on(\"py-idna@2.0:\")\n";
+    let out = apply_edits(
+        recipe,
+        &[EditOp::AddDependency {
+            spec: "py-propcache@0.2.1:".into(),
+            when: Some("@1.22.0:".into()),
+            types: vec!["build".into(), "run".into()],
+        }],
+    )
+    .expect("the edit applies");
+    assert!(
+        out.contains(
+            "        depends_on(\"py-propcache@0.2:\", when=\"@1.14:\")\n        \
+             depends_on(\"py-propcache@0.2.1:\", type=(\"build\", \"run\"), when=\"@1.22.0:\")\n        \
+             depends_on(\"py-idna@2.0:\")\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn add_dependency_refuses_a_duplicate_and_a_bad_spec() {
     let dup = apply_edits(
         RECIPE,

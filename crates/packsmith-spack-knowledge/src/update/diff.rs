@@ -23,6 +23,8 @@ pub enum Topic {
     Dependency,
     Option,
     CmakeMinimum,
+    /// A dependency's (or Python's) lowest version raised: `>=0.2.1`.
+    VersionFloor,
     LanguageStandard,
     BuildSystem,
 }
@@ -33,6 +35,7 @@ impl Topic {
             Self::Dependency => "dependency",
             Self::Option => "option",
             Self::CmakeMinimum => "CMake minimum",
+            Self::VersionFloor => "lowest version",
             Self::LanguageStandard => "language standard",
             Self::BuildSystem => "build system",
         }
@@ -96,9 +99,10 @@ impl FactsDiff {
 /// Compares the old version's side with the new one's.
 pub fn diff_facts(old: Side<'_>, new: Side<'_>) -> FactsDiff {
     let mut changes = Vec::new();
-    dependencies(old.brief, new.brief, &mut changes);
+    dependencies(old.brief, new, &mut changes);
     options(old.brief, new.brief, &mut changes);
     cmake_minimum(old.facts, new.facts, &mut changes);
+    python_floors(old.facts, new, &mut changes);
     language_standard(old.facts, new.facts, &mut changes);
     build_system(old.facts, new.facts, &mut changes);
     FactsDiff { changes }
@@ -137,11 +141,27 @@ fn by_package(brief: &SpackBrief) -> Vec<(String, &BriefDependency)> {
     out
 }
 
-fn dependencies(old: &SpackBrief, new: &SpackBrief, out: &mut Vec<FactChange>) {
-    let (olds, news) = (by_package(old), by_package(new));
+/// A lookup of one of the project's own libraries (`pkg_check_modules(…
+/// zzipfseeko)` where the project builds `libzzipfseeko`): the build
+/// finding what it installs, no dependency.
+fn is_own_target(facts: &RepoFacts, upstream: &str) -> bool {
+    let bare = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        n.strip_prefix("lib").map(str::to_string).unwrap_or(n)
+    };
+    let wanted = bare(upstream);
+    facts
+        .cmake
+        .as_ref()
+        .is_some_and(|c| c.targets.iter().any(|t| bare(&t.name) == wanted))
+}
+
+fn dependencies(old: &SpackBrief, new: Side<'_>, out: &mut Vec<FactChange>) {
+    let (olds, news) = (by_package(old), by_package(new.brief));
     for (name, dep) in &news {
         let before = olds.iter().find(|(n, _)| n == name).map(|(_, d)| *d);
         let change = match before {
+            None if is_own_target(new.facts, &dep.upstream) => continue,
             None => Change::Added,
             Some(b) if b.spec != dep.spec || b.when != dep.when || b.types != dep.types => {
                 Change::Changed
@@ -269,6 +289,105 @@ fn cmake_minimum(old: &RepoFacts, new: &RepoFacts, out: &mut Vec<FactChange>) {
     };
     if !same {
         compare(Topic::CmakeMinimum, "cmake", a, b, out);
+    }
+}
+
+/// `>=3.9`, `~=1.2`, `>= 0.2.1, <1`: the lowest version a PEP 440
+/// specifier admits, when it names one.
+pub(crate) fn pep440_floor(specifier: &str) -> Option<String> {
+    specifier.split(',').find_map(|clause| {
+        let c = clause.trim();
+        let v = c
+            .strip_prefix(">=")
+            .or_else(|| c.strip_prefix("~="))?
+            .trim()
+            .trim_end_matches(".*");
+        Version::parse(v).map(|_| v.to_string())
+    })
+}
+
+fn floor_raised(old: Option<&str>, new: &str) -> bool {
+    match (old.and_then(Version::parse), Version::parse(new)) {
+        (Some(o), Some(n)) => n > o,
+        (None, Some(_)) => true,
+        _ => false,
+    }
+}
+
+/// A Python project's `requires-python` and its requirements' lowest
+/// versions, where the new version raised them (a requirement new in it is
+/// an added dependency instead).
+fn python_floors(old: &RepoFacts, new: Side<'_>, out: &mut Vec<FactChange>) {
+    let (Some(op), Some(np)) = (&old.python, &new.facts.python) else {
+        return;
+    };
+    if let Some(floor) = np.requires_python.as_deref().and_then(pep440_floor) {
+        let before = op.requires_python.as_deref().and_then(pep440_floor);
+        if floor_raised(before.as_deref(), &floor) {
+            out.push(FactChange {
+                topic: Topic::VersionFloor,
+                change: Change::Changed,
+                name: "python".into(),
+                old: before.map(|value| Fact {
+                    value,
+                    evidence: None,
+                }),
+                new: Some(Fact {
+                    value: floor,
+                    evidence: np.files.first().map(|f| Evidence::new(f.clone(), 1)),
+                }),
+            });
+        }
+    }
+    let normal = |n: &str| n.to_ascii_lowercase().replace(['_', '.'], "-");
+    let requirements = |p: &packsmith_core::PythonFacts| {
+        p.dependencies
+            .iter()
+            .chain(&p.build_requires)
+            .filter(|r| r.marker.is_none())
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let olds = requirements(op);
+    for r in requirements(np) {
+        let Some(floor) = pep440_floor(&r.specifier) else {
+            continue;
+        };
+        let Some(before) = olds.iter().find(|o| normal(&o.name) == normal(&r.name)) else {
+            continue;
+        };
+        let old_floor = pep440_floor(&before.specifier);
+        if !floor_raised(old_floor.as_deref(), &floor) {
+            continue;
+        }
+        let Some(name) = new
+            .brief
+            .dependencies
+            .iter()
+            .find(|d| normal(&d.upstream) == normal(&r.name))
+            .and_then(dependency_name)
+        else {
+            continue;
+        };
+        if out
+            .iter()
+            .any(|c| c.topic == Topic::VersionFloor && c.name == name)
+        {
+            continue;
+        }
+        out.push(FactChange {
+            topic: Topic::VersionFloor,
+            change: Change::Changed,
+            name,
+            old: Some(Fact {
+                value: before.specifier.clone(),
+                evidence: Some(before.evidence.clone()),
+            }),
+            new: Some(Fact {
+                value: floor,
+                evidence: Some(r.evidence.clone()),
+            }),
+        });
     }
 }
 

@@ -69,11 +69,17 @@ pub fn plan_update(inputs: &PlanInputs<'_>) -> Plan {
         notes: Vec::new(),
     };
     p.version();
+    let build_system_changed = inputs.diff.of(Topic::BuildSystem).next().is_some();
     for change in &inputs.diff.changes {
+        if let Some(why) = p.not_for_this_recipe(change, build_system_changed) {
+            p.notes.push(why);
+            continue;
+        }
         match change.topic {
             Topic::Dependency => p.dependency(change),
             Topic::Option => p.option(change),
             Topic::CmakeMinimum => p.cmake_minimum(change),
+            Topic::VersionFloor => p.version_floor(change),
             Topic::LanguageStandard | Topic::BuildSystem => p.note_only(change),
         }
     }
@@ -290,6 +296,18 @@ impl Planner<'_> {
                     ));
                     return;
                 }
+                // A maintainer adds a variant with a release when a
+                // dependency hangs on it; any other new switch is noted.
+                if !self.gates_a_dependency(&name) {
+                    self.notes.push(format!(
+                        "option {} is new in {} ({}); no dependency hangs on it, so no variant \
+                         was added",
+                        v.option,
+                        self.inputs.new_version,
+                        evidence(change.new.as_ref())
+                    ));
+                    return;
+                }
                 self.add_variant(&v, change);
             }
             Change::Changed => self.notes.push(format!(
@@ -377,10 +395,53 @@ impl Planner<'_> {
             ));
             return;
         }
-        // The recipe may ask for as much CMake already on every version.
+        let why = format!(
+            "cmake_minimum_required is {} in {} ({})",
+            new.value,
+            self.inputs.new_version,
+            evidence(Some(new))
+        );
+        self.raise_floor("cmake", &new.value, vec!["build".into()], why);
+    }
+
+    /// `depends_on("py-propcache@0.2.1:", when="@NEW:")` for a raised
+    /// lowest version, with the types of the recipe's own line.
+    fn version_floor(&mut self, change: &FactChange) {
+        let Some(new) = change.new.as_ref() else {
+            return;
+        };
+        let name = change.name.as_str();
+        let types = match self.recipe_depends_on(name) {
+            Some(d) => d.types.clone(),
+            None if name == "python" => vec!["build".into(), "run".into()],
+            None => self
+                .inputs
+                .new
+                .dependencies
+                .iter()
+                .find(|d| dependency_name(d).as_deref() == Some(name))
+                .map(|d| d.types.clone())
+                .unwrap_or_default(),
+        };
+        let why = format!(
+            "{name} is at least {} in {} ({})",
+            new.value,
+            self.inputs.new_version,
+            evidence(Some(new))
+        );
+        self.raise_floor(name, &new.value, types, why);
+    }
+
+    /// Adds `name@floor:` from the new version on, unless a line of the
+    /// recipe that holds for the new version asks for as much already.
+    fn raise_floor(&mut self, name: &str, floor: &str, types: Vec<String>, why: String) {
+        let Some(wanted) = Version::parse(floor) else {
+            return;
+        };
+        let new_version = Version::parse(self.inputs.new_version);
         let covered = self.parsed.dependencies.iter().any(|d| {
-            d.name == "cmake"
-                && d.when.is_none()
+            d.name == name
+                && when_holds_for(d.when.as_deref(), new_version.as_ref())
                 && d.versions
                     .as_deref()
                     .and_then(|r| r.split(':').next())
@@ -392,17 +453,73 @@ impl Planner<'_> {
         }
         self.add(
             EditOp::AddDependency {
-                spec: format!("cmake@{}:", new.value),
+                spec: format!("{name}@{floor}:"),
                 when: Some(self.since.clone()),
-                types: vec!["build".into()],
+                types,
             },
-            format!(
-                "cmake_minimum_required is {} in {} ({})",
-                new.value,
-                self.inputs.new_version,
-                evidence(Some(new))
-            ),
+            why,
         );
+    }
+
+    /// Whether the new brief declares a dependency under `+variant`.
+    fn gates_a_dependency(&self, variant: &str) -> bool {
+        let on = format!("+{variant}");
+        self.inputs.new.dependencies.iter().any(|d| {
+            d.when
+                .as_deref()
+                .is_some_and(|w| w.split_whitespace().any(|t| t == on))
+        })
+    }
+
+    /// Why a change says nothing about this recipe, if it does not: read
+    /// from a build system the recipe does not build with, a submodule the
+    /// release archive carries, or a build tool that only looks dropped
+    /// because upstream's main build system changed.
+    fn not_for_this_recipe(
+        &self,
+        change: &FactChange,
+        build_system_changed: bool,
+    ) -> Option<String> {
+        if change.topic == Topic::BuildSystem || change.topic == Topic::LanguageStandard {
+            return None;
+        }
+        let fact = change.new.as_ref().or(change.old.as_ref())?;
+        let file = fact
+            .evidence
+            .as_ref()
+            .map(|e| e.file.as_str())
+            .unwrap_or("");
+        let what = format!(
+            "{} {} {}",
+            change.topic.as_str(),
+            change.name,
+            change.change.as_str()
+        );
+        if let Some(system) = build_system_of_file(file) {
+            let uses = recipe_build_systems(self.parsed);
+            if !uses.is_empty() && !uses.contains(&system) {
+                return Some(format!(
+                    "{what} ({file}): read from {system}, which the recipe does not build with; \
+                     left as it is"
+                ));
+            }
+        }
+        if change.topic == Topic::Dependency && file == ".gitmodules" {
+            return Some(format!(
+                "{what}: a git submodule, which the release archive carries; left as it is"
+            ));
+        }
+        let build_only = change
+            .old
+            .as_ref()
+            .is_some_and(|o| o.value.ends_with("(build)"));
+        if build_system_changed && change.change == Change::Dropped && build_only {
+            return Some(format!(
+                "{what}: a build tool of the build system upstream moved away from; the recipe \
+                 may still build with it, so its lines are left as they are"
+            ));
+        }
+        None
     }
 
     fn note_only(&mut self, change: &FactChange) {
@@ -414,6 +531,70 @@ impl Planner<'_> {
             change.new.as_ref().map_or("none", |f| f.value.as_str()),
         ));
     }
+}
+
+/// The build system a file belongs to, when it belongs to one.
+fn build_system_of_file(file: &str) -> Option<&'static str> {
+    let base = file.rsplit('/').next().unwrap_or(file);
+    if base == "CMakeLists.txt" || base.ends_with(".cmake") {
+        Some("cmake")
+    } else if matches!(base, "configure.ac" | "configure.in" | "Makefile.am")
+        || base.ends_with(".m4")
+    {
+        Some("autotools")
+    } else if matches!(base, "meson.build" | "meson_options.txt" | "meson.options") {
+        Some("meson")
+    } else {
+        None
+    }
+}
+
+/// The build systems the recipe builds with: its base classes and its
+/// `build_system(...)` values.
+fn recipe_build_systems(recipe: &ParsedRecipe) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut add = |s: &'static str| {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    for b in &recipe.bases {
+        let class = b.rsplit('.').next().unwrap_or(b);
+        match class {
+            "CMakePackage" | "CachedCMakePackage" => add("cmake"),
+            "AutotoolsPackage" => add("autotools"),
+            "MesonPackage" => add("meson"),
+            "Package" | "MakefilePackage" | "PythonPackage" => add("other"),
+            _ => {}
+        }
+    }
+    for v in recipe.build_system.iter().flat_map(|b| &b.values) {
+        match v.as_str() {
+            "cmake" => add("cmake"),
+            "autotools" => add("autotools"),
+            "meson" => add("meson"),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a directive's `when=` holds for every spec of `version`: no
+/// condition, or only version ranges that contain it.
+fn when_holds_for(when: Option<&str>, version: Option<&Version>) -> bool {
+    let Some(when) = when else {
+        return true;
+    };
+    let Some(version) = version else {
+        return false;
+    };
+    when.split_whitespace().all(|token| {
+        token.starts_with('@')
+            && crate::spec::parse(&format!("x{token}"))
+                .ok()
+                .and_then(|s| s.versions)
+                .is_some_and(|c| c.contains(version))
+    })
 }
 
 /// `CMakeLists.txt:12`, or `no evidence`.

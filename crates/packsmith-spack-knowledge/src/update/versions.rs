@@ -50,7 +50,42 @@ pub fn url_for_version(url: &str, declared: &[&str], new: &str) -> Option<String
             }
         }
     }
-    None
+    file_name_version(url).map(|old| url.replace(old, new))
+}
+
+/// The version a URL's file name carries when the recipe no longer
+/// declares it (`seacas/archive/v2019-08-20.tar.gz`): the last run of
+/// digits joined by dots, dashes or underscores, as Spack's URL parser
+/// finds it.
+fn file_name_version(url: &str) -> Option<&str> {
+    let name_at = url.rfind('/')? + 1;
+    let name = &url[name_at..];
+    let mut best: Option<(usize, usize)> = None;
+    let bytes = name.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit()
+            && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'v')
+        {
+            let start = i;
+            let mut end = i;
+            while end < bytes.len()
+                && (bytes[end].is_ascii_digit()
+                    || (matches!(bytes[end], b'.' | b'-' | b'_')
+                        && end + 1 < bytes.len()
+                        && bytes[end + 1].is_ascii_digit()))
+            {
+                end += 1;
+            }
+            if name[start..end].contains(['.', '-', '_']) {
+                best = Some((start, end));
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    best.map(|(s, e)| &url[name_at + s..name_at + e])
 }
 
 /// `url` holds `written` as a whole version: not `1.2` inside `11.2.0`
@@ -115,8 +150,30 @@ mod tests {
             .as_deref(),
             Some("https://g.com/o/r/archive/pio2_6_6.tar.gz")
         );
+        // 1.2 inside 11.2.0 is not the version: the file name's is.
         assert_eq!(
-            url_for_version("https://x.org/demo-11.2.0.tar.gz", &["1.2"], "1.3"),
+            url_for_version("https://x.org/demo-11.2.0.tar.gz", &["1.2"], "1.3").as_deref(),
+            Some("https://x.org/demo-1.3.tar.gz")
+        );
+    }
+
+    #[test]
+    fn a_version_the_recipe_no_longer_declares_is_read_from_the_file_name() {
+        assert_eq!(
+            url_for_version(
+                "https://github.com/sandialabs/seacas/archive/v2019-08-20.tar.gz",
+                &["2025-07-07"],
+                "2025-08-19"
+            )
+            .as_deref(),
+            Some("https://github.com/sandialabs/seacas/archive/v2025-08-19.tar.gz")
+        );
+        assert_eq!(
+            url_for_version("https://x.org/f/cfitsio-3.49.tar.gz", &["4.5.0"], "4.6.3").as_deref(),
+            Some("https://x.org/f/cfitsio-4.6.3.tar.gz")
+        );
+        assert_eq!(
+            url_for_version("https://x.org/f/demo.tar.gz", &["1.0"], "2.0"),
             None
         );
     }

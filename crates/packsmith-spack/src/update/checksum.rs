@@ -179,5 +179,8 @@ fn forge_release(inputs: &ArchiveInputs<'_>, url: Option<&str>) -> Option<Upstre
         .iter()
         .find(|t| t.version == inputs.new_version)?;
     let release = UpstreamRelease::github(remote, &tag.tag)?;
-    (url == Some(release.url.as_str())).then_some(release)
+    let short = |u: &str| u.replacen("/archive/refs/tags/", "/archive/", 1);
+    // GitHub serves one archive under both `archive/refs/tags/v1.tar.gz`
+    // and `archive/v1.tar.gz`; recipes use either.
+    (url.map(short) == Some(short(&release.url))).then_some(release)
 }

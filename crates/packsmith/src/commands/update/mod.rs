@@ -145,13 +145,6 @@ type Located = (
 /// The Spack to validate with and the generation to write for. An explicit
 /// `--spack` must work; without it, no Spack found means not validated.
 fn spack(args: &UpdateArgs) -> Result<Located, CliError> {
-    if args.no_validate {
-        let target = match args.spack_version.as_str() {
-            "auto" => TargetSpack::V0_23,
-            v => crate::target_arg::spack_version(v)?,
-        };
-        return Ok((Err("--no-validate was given".into()), target, None));
-    }
     let located = environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir());
     let setup = match (located, &args.spack) {
         (Ok(s), _) => s,
@@ -167,7 +160,14 @@ fn spack(args: &UpdateArgs) -> Result<Located, CliError> {
     let target = environment::target_spack(&args.spack_version, &setup)?;
     let kb = environment::knowledge_base(None, &setup)?;
     let names = kb.as_ref().and_then(|k| k.names().ok());
-    Ok((Ok(setup), target, names))
+    // --no-validate still reads Spack's package names, so the edits are
+    // those a validated run makes.
+    let setup = if args.no_validate {
+        Err("--no-validate was given".to_string())
+    } else {
+        Ok(setup)
+    };
+    Ok((setup, target, names))
 }
 
 fn print_summary(outcome: &UpdateOutcome) {
