@@ -143,6 +143,7 @@ fn the_v1_recipe_gets_the_new_version_variant_and_dependencies_under_when() {
         sha256: Some(SUM),
         diff: &diff,
         new: &new_brief,
+        stale_patches: &[],
     });
     let updated = apply_plan(&before, &plan);
     assert!(updated.refused.is_empty(), "{:?}", updated.refused);
@@ -210,6 +211,7 @@ fn without_a_checksum_the_version_says_fixme() {
         sha256: None,
         diff: &diff,
         new: &new_brief,
+        stale_patches: &[],
     });
     let updated = apply_plan(&before, &plan);
     assert!(updated
@@ -241,6 +243,7 @@ class Tally(CMakePackage):
         sha256: Some(SUM),
         diff: &diff,
         new: &new_brief,
+        stale_patches: &[],
     });
     let updated = apply_plan(before, &plan);
     assert!(updated.refused.is_empty(), "{:?}", updated.refused);
@@ -310,6 +313,7 @@ fn updated(
         sha256: Some(SUM),
         diff: &diff,
         new: &new.1,
+        stale_patches: &[],
     });
     (apply_plan(recipe, &plan).recipe, plan.notes)
 }
@@ -409,5 +413,45 @@ fn a_new_switch_no_dependency_hangs_on_gets_no_variant() {
             .iter()
             .any(|n| n.contains("DEMO_FAST is new in 2.0") && n.contains("no variant")),
         "{notes:?}"
+    );
+}
+
+#[test]
+fn a_patch_the_new_source_refuses_is_closed_at_the_old_version() {
+    let (diff, new_brief) = diff_of("1.0.0", "1.0.0");
+    let before = "from spack.package import *\n\n\nclass Tally(CMakePackage):\n    \
+                  \"\"\"Counts bytes.\"\"\"\n\n    version(\"1.0.0\", sha256=\"ab\")\n\n    \
+                  patch(\"fix-a.patch\")\n    patch(\"fix-b.patch\", when=\"@0.9: %gcc\")\n";
+    let stale = [
+        packsmith_spack_knowledge::update::StalePatch {
+            source: "fix-a.patch".into(),
+            line: 9,
+            when: None,
+            why: "1 out of 1 hunk FAILED".into(),
+        },
+        packsmith_spack_knowledge::update::StalePatch {
+            source: "fix-b.patch".into(),
+            line: 10,
+            when: Some("@0.9: %gcc".into()),
+            why: "1 out of 1 hunk FAILED".into(),
+        },
+    ];
+    let plan = plan_update(&PlanInputs {
+        recipe: before,
+        old_version: "1.0.0",
+        new_version: "2.0.0",
+        sha256: Some(SUM),
+        diff: &diff,
+        new: &new_brief,
+        stale_patches: &stale,
+    });
+    let text = apply_plan(before, &plan).recipe;
+    assert!(
+        text.contains("    patch(\"fix-a.patch\", when=\"@:1.0.0\")\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    patch(\"fix-b.patch\", when=\"@0.9:1.0.0 %gcc\")\n"),
+        "{text}"
     );
 }

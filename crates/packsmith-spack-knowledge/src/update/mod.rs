@@ -18,5 +18,5 @@ pub mod plan;
 pub mod versions;
 
 pub use diff::{diff_facts, Change, Fact, FactChange, FactsDiff, Side, Topic};
-pub use plan::{apply_plan, plan_update, Plan, PlanInputs, PlannedEdit, Updated};
+pub use plan::{apply_plan, plan_update, Plan, PlanInputs, PlannedEdit, StalePatch, Updated};
 pub use versions::{newest_version, recipe_url, url_for_version};

@@ -24,6 +24,18 @@ pub struct PlanInputs<'a> {
     pub diff: &'a FactsDiff,
     /// The new version's brief: the dependencies' specs and the variants.
     pub new: &'a SpackBrief,
+    /// The recipe's patches that no longer apply to the new source.
+    pub stale_patches: &'a [StalePatch],
+}
+
+/// A `patch(...)` of the recipe that the new version's source refuses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StalePatch {
+    pub source: String,
+    pub line: u32,
+    pub when: Option<String>,
+    /// What `patch --dry-run` said.
+    pub why: String,
 }
 
 /// One edit and the reason for it, in the report's words.
@@ -83,6 +95,7 @@ pub fn plan_update(inputs: &PlanInputs<'_>) -> Plan {
             Topic::LanguageStandard | Topic::BuildSystem => p.note_only(change),
         }
     }
+    p.stale_patches();
     // `set_when` names lines of the recipe as given: those edits go first,
     // before any line is inserted above them.
     let mut edits = p.closing;
@@ -246,25 +259,40 @@ impl Planner<'_> {
         }
     }
 
-    /// `when="@:OLD"` (before any condition the line has) on `line`.
+    /// `when="@:OLD"` (before any condition the line has) on `line`; an
+    /// open range `@A:` the line has becomes `@A:OLD`.
     fn close(&mut self, line: u32, when: Option<&str>, what: &str, change: &FactChange) {
+        let was = format!("was {}", evidence(change.old.as_ref()));
+        self.close_line(line, when, what, &was);
+    }
+
+    fn close_line(&mut self, line: u32, when: Option<&str>, what: &str, was: &str) {
+        let old = self.inputs.old_version;
         let closed = match when {
             None => self.until.clone(),
             Some(w) if w.contains('@') => {
-                self.notes.push(format!(
-                    "{what} (line {line}): dropped upstream in {}, but its when={w:?} already names \
-                     versions; left for the maintainer",
-                    self.inputs.new_version
-                ));
-                return;
+                let mut tokens: Vec<String> = w.split_whitespace().map(str::to_string).collect();
+                let open = tokens
+                    .iter()
+                    .position(|t| t.starts_with('@') && t.ends_with(':') && !t.contains(','));
+                match open {
+                    Some(i) if tokens.iter().filter(|t| t.contains('@')).count() == 1 => {
+                        tokens[i] = format!("{}{old}", tokens[i]);
+                        tokens.join(" ")
+                    }
+                    _ => {
+                        self.notes.push(format!(
+                            "{what} (line {line}): gone in {}, but its when={w:?} already names \
+                             versions in a way not closed by rule; left for the maintainer",
+                            self.inputs.new_version
+                        ));
+                        return;
+                    }
+                }
             }
             Some(w) => format!("{} {w}", self.until),
         };
-        let why = format!(
-            "{what} is gone in {} (was {})",
-            self.inputs.new_version,
-            evidence(change.old.as_ref())
-        );
+        let why = format!("{what} is gone in {} ({was})", self.inputs.new_version);
         self.closing.push(PlannedEdit {
             op: EditOp::SetWhen {
                 line,
@@ -272,6 +300,19 @@ impl Planner<'_> {
             },
             why,
         });
+    }
+
+    /// A patch of the recipe that no longer applies to the new source
+    /// holds up to the old version.
+    fn stale_patches(&mut self) {
+        for p in self.inputs.stale_patches {
+            self.close_line(
+                p.line,
+                p.when.as_deref(),
+                &format!("patch({:?})", p.source),
+                &format!("it does not apply to the new source: {}", p.why),
+            );
+        }
     }
 
     fn option(&mut self, change: &FactChange) {

@@ -9,6 +9,7 @@
 //! reported as not validated.
 
 pub mod checksum;
+pub mod patches;
 pub mod report;
 pub mod validate;
 
@@ -141,6 +142,8 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
         new_archive: inputs.new.archive,
         mirror: &run_dir.join("mirror"),
     })?;
+    let recipe_dir = inputs.recipe_path.parent().unwrap_or(Path::new("."));
+    let stale = patches::stale_patches(&parsed, recipe_dir, inputs.new.root, inputs.new.version);
     let plan = plan_update(&PlanInputs {
         recipe: inputs.recipe,
         old_version: inputs.old.version,
@@ -148,6 +151,7 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
         sha256: archive.sha256.as_deref(),
         diff: &diff,
         new: &new_brief,
+        stale_patches: &stale,
     });
     let updated = apply_plan(inputs.recipe, &plan);
     let output = run_dir.join("package.py");
