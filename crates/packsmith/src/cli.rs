@@ -96,7 +96,8 @@ pub struct RepairArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct UpdateArgs {
-    /// The package.py to update (read; written only with --in-place).
+    /// The package.py to update (read; written only with --in-place), or
+    /// a package name the Spack knows (its recipe in the Spack's repos).
     pub recipe: std::path::PathBuf,
     /// The new version's source: a directory, a git URL, or a release
     /// archive on this machine (its checksum is the new version's when its

@@ -458,3 +458,67 @@ fn release_archives_as_sources_give_the_checksum_of_the_one_the_url_names() {
         .unwrap()
         .contains("# FIXME: checksum"));
 }
+
+#[test]
+fn a_package_name_is_looked_up_in_the_spacks_repositories() {
+    let l = Layout::new();
+    let h = l.home.path();
+    // No Spack: a name cannot be looked up, and the error says what to pass.
+    let o = packsmith(
+        &["update", "tally", &l.path("tally-2.0.0"), "--no-validate"],
+        h,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no file tally, and no Spack to find a package of that name"),
+        "{err}"
+    );
+    assert!(err.contains("pass the path of the package.py"), "{err}");
+
+    let Some(env) =
+        common::test_spack_env("a_package_name_is_looked_up_in_the_spacks_repositories")
+    else {
+        return;
+    };
+    let env = env.display().to_string();
+    // Spack's own zlib recipe, found by name and left untouched.
+    let o = packsmith(
+        &[
+            "update",
+            "zlib",
+            &l.path("tally-2.0.0"),
+            "--old-source",
+            &l.path("tally-1.0.0"),
+            "--version",
+            "99.0",
+            "--spack",
+            &env,
+            "--no-validate",
+            "--out",
+            "runs",
+        ],
+        h,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("zlib/package.py"), "{err}");
+    let updated = std::fs::read_to_string(h.join("runs/zlib/package.py")).unwrap();
+    assert!(updated.contains("version(\"99.0\""), "{updated}");
+    let o = packsmith(
+        &[
+            "update",
+            "no-such-package-xyz",
+            &l.path("tally-2.0.0"),
+            "--spack",
+            &env,
+        ],
+        h,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no package.py of no-such-package-xyz"),
+        "{err}"
+    );
+}

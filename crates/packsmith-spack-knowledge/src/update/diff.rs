@@ -332,9 +332,10 @@ fn python_floors(old: &RepoFacts, new: Side<'_>, out: &mut Vec<FactChange>) {
                     value,
                     evidence: None,
                 }),
+                // The readers keep no line for requires-python.
                 new: Some(Fact {
                     value: floor,
-                    evidence: np.files.first().map(|f| Evidence::new(f.clone(), 1)),
+                    evidence: None,
                 }),
             });
         }

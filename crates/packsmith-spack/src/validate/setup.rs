@@ -204,6 +204,26 @@ impl SpackSetup {
             })
     }
 
+    /// The directory of package `name` in this Spack's repositories
+    /// (`spack location --package-dir`), when Spack knows the package.
+    pub fn package_dir(&self, name: &str) -> Result<PathBuf, ValidateError> {
+        let spec = self
+            .command(["location", "--package-dir", name])
+            .timeout(Duration::from_secs(120));
+        let out = packsmith_exec::run(&spec).map_err(|e| ValidateError::SpackNotFound {
+            what: e.to_string(),
+        })?;
+        let dir = out.stdout.lines().map(str::trim).find(|l| !l.is_empty());
+        match dir {
+            Some(d) if out.success() && Path::new(d).join("package.py").is_file() => Ok(d.into()),
+            _ => Err(ValidateError::Command {
+                command: spec.display(),
+                detail: format!("no package.py of {name} in this Spack's repositories"),
+                hint: format!("check the name: `spack list {name}`"),
+            }),
+        }
+    }
+
     /// A command `spack <args>` with this setup's environment.
     pub fn command<I, S>(&self, args: I) -> CommandSpec
     where

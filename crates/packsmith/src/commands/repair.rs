@@ -124,6 +124,12 @@ fn package_name(args: &RepairArgs) -> Result<String, CliError> {
 }
 
 /// `name`, else the directory `recipe` sits in.
+fn recipe_is_in_spack_repo(recipe: &Path) -> bool {
+    std::fs::canonicalize(recipe)
+        .map(|p| p.components().any(|c| c.as_os_str() == "spack_repo"))
+        .unwrap_or(false)
+}
+
 pub(crate) fn package_name_of(name: Option<&str>, recipe: &Path) -> Result<String, CliError> {
     if let Some(name) = name {
         return Ok(name.to_string());
@@ -134,6 +140,11 @@ pub(crate) fn package_name_of(name: Option<&str>, recipe: &Path) -> Result<Strin
             .map(|n| n.to_string_lossy().into_owned())
     });
     match dir {
+        // Spack 1.x's repos name a directory as a Python module
+        // (`py_yarl`, `_3proxy`): the package is `py-yarl`, `3proxy`.
+        Some(d) if !d.is_empty() && recipe_is_in_spack_repo(recipe) => {
+            Ok(d.trim_start_matches('_').replace('_', "-"))
+        }
         Some(d) if !d.is_empty() => Ok(d),
         _ => Err(CliError::new(
             Exit::BadInput,

@@ -20,27 +20,28 @@ use crate::exit::{CliError, Exit};
 use crate::progress::note;
 
 pub fn run(args: &UpdateArgs) -> Result<Exit, CliError> {
-    let text = read_recipe(&args.recipe)?;
-    let parsed = parse_recipe(&text, &args.recipe.display().to_string());
+    let (recipe_path, named) = recipe_of(args)?;
+    let text = read_recipe(&recipe_path)?;
+    let parsed = parse_recipe(&text, &recipe_path.display().to_string());
     if !parsed.is_spack_recipe() {
         return Err(CliError::new(
             Exit::BadInput,
-            format!("{} defines no Spack package class", args.recipe.display()),
+            format!("{} defines no Spack package class", recipe_path.display()),
         )
         .hint("pass the package.py of the package to update"));
     }
-    let package = package_name_of(args.name.as_deref(), &args.recipe)?;
+    let package = package_name_of(args.name.as_deref().or(named.as_deref()), &recipe_path)?;
     let old_version = newest_version(&parsed).ok_or_else(|| {
         CliError::new(
             Exit::BadInput,
-            format!("{} declares no release version()", args.recipe.display()),
+            format!("{} declares no release version()", recipe_path.display()),
         )
         .hint("add the version the recipe packages now, then update it")
     })?;
 
     let new = sources::new_tree(&args.source)?;
-    let new_version = new_version(args, &new.facts)?;
-    check_newer(&old_version, &new_version, args)?;
+    let new_version = new_version(args, &new)?;
+    check_newer(&old_version, &new_version, &recipe_path)?;
     let old = sources::old_tree(args.old_source.as_deref(), &new.root, &old_version)?;
 
     let (spack, target, names) = spack(args)?;
@@ -53,7 +54,7 @@ pub fn run(args: &UpdateArgs) -> Result<Exit, CliError> {
         old.described, new.described
     ));
     let outcome = run_update(UpdateInputs {
-        recipe_path: &args.recipe,
+        recipe_path: &recipe_path,
         recipe: &text,
         package: &package,
         old: VersionSource {
@@ -83,14 +84,54 @@ pub fn run(args: &UpdateArgs) -> Result<Exit, CliError> {
     finish(args, &outcome)
 }
 
+/// The recipe to update: the path given, or, for a package name
+/// (`py-yarl`), its `package.py` in the Spack's repositories.
+fn recipe_of(args: &UpdateArgs) -> Result<(std::path::PathBuf, Option<String>), CliError> {
+    let given = args.recipe.to_string_lossy();
+    let is_name = !args.recipe.exists()
+        && !given.is_empty()
+        && given
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.+".contains(c));
+    if !is_name {
+        return Ok((args.recipe.clone(), None));
+    }
+    let setup =
+        environment::locate_spack(args.spack.as_deref(), &std::env::temp_dir()).map_err(|e| {
+            CliError::new(
+                Exit::BadInput,
+                format!(
+                    "no file {given}, and no Spack to find a package of that name: {}",
+                    e.message
+                ),
+            )
+            .hint("pass the path of the package.py, or run `packsmith setup spack` first")
+        })?;
+    let dir = setup.package_dir(&given).map_err(|e| {
+        CliError::new(Exit::BadInput, e.to_string()).hint(format!(
+            "check the name (`spack list {given}`), or pass the path of its package.py"
+        ))
+    })?;
+    note(&format!("{given}: {}", dir.join("package.py").display()));
+    Ok((dir.join("package.py"), Some(given.into_owned())))
+}
+
 /// `--version`, else the version of the new tree: its release tag (a
-/// clone checked out at it, or a tag on HEAD), else what its build files
-/// declare (`project(VERSION)`). A newest tag elsewhere in the history
+/// clone checked out at it, or a tag on HEAD), else the version a release
+/// archive's name carries, else what its build files declare
+/// (`project(VERSION)`). A newest tag elsewhere in the history
 /// says nothing of this tree.
-fn new_version(args: &UpdateArgs, facts: &packsmith_core::RepoFacts) -> Result<String, CliError> {
+fn new_version(args: &UpdateArgs, new: &sources::Tree) -> Result<String, CliError> {
     if let Some(v) = &args.version {
         return Ok(v.clone());
     }
+    let facts = &new.facts;
+    // A release archive names its version: `dill-0.4.1.tar.gz`.
+    let from_archive = new.archive.as_deref().and_then(|a| {
+        let stem = packsmith_analyze::archive::archive_stem(a);
+        let v = stem.rsplit_once('-')?.1.trim_start_matches('v').to_string();
+        Version::parse(&v).map(|_| v)
+    });
     let v = &facts.versions;
     let head_tag = v
         .recent_tags
@@ -101,6 +142,7 @@ fn new_version(args: &UpdateArgs, facts: &packsmith_core::RepoFacts) -> Result<S
         })
         .map(|t| t.version.clone());
     head_tag
+        .or(from_archive)
         .or_else(|| v.declared.as_ref().map(|d| d.value.clone()))
         .ok_or_else(|| {
             CliError::new(
@@ -116,7 +158,7 @@ fn new_version(args: &UpdateArgs, facts: &packsmith_core::RepoFacts) -> Result<S
 }
 
 /// The new version must be newer than every release the recipe has.
-fn check_newer(old: &str, new: &str, args: &UpdateArgs) -> Result<(), CliError> {
+fn check_newer(old: &str, new: &str, recipe: &std::path::Path) -> Result<(), CliError> {
     let newer = match (Version::parse(old), Version::parse(new)) {
         (Some(o), Some(n)) => n > o,
         _ => false,
@@ -128,7 +170,7 @@ fn check_newer(old: &str, new: &str, args: &UpdateArgs) -> Result<(), CliError> 
         Exit::BadInput,
         format!(
             "{new} is not newer than {old}, the newest version {} declares",
-            args.recipe.display()
+            recipe.display()
         ),
     )
     .hint("pass the source of a newer release, or --version with its version"))
