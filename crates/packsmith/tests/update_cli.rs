@@ -333,6 +333,18 @@ fn update_installs_the_new_version_with_real_spack() {
     let l = Layout::new();
     let h = l.home.path();
     let recipe = l.path("recipe/tally/package.py");
+    // A patch beside the recipe (for an old release) must travel with it,
+    // or Spack refuses to load the package at all.
+    std::fs::write(
+        h.join("recipe/tally/old-fix.patch"),
+        "--- a/CMakeLists.txt\n+++ b/CMakeLists.txt\n@@ -1 +1 @@\n-x\n+y\n",
+    )
+    .unwrap();
+    let with_patch = l.recipe().replace(
+        "    version(\"1.0.0\"",
+        "    patch(\"old-fix.patch\", when=\"@:0.9.0\")\n\n    version(\"1.0.0\"",
+    );
+    std::fs::write(h.join("recipe/tally/package.py"), with_patch).unwrap();
     let env = env.display().to_string();
     let o = packsmith(
         &[

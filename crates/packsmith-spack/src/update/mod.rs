@@ -160,6 +160,7 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
         write(inputs.recipe_path, &updated.recipe)?;
     }
 
+    let package_files = crate::validate::package_dir_of(inputs.recipe_path);
     let (validation, validated, not_validated_reason) = match inputs.spack {
         Ok(mut setup) => {
             setup.scratch = run_dir.clone();
@@ -170,6 +171,7 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
                     sandbox: &sandbox,
                     run_dir: &run_dir,
                     package: inputs.package,
+                    package_files: package_files.as_deref(),
                 },
                 &updated.recipe,
                 (inputs.old.version, inputs.new.version),

@@ -57,6 +57,8 @@ pub struct Validator<'a> {
     pub sandbox: &'a Sandbox,
     pub run_dir: &'a Path,
     pub package: &'a str,
+    /// The directory of the recipe given: its patches load with it.
+    pub package_files: Option<&'a Path>,
 }
 
 /// Installs `new_version` of `recipe`, concretizes `old_version`, and
@@ -104,6 +106,18 @@ pub fn validate(
     Ok(Validated { new, old, variants })
 }
 
+/// The files beside the recipe (`patch("fix.patch")`) go beside it in the
+/// attempt's repository, or Spack refuses to load it.
+fn with_package_files(
+    v: &Validator<'_>,
+    attempt: &crate::validate::Attempt,
+) -> Result<(), ValidateError> {
+    match v.package_files {
+        Some(dir) => attempt.add_package_files(dir),
+        None => Ok(()),
+    }
+}
+
 /// Concretizes `<package><flip>@=<version>`.
 fn check_spec(
     v: &Validator<'_>,
@@ -115,6 +129,7 @@ fn check_spec(
     let dir = v.run_dir.join("validate").join(label);
     let namespace = attempt_namespace(&format!("update_{}", v.package), number);
     let attempt = prepare_attempt_in(&dir, &namespace, v.package, recipe, None)?;
+    with_package_files(v, &attempt)?;
     let spec = format!("{}{flip}", v.package);
     let outcome = run_stage_spec(
         v.setup,
@@ -155,6 +170,7 @@ fn check(
     let dir = v.run_dir.join("validate").join(label);
     let namespace = attempt_namespace(&format!("update_{}", v.package), number);
     let attempt = prepare_attempt_in(&dir, &namespace, v.package, recipe, mirror)?;
+    with_package_files(v, &attempt)?;
     let outcomes = run_stages(v.setup, v.sandbox, &attempt, stages, &options)?;
     let passed = outcomes.len() == stages.len() && outcomes.iter().all(|o| o.passed);
     Ok(Checked {
