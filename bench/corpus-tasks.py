@@ -124,6 +124,13 @@ def draw(tasks, seed, per_system, size):
         rest += pool[per_system:]
     rng.shuffle(rest)
     chosen += rest[: max(0, size - len(chosen))]
+    stratified_split(chosen, rng)
+    return sorted(chosen, key=lambda t: t["name"])
+
+
+def stratified_split(chosen, rng):
+    """Deals each (build system, installable_here) stratum, shuffled by `rng`, alternately
+    into `test` and `dev`, so both halves have the same mix."""
     strata = {}
     for t in sorted(chosen, key=lambda t: t["name"]):
         strata.setdefault((t["primary_build_system"], t["installable_here"]), []).append(t)
@@ -135,7 +142,6 @@ def draw(tasks, seed, per_system, size):
             # Odd-sized strata alternate which split gets the extra task.
             t["split"] = "test" if (i + flip) % 2 == 0 else "dev"
         flip ^= len(group) % 2
-    return sorted(chosen, key=lambda t: t["name"])
 
 
 def main():

@@ -22,6 +22,7 @@ ids, names, versions, URLs, checksums and dependency and variant names read
 from the recipes go into a task line: no recipe text.
 """
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -29,33 +30,19 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 from spack_recipe_facts import (  # noqa: E402
     BRANCHES, forge_of, needed_dependencies, parse_recipe, version_key)
 
+# The corpus' reading of the externals and its stratified split, shared.
+_spec = importlib.util.spec_from_file_location("corpus_tasks", os.path.join(HERE, "corpus-tasks.py"))
+corpus_tasks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(corpus_tasks)
+ALWAYS, VIRTUALS, externals_of = corpus_tasks.ALWAYS, corpus_tasks.VIRTUALS, corpus_tasks.externals_of
+
 PACKAGES = "repos/spack_repo/builtin/packages"
 BUILD_SYSTEMS = ("CMakePackage", "AutotoolsPackage", "MesonPackage", "PythonPackage")
-ALWAYS = {"c", "cxx", "fortran", "gcc-runtime", "glibc", "libc"}
-VIRTUALS = {
-    "mpi": "openmpi", "blas": "openblas", "lapack": "openblas", "zlib-api": "zlib",
-    "fftw-api": "fftw", "pkgconfig": "pkgconf", "elf": "elfutils", "jpeg": "libjpeg-turbo",
-    "gmake": "gmake", "gnumake": "gmake",
-}
-
-
-def externals_of(packages_yaml):
-    """Package names declared with `externals:` in a Spack packages.yaml."""
-    names, current = set(), None
-    with open(packages_yaml) as f:
-        for line in f:
-            m = re.match(r"^  ([\w.-]+):\s*$", line)
-            if m:
-                current = m.group(1)
-            elif current and re.match(r"^    externals:", line):
-                names.add(current)
-    return names
-
-
 def git(repo, *args):
     return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
                           text=True, errors="replace").stdout
@@ -202,16 +189,7 @@ def draw(tasks, seed, per_system, size):
         rest += pool[per_system:]
     rng.shuffle(rest)
     chosen += rest[: max(0, size - len(chosen))]
-    strata = {}
-    for t in sorted(chosen, key=lambda t: t["name"]):
-        strata.setdefault((t["primary_build_system"], t["installable_here"]), []).append(t)
-    flip = 0
-    for key in sorted(strata, key=str):
-        group = strata[key]
-        rng.shuffle(group)
-        for i, t in enumerate(group):
-            t["split"] = "test" if (i + flip) % 2 == 0 else "dev"
-        flip ^= len(group) % 2
+    corpus_tasks.stratified_split(chosen, rng)
     return sorted(chosen, key=lambda t: t["name"])
 
 

@@ -17,9 +17,12 @@ fn fixture() -> PathBuf {
 }
 
 fn side(version: &str) -> (RepoFacts, SpackBrief) {
-    let root = fixture().join(version);
+    facts_and_brief(&fixture().join(version), "tally", version)
+}
+
+fn facts_and_brief(root: &Path, name: &str, version: &str) -> (RepoFacts, SpackBrief) {
     let facts = packsmith_analyze::analyze_dir(
-        &root,
+        root,
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: root.display().to_string(),
@@ -32,7 +35,7 @@ fn side(version: &str) -> (RepoFacts, SpackBrief) {
         TargetSpack::V0_23,
         &NoKnowledge,
         &BriefOverrides {
-            name: Some("tally".into()),
+            name: Some(name.into()),
             version: Some(version.into()),
         },
     );
@@ -270,25 +273,7 @@ fn side_of(files: &[(&str, &str)], name: &str, version: &str) -> (RepoFacts, Spa
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "tree".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let brief = build_brief_with(
-        &facts,
-        TargetSpack::V0_23,
-        &NoKnowledge,
-        &BriefOverrides {
-            name: Some(name.into()),
-            version: Some(version.into()),
-        },
-    );
-    (facts, brief)
+    facts_and_brief(dir.path(), name, version)
 }
 
 fn updated(
