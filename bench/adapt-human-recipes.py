@@ -12,7 +12,9 @@ Only the idiom is changed, line by line, and each change is listed in OUT/adapte
   `from spack.package import *` has the build-system classes); a module import
   (`from spack_repo.builtin.build_systems import cmake`) becomes `spack.build_systems`;
 - `from spack_repo.builtin.packages.P.package import C` becomes `from spack.pkg.builtin.P import C`;
-- `depends_on("c" | "cxx" | "fortran", ...)` is dropped (0.23 has no language virtuals).
+- `depends_on("c" | "cxx" | "fortran", ...)` is dropped (0.23 has no language virtuals);
+- a recipe naming `EnvironmentModifications` or `Prefix` (1.x's `spack.package` exports them,
+  as the annotation `env: EnvironmentModifications`) imports them from where 0.23 has them.
 Nothing else is touched: a recipe that needs 1.x-only API fails to load, and the
 baseline reports it as such. The output is generated from the user's checkout at run
 time and is never committed.
@@ -65,7 +67,15 @@ def adapt(text):
         else:
             out.append(line)
         i += 1
-    return "\n".join(out), changes
+    text = "\n".join(out)
+    for name, module in (("EnvironmentModifications", "spack.util.environment"),
+                         ("Prefix", "spack.util.prefix")):
+        if re.search(rf"\b{name}\b", text) and not re.search(rf"import[^\n]*\b{name}\b", text):
+            line = f"from {module} import {name}"
+            text = re.sub(r"^(from spack\.package import \*)$", rf"\1\n{line}", text, count=1,
+                          flags=re.M)
+            changes.append(f"added: {line}")
+    return text, changes
 
 
 def main():

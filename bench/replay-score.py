@@ -111,7 +111,8 @@ def table(scored, arms):
         vfp = sum(len(s[arm]["variants_fp"]) for s in have)
         vfn = sum(len(s[arm]["variants_fn"]) for s in have)
         installable = [s for s in scored if s["installable_here"]]
-        ran_install = [s for s in installable if s.get("source") and s[arm]["installed"] is not None]
+        ran_install = [s for s in installable
+                       if s.get("source") and arm in s and s[arm]["installed"] is not None]
         installed = sum(1 for s in ran_install if s[arm]["installed"])
         inst = ratio(installed, len(installable)) if ran_install else "not run"
         lines.append(

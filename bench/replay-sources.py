@@ -44,7 +44,7 @@ def github(task, mirrors, dest):
     owner, repo = task["repo"].split("/", 1)
     mirror = export_sources.find_mirror(mirrors, owner, repo)
     if mirror is None:
-        return {"error": f"no mirror of github.com/{task['repo']} under {mirrors}"}
+        return {"error": f"no mirror of github.com/{task['repo']} under --mirrors"}
     tags = {side: tag_of(mirror, task, task[f"{side}_version"]) for side in ("old", "new")}
     missing = [side for side, tag in tags.items() if tag is None]
     if missing:
