@@ -72,6 +72,9 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
 /// An sdist's `PKG-INFO` says `Requires-Python:` even where setup.py
 /// computes it (a kwargs dict, a variable): the metadata pip reads.
 fn pkg_info_requires_python(ctx: &mut Ctx<'_>, pkg_info: &str) -> Option<String> {
+    if !ctx.view.exists(pkg_info) {
+        return None;
+    }
     let text = ctx.read(pkg_info)?;
     text.lines()
         .take_while(|l| !l.is_empty())
