@@ -112,12 +112,18 @@ def draw(tasks, seed, per_system, size):
     by_repo = {}
     for t in sorted(tasks, key=lambda t: t["name"]):
         by_repo.setdefault((t["forge"], t["repo"].lower()), []).append(t)
+    return quota_draw(by_repo, rng, BUILD_SYSTEMS, per_system, size)
+
+
+def quota_draw(groups, rng, systems, per_system, size):
+    """One task of each group picked by `rng`, `per_system` of each build system in
+    `systems` (all of a smaller one), topped up to `size` from the rest, then split."""
     by_system = {}
-    for key in sorted(by_repo):
-        t = rng.choice(by_repo[key])
+    for key in sorted(groups):
+        t = rng.choice(groups[key])
         by_system.setdefault(t["primary_build_system"], []).append(t)
     chosen, rest = [], []
-    for system in BUILD_SYSTEMS:
+    for system in systems:
         pool = by_system.get(system, [])
         rng.shuffle(pool)
         chosen += pool[:per_system]

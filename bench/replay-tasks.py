@@ -35,7 +35,7 @@ sys.path.insert(0, HERE)
 from spack_recipe_facts import (  # noqa: E402
     BRANCHES, forge_of, needed_dependencies, parse_recipe, version_key)
 
-# The corpus' reading of the externals and its stratified split, shared.
+# The corpus' reading of the externals and its seeded draw, shared.
 _spec = importlib.util.spec_from_file_location("corpus_tasks", os.path.join(HERE, "corpus-tasks.py"))
 corpus_tasks = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus_tasks)
@@ -177,20 +177,7 @@ def draw(tasks, seed, per_system, size):
     by_package = {}
     for t in sorted(tasks, key=lambda t: (t["name"], t["commit"])):
         by_package.setdefault(t["name"], []).append(t)
-    by_system = {}
-    for name in sorted(by_package):
-        t = rng.choice(by_package[name])
-        by_system.setdefault(t["primary_build_system"], []).append(t)
-    chosen, rest = [], []
-    for system in BUILD_SYSTEMS:
-        pool = by_system.get(system, [])
-        rng.shuffle(pool)
-        chosen += pool[:per_system]
-        rest += pool[per_system:]
-    rng.shuffle(rest)
-    chosen += rest[: max(0, size - len(chosen))]
-    corpus_tasks.stratified_split(chosen, rng)
-    return sorted(chosen, key=lambda t: t["name"])
+    return corpus_tasks.quota_draw(by_package, rng, BUILD_SYSTEMS, per_system, size)
 
 
 def main():
