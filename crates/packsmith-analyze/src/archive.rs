@@ -26,6 +26,18 @@ pub fn archive_stem(path: &Path) -> String {
     strip_archive_suffix(&name).unwrap_or(&name).to_string()
 }
 
+/// `demo-tool-1.0` → (`demo-tool`, `1.0`): the name ends where a `-` is
+/// followed by a digit.
+pub fn split_name_version(stem: &str) -> (Option<String>, Option<String>) {
+    let cut = stem
+        .char_indices()
+        .find(|&(i, c)| c == '-' && stem[i + 1..].starts_with(|d: char| d.is_ascii_digit()));
+    match cut {
+        Some((i, _)) if i > 0 => (Some(stem[..i].to_string()), Some(stem[i + 1..].to_string())),
+        _ => (None, None),
+    }
+}
+
 /// Unpacks `archive` once into `<cache>/archives/<stem>-<8 hex of its
 /// sha256>` (kept for the next run) and returns the tree to read: the
 /// archive's single top directory, or the unpacked directory itself.
@@ -115,6 +127,15 @@ mod tests {
         assert_eq!(unpack(&archive, &cache).unwrap(), root);
         let unpacked = std::fs::read_dir(cache.join("archives")).unwrap().count();
         assert_eq!(unpacked, 1);
+    }
+
+    #[test]
+    fn an_archive_stem_splits_where_a_dash_meets_a_digit() {
+        assert_eq!(
+            split_name_version("demo-tool-1.0"),
+            (Some("demo-tool".into()), Some("1.0".into()))
+        );
+        assert_eq!(split_name_version("demo"), (None, None));
     }
 
     #[test]

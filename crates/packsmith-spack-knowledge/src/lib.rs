@@ -114,6 +114,7 @@ pub mod kb;
 pub mod mapping;
 pub mod mutate;
 pub mod pylayout;
+pub mod pypi;
 pub mod pystr;
 mod pywalk;
 pub mod recipe;

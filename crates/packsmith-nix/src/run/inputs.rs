@@ -152,18 +152,6 @@ fn version_from_tag(tag: &str, pname: &str) -> String {
     t.to_string()
 }
 
-/// `demo-tool-1.0` → (`demo-tool`, `1.0`): the name ends where a `-` is
-/// followed by a digit.
-fn split_name_version(stem: &str) -> (Option<String>, Option<String>) {
-    let cut = stem
-        .char_indices()
-        .find(|&(i, c)| c == '-' && stem[i + 1..].starts_with(|d: char| d.is_ascii_digit()));
-    match cut {
-        Some((i, _)) if i > 0 => (Some(stem[..i].to_string()), Some(stem[i + 1..].to_string())),
-        _ => (None, None),
-    }
-}
-
 /// What the user gave, resolved.
 pub struct Given<'a> {
     pub source: &'a str,
@@ -250,7 +238,9 @@ pub fn resolve(g: &Given<'_>, say: &mut dyn FnMut(&str)) -> Result<Inputs, RunEr
     // `demo-1.0.tar.gz` names the package and its version; its top
     // directory `demo-1.0` is no better a name than that.
     let (archive_name, archive_version) = match &spec {
-        SourceSpec::Url { url } => split_name_version(&archive::archive_stem(Path::new(url))),
+        SourceSpec::Url { url } => {
+            archive::split_name_version(&archive::archive_stem(Path::new(url)))
+        }
         _ => (None, None),
     };
     let pname = clean_name(
@@ -399,11 +389,6 @@ mod tests {
         assert_eq!(version_from_tag("v1.2.3", "x"), "1.2.3");
         assert_eq!(version_from_tag("demo-2.0", "demo"), "2.0");
         assert_eq!(version_from_tag("release", "demo"), "release");
-        assert_eq!(
-            split_name_version("demo-tool-1.0"),
-            (Some("demo-tool".into()), Some("1.0".into()))
-        );
-        assert_eq!(split_name_version("demo"), (None, None));
         assert_eq!(
             name_from_source(&parse_source("https://example.org/demo-1.0.tar.gz").unwrap()),
             "demo"

@@ -95,16 +95,6 @@ fn docstring(b: &SpackBrief) -> Vec<String> {
         .collect()
 }
 
-/// `pypi = "name/name-1.0.tar.gz"` for a PyPI source archive URL.
-fn pypi_path(url: &str) -> Option<String> {
-    let rest = url
-        .strip_prefix("https://files.pythonhosted.org/packages/source/")
-        .or_else(|| url.strip_prefix("https://pypi.io/packages/source/"))?;
-    // `<first letter>/<project>/<file>`
-    let (_letter, path) = rest.split_once('/')?;
-    (path.matches('/').count() == 1).then(|| path.to_string())
-}
-
 fn metadata(b: &SpackBrief) -> Vec<String> {
     let mut out = Vec::new();
     match &b.homepage {
@@ -115,7 +105,7 @@ fn metadata(b: &SpackBrief) -> Vec<String> {
     }
     let is_python = b.base_classes.iter().any(|c| c == "PythonPackage");
     match (&b.fetch.url, &b.fetch.git) {
-        (Some(url), _) => match pypi_path(url).filter(|_| is_python) {
+        (Some(url), _) => match crate::pypi::path_of(url).filter(|_| is_python) {
             Some(path) => out.push(format!("    pypi = {}", py_str(&path))),
             None => out.push(format!("    url = {}", py_str(url))),
         },
@@ -302,17 +292,5 @@ mod tests {
         let lines = call("    ", "variant", &args);
         assert_eq!(lines.len(), 3);
         assert!(lines[1].ends_with(','));
-    }
-
-    #[test]
-    fn pypi_paths() {
-        assert_eq!(
-            pypi_path(
-                "https://files.pythonhosted.org/packages/source/r/requests/requests-2.0.tar.gz"
-            )
-            .as_deref(),
-            Some("requests/requests-2.0.tar.gz")
-        );
-        assert_eq!(pypi_path("https://example.org/a.tar.gz"), None);
     }
 }

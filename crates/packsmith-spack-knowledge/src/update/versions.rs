@@ -28,10 +28,7 @@ pub fn recipe_url(recipe: &ParsedRecipe) -> Option<String> {
         .iter()
         .find(|a| a.name == "pypi")
         .and_then(|a| a.value.as_str())?;
-    let first = pypi.chars().next()?;
-    Some(format!(
-        "https://files.pythonhosted.org/packages/source/{first}/{pypi}"
-    ))
+    crate::pypi::url_of(pypi)
 }
 
 /// The URL Spack derives from the recipe's `url` for `new`, the way
@@ -91,16 +88,16 @@ fn file_name_version(url: &str) -> Option<&str> {
 /// `url` holds `written` as a whole version: not `1.2` inside `11.2.0`
 /// or `1.2.0` (a dot before `tar`, `zip` or `/` still ends it).
 fn names_version(url: &str, written: &str) -> bool {
+    // A digit, or a dot and a digit, next to it continues the number.
+    fn continues(mut side: impl Iterator<Item = char>) -> bool {
+        match side.next() {
+            Some(c) if c.is_ascii_digit() => true,
+            Some('.') => side.next().is_some_and(|c| c.is_ascii_digit()),
+            _ => false,
+        }
+    }
     url.match_indices(written).any(|(at, _)| {
-        let mut before = url[..at].chars().rev();
-        let mut after = url[at + written.len()..].chars();
-        let b = before.next();
-        let continues_before = b.is_some_and(|c| c.is_ascii_digit())
-            || (b == Some('.') && before.next().is_some_and(|c| c.is_ascii_digit()));
-        let a = after.next();
-        let continues_after = a.is_some_and(|c| c.is_ascii_digit())
-            || (a == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()));
-        !continues_before && !continues_after
+        !continues(url[..at].chars().rev()) && !continues(url[at + written.len()..].chars())
     })
 }
 

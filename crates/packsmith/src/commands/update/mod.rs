@@ -128,8 +128,8 @@ fn new_version(args: &UpdateArgs, new: &sources::Tree) -> Result<String, CliErro
     let facts = &new.facts;
     // A release archive names its version: `dill-0.4.1.tar.gz`.
     let from_archive = new.archive.as_deref().and_then(|a| {
-        let stem = packsmith_analyze::archive::archive_stem(a);
-        let v = stem.rsplit_once('-')?.1.trim_start_matches('v').to_string();
+        use packsmith_analyze::archive::{archive_stem, split_name_version};
+        let v = split_name_version(&archive_stem(a)).1?;
         Version::parse(&v).map(|_| v)
     });
     let v = &facts.versions;
