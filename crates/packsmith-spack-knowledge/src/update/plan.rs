@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::diff::{default_text, dependency_name, Change, FactChange, FactsDiff, Topic};
+use crate::base_classes::implied_build_system;
 use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
 use crate::edit::{apply_edits, EditOp};
 use crate::recipe::{parse_recipe, ParsedRecipe};
@@ -590,33 +591,22 @@ fn build_system_of_file(file: &str) -> Option<&'static str> {
     }
 }
 
-/// The build systems the recipe builds with: its base classes and its
-/// `build_system(...)` values.
-fn recipe_build_systems(recipe: &ParsedRecipe) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let mut add = |s: &'static str| {
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    };
-    for b in &recipe.bases {
-        let class = b.rsplit('.').next().unwrap_or(b);
-        match class {
-            "CMakePackage" | "CachedCMakePackage" => add("cmake"),
-            "AutotoolsPackage" => add("autotools"),
-            "MesonPackage" => add("meson"),
-            "Package" | "MakefilePackage" | "PythonPackage" => add("other"),
-            _ => {}
-        }
-    }
-    for v in recipe.build_system.iter().flat_map(|b| &b.values) {
-        match v.as_str() {
-            "cmake" => add("cmake"),
-            "autotools" => add("autotools"),
-            "meson" => add("meson"),
-            _ => {}
-        }
-    }
+/// The build systems the recipe builds with, in `build_system` values:
+/// those its base classes imply and those its `build_system(...)` names.
+fn recipe_build_systems(recipe: &ParsedRecipe) -> Vec<&str> {
+    let mut out: Vec<&str> = recipe
+        .bases
+        .iter()
+        .filter_map(|b| implied_build_system(b.rsplit('.').next().unwrap_or(b)))
+        .collect();
+    out.extend(
+        recipe
+            .build_system
+            .iter()
+            .flat_map(|b| b.values.iter().map(String::as_str)),
+    );
+    out.sort_unstable();
+    out.dedup();
     out
 }
 
