@@ -56,9 +56,9 @@ def git(repo, *args, binary=False):
     return out.stdout if binary else out.stdout.decode(errors="replace")
 
 
-def write_package(spack_packages, commit, task, dest, text=None):
+def write_package(spack_packages, commit, task, dest):
     """The package directory at `commit` (patches beside the recipe included), the
-    recipe adapted to 0.23 (or `text` instead); returns its package.py path."""
+    recipe adapted to 0.23; returns its package.py path."""
     pkg_dir = os.path.dirname(task["recipe_path"])
     os.makedirs(dest, exist_ok=True)
     for entry in git(spack_packages, "ls-tree", "-r", "--name-only", commit, pkg_dir + "/").splitlines():
@@ -68,9 +68,8 @@ def write_package(spack_packages, commit, task, dest, text=None):
         with open(target, "wb") as f:
             f.write(git(spack_packages, "show", f"{commit}:{entry}", binary=True))
     path = os.path.join(dest, "package.py")
-    if text is None:
-        with open(path) as f:
-            text, _ = adapt_human.adapt(f.read())
+    with open(path) as f:
+        text, _ = adapt_human.adapt(f.read())
     with open(path, "w") as f:
         f.write(text)
     return path
@@ -215,10 +214,11 @@ def one_arm(a, t, src, arm):
         installed = installed_by_update(run_dir) if install else None
     else:
         if arm == "version_only":
-            before = write_package(a.spack_packages, t["parent"], t, recipes)
-            with open(before) as f:
+            recipe = write_package(a.spack_packages, t["parent"], t, recipes)
+            with open(recipe) as f:
                 text = with_version_line(f.read(), new_v, t["new_version_fields"])
-            recipe = write_package(a.spack_packages, t["parent"], t, recipes, text)
+            with open(recipe, "w") as f:
+                f.write(text)
         else:
             recipe = write_package(a.spack_packages, t["commit"], t, recipes)
         code, wall, installed = 0, 0.0, None

@@ -49,14 +49,6 @@ def changed_names(changes):
     return {n for kind in ("added", "dropped", "changed") for n in changes[kind]} - LANGUAGES
 
 
-def version_fields(run_dir, recipe_path, version):
-    try:
-        with open(recipe_path) as f:
-            return replay_tasks.version_line(f.read(), version)
-    except OSError:
-        return {}
-
-
 def score_task(task, rows, run_dir):
     before = read(os.path.join(run_dir, "recipes", "packsmith", task["name"], "package.py"))
     human = read(os.path.join(run_dir, "recipes", "human", task["name"], "package.py"))
@@ -79,7 +71,7 @@ def score_task(task, rows, run_dir):
                      variants=set())
         else:
             versions = {v["version"] for v in recipe["versions"]}
-            fields = version_fields(run_dir, path, task["new_version"])
+            fields = replay_tasks.version_fields(recipe, task["new_version"])
             a["version_right"] = task["new_version"] in versions
             a["checksum_right"] = bool(expected) and all(fields.get(k) == v for k, v in expected.items())
             # A checksum written that is not the archive's: worse than a FIXME.

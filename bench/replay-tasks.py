@@ -72,17 +72,9 @@ def releases(recipe):
             and not v["version"].startswith(("develop", "main", "master"))]
 
 
-def version_line(recipe_text, version):
-    """The sha256 (or git commit/tag) the recipe gives `version`, read from its call."""
-    m = re.search(r"version\(\s*['\"]" + re.escape(version) + r"['\"]([^)]*)\)", recipe_text, re.S)
-    if not m:
-        return {}
-    found = {}
-    for key in ("sha256", "commit", "tag", "url"):
-        k = re.search(key + r"\s*=\s*['\"]([^'\"]+)['\"]", m.group(1))
-        if k:
-            found[key] = k.group(1)
-    return found
+def version_fields(recipe, version):
+    """The sha256 (or git commit, tag, url) the recipe gives `version`."""
+    return next((v["fields"] for v in recipe["versions"] if v["version"] == version), {})
 
 
 def source_of(recipe, system):
@@ -162,8 +154,8 @@ def candidate(repo, commit, parent, date, subject, files, externals):
         "source": source[0], "repo": source[1],
         "url": f.get("url") or f.get("pypi"), "git": f.get("git"),
         "old_version": old_version, "new_version": new_version,
-        "new_version_fields": version_line(after_text, new_version),
-        "old_version_fields": version_line(before_text, old_version),
+        "new_version_fields": version_fields(after, new_version),
+        "old_version_fields": version_fields(before, old_version),
         "human_dependency_changes": dependency_changes(before, after),
         "human_variant_changes": variant_changes(before, after),
         "needed_here": needed, "missing_here": missing, "installable_here": not missing,

@@ -100,7 +100,9 @@ def parse_recipe(text):
         all_conds = conds + ([when] if when else [])
         if name == "version":
             versions.append({"version": arg0, "deprecated": bool(kw.get("deprecated")),
-                             "preferred": bool(kw.get("preferred")), "conditions": all_conds})
+                             "preferred": bool(kw.get("preferred")), "conditions": all_conds,
+                             "fields": {k: kw[k] for k in ("sha256", "commit", "tag", "url")
+                                        if isinstance(kw.get(k), str)}})
         elif name == "variant" and arg0 not in variants:
             variants[arg0] = {"default": kw.get("default", False), "conditions": all_conds}
         elif name == "depends_on":
