@@ -72,27 +72,22 @@ pub fn new_archive(inputs: &ArchiveInputs<'_>) -> Result<NewArchive, ValidateErr
     let url =
         recipe_url(inputs.recipe).and_then(|u| url_for_version(&u, &declared, inputs.new_version));
     let ext = archive_extension(url.as_deref()).unwrap_or("tar.gz");
-    if let Some(given) = inputs
+    // An archive on this machine that is the one the URL fetches: the
+    // release archive given as the source, else a `file://` URL's.
+    let local = inputs
         .new_archive
         .filter(|a| same_file_name(a, url.as_deref()))
-    {
-        let target = mirror_path(inputs, ext);
-        copy_into(given, &target)?;
-        return Ok(NewArchive {
-            sha256: Some(sha256_file(&target)?),
-            source: ChecksumSource::GivenArchive,
-            url,
-            path: target,
-            mirror: inputs.mirror.to_path_buf(),
-            no_checksum: false,
+        .map(|a| (a.to_path_buf(), ChecksumSource::GivenArchive))
+        .or_else(|| {
+            let found = url.as_deref().and_then(local_archive)?;
+            Some((found, ChecksumSource::RecipeUrl))
         });
-    }
-    if let Some(local) = url.as_deref().and_then(local_archive) {
+    if let Some((archive, source)) = local {
         let target = mirror_path(inputs, ext);
-        copy_into(&local, &target)?;
+        copy_into(&archive, &target)?;
         return Ok(NewArchive {
             sha256: Some(sha256_file(&target)?),
-            source: ChecksumSource::RecipeUrl,
+            source,
             url,
             path: target,
             mirror: inputs.mirror.to_path_buf(),
