@@ -96,6 +96,15 @@ impl AttemptHistory {
     }
 }
 
+/// The unified diff from `old` to `new`, labelled with `path`.
+pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
+
 /// At most this many diff lines per history entry.
 pub const MAX_DIFF_LINES: usize = 24;
 

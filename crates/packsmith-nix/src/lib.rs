@@ -90,6 +90,7 @@ pub mod run;
 pub mod runner;
 pub mod templates;
 pub mod tofu;
+pub mod update;
 
 pub use analysis::{first_guess, FailureCategory, FirstGuess};
 pub use diagnose::{classify, EvalErrorKind, Failure, FailureKind, Location, NixDiagnosis};

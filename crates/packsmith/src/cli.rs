@@ -44,8 +44,9 @@ pub enum Command {
     Repair(RepairArgs),
     /// Bring a recipe you have to a new upstream version: diff the build
     /// facts of the old and the new source, edit the recipe as a maintainer
-    /// would (a new version(), when="@V:" on what is new), validate with
-    /// the real Spack, and report.
+    /// would (Spack: a new version(), when="@V:" on what is new; Nix: the
+    /// version, hash and inputs), validate with the real Spack or Nix, and
+    /// report.
     Update(UpdateArgs),
     /// Benchmarks: run task sets under configurations (resumable, local or
     /// Slurm), then tables, plots and paired comparisons.
@@ -96,8 +97,9 @@ pub struct RepairArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct UpdateArgs {
-    /// The package.py to update (read; written only with --in-place), or
-    /// a package name the Spack knows (its recipe in the Spack's repos).
+    /// The package.py to update (read; written only with --in-place), a
+    /// package name the Spack knows (its recipe in the Spack's repos), or
+    /// a nixpkgs package.nix.
     pub recipe: std::path::PathBuf,
     /// The new version's source: a directory, a git URL, or a release
     /// archive on this machine (its checksum is the new version's when its
@@ -137,10 +139,22 @@ pub struct UpdateArgs {
     /// Replace an earlier run of the same package in --out.
     #[arg(long)]
     pub replace: bool,
-    /// Run Spack without bubblewrap (the recipe's code then runs with
-    /// your rights).
+    /// Run Spack without bubblewrap, or Nix's build without its sandbox
+    /// (the recipe's code then runs with your rights).
     #[arg(long)]
     pub no_sandbox: bool,
+    /// For a package.nix: the nixpkgs to build the update against, a
+    /// checkout or a commit (default: `<nixpkgs>` from NIX_PATH; without
+    /// one the update is parsed, not built).
+    #[arg(long)]
+    pub nixpkgs: Option<String>,
+    /// For a package.nix: extra paths for Nix's sandbox, repeatable.
+    #[arg(long = "sandbox-path", value_name = "PATH")]
+    pub sandbox_paths: Vec<String>,
+    /// For a package.nix: fetch nothing (the new hash then comes from a
+    /// release archive given, else the build) and ask no binary cache.
+    #[arg(long)]
+    pub offline: bool,
 }
 
 #[derive(Debug, clap::Args)]

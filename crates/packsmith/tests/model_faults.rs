@@ -171,43 +171,7 @@ fn run_packsmith(args: &[String], dir: &Path, path_env: Option<String>) -> (Outp
 
 // ---- nix ---------------------------------------------------------------
 
-fn nix_here() -> bool {
-    let ok = Command::new("nix-instantiate")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("SKIPPED: nix-instantiate not found");
-    }
-    ok
-}
-
 const NIX_RECIPE: &str = "```nix\n{ shDerivation }:\nshDerivation {\n  name = \"hello\";\n  script = ''\n    /bin/mkdir -p $out/bin\n    echo '#!/bin/sh' > $out/bin/hello\n    echo 'echo hello 1.0' >> $out/bin/hello\n    /bin/chmod +x $out/bin/hello\n  '';\n}\n```";
-
-/// `/bin/sh`, mkdir, chmod and their libraries as `path=realpath`.
-fn host_paths() -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for prog in ["/bin/sh", "/bin/mkdir", "/bin/chmod"] {
-        let mut add = |p: &str| {
-            let e = format!("{p}={}", std::fs::canonicalize(p).unwrap().display());
-            if !out.contains(&e) {
-                out.push(e);
-            }
-        };
-        add(prog);
-        let ldd = Command::new("ldd").arg(prog).output().unwrap();
-        for line in text(&ldd.stdout).lines() {
-            let p = match line.split_once("=>") {
-                Some((_, r)) => r.split_whitespace().next(),
-                None => line.split_whitespace().next(),
-            };
-            if let Some(p) = p.filter(|p| p.starts_with('/')) {
-                add(p);
-            }
-        }
-    }
-    out
-}
 
 /// `packsmith nix` on a Makefile project against the test nixpkgs (whose
 /// missing stdenv fails the draft, so the model is asked for a recipe);
@@ -248,7 +212,7 @@ fn nix_under(fault: &Step) -> Outcome {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    for sp in host_paths() {
+    for sp in common::nix_host_paths() {
         args.push("--sandbox-path".into());
         args.push(sp);
     }
@@ -349,7 +313,7 @@ fn spack_under(fault: &Step, spack: &Spack, extra: &[&str]) -> Outcome {
 /// Runs each fault against both backends, prints the table, then fails
 /// naming every cell that broke a promise.
 fn matrix(faults: &[Step]) {
-    let nix = nix_here();
+    let nix = common::nix_here();
     let cell = |f: &dyn Fn() -> String| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|e| {
             e.downcast_ref::<String>()

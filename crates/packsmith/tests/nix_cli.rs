@@ -36,20 +36,6 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn nix_here() -> bool {
-    let ok = Command::new("nix-instantiate")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("SKIPPED: nix-instantiate not found");
-        }
-    }
-    ok
-}
-
 /// A small Makefile project.
 fn project(dir: &Path) -> PathBuf {
     let p = dir.join("hello");
@@ -106,31 +92,6 @@ fn chat_server(replies: Vec<String>) -> (String, Arc<Mutex<Vec<String>>>) {
     (url, seen)
 }
 
-/// `/bin/sh`, mkdir, chmod and their libraries as `path=realpath`.
-fn host_paths() -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for prog in ["/bin/sh", "/bin/mkdir", "/bin/chmod"] {
-        let mut add = |p: &str| {
-            let e = format!("{p}={}", std::fs::canonicalize(p).unwrap().display());
-            if !out.contains(&e) {
-                out.push(e);
-            }
-        };
-        add(prog);
-        let ldd = Command::new("ldd").arg(prog).output().unwrap();
-        for line in text(&ldd.stdout).lines() {
-            let p = match line.split_once("=>") {
-                Some((_, r)) => r.split_whitespace().next(),
-                None => line.split_whitespace().next(),
-            };
-            if let Some(p) = p.filter(|p| p.starts_with('/')) {
-                add(p);
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn without_nix_the_error_points_at_doctor() {
     let tmp = tempfile::tempdir().unwrap();
@@ -157,7 +118,7 @@ fn without_nix_the_error_points_at_doctor() {
 /// `not_built`, never `succeeded`, and exits 3 with a hint (issue 45).
 #[test]
 fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -207,7 +168,7 @@ fn without_nixpkgs_the_recipe_is_parsed_and_says_it_was_not_built() {
 /// the report still says it was not built and which checks ran.
 #[test]
 fn allow_unbuilt_exits_0_and_the_report_still_says_not_built() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -281,7 +242,7 @@ fn allow_unbuilt_exits_0_and_the_report_still_says_not_built() {
 /// names the directory and the hint says what to give instead.
 #[test]
 fn an_empty_directory_is_refused_and_named() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -316,7 +277,7 @@ fn an_empty_directory_is_refused_and_named() {
 /// no summary is asked for, and the run says so.
 #[test]
 fn without_a_model_the_draft_is_still_checked() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -347,7 +308,7 @@ fn without_a_model_the_draft_is_still_checked() {
 /// overrides a model named by PACKSMITH_MODEL.
 #[test]
 fn model_none_runs_the_draft_alone() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -381,7 +342,7 @@ fn model_none_runs_the_draft_alone() {
 /// name, and the unpacked tree is analysed (the Makefile's builder).
 #[test]
 fn a_local_release_archive_is_packaged() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -455,7 +416,7 @@ fn tree_file(dir: &Path) -> PathBuf {
 /// in packsmith-nix.)
 #[test]
 fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -510,7 +471,7 @@ fn the_model_picks_the_builder_for_a_tree_the_analysis_cannot_read() {
 
 #[test]
 fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -539,7 +500,7 @@ fn the_loop_repairs_builds_and_runs_the_program_on_real_nix() {
         out.display().to_string(),
         "--offline".into(),
     ];
-    for sp in host_paths() {
+    for sp in common::nix_host_paths() {
         args.push("--sandbox-path".into());
         args.push(sp);
     }
@@ -637,7 +598,7 @@ fn run_with_a_model_that_writes_broken_nix(
 
 #[test]
 fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -670,7 +631,7 @@ fn a_model_that_never_writes_valid_nix_is_named_as_the_cause() {
 
 #[test]
 fn static_repairs_zero_gives_a_recipe_that_does_not_parse_up_at_once() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -697,7 +658,7 @@ const STAND_IN_NIX_BUILD: &str = "#!/bin/sh\nsleep 300 &\necho $$ > $STANDIN/bui
 #[test]
 fn ctrl_c_during_the_build_kills_it_and_exits_130() {
     use std::os::unix::fs::PermissionsExt;
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -747,7 +708,7 @@ fn ctrl_c_during_the_build_kills_it_and_exits_130() {
 /// GGUF, so using it fails at load: that proves it was picked.
 #[test]
 fn a_local_model_at_hand_is_used_when_none_is_configured() {
-    if !cfg!(feature = "local") || !nix_here() {
+    if !cfg!(feature = "local") || !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -815,7 +776,7 @@ fn a_local_model_at_hand_is_used_when_none_is_configured() {
 /// non-zero exit and no files.
 #[test]
 fn contribute_refuses_a_recipe_that_was_not_built() {
-    if !nix_here() {
+    if !common::nix_here() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

@@ -534,3 +534,212 @@ fn a_package_name_is_looked_up_in_the_spacks_repositories() {
         "{err}"
     );
 }
+
+/// The test nixpkgs, whose builders are the host's shell.
+fn fake_nixpkgs() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../packsmith-nix/tests/fake-nixpkgs")
+        .display()
+        .to_string()
+}
+
+/// A package.nix of tally 1.0.0 in the test nixpkgs' idiom, fetching the
+/// release archive by its file:// URL with the archive's real hash.
+fn package_nix(l: &Layout) -> PathBuf {
+    let h = l.home.path();
+    let sri = sri_of(&l.path("archives/tally-1.0.0.tar.gz"));
+    let text = format!(
+        r#"{{
+  shDerivation,
+  fetchurl,
+}}:
+
+let
+  version = "1.0.0";
+in
+shDerivation {{
+  name = "tally-${{version}}";
+  src = fetchurl {{
+    url = "file://{}/archives/tally-${{version}}.tar.gz";
+    hash = "{sri}";
+  }};
+  script = ''
+    echo "$src" > $out
+  '';
+}}
+"#,
+        h.display()
+    );
+    let dir = h.join("nix/tally");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("package.nix"), text).unwrap();
+    dir.join("package.nix")
+}
+
+/// The SRI form of a file's sha256 (Nix's own conversion; the build's
+/// fixed-output check is what proves it right).
+fn sri_of(path: &str) -> String {
+    packsmith_nix::hash::NixHash {
+        algo: packsmith_nix::hash::HashAlgo::Sha256,
+        bytes: hex::decode(sha256_of(path)).unwrap(),
+    }
+    .to_sri()
+}
+
+fn nix_update(l: &Layout, recipe: &Path, new: &str, old: &str, extra: &[&str]) -> Output {
+    let mut args: Vec<String> = vec![
+        "update".into(),
+        recipe.display().to_string(),
+        l.path(new),
+        "--old-source".into(),
+        l.path(old),
+        "--nixpkgs".into(),
+        fake_nixpkgs(),
+        "--offline".into(),
+        "--out".into(),
+        l.path("runs"),
+    ];
+    // The file:// fetch reads the archives inside Nix's sandbox.
+    for p in common::nix_host_paths()
+        .into_iter()
+        .chain([l.path("archives")])
+    {
+        args.push("--sandbox-path".into());
+        args.push(p);
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    packsmith(&args, l.home.path())
+}
+
+#[test]
+fn a_package_nix_gets_the_new_version_hash_and_input_and_builds_with_real_nix() {
+    if !common::nix_here() {
+        return;
+    }
+    let l = Layout::new();
+    let recipe = package_nix(&l);
+    let before = std::fs::read_to_string(&recipe).unwrap();
+    let o = nix_update(
+        &l,
+        &recipe,
+        "archives/tally-2.0.0.tar.gz",
+        "archives/tally-1.0.0.tar.gz",
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let run_dir = l.home.path().join("runs/tally");
+    let text = std::fs::read_to_string(run_dir.join("package.nix")).unwrap();
+    assert!(text.contains("version = \"2.0.0\";"), "{text}");
+    // The given archive is the file the URL names: its hash, flat.
+    let sri = sri_of(&l.path("archives/tally-2.0.0.tar.gz"));
+    assert!(text.contains(&format!("hash = \"{sri}\";")), "{text}");
+    // find_package(BZip2 REQUIRED) is new in 2.0.0: an input and a formal.
+    assert!(text.contains("  buildInputs = [ bzip2 ];\n"), "{text}");
+    assert!(
+        text.starts_with("{\n  shDerivation,\n  fetchurl,\n  bzip2,\n}:"),
+        "{text}"
+    );
+    let r = report(&run_dir);
+    assert_eq!(r["validation"], "built", "{r}");
+    assert_eq!(r["hash"]["from"], "given_archive", "{r}");
+    let bz = r["input_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["attr"] == "bzip2")
+        .unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(bz["change"], "added");
+    assert_eq!(bz["evidence"]["file"], "CMakeLists.txt");
+    assert_eq!(bz["evidence"]["line"], 6);
+    assert!(r["recipe_diff"]
+        .as_str()
+        .unwrap()
+        .contains("+  version = \"2.0.0\";"));
+    // The maintainer's file is untouched without --in-place.
+    assert_eq!(std::fs::read_to_string(&recipe).unwrap(), before);
+    let md = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
+    assert!(
+        md.contains("| `bzip2` | added | buildInputs | CMakeLists.txt:6 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_package_nix_without_the_archive_gets_its_hash_from_the_build() {
+    if !common::nix_here() {
+        return;
+    }
+    let l = Layout::new();
+    let recipe = package_nix(&l);
+    // The unpacked tree: no file to hash, so lib.fakeHash, and the build's
+    // mismatch gives the real one, which the next build accepts.
+    let o = nix_update(&l, &recipe, "tally-2.0.0", "tally-1.0.0", &["--in-place"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = report(&l.home.path().join("runs/tally"));
+    assert_eq!(r["validation"], "built", "{r}");
+    assert_eq!(r["hash"]["from"], "placeholder", "{r}");
+    let sri = sri_of(&l.path("archives/tally-2.0.0.tar.gz"));
+    let text = std::fs::read_to_string(&recipe).unwrap();
+    assert!(text.contains(&format!("hash = \"{sri}\";")), "{text}");
+    // `lib` was bound for lib.fakeHash only: gone with it.
+    assert!(
+        text.starts_with("{\n  shDerivation,\n  fetchurl,\n  bzip2,\n}:"),
+        "{text}"
+    );
+    let steps: Vec<&str> = r["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        steps,
+        ["parse", "evaluate", "build", "evaluate", "build"],
+        "{r}"
+    );
+}
+
+#[test]
+fn a_package_nix_without_nixpkgs_is_parsed_not_built_and_says_so() {
+    if !common::nix_here() {
+        return;
+    }
+    let l = Layout::new();
+    let recipe = package_nix(&l);
+    let o = packsmith(
+        &[
+            "update",
+            &recipe.display().to_string(),
+            &l.path("archives/tally-2.0.0.tar.gz"),
+            "--old-source",
+            &l.path("archives/tally-1.0.0.tar.gz"),
+            "--offline",
+            "--out",
+            &l.path("runs"),
+        ],
+        l.home.path(),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("was not built"), "{err}");
+    assert!(err.contains("--nixpkgs"), "{err}");
+    let r = report(&l.home.path().join("runs/tally"));
+    assert_eq!(r["validation"], "not_built", "{r}");
+    // A recipe without a literal version is refused, naming the file.
+    std::fs::write(&recipe, "{ }: { }\n").unwrap();
+    let o = packsmith(
+        &[
+            "update",
+            &recipe.display().to_string(),
+            &l.path("archives/tally-2.0.0.tar.gz"),
+        ],
+        l.home.path(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("package.nix declares no literal"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -12,7 +12,7 @@
 //! `inputs`, `finish`, `checks`, `summary` (the text shown before and after
 //! the loop).
 
-mod inputs;
+pub(crate) mod inputs;
 mod outcome;
 mod request;
 mod summary;

@@ -44,26 +44,42 @@ let
         version = "2.12";
         meta.description = "Program that produces a familiar, friendly greeting";
       };
+    # Buildable (with /bin/sh in the sandbox), so an input list naming it
+    # is built as a real dependency.
     zlib =
       derivation {
         name = "zlib-1.3";
         system = builtins.currentSystem;
         builder = "/bin/sh";
+        args = [
+          "-c"
+          "echo zlib > $out"
+        ];
       }
       // {
         pname = "zlib";
         version = "1.3";
         meta.description = "Lossless data-compression library";
       };
+    bzip2 = derivation {
+      name = "bzip2-1.0.8";
+      system = builtins.currentSystem;
+      builder = "/bin/sh";
+      args = [
+        "-c"
+        "echo bzip2 > $out"
+      ];
+    };
     # A derivation whose builder is the host's /bin/sh (in the sandbox).
     shDerivation =
       {
         name,
         script,
         src ? null,
+        buildInputs ? [ ],
       }:
       derivation {
-        inherit name src;
+        inherit name src buildInputs;
         system = builtins.currentSystem;
         builder = "/bin/sh";
         args = [

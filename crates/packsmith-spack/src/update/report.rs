@@ -66,14 +66,7 @@ pub struct UpdateReport {
     pub in_place: bool,
 }
 
-/// The unified diff from `old` to `new`, labelled with `path`.
-pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
-}
+pub use packsmith_agent::history::unified_diff;
 
 /// Writes `report.json` and `report.md` into `dir`.
 pub fn write_report(dir: &Path, report: &UpdateReport) -> Result<(), ValidateError> {

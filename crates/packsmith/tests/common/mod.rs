@@ -1,5 +1,5 @@
-//! What the real-model end-to-end tests share: which GGUF to run, and the
-//! loud SKIPPED line when it cannot run here.
+//! What the end-to-end tests share: which GGUF to run, whether Spack and
+//! Nix are here (a loud SKIPPED line when not), the sandbox paths of Nix.
 #![allow(dead_code, clippy::print_stderr)]
 
 use std::path::PathBuf;
@@ -201,4 +201,45 @@ pub fn git(dir: &std::path::Path, args: &[&str]) {
         "git {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Whether real Nix is here; a loud SKIPPED line when it is not.
+pub fn nix_here() -> bool {
+    let ok = std::process::Command::new("nix-instantiate")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("SKIPPED: nix-instantiate not found");
+    }
+    ok
+}
+
+/// `/bin/sh`, mkdir, chmod and their libraries as `path=realpath`, for
+/// `--sandbox-path`: the test nixpkgs' builders are the host's shell.
+pub fn nix_host_paths() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for prog in ["/bin/sh", "/bin/mkdir", "/bin/chmod"] {
+        let mut add = |p: &str| {
+            let e = format!("{p}={}", std::fs::canonicalize(p).unwrap().display());
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        };
+        add(prog);
+        let ldd = std::process::Command::new("ldd")
+            .arg(prog)
+            .output()
+            .unwrap();
+        for line in String::from_utf8_lossy(&ldd.stdout).lines() {
+            let p = match line.split_once("=>") {
+                Some((_, r)) => r.split_whitespace().next(),
+                None => line.split_whitespace().next(),
+            };
+            if let Some(p) = p.filter(|p| p.starts_with('/')) {
+                add(p);
+            }
+        }
+    }
+    out
 }

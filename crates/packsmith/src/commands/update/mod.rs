@@ -1,8 +1,10 @@
 //! `packsmith update RECIPE SOURCE`: the recipe a maintainer has, brought
 //! to the new version SOURCE holds. Flags are read here, the two trees
 //! found and analyzed (`sources`); `packsmith_spack::update` diffs, edits,
-//! validates and writes the report; this prints what it did.
+//! validates and writes the report; this prints what it did. A
+//! `package.nix` goes to `packsmith_nix::update` (`nix`).
 
+mod nix;
 mod sources;
 
 use packsmith_spack::update::{run_update, UpdateInputs, UpdateOutcome, Validation, VersionSource};
@@ -20,6 +22,10 @@ use crate::exit::{CliError, Exit};
 use crate::progress::note;
 
 pub fn run(args: &UpdateArgs) -> Result<Exit, CliError> {
+    if args.recipe.extension().is_some_and(|e| e == "nix") {
+        let text = read_recipe(&args.recipe)?;
+        return nix::run_nix(args, &text);
+    }
     let (recipe_path, named) = recipe_of(args)?;
     let text = read_recipe(&recipe_path)?;
     let parsed = parse_recipe(&text, &recipe_path.display().to_string());
