@@ -48,6 +48,11 @@
 //! table (`checks`); `summary` is the text shown after the run. Lines for
 //! the user go through a `say` callback; errors are `RunError`s.
 //!
+//! `update/`: `packsmith update` of a `package.nix` in one call
+//! ([`update::run`]): both versions' inputs compared in nixpkgs attributes,
+//! the version, source hash and input lists edited on their own bytes,
+//! then parse, evaluate and build as a run does.
+//!
 //! `ecosystem/`: `NixEcosystem` implements `Ecosystem`.
 //! - `draft`: `prepare_draft` → `PreparedDraft`: facts → fetcher →
 //!   template, with the source hash from `nix-prefetch-url` or
