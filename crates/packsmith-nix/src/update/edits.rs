@@ -274,11 +274,17 @@ fn add_formal(text: &str, name: &str) -> String {
     }
     let inner = &text[formals.start + 1..formals.end - 1];
     if let Some(last_nl) = inner.rfind('\n') {
-        let indent = inner
+        let last = inner
             .lines()
             .rfind(|l| !l.trim().is_empty())
-            .map(|l| &l[..l.len() - l.trim_start().len()])
             .unwrap_or("  ");
+        let indent = &last[..last.len() - last.trim_start().len()];
+        // The older layout puts the comma first: `{ lib\n, stdenv\n}:`.
+        let entry = if last.trim_start().starts_with(',') {
+            format!("{indent}, {name}\n")
+        } else {
+            format!("{indent}{name},\n")
+        };
         let at = formals.start + 1 + last_nl + 1;
         // `...` stays last.
         let at = match inner.find("...") {
@@ -287,7 +293,7 @@ fn add_formal(text: &str, name: &str) -> String {
             }
             _ => at,
         };
-        return splice(text, at..at, &format!("{indent}{name},\n"));
+        return splice(text, at..at, &entry);
     }
     let trimmed = inner.trim().trim_end_matches(',');
     let with = if trimmed.is_empty() {
@@ -318,7 +324,7 @@ pub(crate) fn drop_unused_formal(text: &str, name: &str) -> String {
             .next()
             .unwrap_or("")
             .trim()
-            .trim_end_matches(',');
+            .trim_matches(',');
         if code.trim() == name && line.ends_with('\n') {
             return splice(text, offset..offset + line.len(), "");
         }
@@ -483,6 +489,33 @@ stdenv.mkDerivation (finalAttrs: {
         assert!(out.starts_with("{ lib, stdenv, gmp }:"), "{out}");
         let unused = drop_unused_formal(&out.replace("[ gmp ]", "[ ]"), "gmp");
         assert!(unused.starts_with("{ lib, stdenv }:"), "{unused}");
+    }
+
+    #[test]
+    fn comma_first_formals_keep_their_layout() {
+        let text = "{ lib\n, buildPythonPackage\n, six\n}:\nbuildPythonPackage {\n  dependencies = [\n    six\n  ];\n}\n";
+        let (out, _) = apply_input(
+            text,
+            &change("astroid", Role::PythonRuntime, InputChangeKind::Added),
+        )
+        .unwrap();
+        assert!(
+            out.starts_with("{ lib\n, buildPythonPackage\n, six\n, astroid\n}:"),
+            "{out}"
+        );
+        let (out, _) = apply_input(
+            &out,
+            &change("six", Role::PythonRuntime, InputChangeKind::Dropped),
+        )
+        .unwrap();
+        assert!(
+            out.starts_with("{ lib\n, buildPythonPackage\n, astroid\n}:"),
+            "{out}"
+        );
+        assert!(
+            out.contains("  dependencies = [\n    astroid\n  ];"),
+            "{out}"
+        );
     }
 
     #[test]
