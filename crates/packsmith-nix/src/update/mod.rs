@@ -238,7 +238,7 @@ fn validate(
         for r in &results {
             say(&format!(
                 "  {:<14} {}",
-                step_name(r.step),
+                report::step_name(r.step),
                 if r.success { "ok" } else { "FAILED" }
             ));
             steps.push(StepSummary::of(r, run_dir));
@@ -280,13 +280,6 @@ fn run_dir_error(e: packsmith_agent::AgentError) -> RunError {
         message,
         hint,
         bad_input,
-    }
-}
-
-pub(crate) fn step_name(step: crate::diagnose::Step) -> &'static str {
-    match step {
-        crate::diagnose::Step::Evaluate => "evaluate",
-        crate::diagnose::Step::Build => "build",
     }
 }
 

@@ -51,7 +51,7 @@ pub struct StepSummary {
 impl StepSummary {
     pub fn of(r: &StepResult, run_dir: &Path) -> Self {
         Self {
-            step: super::step_name(r.step).to_string(),
+            step: step_name(r.step).to_string(),
             passed: r.success,
             detail: r
                 .diagnosis
@@ -86,6 +86,14 @@ pub struct NixUpdateReport {
     pub not_validated_reason: Option<String>,
     pub output: PathBuf,
     pub in_place: bool,
+}
+
+/// The step as the report and the progress lines name it.
+pub(crate) fn step_name(step: crate::diagnose::Step) -> &'static str {
+    match step {
+        crate::diagnose::Step::Evaluate => "evaluate",
+        crate::diagnose::Step::Build => "build",
+    }
 }
 
 /// Writes `report.json` and `report.md` into `dir`.
