@@ -358,31 +358,15 @@ mod tests {
     use super::*;
     use packsmith_core::Evidence;
 
-    const CMAKE: &str = r#"{
-  lib,
-  stdenv,
-  fetchFromGitHub,
-  cmake,
-  bzip2,
-}:
-
-stdenv.mkDerivation (finalAttrs: {
-  pname = "demo";
-  version = "1.2.0";
-
-  src = fetchFromGitHub {
-    owner = "acme";
-    repo = "demo";
-    tag = "v${finalAttrs.version}";
-    sha256 = "0000000000000000000000000000000000000000000000000000";
-  };
-
-  nativeBuildInputs = [ cmake ];
-  buildInputs = [
-    bzip2 # compression
-  ];
-})
-"#;
+    /// The shared fixture with `bzip2` listed and the older `sha256` key.
+    fn cmake() -> String {
+        super::super::recipe::tests::CMAKE
+            .replace("zlib", "bzip2")
+            .replace(
+                "hash = \"sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"",
+                "sha256 = \"0000000000000000000000000000000000000000000000000000\"",
+            )
+    }
 
     fn change(attr: &str, role: Role, kind: InputChangeKind) -> InputChange {
         InputChange {
@@ -396,14 +380,14 @@ stdenv.mkDerivation (finalAttrs: {
     #[test]
     fn version_and_hash_change_only_their_bytes() {
         let mut edits = Vec::new();
-        let out = set_version(CMAKE, "1.2.0", "1.3.0", &mut edits);
+        let out = set_version(&cmake(), "1.2.0", "1.3.0", &mut edits);
         let out = set_src_hash(&out, Some("sha256-BBBB="), &mut edits);
         assert!(out.contains("version = \"1.3.0\";"));
         assert!(out.contains("    hash = \"sha256-BBBB=\";\n"), "{out}");
         assert!(!out.contains("sha256 ="));
         // The interpolated tag follows by itself.
         assert!(out.contains("tag = \"v${finalAttrs.version}\";"));
-        assert_eq!(CMAKE.lines().count(), out.lines().count());
+        assert_eq!(cmake().lines().count(), out.lines().count());
         assert_eq!(edits.len(), 2);
         let fake = set_src_hash(&out, None, &mut edits);
         assert!(fake.contains("hash = lib.fakeHash;"), "{fake}");
@@ -423,8 +407,11 @@ stdenv.mkDerivation (finalAttrs: {
 
     #[test]
     fn an_input_is_added_to_its_list_and_the_formals() {
-        let (out, edit) =
-            apply_input(CMAKE, &change("zlib", Role::Build, InputChangeKind::Added)).unwrap();
+        let (out, edit) = apply_input(
+            &cmake(),
+            &change("zlib", Role::Build, InputChangeKind::Added),
+        )
+        .unwrap();
         assert!(
             out.contains("  buildInputs = [\n    bzip2 # compression\n    zlib\n  ];"),
             "{out}"
@@ -448,7 +435,7 @@ stdenv.mkDerivation (finalAttrs: {
 
     #[test]
     fn a_missing_list_is_written_after_the_last_one() {
-        let text = CMAKE.replace("  buildInputs = [\n    bzip2 # compression\n  ];\n", "");
+        let text = cmake().replace("  buildInputs = [\n    bzip2 # compression\n  ];\n", "");
         let (out, _) =
             apply_input(&text, &change("zlib", Role::Build, InputChangeKind::Added)).unwrap();
         assert!(
@@ -460,7 +447,7 @@ stdenv.mkDerivation (finalAttrs: {
     #[test]
     fn a_dropped_input_leaves_its_list_and_the_formals() {
         let (out, edit) = apply_input(
-            CMAKE,
+            &cmake(),
             &change("bzip2", Role::Build, InputChangeKind::Dropped),
         )
         .unwrap();
@@ -468,9 +455,11 @@ stdenv.mkDerivation (finalAttrs: {
         assert!(!out.contains("bzip2"), "{out}");
         assert!(edit.why.contains("dropped from buildInputs"));
         // Not listed: nothing to drop.
-        assert!(
-            apply_input(CMAKE, &change("gmp", Role::Build, InputChangeKind::Dropped)).is_none()
-        );
+        assert!(apply_input(
+            &cmake(),
+            &change("gmp", Role::Build, InputChangeKind::Dropped)
+        )
+        .is_none());
     }
 
     #[test]

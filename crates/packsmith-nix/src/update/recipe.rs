@@ -280,10 +280,11 @@ pub fn formal_names(text: &str, formals: &Range<usize>) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const CMAKE: &str = r#"{
+    /// A CMake package in nixpkgs' idiom, shared by the update's tests.
+    pub(crate) const CMAKE: &str = r#"{
   lib,
   stdenv,
   fetchFromGitHub,

@@ -251,38 +251,67 @@ fn print_summary(outcome: &UpdateOutcome) {
             note(&format!("  {label} {}: {}", c.spec, stages.join(", ")));
         }
     }
+    print_ending(
+        [
+            &r.package,
+            &r.old_version,
+            &r.new_version,
+            r.validation.as_str(),
+        ],
+        &outcome.run_dir,
+        ("recipe", &r.output),
+    );
+}
+
+/// The last two lines of an update, either backend: `NAME: OLD → NEW:
+/// STATUS; report.md`, then where the updated file is.
+fn print_ending(
+    [package, old, new, status]: [&str; 4],
+    run_dir: &std::path::Path,
+    (what, output): (&str, &std::path::Path),
+) {
     note(&format!(
-        "{}: {} → {}: {}; {}",
-        r.package,
-        r.old_version,
-        r.new_version,
-        r.validation.as_str(),
-        outcome.run_dir.join("report.md").display()
+        "{package}: {old} → {new}: {status}; {}",
+        run_dir.join("report.md").display()
     ));
-    note(&format!("updated recipe: {}", r.output.display()));
+    note(&format!("updated {what}: {}", output.display()));
 }
 
 /// Validated: 0; a stage failed: 1; no Spack: 3 unless `--allow-unvalidated`.
 fn finish(args: &UpdateArgs, outcome: &UpdateOutcome) -> Result<Exit, CliError> {
-    match outcome.report.validation {
-        Validation::Validated => Ok(Exit::Success),
-        Validation::Failed => Ok(Exit::Failure),
-        Validation::NotValidated if args.allow_unvalidated || args.no_validate => Ok(Exit::Success),
-        Validation::NotValidated => Err(CliError::new(
+    let r = &outcome.report;
+    let passed = match r.validation {
+        Validation::Validated => Some(true),
+        Validation::Failed => Some(false),
+        Validation::NotValidated => None,
+    };
+    exit_of(args, passed, || {
+        CliError::new(
             Exit::Environment,
             format!(
                 "{} was updated but not validated: {}",
-                outcome.report.output.display(),
-                outcome
-                    .report
-                    .not_validated_reason
-                    .as_deref()
-                    .unwrap_or("no Spack")
+                r.output.display(),
+                r.not_validated_reason.as_deref().unwrap_or("no Spack")
             ),
         )
         .hint(
             "run `packsmith setup spack` (or pass --spack) to install the new version, or \
              --allow-unvalidated to accept an update that was not validated",
-        )),
+        )
+    })
+}
+
+/// Passed: 0; failed: 1; not checked: the error `unchecked` makes (exit 3)
+/// unless `--allow-unvalidated` or `--no-validate`.
+fn exit_of(
+    args: &UpdateArgs,
+    passed: Option<bool>,
+    unchecked: impl FnOnce() -> CliError,
+) -> Result<Exit, CliError> {
+    match passed {
+        Some(true) => Ok(Exit::Success),
+        Some(false) => Ok(Exit::Failure),
+        None if args.allow_unvalidated || args.no_validate => Ok(Exit::Success),
+        None => Err(unchecked()),
     }
 }

@@ -80,26 +80,29 @@ fn print_summary(outcome: &NixUpdateOutcome) {
     for n in &r.notes {
         note(&format!("  note: {n}"));
     }
-    note(&format!(
-        "{}: {} → {}: {}; {}",
-        r.package,
-        r.old_version,
-        r.new_version,
-        r.validation.as_str(),
-        outcome.run_dir.join("report.md").display()
-    ));
-    note(&format!("updated expression: {}", r.output.display()));
+    super::print_ending(
+        [
+            &r.package,
+            &r.old_version,
+            &r.new_version,
+            r.validation.as_str(),
+        ],
+        &outcome.run_dir,
+        ("expression", &r.output),
+    );
 }
 
 /// Built: 0; a step failed: 1; not built: 3 unless `--allow-unvalidated`
 /// or `--no-validate`.
 fn finish(args: &UpdateArgs, outcome: &NixUpdateOutcome) -> Result<Exit, CliError> {
     let r = &outcome.report;
-    match r.validation {
-        NixValidation::Built => Ok(Exit::Success),
-        NixValidation::Failed => Ok(Exit::Failure),
-        NixValidation::NotBuilt if args.allow_unvalidated || args.no_validate => Ok(Exit::Success),
-        NixValidation::NotBuilt => Err(CliError::new(
+    let passed = match r.validation {
+        NixValidation::Built => Some(true),
+        NixValidation::Failed => Some(false),
+        NixValidation::NotBuilt => None,
+    };
+    super::exit_of(args, passed, || {
+        CliError::new(
             Exit::Environment,
             format!(
                 "{} was updated and parses, but was not built: {}",
@@ -110,6 +113,6 @@ fn finish(args: &UpdateArgs, outcome: &NixUpdateOutcome) -> Result<Exit, CliErro
         .hint(
             "pass --nixpkgs (a checkout or commit) to build it, or --allow-unvalidated to \
              accept an update that was not built",
-        )),
-    }
+        )
+    })
 }
