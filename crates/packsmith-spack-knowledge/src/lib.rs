@@ -1,12 +1,14 @@
 //! Spack knowledge without starting Spack: read `package.py` recipes into a
 //! typed model, parse spec strings, index a package repository into a
 //! knowledge base and retrieve similar recipes from it, check a recipe
-//! statically, turn repository facts into a brief and a first draft, and
-//! score generated recipes against human ones. Nothing here runs a process
-//! or calls a model (embeddings come through `packsmith_core::embed`).
+//! statically, edit it, and score generated recipes against human ones.
+//! Turning facts into a brief and a draft is `packsmith-spack-draft`'s.
+//! Nothing here runs a process or calls a model (embeddings come through
+//! `packsmith_core::embed`).
 //!
 //! `packsmith check`, `kb` and `score` and the bench's scoring use nothing
-//! but this crate and `packsmith-core`.
+//! but this crate and `packsmith-core` (`kb similar` and `kb embed` make
+//! the target's query through the drafter's `query`).
 //!
 //! Modules:
 //! - `pywalk` (private): the tree-sitter reading of `package.py` that
@@ -28,7 +30,7 @@
 //! - `base_classes`: the one table of builtin base classes: module, implied
 //!   `build_system`, parents, the dependencies each declares in 0.23 and 1.x,
 //!   and `class_for_kind` for an analysed build system. Read by `check`,
-//!   `draft`, `kb`, `brief` and `score`.
+//!   `kb`, `score` and the drafter.
 //! - `mapping/`: upstream name → Spack name, from the curated
 //!   `data/dependency-names.toml`, confirmed against a knowledge base
 //!   through the `SpackNames` trait. `unknown` is the one fix for a name the
@@ -36,29 +38,6 @@
 //!   virtual (`openblas` → `blas` + `lapack`), from the knowledge base and
 //!   `data/virtual-providers.toml`. `library` maps a library file to a
 //!   package.
-//! - `brief/`: `build_brief` turns `RepoFacts` into a `SpackBrief`: base
-//!   class, variants from options, dependencies with `if()` conditions
-//!   translated to `when=` specs (only when every clause is an option made a
-//!   variant; anything else is reported, never guessed), language virtuals,
-//!   CMake constraint and defines, and `fixmes`. Submodules each own one
-//!   judgement: `conditions` (`ConditionMap`), `downloads` (a configure-time
-//!   download → a dependency plus FetchContent's offline switches),
-//!   `install` (the `InstallPlan` of a build without install rules),
-//!   `virtuals`, `own_name` (no dependency on the project itself),
-//!   `platform` (options declared per platform take their Linux x86-64
-//!   default), `gpu`, `library_kind` (`shared`, `pic`), `makefile`,
-//!   `option_words` and `option_roles` (a test option follows
-//!   `self.run_tests`; switches a maintainer sets once are pinned defines,
-//!   not variants), `names` (variant names without the project's prefix),
-//!   `render`. Every optional `find_package` it does not declare is switched
-//!   off with `CMAKE_DISABLE_FIND_PACKAGE_<Name>`, so the host cannot fill
-//!   it in.
-//! - `draft/`: `render_recipe` and `render_recipe_with_names` turn a brief
-//!   into a first `package.py` per generation: imports, metadata, versions,
-//!   variants, dependencies, build-argument methods, `install` for a build
-//!   without install rules. A missing fact becomes a `# FIXME:` line, never
-//!   an invented checksum. With names, every dependency the knowledge base
-//!   lacks is renamed or commented out with the closest known names.
 //! - `check/`: the static check, with stable `PS…` codes (`codes`). `walk`
 //!   finds directive calls and the position of each string argument; one
 //!   module per rule family. What Spack refuses while loading a class has its
@@ -76,11 +55,6 @@
 //!   model picks among offered values. `candidates` are the repairs by rule
 //!   from the check's findings and from names a failed stage reports, best
 //!   first; `menu_ops` the operations that fit a failure class.
-//! - `update/`: a new upstream version into an existing recipe
-//!   (`packsmith update`): `diff` compares two versions' facts and briefs
-//!   with evidence on both sides, `plan` turns the changes into `EditOp`s
-//!   (`when="@V:"` for what is new, `when="@:OLD"` closing what was
-//!   dropped, a `version()` in Spack's order) and applies them one by one.
 //! - `kb/`: the SQLite knowledge base. `layout` finds `packages/` in any
 //!   layout; `index` is incremental by file hash and writes into a copy that
 //!   is renamed over the old database when complete; `query` (stats, show,
@@ -88,7 +62,8 @@
 //!   precomputes retrieval sets and IDF weights at index time.
 //! - `retrieve`: reference recipes by none, random, same build system,
 //!   SpackIt's affinity score, or weighted Jaccard; `RefsMode` parses
-//!   `--refs`.
+//!   `--refs`. The `Target` it asks with is made by the drafter's `query`.
+//! - `imports`: the import block of a `package.py` for each generation.
 //! - `embed/`: embedding retrieval. `card` and `chunks` are the texts
 //!   embedded; `store` is the `embeddings` table beside the index, keyed by
 //!   model id, package, chunk and text hash, so a second run embeds only
@@ -104,12 +79,11 @@
 //!   (`PredictedStage`); `install` the classes only an install shows.
 
 pub mod base_classes;
-pub mod brief;
 pub mod check;
-pub mod draft;
 pub mod edit;
 pub mod embed;
 pub mod generation;
+pub mod imports;
 pub mod kb;
 pub mod mapping;
 pub mod mutate;
@@ -123,4 +97,3 @@ pub mod score;
 pub mod spack1;
 pub mod spec;
 pub mod target;
-pub mod update;

@@ -23,14 +23,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::brief::{build_brief, SpackBrief};
-use crate::kb::features::build_system_for_kind;
 use crate::kb::index::idf;
 use crate::kb::{sql, KbError, KnowledgeBase};
-use crate::mapping::SpackNames;
-use crate::recipe::split_spec_head;
-use crate::target::TargetSpack;
-use packsmith_core::RepoFacts;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -133,40 +127,6 @@ pub struct Target {
     pub build_system: Option<String>,
     pub deps: BTreeSet<String>,
     pub opts: BTreeSet<String>,
-}
-
-impl Target {
-    /// From `analyze` facts through the deterministic brief: dependency
-    /// names mapped to Spack (curated table + knowledge base), options as
-    /// Spack variant names.
-    pub fn from_facts(facts: &RepoFacts, kb: &dyn SpackNames, spack: TargetSpack) -> Self {
-        Self::from_brief(&build_brief(facts, spack, kb), facts)
-    }
-
-    /// From a brief already built (the run's own, with its `--name`), so
-    /// retrieval and the draft see one package.
-    pub fn from_brief(brief: &SpackBrief, facts: &RepoFacts) -> Self {
-        let deps = brief
-            .dependencies
-            .iter()
-            .chain(&brief.optional_dependencies)
-            .map(|d| split_spec_head(&d.spec).0)
-            .filter(|n| !n.is_empty())
-            .collect();
-        let opts = brief
-            .variants
-            .iter()
-            .map(|v| v.name.to_ascii_lowercase())
-            .collect();
-        Target {
-            name: brief.package.clone(),
-            build_system: facts
-                .primary_build_system
-                .map(|k| build_system_for_kind(k).to_string()),
-            deps,
-            opts,
-        }
-    }
 }
 
 #[derive(Debug, Clone)]

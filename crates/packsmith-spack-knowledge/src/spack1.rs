@@ -4,7 +4,7 @@
 //! as `depends_on("c", type="build")`. Only these two differ in the
 //! recipes packsmith writes; anything else is left as it is.
 
-use crate::draft::render_imports;
+use crate::imports::render_imports;
 use crate::recipe::{parse_recipe, ParsedRecipe, SpackGeneration};
 use crate::target::TargetSpack;
 

@@ -389,39 +389,3 @@ fn chunks_can_win_for_a_package() {
     );
     assert!(chunks.matches[0].score >= cards.matches[0].score);
 }
-
-#[test]
-fn a_brief_is_retrieved_for_in_one_call() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (_repo, db) = indexed(tmp.path());
-    let model = BagOfWords::new("test:bow-64", 64, 1);
-    embed_kb(&db, &model, &EmbedOptions::default(), &mut |_| {}).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/heatsim");
-    let facts = packsmith_analyze::analyze_dir(
-        &root,
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: root.display().to_string(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
-    let kb = KnowledgeBase::open(&db).unwrap();
-    let brief = packsmith_spack_knowledge::brief::build_brief(
-        &facts,
-        packsmith_spack_knowledge::target::TargetSpack::V0_23,
-        &kb.names().unwrap(),
-    );
-    let card = FeatureCard::from_brief(&brief);
-    assert_eq!(card.name, brief.package);
-    assert_eq!(card.build_systems, ["cmake"]);
-    assert!(card
-        .render()
-        .starts_with(&format!("package {}", brief.package)));
-    let result =
-        packsmith_spack_knowledge::embed::retrieve_by_embedding(&kb, &model, &brief, &opts(2))
-            .unwrap();
-    assert_eq!(result.target.name, brief.package);
-    assert_eq!(result.matches.len(), 2);
-    assert_eq!(result.candidates, 5, "the cmake packages");
-}

@@ -11,9 +11,7 @@ use packsmith_agent::rundir::RunDir;
 use packsmith_agent::AgentError;
 use packsmith_core::RepoFacts;
 use packsmith_exec::sandbox::SandboxError;
-use packsmith_spack_knowledge::brief::{
-    build_brief_with, BriefOverrides, ReleaseChecksum, SpackBrief,
-};
+use packsmith_spack_draft::brief::{build_brief_with, BriefOverrides, ReleaseChecksum, SpackBrief};
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::target::TargetSpack;
 

@@ -15,7 +15,7 @@ use packsmith_core::chat::Role;
 use packsmith_llm::ScriptedModel;
 use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
 use packsmith_spack::validate::{Sandbox, SpackSetup, StageOptions};
-use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack_draft::brief::build_brief;
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::target::TargetSpack;
 

@@ -9,7 +9,7 @@ use packsmith_spack::ecosystem::{PromptSettings, SpackEcosystem, Validation};
 use packsmith_spack::validate::{
     pack_local_source, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup, StageOptions,
 };
-use packsmith_spack_knowledge::brief::build_brief;
+use packsmith_spack_draft::brief::build_brief;
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::target::TargetSpack;
 

@@ -18,8 +18,8 @@ use packsmith_spack::validate::{
     SpackPaths, SpackSandboxPolicy, SpackSetup, SpackStageOutcome, Stage, StageOptions,
     VariantCheckOptions,
 };
-use packsmith_spack_knowledge::brief::build_brief;
-use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_draft::brief::build_brief;
+use packsmith_spack_draft::draft::{render_recipe, DraftOptions};
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../packsmith-spack-knowledge/tests/fixtures/update/tally")
+        .join("../packsmith-spack-draft/tests/fixtures/update/tally")
 }
 
 /// packsmith with its own cache and config, and without Spack on PATH

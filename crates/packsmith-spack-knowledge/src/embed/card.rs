@@ -5,13 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::brief::{build_brief, SpackBrief};
-use crate::kb::features::build_system_for_kind;
-use crate::mapping::SpackNames;
-use crate::recipe::split_spec_head;
-use crate::target::TargetSpack;
-use packsmith_core::RepoFacts;
-
 /// Longest description kept (characters); the rest says little that the
 /// first sentences do not, and the embedding window is short.
 const MAX_DESCRIPTION: usize = 400;
@@ -33,34 +26,6 @@ pub struct FeatureCard {
 }
 
 impl FeatureCard {
-    /// The card of a target, from its deterministic brief.
-    pub fn from_brief(brief: &SpackBrief) -> Self {
-        let dependencies = brief
-            .dependencies
-            .iter()
-            .chain(&brief.optional_dependencies)
-            .map(|d| split_spec_head(&d.spec).0)
-            .filter(|n| !n.is_empty())
-            .collect();
-        FeatureCard {
-            name: brief.package.clone(),
-            description: brief.description.clone(),
-            build_systems: brief
-                .build_system
-                .map(|k| vec![build_system_for_kind(k).to_string()])
-                .unwrap_or_default(),
-            variants: brief.variants.iter().map(|v| v.name.clone()).collect(),
-            dependencies,
-            defines: brief.defines.iter().map(|d| d.key.clone()).collect(),
-        }
-        .normalized()
-    }
-
-    /// The card of a target, from `analyze` facts through the brief.
-    pub fn from_facts(facts: &RepoFacts, names: &dyn SpackNames, spack: TargetSpack) -> Self {
-        Self::from_brief(&build_brief(facts, spack, names))
-    }
-
     /// Sorted, de-duplicated, capped lists; a whitespace-normalised,
     /// capped description. Two cards with the same facts render the same.
     pub fn normalized(mut self) -> Self {

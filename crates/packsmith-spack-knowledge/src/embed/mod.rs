@@ -18,10 +18,8 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use crate::brief::SpackBrief;
-use crate::kb::{KbError, KnowledgeBase};
-use crate::retrieve::{Retrieval, RetrieveOptions};
-use packsmith_core::embed::{Embedder, EmbeddingError};
+use crate::kb::KbError;
+use packsmith_core::embed::EmbeddingError;
 use packsmith_core::Hint;
 use std::borrow::Cow;
 
@@ -79,21 +77,4 @@ impl Hint for EmbedError {
             _ => true,
         }
     }
-}
-
-/// `--refs embedding:N` in one call: the brief's feature card against the
-/// cards of `kb` embedded with `embedder`'s model (loaded for this call;
-/// keep an [`EmbeddingRetriever`] to query many targets).
-pub fn retrieve_by_embedding(
-    kb: &KnowledgeBase,
-    embedder: &dyn Embedder,
-    brief: &SpackBrief,
-    opts: &RetrieveOptions,
-) -> Result<Retrieval, EmbedError> {
-    EmbeddingRetriever::load(kb, &embedder.model_id())?.retrieve(
-        embedder,
-        &FeatureCard::from_brief(brief),
-        opts,
-        Pieces::Cards,
-    )
 }

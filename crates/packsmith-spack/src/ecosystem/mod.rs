@@ -31,9 +31,9 @@ use crate::validate::{
     StageOptions,
 };
 use hermeticity::HermeticityLog;
-use packsmith_spack_knowledge::brief::SpackBrief;
+use packsmith_spack_draft::brief::SpackBrief;
+use packsmith_spack_draft::draft::{render_recipe, render_recipe_with_names, DraftOptions};
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
-use packsmith_spack_knowledge::draft::{render_recipe, render_recipe_with_names, DraftOptions};
 use packsmith_spack_knowledge::kb::{KnowledgeBase, NameIndex};
 use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;

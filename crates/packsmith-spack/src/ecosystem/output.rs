@@ -5,7 +5,7 @@
 use regex::Regex;
 
 use packsmith_agent::strip_fences;
-use packsmith_spack_knowledge::brief::FetchPlan;
+use packsmith_spack_draft::brief::FetchPlan;
 
 /// Lines that may stand at column 0 of a `package.py`.
 fn is_python_top_level(line: &str) -> bool {

@@ -7,10 +7,10 @@ use packsmith_core::chat::{ChatMessage, ChatRequest, Usage};
 use packsmith_core::Hint;
 use packsmith_core::RepoFacts;
 use packsmith_llm::{build_embedder, redact, ChatModel, Config, Embedder, ModelSpec};
-use packsmith_spack_knowledge::brief::{render_brief, render_raw_facts, SpackBrief};
-use packsmith_spack_knowledge::embed::retrieve_by_embedding;
+use packsmith_spack_draft::brief::{render_brief, render_raw_facts, SpackBrief};
+use packsmith_spack_draft::query::retrieve_by_embedding;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
-use packsmith_spack_knowledge::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy, Target};
+use packsmith_spack_knowledge::retrieve::{RefsMode, RetrieveOptions, Retriever, Strategy};
 
 use super::RunError;
 
@@ -67,7 +67,10 @@ pub fn references(mode: RefsMode, input: &RefsInputs) -> Result<(References, Str
     } else {
         let retriever = Retriever::load(kb).map_err(|e| RunError::from_hint(&e))?;
         retriever
-            .retrieve(&Target::from_brief(input.brief, input.facts), &opts)
+            .retrieve(
+                &packsmith_spack_draft::query::retrieval_target(input.brief, input.facts),
+                &opts,
+            )
             .map_err(|e| RunError::from_hint(&e))?
     };
     let refs =

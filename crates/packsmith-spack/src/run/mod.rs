@@ -16,8 +16,8 @@ use packsmith_agent::{Agent, AgentOptions, CancelToken, EventSink, RequestLog, R
 use packsmith_analyze::{analyze_dir, source};
 use packsmith_core::RepoFacts;
 use packsmith_llm::{ChatModel, Config};
-use packsmith_spack_knowledge::brief::BriefOverrides;
-use packsmith_spack_knowledge::draft::DraftOptions;
+use packsmith_spack_draft::brief::BriefOverrides;
+use packsmith_spack_draft::draft::DraftOptions;
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::ecosystem::{AfterRun, PromptSettings, RepairMode, SpackEcosystem, Validation};

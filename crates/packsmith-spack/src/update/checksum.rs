@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use packsmith_core::RepoFacts;
 use packsmith_exec::atomic_write;
+use packsmith_spack_draft::update::{recipe_url, url_for_version};
 use packsmith_spack_knowledge::recipe::ParsedRecipe;
-use packsmith_spack_knowledge::update::{recipe_url, url_for_version};
 use serde::{Deserialize, Serialize};
 
 use crate::validate::{

@@ -1,5 +1,5 @@
 //! `packsmith update`: a new upstream version into the recipe a maintainer
-//! already has. The knowledge crate's `update/` diffs the two versions'
+//! already has. The drafter's `update/` diffs the two versions'
 //! facts and plans the edits; here the new version's checksum is worked
 //! out (`checksum`), the edited recipe is validated in the real Spack with
 //! the same overlay repos, stages and sandbox as `packsmith spack`
@@ -19,11 +19,11 @@ use packsmith_agent::rundir::RunDir;
 use packsmith_agent::AgentError;
 use packsmith_core::RepoFacts;
 use packsmith_exec::atomic_write;
-use packsmith_spack_knowledge::brief::{build_brief_with, BriefOverrides, SpackBrief};
+use packsmith_spack_draft::brief::{build_brief_with, BriefOverrides, SpackBrief};
+use packsmith_spack_draft::update::{apply_plan, diff_facts, plan_update, PlanInputs, Side};
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;
-use packsmith_spack_knowledge::update::{apply_plan, diff_facts, plan_update, PlanInputs, Side};
 
 pub use checksum::{ChecksumSource, NewArchive};
 pub use report::{UpdateReport, Validation};
@@ -212,7 +212,7 @@ pub fn run_update(inputs: UpdateInputs<'_>) -> Result<UpdateOutcome, UpdateError
 
 /// Each new boolean variant the edits declared, flipped from its default
 /// (`+zlib` for one off by default).
-fn flips(applied: &[packsmith_spack_knowledge::update::PlannedEdit]) -> Vec<String> {
+fn flips(applied: &[packsmith_spack_draft::update::PlannedEdit]) -> Vec<String> {
     applied
         .iter()
         .filter_map(|e| match &e.op {

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use packsmith_exec::CommandSpec;
+use packsmith_spack_draft::update::StalePatch;
 use packsmith_spack_knowledge::recipe::ParsedRecipe;
 use packsmith_spack_knowledge::spec::Version;
-use packsmith_spack_knowledge::update::StalePatch;
 
 /// The local patches (files beside the recipe) that hold for the new
 /// version and that `patch --dry-run` refuses on the new tree.

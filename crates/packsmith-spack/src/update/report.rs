@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use packsmith_exec::atomic_write;
-use packsmith_spack_knowledge::update::plan::RefusedEdit;
-use packsmith_spack_knowledge::update::{FactChange, FactsDiff, PlannedEdit};
+use packsmith_spack_draft::update::plan::RefusedEdit;
+use packsmith_spack_draft::update::{FactChange, FactsDiff, PlannedEdit};
 use serde::{Deserialize, Serialize};
 
 use super::checksum::{ChecksumSource, NewArchive};
@@ -88,7 +88,7 @@ fn write(path: &Path, text: &str) -> Result<(), ValidateError> {
 }
 
 /// `file:line value`, or `—`.
-fn side(fact: Option<&packsmith_spack_knowledge::update::Fact>) -> String {
+fn side(fact: Option<&packsmith_spack_draft::update::Fact>) -> String {
     let Some(f) = fact else {
         return "—".into();
     };

@@ -5,8 +5,8 @@
 //! for what it fetched; an install rule whose `mkdir` fails on the prefix
 //! Spack has already made gets `mkdir -p` through `filter_file` in `edit()`.
 
-use packsmith_spack_knowledge::brief::InstallPlan;
-use packsmith_spack_knowledge::draft::render_install;
+use packsmith_spack_draft::brief::InstallPlan;
+use packsmith_spack_draft::draft::render_install;
 use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use packsmith_spack_knowledge::recipe::parse_recipe;

@@ -29,7 +29,7 @@ mod undeclared;
 
 use std::collections::BTreeSet;
 
-use packsmith_spack_knowledge::brief::is_extras_or_test_variant;
+use packsmith_spack_draft::brief::is_extras_or_test_variant;
 use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
 use regex::Regex;

@@ -5,7 +5,7 @@
 //! recipe's `cmake_args` lacks. Without a source tree the brief has none
 //! and the rule does nothing.
 
-use packsmith_spack_knowledge::brief::SpackBrief;
+use packsmith_spack_draft::brief::SpackBrief;
 use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 
 const RUN_TESTS: &str = "self.run_tests";
@@ -47,7 +47,7 @@ pub fn follow_run_tests(text: &str, brief: &SpackBrief) -> Option<(String, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use packsmith_spack_knowledge::brief::BriefDefine;
+    use packsmith_spack_draft::brief::BriefDefine;
 
     const RECIPE: &str = r#"from spack.package import *
 

@@ -8,7 +8,7 @@
 //! passes `--without-x` / `-Dx=…` from that variant). Works on the typed findings, the brief
 //! and the parsed recipe, never on the prose written for the model.
 
-use packsmith_spack_knowledge::brief::{BriefDependency, SpackBrief};
+use packsmith_spack_draft::brief::{BriefDependency, SpackBrief};
 use packsmith_spack_knowledge::mapping::fallbacks_of;
 use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
 

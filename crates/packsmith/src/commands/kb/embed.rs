@@ -9,8 +9,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use packsmith_llm::{build_embedder, Embedder, ModelSpec};
 use packsmith_spack_knowledge::embed::{
-    embed_kb, ChunkScope, EmbedError, EmbedOptions, EmbedProgress, EmbeddingRetriever, FeatureCard,
-    Pieces,
+    embed_kb, ChunkScope, EmbedError, EmbedOptions, EmbedProgress, EmbeddingRetriever, Pieces,
 };
 use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Strategy};
 
@@ -205,7 +204,7 @@ pub fn similar_by_embedding(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     let facts = load_facts(&a.target)?;
     let kb = open(&a.select)?;
     let names = kb.names()?;
-    let card = FeatureCard::from_facts(&facts, &names, spack);
+    let card = packsmith_spack_draft::query::feature_card_of_facts(&facts, &names, spack);
     let model = embedder(&a.embed_model)?;
     let load = Instant::now();
     let retriever = EmbeddingRetriever::load(&kb, &model.model_id())

@@ -9,7 +9,7 @@ use output::{emit, json, load_facts, open, render_matches};
 use std::time::Instant;
 
 use packsmith_spack_knowledge::kb::{index_repo, IndexOptions, TagList};
-use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Retriever, Strategy, Target};
+use packsmith_spack_knowledge::retrieve::{RetrieveOptions, Retriever, Strategy};
 
 use crate::cli::{
     KbArgs, KbCommand, KbIndexArgs, KbSearchArgs, KbSelect, KbShowArgs, KbSimilarArgs,
@@ -254,7 +254,7 @@ fn similar(a: &KbSimilarArgs) -> Result<Exit, CliError> {
     let names = kb.names()?;
     let retriever = Retriever::load(&kb)?;
     let load_ms = load.elapsed().as_secs_f64() * 1e3;
-    let target = Target::from_facts(&facts, &names, spack);
+    let target = packsmith_spack_draft::query::retrieval_target_of_facts(&facts, &names, spack);
     let opts = RetrieveOptions {
         strategy,
         n: a.n,

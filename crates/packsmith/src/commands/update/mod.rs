@@ -9,11 +9,11 @@ mod sources;
 
 use packsmith_spack::update::{run_update, UpdateInputs, UpdateOutcome, Validation, VersionSource};
 use packsmith_spack::validate::SpackSetup;
+use packsmith_spack_draft::update::newest_version;
 use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::spec::Version;
 use packsmith_spack_knowledge::target::TargetSpack;
-use packsmith_spack_knowledge::update::newest_version;
 
 use super::repair::{package_name_of, read_recipe};
 use super::spack::environment;

@@ -3,7 +3,7 @@
 //! facts → variants, mapped dependencies with `when=`, language virtuals.
 
 use packsmith_core::SourceInfo;
-use packsmith_spack_knowledge::brief::{build_brief, render_brief, SpackBrief, VariantDefault};
+use packsmith_spack_draft::brief::{build_brief, render_brief, SpackBrief, VariantDefault};
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::target::TargetSpack;
 use std::path::Path;
@@ -22,7 +22,7 @@ fn heatsim_brief(target: TargetSpack) -> SpackBrief {
     build_brief(&facts, target, &NoKnowledge)
 }
 
-fn dep<'a>(b: &'a SpackBrief, name: &str) -> &'a packsmith_spack_knowledge::brief::BriefDependency {
+fn dep<'a>(b: &'a SpackBrief, name: &str) -> &'a packsmith_spack_draft::brief::BriefDependency {
     b.dependencies
         .iter()
         .find(|d| d.spec.split(['@', '+', '~']).next() == Some(name))

@@ -6,11 +6,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::diff::{default_text, dependency_name, Change, FactChange, FactsDiff, Topic};
-use crate::base_classes::implied_build_system;
 use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
-use crate::edit::{apply_edits, EditOp};
-use crate::recipe::{parse_recipe, ParsedRecipe};
-use crate::spec::Version;
+use packsmith_spack_knowledge::base_classes::implied_build_system;
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
+use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
+use packsmith_spack_knowledge::spec::Version;
 
 /// What the plan is made from.
 #[derive(Debug, Clone, Copy)]
@@ -171,7 +171,10 @@ impl Planner<'_> {
         }
     }
 
-    fn recipe_depends_on(&self, name: &str) -> Option<&crate::recipe::Dependency> {
+    fn recipe_depends_on(
+        &self,
+        name: &str,
+    ) -> Option<&packsmith_spack_knowledge::recipe::Dependency> {
         self.parsed.dependencies.iter().find(|d| d.name == name)
     }
 
@@ -621,7 +624,7 @@ fn when_holds_for(when: Option<&str>, version: Option<&Version>) -> bool {
     };
     when.split_whitespace().all(|token| {
         token.starts_with('@')
-            && crate::spec::parse(&format!("x{token}"))
+            && packsmith_spack_knowledge::spec::parse(&format!("x{token}"))
                 .ok()
                 .and_then(|s| s.versions)
                 .is_some_and(|c| c.contains(version))

@@ -26,12 +26,12 @@ pub use names::{
 pub use option_words::is_extras_or_test_variant;
 pub use render::{render_brief, render_raw_facts};
 
-use crate::base_classes::class_for_kind;
-use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
-use crate::target::TargetSpack;
 use option_roles::OptionRole;
 use packsmith_core::headers::library_of_header;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, LicenseFact, RepoFacts};
+use packsmith_spack_knowledge::base_classes::class_for_kind;
+use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
+use packsmith_spack_knowledge::target::TargetSpack;
 use platform::other_platform;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use packsmith_core::{Evidence, RepoFacts};
-use packsmith_spack_knowledge::brief::build_brief;
-use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_draft::brief::build_brief;
+use packsmith_spack_draft::draft::{render_recipe, DraftOptions};
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;

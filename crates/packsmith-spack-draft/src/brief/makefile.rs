@@ -8,7 +8,7 @@ use packsmith_core::{BuildSystemKind, RepoFacts};
 use super::{
     add_dependency, header_library, pkg_config_tool, ConditionMap, Found, NameSource, SpackBrief,
 };
-use crate::mapping::SpackNames;
+use packsmith_spack_knowledge::mapping::SpackNames;
 
 pub(super) fn makefile_dependencies(
     facts: &RepoFacts,
@@ -48,7 +48,7 @@ pub(super) fn makefile_dependencies(
 #[cfg(test)]
 mod tests {
     use super::header_library;
-    use crate::mapping::{Known, NoKnowledge, SpackNames};
+    use packsmith_spack_knowledge::mapping::{Known, NoKnowledge, SpackNames};
 
     struct Kb;
     impl SpackNames for Kb {

@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use packsmith_core::RepoFacts;
-use packsmith_spack_knowledge::brief::{build_brief_with, BriefOverrides, SpackBrief};
-use packsmith_spack_knowledge::mapping::NoKnowledge;
-use packsmith_spack_knowledge::target::TargetSpack;
-use packsmith_spack_knowledge::update::{
+use packsmith_spack_draft::brief::{build_brief_with, BriefOverrides, SpackBrief};
+use packsmith_spack_draft::update::{
     apply_plan, diff_facts, plan_update, Change, PlanInputs, Side, Topic,
 };
+use packsmith_spack_knowledge::mapping::NoKnowledge;
+use packsmith_spack_knowledge::target::TargetSpack;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/update/tally")
@@ -42,7 +42,7 @@ fn facts_and_brief(root: &Path, name: &str, version: &str) -> (RepoFacts, SpackB
     (facts, brief)
 }
 
-fn diff_of(old: &str, new: &str) -> (packsmith_spack_knowledge::update::FactsDiff, SpackBrief) {
+fn diff_of(old: &str, new: &str) -> (packsmith_spack_draft::update::FactsDiff, SpackBrief) {
     let (old_facts, old_brief) = side(old);
     let (new_facts, new_brief) = side(new);
     let diff = diff_facts(
@@ -59,7 +59,7 @@ fn diff_of(old: &str, new: &str) -> (packsmith_spack_knowledge::update::FactsDif
 }
 
 /// `file:line` of a change's side.
-fn at(fact: Option<&packsmith_spack_knowledge::update::Fact>) -> String {
+fn at(fact: Option<&packsmith_spack_draft::update::Fact>) -> String {
     let e = fact.unwrap().evidence.as_ref().unwrap();
     format!("{}:{} {}", e.file, e.line, fact.unwrap().value)
 }
@@ -408,13 +408,13 @@ fn a_patch_the_new_source_refuses_is_closed_at_the_old_version() {
                   \"\"\"Counts bytes.\"\"\"\n\n    version(\"1.0.0\", sha256=\"ab\")\n\n    \
                   patch(\"fix-a.patch\")\n    patch(\"fix-b.patch\", when=\"@0.9: %gcc\")\n";
     let stale = [
-        packsmith_spack_knowledge::update::StalePatch {
+        packsmith_spack_draft::update::StalePatch {
             source: "fix-a.patch".into(),
             line: 9,
             when: None,
             why: "1 out of 1 hunk FAILED".into(),
         },
-        packsmith_spack_knowledge::update::StalePatch {
+        packsmith_spack_draft::update::StalePatch {
             source: "fix-b.patch".into(),
             line: 10,
             when: Some("@0.9: %gcc".into()),

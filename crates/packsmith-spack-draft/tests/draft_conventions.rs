@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
+use packsmith_spack_draft::brief::{build_brief, SpackBrief};
+use packsmith_spack_draft::draft::{render_recipe, DraftOptions};
 use packsmith_spack_knowledge::check::{check_source, CheckOptions};
-use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
 use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 use packsmith_spack_knowledge::target::TargetSpack;
 
@@ -81,7 +81,7 @@ fn the_project_is_never_its_own_dependency() {
 
 #[test]
 fn empty_string_defaults_get_a_real_default_or_no_variant() {
-    use packsmith_spack_knowledge::brief::VariantDefault;
+    use packsmith_spack_draft::brief::VariantDefault;
     let b = brief_with("emptystr", &NoKnowledge);
     let variant = |name: &str| b.variants.iter().find(|v| v.name == name);
     // One non-empty choice: it is the default.
@@ -115,7 +115,7 @@ fn empty_string_defaults_get_a_real_default_or_no_variant() {
 
 #[test]
 fn every_test_example_benchmark_and_doc_option_is_off_or_follows_run_tests() {
-    use packsmith_spack_knowledge::brief::VariantDefault;
+    use packsmith_spack_draft::brief::VariantDefault;
     let b = brief_with("testopts", &NoKnowledge);
     let define = |key: &str| {
         b.defines
@@ -222,7 +222,7 @@ fn virtuals_over_providers() {
         let elf = b.dependencies.iter().find(|d| d.spec == "elf").unwrap();
         assert!(elf.why.contains("`libelf` provides `elf`"), "{}", elf.why);
     }
-    let text = packsmith_spack_knowledge::draft::render_recipe_with_names(
+    let text = packsmith_spack_draft::draft::render_recipe_with_names(
         &known,
         &DraftOptions::default(),
         &kb,
@@ -250,7 +250,7 @@ fn virtuals_over_providers() {
 /// with a loud line unless `PACKSMITH_TEST_SPACK` names a Spack checkout.
 #[test]
 fn the_drafts_load_in_real_spack() {
-    let Some(root) = crate::check_real_spack::spack_or_skip("the_drafts_load_in_real_spack") else {
+    let Some(root) = crate::real_spack::spack_or_skip("the_drafts_load_in_real_spack") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -275,7 +275,7 @@ fn the_drafts_load_in_real_spack() {
         std::fs::write(&file, draft(&b)).unwrap();
         packages.push((b.package.clone(), file));
     }
-    let verdicts = crate::check_real_spack::spack_verdicts(Path::new(&root), &packages, true);
+    let verdicts = crate::real_spack::spack_verdicts(Path::new(&root), &packages, true);
     for (name, _) in &packages {
         let (kind, message) = verdicts
             .get(name)

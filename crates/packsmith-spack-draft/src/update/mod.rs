@@ -7,7 +7,7 @@
 //!   system), each change with its file:line evidence on both sides;
 //! - `versions`: the recipe's newest version and the URL its `url` pattern
 //!   gives for another one;
-//! - `plan`: the diff turned into [`EditOp`](crate::edit::EditOp)s on the
+//! - `plan`: the diff turned into [`EditOp`](packsmith_spack_knowledge::edit::EditOp)s on the
 //!   recipe (a `version()` in Spack's order, `when="@V:"` on what is new,
 //!   `when="@:OLD"` closing what was dropped), applied one at a time so an
 //!   edit that does not fit is reported and the rest still land. The

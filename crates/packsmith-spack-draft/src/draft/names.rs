@@ -5,7 +5,7 @@
 //! the same `mapping::fix_name`.
 
 use crate::brief::{BriefDependency, SpackBrief};
-use crate::mapping::{fix_name, NameFix, SpackNames};
+use packsmith_spack_knowledge::mapping::{fix_name, NameFix, SpackNames};
 
 /// A dependency left out because no Spack name was found for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,8 +108,8 @@ pub fn render_unknown(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kb::NameIndex;
     use packsmith_core::Evidence;
+    use packsmith_spack_knowledge::kb::NameIndex;
 
     fn dep(spec: &str, upstream: &str) -> BriefDependency {
         BriefDependency {

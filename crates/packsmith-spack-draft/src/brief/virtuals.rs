@@ -4,7 +4,7 @@
 //! recipe concretizes against whichever provider a site has.
 
 use super::{push_dep, BriefDependency, SpackBrief};
-use crate::mapping::{virtuals_for, SpackNames};
+use packsmith_spack_knowledge::mapping::{virtuals_for, SpackNames};
 
 pub(super) fn apply(kb: &dyn SpackNames, brief: &mut SpackBrief) {
     brief.dependencies = swap(&brief.dependencies, kb);

@@ -27,7 +27,7 @@ pub fn package_name(upstream: &str) -> String {
 /// The class name Spack derives from a package name (`py-foo-bar` →
 /// `PyFooBar`, `3dtk` → `_3dtk`): the static check's rule, shared so the
 /// draft and the check can never disagree.
-pub use crate::check::spack_class_name as class_name;
+pub use packsmith_spack_knowledge::check::spack_class_name as class_name;
 
 /// Words an option name starts with that say nothing about the feature.
 const OPTION_VERBS: &[&str] = &["ENABLE", "WITH", "USE", "BUILD", "HAVE", "INCLUDE"];

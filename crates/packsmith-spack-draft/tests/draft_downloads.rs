@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
-use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_draft::brief::{build_brief, SpackBrief};
+use packsmith_spack_draft::draft::{render_recipe, DraftOptions};
 use packsmith_spack_knowledge::kb::NameIndex;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;
@@ -235,7 +235,7 @@ fn negative_options_become_positive_variants() {
     let mpi = b.variants.iter().find(|v| v.name == "mpi").unwrap();
     assert_eq!(
         mpi.default,
-        packsmith_spack_knowledge::brief::VariantDefault::Bool(false)
+        packsmith_spack_draft::brief::VariantDefault::Bool(false)
     );
     assert!(
         !text.contains("nozlib") && !text.contains("no_zlib"),

@@ -171,7 +171,10 @@ fn install_paths_into_prefix(facts: &RepoFacts, brief: &mut SpackBrief) {
         let value = if rest.is_empty() {
             "self.prefix".to_string()
         } else {
-            format!("join_path(self.prefix, {})", crate::pystr::py_str(rest))
+            format!(
+                "join_path(self.prefix, {})",
+                packsmith_spack_knowledge::pystr::py_str(rest)
+            )
         };
         brief.notes.push(BriefNote {
             message: format!(

@@ -7,7 +7,7 @@ use packsmith_core::{Evidence, RepoFacts};
 use serde::{Deserialize, Serialize};
 
 use crate::brief::{BriefDependency, BriefVariant, SpackBrief, VariantDefault};
-use crate::spec::{parse as parse_spec, Version};
+use packsmith_spack_knowledge::spec::{parse as parse_spec, Version};
 
 /// One version of the project: its facts and the brief built from them.
 #[derive(Debug, Clone, Copy)]

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use packsmith_spack_knowledge::brief::{build_brief, SpackBrief};
-use packsmith_spack_knowledge::draft::{render_recipe, DraftOptions};
+use packsmith_spack_draft::brief::{build_brief, SpackBrief};
+use packsmith_spack_draft::draft::{render_recipe, DraftOptions};
 use packsmith_spack_knowledge::mapping::NoKnowledge;
 use packsmith_spack_knowledge::recipe::parse_recipe;
 use packsmith_spack_knowledge::target::TargetSpack;
@@ -179,8 +179,8 @@ fn names_kb() -> packsmith_spack_knowledge::kb::NameIndex {
 /// unknown-dependency rule with the same knowledge base.
 #[test]
 fn draft_resolves_or_comments_out_unknown_names() {
+    use packsmith_spack_draft::draft::render_recipe_with_names;
     use packsmith_spack_knowledge::check::{check_source, CheckOptions, Code};
-    use packsmith_spack_knowledge::draft::render_recipe_with_names;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/draft-names");
     let kb = names_kb();
     for target in [TargetSpack::V0_23, TargetSpack::V1] {

@@ -6,18 +6,17 @@
 //! plausible-looking value.
 
 mod directives;
-mod imports;
 mod install;
 mod methods;
 mod names;
 
 use crate::brief::SpackBrief;
-use crate::mapping::{NoKnowledge, SpackNames};
+use packsmith_spack_knowledge::mapping::{NoKnowledge, SpackNames};
 
-pub use crate::pystr::py_str;
-pub use imports::render_imports;
 pub use install::render_install;
 pub use names::{resolve_names, UnknownDependency};
+pub use packsmith_spack_knowledge::imports::render_imports;
+pub use packsmith_spack_knowledge::pystr::py_str;
 
 /// How the draft is rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +73,7 @@ pub fn render_recipe_with_names(
     if !out.is_empty() {
         out.push(String::new());
     }
-    out.extend(imports::render_imports(brief.target, &brief.base_classes));
+    out.extend(render_imports(brief.target, &brief.base_classes));
     out.push(String::new());
     out.push(String::new());
     out.push(format!(

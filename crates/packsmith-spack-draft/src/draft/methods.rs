@@ -3,8 +3,8 @@
 //! the `install()` of a build without install rules).
 
 use crate::brief::{BriefVariant, SpackBrief, VariantDefault};
-use crate::pylayout::{call, list_assignment};
-use crate::pystr::py_str;
+use packsmith_spack_knowledge::pylayout::{call, list_assignment};
+use packsmith_spack_knowledge::pystr::py_str;
 
 fn has_base(b: &SpackBrief, base: &str) -> bool {
     b.base_classes.iter().any(|c| c == base)

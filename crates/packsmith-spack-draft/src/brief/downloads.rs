@@ -6,8 +6,8 @@
 
 use super::conditions::{ConditionMap, When};
 use super::{dep, push_dep, BriefDefine, BriefNote, SpackBrief};
-use crate::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 use packsmith_core::{DownloadFact, DownloadKind, DownloadSwitchKind, RepoFacts};
+use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
 
 /// Spack packages that only a project's tests use.
 const TEST_FRAMEWORKS: &[&str] = &["googletest", "catch2", "doctest", "cxxtest", "benchmark"];

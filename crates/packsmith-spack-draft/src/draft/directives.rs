@@ -4,8 +4,10 @@
 use super::names::{render_unknown, UnknownDependency};
 use super::DraftOptions;
 use crate::brief::{BriefDependency, BriefVariant, SpackBrief, VariantDefault};
-use crate::pylayout::{call, LINE_WIDTH};
-use crate::pystr::{comment_text, docstring_text, py_str, py_tuple, py_types, wrap};
+use packsmith_spack_knowledge::pylayout::{call, LINE_WIDTH};
+use packsmith_spack_knowledge::pystr::{
+    comment_text, docstring_text, py_str, py_tuple, py_types, wrap,
+};
 
 /// Everything in the class before the first method.
 pub fn render_body(
@@ -105,7 +107,8 @@ fn metadata(b: &SpackBrief) -> Vec<String> {
     }
     let is_python = b.base_classes.iter().any(|c| c == "PythonPackage");
     match (&b.fetch.url, &b.fetch.git) {
-        (Some(url), _) => match crate::pypi::path_of(url).filter(|_| is_python) {
+        (Some(url), _) => match packsmith_spack_knowledge::pypi::path_of(url).filter(|_| is_python)
+        {
             Some(path) => out.push(format!("    pypi = {}", py_str(&path))),
             None => out.push(format!("    url = {}", py_str(url))),
         },

@@ -1,8 +1,8 @@
 //! The versions a recipe declares, and the URL its `url` pattern gives
 //! for a new one.
 
-use crate::recipe::ParsedRecipe;
-use crate::spec::Version;
+use packsmith_spack_knowledge::recipe::ParsedRecipe;
+use packsmith_spack_knowledge::spec::Version;
 
 /// The newest release the recipe declares: the greatest `version()` that
 /// is not a branch (`develop`, `main`, or one given with `branch=`).
@@ -28,7 +28,7 @@ pub fn recipe_url(recipe: &ParsedRecipe) -> Option<String> {
         .iter()
         .find(|a| a.name == "pypi")
         .and_then(|a| a.value.as_str())?;
-    crate::pypi::url_of(pypi)
+    packsmith_spack_knowledge::pypi::url_of(pypi)
 }
 
 /// The URL Spack derives from the recipe's `url` for `new`, the way
@@ -104,7 +104,7 @@ fn names_version(url: &str, written: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recipe::parse_recipe;
+    use packsmith_spack_knowledge::recipe::parse_recipe;
 
     #[test]
     fn the_newest_release_ignores_branches() {

@@ -4,8 +4,8 @@
 //! with `install`/`install_tree` (all from `spack.package`).
 
 use crate::brief::InstallPlan;
-use crate::pylayout::{call, LINE_WIDTH};
-use crate::pystr::{comment_text, py_str, wrap};
+use packsmith_spack_knowledge::pylayout::{call, LINE_WIDTH};
+use packsmith_spack_knowledge::pystr::{comment_text, py_str, wrap};
 
 /// Directories of the build tree that never hold the project's own
 /// products: CMake's probes and FetchContent's downloads.
