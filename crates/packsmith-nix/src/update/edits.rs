@@ -138,21 +138,15 @@ pub fn apply_input(text: &str, change: &InputChange) -> Option<(String, NixEdit)
                 return None;
             }
             let lists = change.role.lists();
-            let out = match lists.iter().find_map(|l| recipe.list(l)) {
-                Some(list) => insert_item(text, list.body.clone(), &change.attr),
-                None => new_list(text, &recipe, lists[0], &change.attr)?,
+            let (out, into) = match lists.iter().find_map(|l| recipe.list(l)) {
+                Some(list) => (
+                    insert_item(text, list.body.clone(), &change.attr),
+                    list.attr.as_str(),
+                ),
+                None => (new_list(text, &recipe, lists[0], &change.attr)?, lists[0]),
             };
             let out = add_formal(&out, formal_of(&change.attr));
-            let why = format!(
-                "{} added to {}{}",
-                change.attr,
-                NixRecipe::read(&out)
-                    .lists
-                    .iter()
-                    .find(|l| l.items.contains(&change.attr))
-                    .map_or("its list", |l| l.attr.as_str()),
-                cited(change)
-            );
+            let why = format!("{} added to {into}{}", change.attr, cited(change));
             Some((out, NixEdit { why }))
         }
         InputChangeKind::Dropped => {

@@ -70,10 +70,21 @@ pub struct NixUpdateOutcome {
 /// Rounds of build → hash mismatch → corrected hash.
 const HASH_ROUNDS: usize = 3;
 
-/// The version literal the recipe declares, for the caller to find the
-/// old source with.
-pub fn declared_version(recipe: &str) -> Option<String> {
-    NixRecipe::read(recipe).version.map(|(v, _)| v)
+/// The version literal the recipe at `path` declares, for the caller to
+/// find the old source with; an error naming the file when it has none.
+pub fn declared_version(recipe: &str, path: &Path) -> Result<String, RunError> {
+    NixRecipe::read(recipe)
+        .version
+        .map(|(v, _)| v)
+        .ok_or_else(|| no_literal_version(path))
+}
+
+fn no_literal_version(path: &Path) -> RunError {
+    RunError::bad_input(format!(
+        "{} declares no literal `version = \"…\";`",
+        path.display()
+    ))
+    .hint("write the packaged version as a string literal, then update")
 }
 
 /// Diffs, edits, validates and reports.
@@ -81,13 +92,9 @@ pub fn run(
     req: NixUpdateRequest<'_>,
     say: &mut dyn FnMut(&str),
 ) -> Result<NixUpdateOutcome, RunError> {
-    let given = req.recipe_path.display().to_string();
     let parsed = NixRecipe::read(req.recipe);
     if parsed.version.is_none() {
-        return Err(
-            RunError::bad_input(format!("{given} declares no literal `version = \"…\";`"))
-                .hint("write the packaged version as a string literal, then update"),
-        );
+        return Err(no_literal_version(req.recipe_path));
     }
     let pname = parsed
         .pname
@@ -135,13 +142,11 @@ pub fn run(
 
     let (validation, steps, reason) = validate(&req, &run_dir, &mut text, &mut edits, say)?;
     // `lib` bound only for a `lib.fakeHash` the build has since replaced.
-    let had_lib = recipe::NixRecipe::read(req.recipe)
-        .formals
-        .is_some_and(|f| {
-            recipe::formal_names(req.recipe, &f)
-                .iter()
-                .any(|n| n == "lib")
-        });
+    let had_lib = parsed.formals.as_ref().is_some_and(|f| {
+        recipe::formal_names(req.recipe, f)
+            .iter()
+            .any(|n| n == "lib")
+    });
     if !had_lib {
         text = edits::drop_unused_formal(&text, "lib");
     }

@@ -6,13 +6,14 @@
 
 use std::path::Path;
 
-use packsmith_core::forge::{Forge, ForgeRepo};
+use packsmith_core::forge::Forge;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::recipe::SrcCall;
+use crate::fetch::{Revision, SourceSpec};
 use crate::hash::NixHash;
-use crate::prefetch::{prefetch, PrefetchPlan};
+use crate::prefetch::{plan, prefetch, PrefetchPlan};
 use crate::runner::NixConfig;
 
 /// Where the new hash came from.
@@ -61,38 +62,30 @@ pub fn fetch_plan(src: &SrcCall, pname: Option<&str>, version: &str) -> Option<P
         };
         (!filled.contains("${")).then_some(filled)
     };
+    // The source as `packsmith nix` names one, so the URL and whether its
+    // hash is of the unpacked tree come from `prefetch::plan`.
     let forge = |forge: Forge| -> Option<PrefetchPlan> {
-        let repo = ForgeRepo {
+        let spec = SourceSpec::Forge {
             forge,
             owner: value("owner")?,
             repo: value("repo")?,
         };
-        let url = match value("tag") {
-            Some(tag) => repo.tag_archive_url(&tag),
-            None => repo.commit_archive_url(&value("rev")?),
-        };
-        Some(PrefetchPlan { url, unpack: true })
+        let rev = Revision::guess(&value("tag").or_else(|| value("rev"))?);
+        plan(&spec, Some(&rev), Some(version))
     };
     match src.fetcher.as_str() {
-        "fetchurl" => Some(PrefetchPlan {
-            url: value("url")?,
-            unpack: false,
-        }),
+        "fetchurl" => plan(&SourceSpec::Url { url: value("url")? }, None, None),
         "fetchzip" => Some(PrefetchPlan {
             url: value("url")?,
             unpack: true,
         }),
-        "fetchPypi" => {
-            let name = value("pname")?;
-            let v = value("version")?;
-            let first = name.chars().next()?;
-            Some(PrefetchPlan {
-                url: format!(
-                    "https://files.pythonhosted.org/packages/source/{first}/{name}/{name}-{v}.tar.gz"
-                ),
-                unpack: false,
-            })
-        }
+        "fetchPypi" => plan(
+            &SourceSpec::Pypi {
+                pname: value("pname")?,
+            },
+            None,
+            Some(&value("version")?),
+        ),
         "fetchFromGitHub" => forge(Forge::GitHub),
         "fetchFromGitLab" => forge(Forge::GitLab {
             host: value("domain").unwrap_or_else(|| "gitlab.com".into()),

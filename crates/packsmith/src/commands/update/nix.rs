@@ -14,16 +14,7 @@ use crate::progress::note;
 
 pub fn run_nix(args: &UpdateArgs, text: &str) -> Result<Exit, CliError> {
     let recipe_path = &args.recipe;
-    let old_version = declared_version(text).ok_or_else(|| {
-        CliError::new(
-            Exit::BadInput,
-            format!(
-                "{} declares no literal `version = \"…\";`",
-                recipe_path.display()
-            ),
-        )
-        .hint("write the packaged version as a string literal, then update")
-    })?;
+    let old_version = declared_version(text, recipe_path)?;
     let new = sources::new_tree(&args.source)?;
     let new_version = super::new_version(args, &new)?;
     super::check_newer(&old_version, &new_version, recipe_path)?;
