@@ -80,6 +80,7 @@
 pub mod contribute;
 pub mod diagnose;
 pub mod ecosystem;
+pub mod jobs;
 pub mod knowledge;
 pub mod prepare;
 pub mod repair_set;

@@ -323,6 +323,10 @@ pub enum KbCommand {
     Search(KbSearchArgs),
     /// Reference recipes for a repository (path or facts.json).
     Similar(KbSimilarArgs),
+    /// The dependencies of a repository no rule maps to a Spack name (left
+    /// out of the draft), each with the knowledge base's candidates; with
+    /// --model, the model picks one (or none) and the pick is checked.
+    Pick(KbPickArgs),
     /// Embed every package's feature card (and, with --chunks, recipe
     /// chunks) for `--refs embedding:N`; incremental per embedding model.
     Embed(KbEmbedArgs),
@@ -390,6 +394,21 @@ pub struct KbSimilarArgs {
     /// Leave this package out too (repeatable).
     #[arg(long)]
     pub exclude: Vec<String>,
+    /// Spack generation the names are mapped for (0.23 or 1).
+    #[arg(long, default_value = "1")]
+    pub spack_version: String,
+    #[command(flatten)]
+    pub select: KbSelect,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KbPickArgs {
+    /// A source directory (analyzed) or a facts.json from `analyze --json`.
+    pub target: std::path::PathBuf,
+    /// A model to pick with (e.g. local:qwen2.5-coder-1.5b); without it the
+    /// candidates are listed only.
+    #[arg(long)]
+    pub model: Option<String>,
     /// Spack generation the names are mapped for (0.23 or 1).
     #[arg(long, default_value = "1")]
     pub spack_version: String,

@@ -167,6 +167,23 @@ pub struct SpackBrief {
     /// version (`SETUPTOOLS_SCM_PRETEND_VERSION`): the source has no `.git`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scm_version_env: Vec<String>,
+    /// Dependencies found upstream that no rule could name in Spack: left
+    /// out of the draft, kept so a repair can pick a package for them
+    /// from the knowledge base's candidates (`packsmith kb pick`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<UnresolvedLookup>,
+}
+
+/// An upstream dependency lookup no Spack name was found for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnresolvedLookup {
+    /// As upstream wrote it (`TurboJpeg`, `libdw >= 0.154`).
+    pub upstream: String,
+    /// What looked for it.
+    pub source: NameSource,
+    /// The lookup fails the build without it (not behind an option).
+    pub required: bool,
+    pub evidence: Evidence,
 }
 
 /// One CMake define the recipe should pass.
@@ -298,6 +315,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         install: None,
         fixmes: Vec::new(),
         scm_version_env: Vec::new(),
+        unresolved: Vec::new(),
     }
 }
 
@@ -1298,6 +1316,12 @@ fn add_dependency(
     // A name this Spack does not know would fail the static check and
     // concretization; say so instead of writing it.
     if kb.knows_names() && kb.lookup(&spack) == Known::Unknown {
+        brief.unresolved.push(UnresolvedLookup {
+            upstream: upstream.to_string(),
+            source,
+            required,
+            evidence: evidence.clone(),
+        });
         brief.notes.push(BriefNote {
             message: format!(
                 "{upstream}: no Spack package named `{spack}` was found; left out (add it by hand if it is needed)"

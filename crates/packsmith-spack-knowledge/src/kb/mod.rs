@@ -6,6 +6,7 @@
 //! `<label>-<hash of the packages dir>.sqlite`. Indexing is incremental by
 //! file hash and atomic (see [`index`]).
 
+pub mod candidates;
 pub mod features;
 pub mod index;
 pub mod layout;

@@ -1,7 +1,8 @@
-//! `packsmith kb index|stats|show|search|similar` (`embed`: embed.rs; what they share: output.rs).
+//! `packsmith kb index|stats|show|search|similar` (`embed`: embed.rs; `pick`: pick.rs; what they share: output.rs).
 
 mod embed;
 mod output;
+mod pick;
 
 use crate::target_arg::spack_version;
 use output::{emit, json, load_facts, open, render_matches};
@@ -24,6 +25,7 @@ pub fn run(args: &KbArgs) -> Result<Exit, CliError> {
         KbCommand::Show(a) => show(a),
         KbCommand::Search(a) => search(a),
         KbCommand::Similar(a) => similar(a),
+        KbCommand::Pick(a) => pick::pick(a),
         KbCommand::Embed(a) => embed::embed(a),
     }
 }
