@@ -239,3 +239,27 @@ fn similar_is_deterministic_and_excludes_the_target() {
         .matches
         .is_empty());
 }
+
+#[test]
+fn candidates_for_a_name_no_rule_maps_say_why_each_is_one() {
+    use packsmith_spack_knowledge::kb::candidates::name_candidates;
+    use packsmith_spack_knowledge::mapping::NameSource;
+    let cache = tempfile::tempdir().unwrap();
+    index_repo(&fixture(), cache.path(), &IndexOptions::default()).unwrap();
+    let kb = KnowledgeBase::select(cache.path(), None).unwrap();
+    let names = kb.names().unwrap();
+    let found = name_candidates("MPICH", NameSource::Cmake, &names, &kb).unwrap();
+    let mpich = found
+        .iter()
+        .find(|c| c.name == "mpich-lite")
+        .expect("mpich-lite");
+    assert_eq!(mpich.why, "name contains `mpich`");
+    assert!(mpich.description.as_deref().unwrap().contains("MPI"));
+    let zlib = name_candidates("libzlib >= 1.2", NameSource::Pkgconfig, &names, &kb).unwrap();
+    assert_eq!(zlib[0].name, "zlib");
+    assert!(
+        name_candidates("Qwertyuiop", NameSource::Cmake, &names, &kb)
+            .unwrap()
+            .is_empty()
+    );
+}

@@ -28,6 +28,9 @@ pub enum Command {
     /// host that their DAG does not hold (the check `packsmith spack` runs
     /// after an install). Exit 1 when any prefix has a finding.
     Hermeticity(HermeticityArgs),
+    /// Why a Spack stage failed, from its log: the rules' class, and with
+    /// --model the model's class and cause read from the reduced log.
+    Diagnose(DiagnoseArgs),
     /// Local models (GGUF) for `--model local:NAME`: pull, list.
     Model(ModelArgs),
     /// Serve a model as an OpenAI-compatible endpoint (POST
@@ -477,6 +480,26 @@ pub struct HermeticityArgs {
     #[arg(long, conflicts_with = "kb")]
     pub no_kb: bool,
     /// One JSON array of reports instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiagnoseArgs {
+    /// The stage's log (a packsmith run's `attempts/NN/logs/STAGE.log`, or
+    /// any Spack output).
+    pub log: std::path::PathBuf,
+    /// Spack's build log beside it (`spack-build-out.txt`), if any.
+    pub build_log: Option<std::path::PathBuf>,
+    /// The stage that failed: load, audit, concretize, install or smoke.
+    #[arg(long, default_value = "install")]
+    pub stage: String,
+    /// A model to explain the failure too (e.g. local:qwen2.5-coder-1.5b).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Give the model the whole log instead of the reduced one (to compare).
+    #[arg(long, requires = "model")]
+    pub whole: bool,
     #[arg(long)]
     pub json: bool,
 }

@@ -12,6 +12,7 @@ mod compiler_compat;
 mod excerpt;
 mod hermetic;
 mod matching;
+mod reduce;
 mod rules;
 mod smoke;
 
@@ -25,6 +26,7 @@ pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
 pub use hermetic::diagnose_hermeticity;
 #[cfg(test)]
 pub(crate) use hermetic::host_zlib_report;
+pub use reduce::{reduce_log, ReducedLog};
 pub use rules::classify;
 pub use smoke::diagnose_smoke;
 

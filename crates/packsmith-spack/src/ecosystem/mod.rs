@@ -8,6 +8,7 @@ mod error;
 mod finish;
 mod hermeticity;
 mod output;
+mod pick_repair;
 mod prompts;
 mod references;
 mod smoke;
@@ -124,6 +125,8 @@ pub struct SpackEcosystem {
     rules: bool,
     /// The rule candidates tried so far in this run.
     rule_log: edit_repair::RuleLog,
+    /// The dependency names the model's pick job was asked about.
+    pick_log: pick_repair::PickLog,
     /// A recipe to start from instead of the draft (`packsmith repair`).
     start: Option<Recipe>,
     /// The last stage run (`packsmith repair --until`); `None`: all.
@@ -151,6 +154,7 @@ impl SpackEcosystem {
             repair_mode: RepairMode::Rewrite,
             rules: true,
             rule_log: edit_repair::RuleLog::default(),
+            pick_log: pick_repair::PickLog::default(),
             start: None,
             last_stage: None,
             source_root: None,
@@ -346,6 +350,15 @@ impl SpackEcosystem {
             .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why))
     }
 
+    /// The model's pick job for a dependency the build missed that no
+    /// rule names (needs the knowledge base); `None`: the usual repair.
+    fn pick_request(&self, recipe: &Recipe, failure: &Failure) -> Option<ChatRequest> {
+        let names = self.names.as_deref()?;
+        let kb = self.kb.as_ref()?.lock().ok()?;
+        self.pick_log
+            .request(&self.brief, names, &kb, &recipe.text, failure)
+    }
+
     /// Attempt `number`'s overlay as its stages left it, when it still
     /// holds `recipe` (the variant check runs in it instead of writing it
     /// again).
@@ -432,6 +445,9 @@ impl Ecosystem for SpackEcosystem {
         failure: &Failure,
     ) -> ChatRequest {
         let seed = u64::from(history.current_attempt) + 1;
+        if let Some(request) = self.pick_request(&history.current, failure) {
+            return request;
+        }
         if self.repair_mode == RepairMode::Edits {
             // A new seed per request, also when the base stays the same: a
             // re-ask is never the cached request again.
@@ -471,6 +487,11 @@ impl Ecosystem for SpackEcosystem {
     }
 
     fn answer_to_recipe(&self, start: &Recipe, raw: &str) -> Result<String, String> {
+        if let Some(names) = self.names.as_deref() {
+            if let Some(answer) = self.pick_log.answer(&self.brief, names, &start.text, raw) {
+                return answer.map(|text| PinnedFetch::of(&self.brief.fetch).apply(&text).0);
+            }
+        }
         match self.repair_mode {
             RepairMode::Rewrite => Ok(self.clean_output(raw)),
             RepairMode::Edits => {

@@ -4,6 +4,7 @@ mod analyze;
 pub mod bench;
 mod bench_repairs;
 mod check;
+mod diagnose;
 mod doctor;
 mod hermeticity;
 mod kb;
@@ -29,6 +30,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Check(args) => check::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Hermeticity(args) => hermeticity::run(&args),
+        Command::Diagnose(args) => diagnose::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),
