@@ -165,9 +165,7 @@ pub fn check(
     }
     // A lookup of a virtual (`openmp`, `mpi`) is answered by a provider.
     let wanted = q.upstream.to_ascii_lowercase();
-    if names.lookup(&wanted) == Known::Virtual
-        && !names.provided_by(name).iter().any(|v| *v == wanted)
-    {
+    if names.lookup(&wanted) == Known::Virtual && !names.provided_by(name).contains(&wanted) {
         return Err(format!("`{name}` does not provide the virtual `{wanted}`"));
     }
     Ok(Some(name.to_string()))
