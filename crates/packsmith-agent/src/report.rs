@@ -83,6 +83,11 @@ pub struct AttemptRecord {
     pub verdict: Option<ProgressVerdict>,
     #[serde(default)]
     pub rolled_back: bool,
+    /// The model job whose structured answer made this recipe: the name of
+    /// the request's output schema (`edits`, `pick_package`); none for the
+    /// draft, a rule's repair or a free rewrite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
     /// True when the run was cut off during this attempt.
     #[serde(default)]
     pub interrupted: bool,

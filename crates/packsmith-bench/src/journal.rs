@@ -56,11 +56,15 @@ impl Outcome {
 /// One finished pair: what the report needs, so that a report is made
 /// from the journal alone.
 /// What the model spent on the attempts a passing recipe descends from.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelPath {
     pub model_calls: u32,
     pub tokens: u64,
     pub seconds: f64,
+    /// The model jobs on the path (`edits`, `pick_package`; `rewrite` for
+    /// a free answer), each once, in path order from the passing attempt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jobs: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -530,6 +530,10 @@ fn who_made_it(report: &RunReport, success: Option<u32>) -> (Option<String>, Opt
             path.model_calls += a.model_calls;
             path.tokens += a.usage.total();
             path.seconds += a.duration_ms as f64 / 1000.0;
+            let job = a.job.clone().unwrap_or_else(|| "rewrite".to_string());
+            if !path.jobs.contains(&job) {
+                path.jobs.push(job);
+            }
         }
         match a.base {
             Some(b) => at = b,
@@ -900,6 +904,12 @@ mod tests {
         let path = path.unwrap();
         assert_eq!((path.model_calls, path.tokens), (1, 110));
         assert!((path.seconds - 2.5).abs() < 1e-9);
+        // No schema: a free rewrite; a structured answer names its job.
+        assert_eq!(path.jobs, ["rewrite"]);
+        let mut picked = model.clone();
+        picked.attempts[1].job = Some("pick_package".into());
+        let (_, path) = who_made_it(&picked, Some(3));
+        assert_eq!(path.unwrap().jobs, ["pick_package"]);
         // A model attempt the passing recipe does not descend from is not
         // on the way (a rollback to the draft).
         let aside = report_of(&[

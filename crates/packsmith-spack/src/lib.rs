@@ -40,7 +40,16 @@
 //!   `hermetic` turns the hermeticity findings into `undeclared_dependency`;
 //!   `smoke` reads a failed smoke test's parts from Spack's test log.
 //!   The rules are tested on captured real logs in `tests/spack-logs/`
-//!   (`PACKSMITH_CAPTURE_LOGS=1` re-captures them).
+//!   (`PACKSMITH_CAPTURE_LOGS=1` re-captures them). `reduce` cuts a whole
+//!   log to its error lines with context, repeats kept once, for a model
+//!   to read when no rule classified it.
+//! - `jobs/`: the model's small jobs, each one checkable question with a
+//!   few tokens of answer under a grammar: `pick_package` (the Spack
+//!   package for a dependency name no rule maps, from `kb::candidates`;
+//!   `unresolved` lists a brief's such names for `packsmith kb pick`),
+//!   `explain_failure` (a label of SpackIt's set and a cause, from a log;
+//!   `log_diagnosis` sets it beside the rules' verdict for `packsmith
+//!   diagnose`).
 //! - `ecosystem/`: `SpackEcosystem`, Spack behind `Ecosystem`. `prompts`
 //!   with its `prompts/*.j2` minijinja templates; `output` cleans model
 //!   answers and pins the packed source's url, version and sha256; `stages`
@@ -53,6 +62,8 @@
 //!   loop with the stage's outcome; `edit_repair` is the
 //!   structured-edit repair (`RepairMode`: edits or rewrite) and `rule_fix`,
 //!   which tries the knowledge crate's candidates cheapest first;
+//!   `pick_repair` answers a `missing_dependency` no rule names with the
+//!   pick job (asked from `repair_request`, applied in `answer_to_recipe`);
 //!   `references` (knowledge-base recipes, compacted); `tools`
 //!   (`spack_lookup`, `show_recipe`, `check_recipe`).
 //!   `--no-rules` switches every rule off.

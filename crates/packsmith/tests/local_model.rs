@@ -5,5 +5,6 @@
 
 mod common;
 
+mod jobs_local_model;
 mod nix_local_model;
 mod spack_local_model;

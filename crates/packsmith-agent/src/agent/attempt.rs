@@ -30,6 +30,8 @@ struct Progress {
     failure: Option<Failure>,
     verdict: Option<ProgressVerdict>,
     rolled_back: bool,
+    /// The structured job whose answer made the recipe (its schema's name).
+    job: Option<String>,
 }
 
 impl Run<'_> {
@@ -71,10 +73,17 @@ impl Run<'_> {
             failure: None,
             verdict: None,
             rolled_back: false,
+            job: None,
         };
         let before = match &source {
             Source::Given(_) => String::new(),
             Source::Ask { start, .. } => start.text.clone(),
+        };
+        // A structured answer names its job by its schema (`edits`,
+        // `pick_package`); a free rewrite or the draft has none.
+        p.job = match &source {
+            Source::Given(_) => None,
+            Source::Ask { request, .. } => request.output_schema.as_ref().map(|s| s.name.clone()),
         };
         let outcome = self.attempt_steps(n, kind, base, source, &mut p);
         let interrupted = outcome.is_err();
@@ -520,6 +529,7 @@ impl Run<'_> {
             }),
             verdict: p.verdict,
             rolled_back: p.rolled_back,
+            job: p.job,
             interrupted,
             model_calls: self.current.model_calls,
             tool_calls: self.current.tool_calls,

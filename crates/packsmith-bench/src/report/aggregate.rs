@@ -54,6 +54,10 @@ pub struct ConfigStats {
     pub installed_by: BTreeMap<String, usize>,
     /// What the model spent on the paths of the pairs it made pass.
     pub model_path: ModelPath,
+    /// Pairs the model made pass, by each job on their path (`edits`,
+    /// `pick_package`, `rewrite`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub model_jobs: BTreeMap<String, usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -156,18 +160,23 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
         .sum::<f64>();
     let mut installed_by: BTreeMap<String, usize> = BTreeMap::new();
     let mut model_path = ModelPath::default();
+    let mut model_jobs: BTreeMap<String, usize> = BTreeMap::new();
     for r in results.iter().filter(|r| r.outcome == Outcome::Succeeded) {
         let by = r.installed_by.clone().unwrap_or_else(|| "unknown".into());
         *installed_by.entry(by).or_default() += 1;
-        if let Some(p) = r.model_path {
+        if let Some(p) = &r.model_path {
             model_path.model_calls += p.model_calls;
             model_path.tokens += p.tokens;
             model_path.seconds += p.seconds;
+            for job in &p.jobs {
+                *model_jobs.entry(job.clone()).or_default() += 1;
+            }
         }
     }
     ConfigStats {
         installed_by,
         model_path,
+        model_jobs,
         name: name.to_string(),
         n,
         succeeded,

@@ -287,6 +287,14 @@ fn who_made_it(r: &Report) -> String {
     for c in &r.configurations {
         let n = |k: &str| c.installed_by.get(k).copied().unwrap_or(0);
         let mut model = n("model").to_string();
+        if !c.model_jobs.is_empty() {
+            let jobs: Vec<String> = c
+                .model_jobs
+                .iter()
+                .map(|(j, k)| format!("{j} {k}"))
+                .collect();
+            model.push_str(&format!(" (by job: {})", jobs.join(", ")));
+        }
         if n("unknown") > 0 {
             model.push_str(&format!(" ({} not recorded)", n("unknown")));
         }
@@ -514,6 +522,7 @@ mod tests {
             model_calls: 2,
             tokens: 1500,
             seconds: 42.0,
+            jobs: vec!["pick_package".into()],
         });
         let old = pair("c", Outcome::Succeeded, Some(2));
         let failed = pair("d", Outcome::Failed, None);
@@ -532,7 +541,8 @@ mod tests {
         let table = who_made_it(&report);
         assert!(table.contains("## Who made the passing recipe"), "{table}");
         assert!(
-            table.contains("| `c` | 3 | 1 | 0 | 1 (1 not recorded) | 2 / "),
+            table
+                .contains("| `c` | 3 | 1 | 0 | 1 (by job: pick_package 1) (1 not recorded) | 2 / "),
             "{table}"
         );
         assert!(table.contains(" / 42 s |"), "{table}");

@@ -167,6 +167,7 @@ mod tests {
             failure: Some(Failure::new(stage, stage, format!("error {n}\nmore"))),
             verdict: None,
             rolled_back: false,
+            job: None,
             interrupted: false,
             model_calls: 1,
             tool_calls: 0,

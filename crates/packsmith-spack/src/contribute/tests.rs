@@ -100,6 +100,7 @@ fn report(status: RunStatus) -> RunReport {
             failure: None,
             verdict: None,
             rolled_back: false,
+            job: None,
             interrupted: false,
             model_calls: 0,
             tool_calls: 0,
