@@ -84,7 +84,7 @@ pub struct AttemptRecord {
     #[serde(default)]
     pub rolled_back: bool,
     /// The model job whose structured answer made this recipe: the name of
-    /// the request's output schema (`edits`, `pick_package`); none for the
+    /// the request's output schema (`recipe_edits`, `pick_package`); none for the
     /// draft, a rule's repair or a free rewrite.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub job: Option<String>,

@@ -61,7 +61,7 @@ pub struct ModelPath {
     pub model_calls: u32,
     pub tokens: u64,
     pub seconds: f64,
-    /// The model jobs on the path (`edits`, `pick_package`; `rewrite` for
+    /// The model jobs on the path (`recipe_edits`, `pick_package`; `rewrite` for
     /// a free answer), each once, in path order from the passing attempt.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub jobs: Vec<String>,

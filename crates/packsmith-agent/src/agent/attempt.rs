@@ -79,7 +79,7 @@ impl Run<'_> {
             Source::Given(_) => String::new(),
             Source::Ask { start, .. } => start.text.clone(),
         };
-        // A structured answer names its job by its schema (`edits`,
+        // A structured answer names its job by its schema (`recipe_edits`,
         // `pick_package`); a free rewrite or the draft has none.
         p.job = match &source {
             Source::Given(_) => None,

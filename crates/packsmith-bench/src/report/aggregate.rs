@@ -54,7 +54,7 @@ pub struct ConfigStats {
     pub installed_by: BTreeMap<String, usize>,
     /// What the model spent on the paths of the pairs it made pass.
     pub model_path: ModelPath,
-    /// Pairs the model made pass, by each job on their path (`edits`,
+    /// Pairs the model made pass, by each job on their path (`recipe_edits`,
     /// `pick_package`, `rewrite`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub model_jobs: BTreeMap<String, usize>,
