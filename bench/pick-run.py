@@ -13,7 +13,8 @@ Arms, on the same lookups:
 - model: the model's checked pick (a refused answer counts as `none`).
 
 A pick is right when the human recipe depends on it, wrong when it does not; `none` is right
-when no candidate is in the human recipe (`gold` empty), else missed. Writes picks.jsonl (one
+when no candidate (of this binary: the task file fixes the lookups and the human recipe's
+dependencies, not how candidates are found) is in the human recipe, else missed. Writes picks.jsonl (one
 line per lookup, with tokens and seconds) and summary.md into --out.
 """
 import argparse
@@ -62,21 +63,26 @@ def main():
         for t in lookups:
             p = picks.get((t["source"], t["upstream"]))
             pick = (p or {}).get("pick") or {}
+            # The candidates of this binary: the task file fixes the lookups and
+            # the human recipe's dependencies, not how candidates are found.
             candidates = [c["name"] for c in (p or {}).get("candidates", [])]
-            top = t["candidates"][0] if t["candidates"] else None
+            gold = [c for c in candidates if c in t["human_depends_on"]]
+            top = candidates[0] if candidates else None
             usage = pick.get("usage") or {}
             rows.append(
                 {
                     "id": t["id"],
-                    "gold": t["gold"],
+                    "gold": gold,
+                    "candidates": candidates,
                     "candidates_same": candidates == t["candidates"],
+                    "still_left_out": p is not None,
                     "answer": pick.get("answer"),
                     "model_pick": pick.get("package"),
                     "refused": pick.get("refused"),
                     "top_candidate": top,
-                    "rules": score(None, t["gold"]),
-                    "top": score(top, t["gold"]),
-                    "model": score(pick.get("package"), t["gold"]),
+                    "rules": score(None, gold),
+                    "top": score(top, gold),
+                    "model": score(pick.get("package"), gold),
                     "prompt_tokens": usage.get("prompt_tokens", 0),
                     "completion_tokens": usage.get("completion_tokens", 0),
                     "seconds": round(pick.get("seconds", 0.0), 2),
@@ -88,12 +94,15 @@ def main():
             f.write(json.dumps(r, sort_keys=True) + "\n")
     n = len(rows)
     reachable = sum(1 for r in rows if r["gold"])
+    if len(rows) != len(tasks):
+        sys.exit(f"pick-run: {len(tasks)} lookups registered, {len(rows)} scored")
     lines = [
         f"# Pick benchmark, split {a.split}, model {a.model}",
         "",
         f"{n} lookups ({reachable} with the human recipe's package among the candidates); "
         f"wall {time.time() - started:.0f} s; "
-        f"{sum(1 for r in rows if not r['candidates_same'])} with candidates other than the task file's.",
+        f"{sum(1 for r in rows if not r['candidates_same'])} with candidates other than the task file's; "
+        f"{sum(1 for r in rows if not r['still_left_out'])} the draft of this binary no longer leaves out.",
         "",
         "| arm | right pick | wrong pick | `none`, right | `none`, missed |",
         "| --- | --- | --- | --- | --- |",

@@ -44,46 +44,79 @@ impl NameCandidate {
     }
 }
 
-/// The words of an upstream name that can name a package: split at
-/// punctuation and case changes, lower-cased, with `lib` prefixes, version
-/// suffixes (`gthread2` → `gthread`, `libnl-3.0` → `nl`) and a pkg-config
-/// version constraint (`libpulse >= 0.9`) dropped; words under three
-/// letters say too little to search for.
+/// The words of an upstream name that can name a package: the whole name
+/// (lower-cased, `_` and `.` as `-`) and its parts, split at punctuation
+/// and case changes; each also without a version suffix (`gthread2` →
+/// `gthread`, `libnl-3.0` → `libnl`) and without a `lib` prefix, and a
+/// pkg-config version constraint (`libpulse >= 0.9`) dropped. The whole
+/// name may be three letters; a part needs four (`cpp`, `gss` in a longer
+/// name match too much to say anything).
 pub fn name_words(upstream: &str) -> Vec<String> {
     let bare = upstream.split_whitespace().next().unwrap_or(upstream);
-    let mut words: Vec<String> = Vec::new();
+    let mut parts: Vec<String> = Vec::new();
     let mut current = String::new();
     let mut prev_lower = false;
     for c in bare.chars() {
         if !c.is_ascii_alphanumeric() {
-            words.push(std::mem::take(&mut current));
+            parts.push(std::mem::take(&mut current));
             prev_lower = false;
             continue;
         }
         // `TurboJpeg` → `Turbo`, `Jpeg`; `HIPToolkit` stays one word up to
-        // the lower-case run, which is enough to find `hip`.
+        // the lower-case run.
         if c.is_ascii_uppercase() && prev_lower {
-            words.push(std::mem::take(&mut current));
+            parts.push(std::mem::take(&mut current));
         }
         prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
         current.push(c.to_ascii_lowercase());
     }
-    words.push(current);
+    parts.push(current);
     let whole = bare.to_ascii_lowercase().replace(['_', '.'], "-");
     let mut out: Vec<String> = Vec::new();
-    let mut keep = |w: &str| {
-        if w.len() >= 3 && !out.iter().any(|o| o == w) {
+    let mut keep = |w: &str, least: usize| {
+        if w.len() >= least && !out.iter().any(|o| o == w) {
             out.push(w.to_string());
         }
     };
-    for word in std::iter::once(whole).chain(words) {
+    let words = std::iter::once((whole, 3)).chain(parts.into_iter().map(|p| (p, 4)));
+    for (word, least) in words {
         let trimmed = word.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
-        keep(trimmed);
+        // Digits right after letters are part of the name (`hdf5`,
+        // `sqlite3`); after a `-` or `.` they are a version (`libnl-3.0`).
+        let stem = word.trim_end_matches(|c: char| c.is_ascii_digit());
+        if stem.len() < word.len() && stem.ends_with(|c: char| c.is_ascii_alphabetic()) {
+            keep(&word, least);
+        }
+        keep(trimmed, least);
         if let Some(rest) = trimmed.strip_prefix("lib") {
-            keep(rest);
+            keep(rest, least);
         }
     }
     out
+}
+
+/// Prefixes of packages of another language's ecosystem: `py-gssapi` is
+/// not what a CMake lookup of `Globus_GSSAPI_GSI` wants, though `py-numpy`
+/// is what `find_package(NumPy)` does.
+const LANGUAGE_PREFIXES: &[&str] = &[
+    "py-", "r-", "perl-", "lua-", "rust-", "go-", "npm-", "julia-", "octave-", "ruby-",
+];
+
+/// Whether `candidate` belongs to another language's ecosystem than the
+/// lookup, unless it is that ecosystem's package of the same name.
+fn other_language(candidate: &str, upstream: &str, source: NameSource) -> bool {
+    if source == NameSource::Python {
+        return false;
+    }
+    let same = upstream
+        .split_whitespace()
+        .next()
+        .unwrap_or(upstream)
+        .to_ascii_lowercase()
+        .replace(['_', '.'], "-");
+    LANGUAGE_PREFIXES
+        .iter()
+        .any(|p| candidate.strip_prefix(p).is_some_and(|rest| rest != same))
 }
 
 /// The candidates for `upstream`, found by `source`, best first, at most
@@ -145,6 +178,7 @@ pub fn name_candidates(
             add(hit.name, why, score, hit.description);
         }
     }
+    found.retain(|c| !other_language(&c.name, upstream, source));
     // Packages by the same words rank first; ties keep the shorter name
     // (`jpeg` before `jpeg-xl-tools`), then the alphabet.
     found.sort_by(|a, b| {
@@ -180,11 +214,36 @@ mod tests {
         assert_eq!(name_words("TurboJpeg"), ["turbojpeg", "turbo", "jpeg"]);
         assert_eq!(name_words("libnl-3.0"), ["libnl"]);
         assert_eq!(name_words("libpulse >= 0.9.11"), ["libpulse", "pulse"]);
-        assert_eq!(name_words("GTHREAD2"), ["gthread"]);
+        assert_eq!(name_words("GTHREAD2"), ["gthread2", "gthread"]);
+        assert_eq!(
+            name_words("alps-hdf5"),
+            ["alps-hdf5", "alps-hdf", "alps", "hdf5"]
+        );
         assert_eq!(
             name_words("Globus_GSS_ASSIST"),
-            ["globus-gss-assist", "globus", "gss", "assist"]
+            ["globus-gss-assist", "globus", "assist"]
         );
         assert!(name_words("ws").is_empty());
+    }
+
+    #[test]
+    fn another_languages_package_is_a_candidate_only_by_the_same_name() {
+        assert!(other_language(
+            "py-gssapi",
+            "Globus_GSSAPI_GSI",
+            NameSource::Cmake
+        ));
+        assert!(other_language(
+            "perl-params-util",
+            "alps-params",
+            NameSource::Cmake
+        ));
+        assert!(!other_language("py-numpy", "NumPy", NameSource::Cmake));
+        assert!(!other_language("py-gssapi", "gssapi", NameSource::Python));
+        assert!(!other_language(
+            "libgssglue",
+            "Globus_GSSAPI_GSI",
+            NameSource::Cmake
+        ));
     }
 }

@@ -57,9 +57,10 @@ fn what_looks(source: NameSource) -> &'static str {
 }
 
 const SYSTEM: &str = "You name Spack packages. A build looks for a dependency; choose the one \
-Spack package from the candidates that provides it, or none when no candidate does (the \
-project's own components, tools unrelated to the name, or a different library that only \
-shares a word). Answer with JSON {\"package\": NAME}.";
+Spack package from the candidates that IS that dependency (the same library or tool under \
+another name), or none. Answer none when no candidate is it: the project's own components, a \
+different library that only shares a word or a prefix, a tool of another kind. A wrong package \
+breaks the build; none only leaves the dependency out. Answer with JSON {\"package\": NAME}.";
 
 /// The request for `q`: the candidates as a list with their evidence, the
 /// answer constrained to their names and `none`.
