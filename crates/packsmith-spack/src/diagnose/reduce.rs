@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use packsmith_agent::clip_bytes;
 use regex::Regex;
 
 use super::excerpt::strip_ansi;
@@ -53,17 +54,6 @@ fn blurred(line: &str) -> String {
     }
 }
 
-fn cut(line: &str) -> &str {
-    if line.len() <= MAX_LINE {
-        return line;
-    }
-    let mut end = MAX_LINE;
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    &line[..end]
-}
-
 /// `log` reduced: error lines with [`BEFORE`]/[`AFTER`] lines of context,
 /// each distinct line once, gaps marked `…`, at most [`MAX_LINES`] lines
 /// and [`MAX_BYTES`] bytes. The last errors matter most (a build stops at
@@ -102,7 +92,7 @@ pub fn reduce_log(log: &str) -> ReducedLog {
             picked.push("…".to_string());
         }
         gap = false;
-        picked.push(cut(line.trim_end()).to_string());
+        picked.push(clip_bytes(line.trim_end(), MAX_LINE).to_string());
     }
     // Newest last: drop from the front until both caps hold.
     let mut bytes: usize = picked.iter().map(|l| l.len() + 1).sum();

@@ -13,6 +13,8 @@ mod prompts;
 mod references;
 mod smoke;
 mod stages;
+#[cfg(test)]
+mod test_brief;
 mod tools;
 mod variants;
 

@@ -192,15 +192,7 @@ class Viewer(CMakePackage):
         index_repo(&repo, cache.path(), &IndexOptions::default()).expect("indexed");
         let kb = KnowledgeBase::select(cache.path(), None).expect("the fixture's KB");
         let names = kb.names().expect("names");
-        let brief: SpackBrief = serde_json::from_value(serde_json::json!({
-            "target": "0.23", "package": "viewer", "class_name": "Viewer", "build_system": null,
-            "base_classes": ["CMakePackage"], "description": null, "homepage": null,
-            "license": null, "fetch": {"version": "1.0", "url": null, "sha256": null, "git": null,
-            "tag": null, "commit": null, "submodules": false}, "variants": [],
-            "dependencies": [], "optional_dependencies": [], "language_virtuals": [],
-            "cmake_constraint": null, "defines": [], "notes": []
-        }))
-        .expect("a brief");
+        let brief = crate::ecosystem::test_brief::bare_brief("viewer", "Viewer");
         let log = PickLog::default();
         // A header names a file: no pick job for it.
         assert!(log

@@ -66,15 +66,7 @@ class Fxdiv(CMakePackage):
 "#;
 
     fn brief(defines: &[(&str, &str)]) -> SpackBrief {
-        let mut b: SpackBrief = serde_json::from_value(serde_json::json!({
-            "target": "0.23", "package": "fxdiv", "class_name": "Fxdiv", "build_system": null,
-            "base_classes": ["CMakePackage"], "description": null, "homepage": null,
-            "license": null, "fetch": {"version": "1.0", "url": null, "sha256": null, "git": null,
-            "tag": null, "commit": null, "submodules": false}, "variants": [],
-            "dependencies": [], "optional_dependencies": [], "language_virtuals": [],
-            "cmake_constraint": null, "defines": [], "notes": []
-        }))
-        .unwrap_or_else(|e| panic!("{e}"));
+        let mut b = crate::ecosystem::test_brief::bare_brief("fxdiv", "Fxdiv");
         b.defines = defines
             .iter()
             .map(|(k, v)| BriefDefine {
