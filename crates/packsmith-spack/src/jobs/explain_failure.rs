@@ -24,8 +24,8 @@ pub const LABELS: &[&str] = &[
     "system_incompatible",
 ];
 
-/// Longest cause accepted, in characters.
-const MAX_CAUSE: usize = 200;
+/// Longest cause accepted, in characters (about 40 tokens).
+const MAX_CAUSE: usize = 160;
 
 const SYSTEM: &str = "You read the log of a failed Spack stage and say why it failed. Labels: \
 syntax (the recipe does not load), constraint (the concretizer cannot satisfy the specs, or a \
@@ -33,7 +33,7 @@ package is unknown), missing_dependency (the build looked for a package, library
 is not there), cmake (another CMake configure error), compilation (the compiler or linker \
 failed), web (a download or checksum failed), test (tests failed), compute_timeout (it ran out of \
 time), system_incompatible (the sandbox or the machine refused something). Answer with JSON \
-{\"class\": LABEL, \"cause\": one sentence naming what failed}.";
+{\"class\": LABEL, \"cause\": one short sentence naming what failed}.";
 
 /// The model's explanation, checked.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,14 +64,16 @@ pub fn request(stage: &str, log: &str) -> ChatRequest {
             "type": "object",
             "properties": {
                 "class": {"type": "string", "enum": LABELS},
-                "cause": {"type": "string"},
+                // Bounded in the grammar, so an answer can never be cut
+                // off by the token limit halfway through its sentence.
+                "cause": {"type": "string", "minLength": 1, "maxLength": MAX_CAUSE},
             },
             "required": ["class", "cause"],
             "additionalProperties": false,
         }),
     });
     req.temperature = Some(0.0);
-    req.max_tokens = Some(96);
+    req.max_tokens = Some(160);
     req
 }
 
