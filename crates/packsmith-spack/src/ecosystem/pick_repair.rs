@@ -68,6 +68,11 @@ impl PickLog {
         recipe: &str,
         failure: &Failure,
     ) -> Option<ChatRequest> {
+        // A question is pending until the next repair request: the loop's
+        // re-ask of an unusable answer is still the same question.
+        if let Ok(mut pending) = self.pending.lock() {
+            *pending = None;
+        }
         let diagnosis = diagnosis_of(failure)?;
         if diagnosis.class != FailureClass::MissingDependency {
             return None;
@@ -115,7 +120,8 @@ impl PickLog {
     }
 
     /// The recipe with the checked pick declared, when the answer is to a
-    /// pick request (`None`: it is not; the usual answer path applies).
+    /// pick request, the last one asked or the loop's re-ask of it (`None`:
+    /// it is not; the usual answer path applies).
     pub fn answer(
         &self,
         brief: &SpackBrief,
@@ -123,7 +129,7 @@ impl PickLog {
         recipe: &str,
         raw: &str,
     ) -> Option<Result<String, String>> {
-        let pending = self.pending.lock().ok()?.take()?;
+        let pending = self.pending.lock().ok()?.clone()?;
         let question = PickQuestion {
             project: &brief.package,
             upstream: &pending.upstream,
@@ -210,11 +216,14 @@ class Viewer(CMakePackage):
             .expect("an answer to the pick")
             .expect("a checked pick");
         assert!(fixed.contains("depends_on(\"mpich-lite\")"), "{fixed}");
-        // Answered: the next answer is not a pick's, and the name is not asked again.
-        assert!(log.answer(&brief, &names, RECIPE, "{}").is_none());
+        // A re-ask of the same question is still answered as a pick.
+        assert!(log.answer(&brief, &names, RECIPE, "{}").is_some());
+        // The name is not asked again, and the next request leaves the
+        // usual answer path to the usual repair.
         assert!(log
             .request(&brief, &names, &kb, RECIPE, &missing(&["MPICH"]))
             .is_none());
+        assert!(log.answer(&brief, &names, RECIPE, "{}").is_none());
         let other = log
             .request(&brief, &names, &kb, RECIPE, &missing(&["zlib_x"]))
             .expect("another name is asked");
