@@ -24,7 +24,11 @@ def ask(a, task, root, whole):
     cmd += ["--stage", task["stage"], "--model", a.model, "--json"] + (["--whole"] if whole else [])
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
-        sys.exit(f"explain-run: `{' '.join(cmd)}` failed: {out.stderr.strip()}")
+        # A log the model cannot take (longer than its context) is an answer
+        # of its own: recorded, counted as not right, and the run goes on.
+        print(f"explain-run: {task['id']}: {out.stderr.strip()}", file=sys.stderr)
+        return {"error": out.stderr.strip().splitlines()[0] if out.stderr.strip() else "failed",
+                "reduced_bytes": 0, "bytes_in": 0}
     return json.loads(out.stdout)
 
 
@@ -61,6 +65,7 @@ def main():
                     "model_class": m.get("class"),
                     "cause": m.get("cause"),
                     "refused": m.get("refused"),
+                    "error": d.get("error"),
                     "right": None if t["label"] is None else m.get("class") == t["label"],
                     "bytes_read": d["reduced_bytes"] if view == "reduced" else d["bytes_in"],
                     "prompt_tokens": usage.get("prompt_tokens", 0),
@@ -86,7 +91,8 @@ def main():
         n = max(len(part), 1)
         right = sum(1 for r in part if r["right"])
         lines.append(
-            f"| {view} | {right} of {labelled} | {sum(1 for r in part if r['refused'])} | "
+            f"| {view} | {right} of {labelled} | {sum(1 for r in part if r['refused'])} "
+            f"(+{sum(1 for r in part if r['error'])} not taken) | "
             f"{sum(r['bytes_read'] for r in part) / n:.0f} | {sum(r['prompt_tokens'] for r in part) / n:.0f} | "
             f"{sum(r['seconds'] for r in part) / n:.1f} |"
         )
