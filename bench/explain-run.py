@@ -63,7 +63,8 @@ def main():
                     "label": t["label"],
                     "rules_class": t["rules_class"],
                     "model_class": m.get("class"),
-                    "cause": m.get("cause"),
+                    # The cause may quote a path of this machine: home as `~`.
+                    "cause": (m.get("cause") or "").replace(os.path.expanduser("~") + "/", "~/") or None,
                     "refused": m.get("refused"),
                     "error": d.get("error"),
                     "right": None if t["label"] is None else m.get("class") == t["label"],
