@@ -30,6 +30,25 @@ impl ProgressPrinter {
     }
 }
 
+/// A command's result on stdout.
+pub fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = writeln!(out, "{}", text.trim_end());
+}
+
+/// A command's result as pretty JSON on stdout.
+pub fn json<T: serde::Serialize>(value: &T) -> Result<(), crate::exit::CliError> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| {
+        crate::exit::CliError::new(
+            crate::exit::Exit::Failure,
+            format!("could not encode JSON: {e}"),
+        )
+    })?;
+    emit(&text);
+    Ok(())
+}
+
 /// One line on stderr, outside the event stream (notes, warnings, the
 /// closing summary).
 pub fn note(line: &str) {

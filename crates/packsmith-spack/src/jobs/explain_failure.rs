@@ -4,10 +4,8 @@
 //! sentence. The class is constrained to the label set by the grammar and
 //! checked again; a cause that is empty or too long is refused.
 
-use std::time::Instant;
-
-use packsmith_agent::untrusted::{fence, SYSTEM_RULE};
-use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema, Usage};
+use packsmith_agent::untrusted::fence;
+use packsmith_core::chat::{ChatRequest, Usage};
 use packsmith_llm::{ChatModel, LlmError};
 use serde::Serialize;
 
@@ -54,13 +52,11 @@ pub fn request(stage: &str, log: &str) -> ChatRequest {
         "The `{stage}` stage failed. Its log:\n{}\n",
         fence("log", log)
     );
-    let mut req = ChatRequest::new(
-        Some(format!("{SYSTEM}\n{SYSTEM_RULE}")),
-        vec![ChatMessage::user(user)],
-    );
-    req.output_schema = Some(OutputSchema {
-        name: "explain_failure".into(),
-        schema: serde_json::json!({
+    super::job_request(
+        SYSTEM,
+        user,
+        "explain_failure",
+        serde_json::json!({
             "type": "object",
             "properties": {
                 "class": {"type": "string", "enum": LABELS},
@@ -71,10 +67,8 @@ pub fn request(stage: &str, log: &str) -> ChatRequest {
             "required": ["class", "cause"],
             "additionalProperties": false,
         }),
-    });
-    req.temperature = Some(0.0);
-    req.max_tokens = Some(160);
-    req
+        160,
+    )
 }
 
 /// The class and cause in `answer`, or why it is refused.
@@ -107,20 +101,18 @@ pub fn explain_failure(
     stage: &str,
     log: &str,
 ) -> Result<Explanation, LlmError> {
-    let started = Instant::now();
-    let response = model.complete(&request(stage, log))?;
-    let answer = response.content.trim().to_string();
-    let (class, cause, refused) = match check(&answer) {
+    let answer = super::ask(model, &request(stage, log))?;
+    let (class, cause, refused) = match check(&answer.text) {
         Ok((class, cause)) => (Some(class), Some(cause), None),
         Err(why) => (None, None, Some(why)),
     };
     Ok(Explanation {
         class,
         cause,
-        answer,
+        answer: answer.text,
         refused,
-        usage: response.usage,
-        seconds: started.elapsed().as_secs_f64(),
+        usage: answer.usage,
+        seconds: answer.seconds,
     })
 }
 

@@ -20,3 +20,49 @@ pub use explain_failure::{explain_failure, Explanation};
 pub use log_diagnosis::{diagnose_log, LogDiagnosis, LogView};
 pub use pick_package::{pick_package, Pick, PickQuestion};
 pub use unresolved::{unresolved_picks, JobError, UnresolvedPick};
+
+use std::time::Instant;
+
+use packsmith_agent::untrusted::SYSTEM_RULE;
+use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema, Usage};
+use packsmith_llm::{ChatModel, LlmError};
+
+/// A job's request: its system prompt with the rule on fenced data, one
+/// user message, the answer's schema (a grammar for a local model), no
+/// sampling, and room for `max_tokens` only.
+fn job_request(
+    system: &str,
+    user: String,
+    schema_name: &str,
+    schema: serde_json::Value,
+    max_tokens: u32,
+) -> ChatRequest {
+    let mut req = ChatRequest::new(
+        Some(format!("{system}\n{SYSTEM_RULE}")),
+        vec![ChatMessage::user(user)],
+    );
+    req.output_schema = Some(OutputSchema {
+        name: schema_name.into(),
+        schema,
+    });
+    req.temperature = Some(0.0);
+    req.max_tokens = Some(max_tokens);
+    req
+}
+
+/// A job's answer, trimmed, with what it cost.
+struct Answer {
+    text: String,
+    usage: Usage,
+    seconds: f64,
+}
+
+fn ask(model: &dyn ChatModel, request: &ChatRequest) -> Result<Answer, LlmError> {
+    let started = Instant::now();
+    let response = model.complete(request)?;
+    Ok(Answer {
+        text: response.content.trim().to_string(),
+        usage: response.usage,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

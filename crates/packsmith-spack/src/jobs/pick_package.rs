@@ -7,10 +7,8 @@
 //! holds it, and a lookup of a virtual is answered by one of its
 //! providers.
 
-use std::time::Instant;
-
-use packsmith_agent::untrusted::{fence, SYSTEM_RULE};
-use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema, Usage};
+use packsmith_agent::untrusted::fence;
+use packsmith_core::chat::{ChatRequest, Usage};
 use packsmith_llm::{ChatModel, LlmError};
 use packsmith_spack_knowledge::kb::candidates::NameCandidate;
 use packsmith_spack_knowledge::mapping::{Known, NameSource, SpackNames};
@@ -94,22 +92,18 @@ pub fn request(q: &PickQuestion<'_>) -> ChatRequest {
     ));
     let mut names: Vec<&str> = q.candidates.iter().map(|c| c.name.as_str()).collect();
     names.push(NONE);
-    let mut req = ChatRequest::new(
-        Some(format!("{SYSTEM}\n{SYSTEM_RULE}")),
-        vec![ChatMessage::user(user)],
-    );
-    req.output_schema = Some(OutputSchema {
-        name: "pick_package".into(),
-        schema: serde_json::json!({
+    super::job_request(
+        SYSTEM,
+        user,
+        "pick_package",
+        serde_json::json!({
             "type": "object",
             "properties": {"package": {"type": "string", "enum": names}},
             "required": ["package"],
             "additionalProperties": false,
         }),
-    });
-    req.temperature = Some(0.0);
-    req.max_tokens = Some(32);
-    req
+        32,
+    )
 }
 
 /// Asks `model` and checks its answer. No candidates: no call, no pick.
@@ -127,19 +121,17 @@ pub fn pick_package(
             seconds: 0.0,
         });
     }
-    let started = Instant::now();
-    let response = model.complete(&request(q))?;
-    let answer = response.content.trim().to_string();
-    let (package, refused) = match check(&answer, q, names) {
+    let answer = super::ask(model, &request(q))?;
+    let (package, refused) = match check(&answer.text, q, names) {
         Ok(p) => (p, None),
         Err(why) => (None, Some(why)),
     };
     Ok(Pick {
         package,
-        answer,
+        answer: answer.text,
         refused,
-        usage: response.usage,
-        seconds: started.elapsed().as_secs_f64(),
+        usage: answer.usage,
+        seconds: answer.seconds,
     })
 }
 

@@ -8,6 +8,7 @@ use crate::cli::DiagnoseArgs;
 use crate::commands::optional_model::load_optional_model;
 use crate::exit::{CliError, Exit};
 use crate::model_config::llm_error;
+use crate::progress::{emit, json};
 
 fn stage_of(text: &str) -> Result<Stage, CliError> {
     serde_json::from_value(serde_json::Value::String(text.to_string())).map_err(|_| {
@@ -50,19 +51,11 @@ pub fn run(a: &DiagnoseArgs) -> Result<Exit, CliError> {
                 .hint("`packsmith doctor` shows which models are usable")
         })?;
     if a.json {
-        let text = serde_json::to_string_pretty(&d)
-            .map_err(|e| CliError::new(Exit::Environment, e.to_string()))?;
-        emit(&text);
+        json(&d)?;
     } else {
         emit(&render(&d));
     }
     Ok(Exit::Success)
-}
-
-fn emit(text: &str) {
-    use std::io::Write;
-    // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = writeln!(std::io::stdout().lock(), "{}", text.trim_end());
 }
 
 fn render(d: &LogDiagnosis) -> String {

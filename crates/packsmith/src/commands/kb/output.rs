@@ -1,8 +1,6 @@
 //! What the `kb` verbs share: the knowledge base a command selects, the
 //! facts file `similar` reads, and how results are printed.
 
-use std::io::Write;
-
 use packsmith_core::RepoFacts;
 use packsmith_spack_knowledge::kb::KnowledgeBase;
 
@@ -14,18 +12,7 @@ pub fn open(select: &KbSelect) -> Result<KnowledgeBase, CliError> {
     KnowledgeBase::select(&cache_dir(), select.kb.as_deref()).map_err(CliError::from)
 }
 
-pub fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = writeln!(out, "{}", text.trim_end());
-}
-
-pub fn json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| CliError::new(Exit::Failure, format!("could not encode JSON: {e}")))?;
-    emit(&text);
-    Ok(())
-}
+pub use crate::progress::{emit, json};
 
 pub fn load_facts(path: &std::path::Path) -> Result<RepoFacts, CliError> {
     if path.is_file() {
