@@ -48,7 +48,10 @@
 //! - `edit/`: structured edits of a `package.py`. `EditOp` is a serde-tagged
 //!   enum of typed changes (dependencies, variants, `when=`, base class,
 //!   CMake defines, configure arguments, `flag_handler`, `filter_file`, line
-//!   replacements), read from a model's JSON by `parse_edit_list`.
+//!   replacements), read from a model's JSON by `parse_edit_list`; three
+//!   more (a whole method, a class attribute, dependencies commented out)
+//!   are for packsmith's rule repairs only (`OpKind::rule_only`), never in
+//!   a menu or schema.
 //!   `apply_edits` applies them at byte positions `locate` reads from the
 //!   syntax tree; each edit applies or fails with a reason. `schema` is the
 //!   JSON Schema of an edit list for a `Menu`, so a grammar-constrained

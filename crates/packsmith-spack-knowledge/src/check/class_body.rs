@@ -4,55 +4,15 @@
 //! `install_tree(join_path(self.stage.source_path, …))` one level too far
 //! left produces exactly this, and the rest of the check passes it.
 
-use tree_sitter::Node;
-
 use super::{Code, Diagnostic, Input};
-use crate::pywalk::{pos, text};
-
-/// 1-based positions of every `self` the class body evaluates while the
-/// class is created: methods, nested classes and lambdas (run later, with
-/// their own arguments) are not entered.
-pub(super) fn self_references(source: &str, body: Node) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
-    // An explicit stack, not recursion: a recipe nested thousands of
-    // levels deep (`x = ((((…` a megabyte long) must not overflow the
-    // thread's stack.
-    let mut stack = vec![body];
-    while let Some(node) = stack.pop() {
-        match node.kind() {
-            "function_definition" | "class_definition" | "decorated_definition" | "lambda" => {
-                continue
-            }
-            "identifier" if text(source, node) == "self" && is_a_reference(node) => {
-                out.push(pos(node));
-                continue;
-            }
-            _ => {}
-        }
-        let mut cur = node.walk();
-        let children: Vec<Node> = node.named_children(&mut cur).collect();
-        // Reversed, so the stack yields them first to last.
-        stack.extend(children.into_iter().rev());
-    }
-    out
-}
-
-/// False for the `self` of `x.self` and of a keyword argument `f(self=…)`,
-/// which name an attribute and a parameter, not the variable.
-fn is_a_reference(node: Node) -> bool {
-    let Some(parent) = node.parent() else {
-        return true;
-    };
-    let field = match parent.kind() {
-        "attribute" => "attribute",
-        "keyword_argument" => "name",
-        _ => return true,
-    };
-    parent.child_by_field_name(field).map(|n| n.id()) != Some(node.id())
-}
 
 pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
-    for &(line, col) in &input.walk.self_in_class_body {
+    for &(line, col) in input
+        .layout
+        .classes
+        .iter()
+        .flat_map(|c| &c.self_in_class_body)
+    {
         out.push(Diagnostic::new(
             Code::SelfOutsideMethod,
             line,
@@ -67,8 +27,8 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::pywalk::with_parser;
+    use crate::recipe::layout::self_references;
 
     fn references(source: &str) -> Vec<(u32, u32)> {
         with_parser(|p| {

@@ -28,17 +28,17 @@ const SOURCE_ATTRIBUTES: &[&str] = &[
 /// True when every base of every class is local or a builtin build system,
 /// so nothing outside the file can contribute versions or URLs.
 pub(super) fn self_contained(input: &Input) -> bool {
-    input.walk.classes.iter().all(|c| {
-        c.bases
-            .iter()
-            .all(|b| builtin_module(b).is_some() || input.walk.classes.iter().any(|l| &l.name == b))
+    let classes = &input.layout.classes;
+    classes.iter().all(|c| {
+        c.base_names()
+            .all(|b| builtin_module(b).is_some() || classes.iter().any(|l| l.name == b))
     })
 }
 
 pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     let recipe = input.recipe;
     let line = recipe.class_line.unwrap_or(1);
-    let has_version_call = input.walk.calls.iter().any(|c| c.name == "version");
+    let has_version_call = input.layout.calls().any(|c| c.name == "version");
     let bundle = recipe.bases.iter().any(|b| b.ends_with("BundlePackage"));
     if recipe.versions.is_empty() && !has_version_call && self_contained(input) {
         out.push(Diagnostic::new(

@@ -49,9 +49,9 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
         .filter(|i| i.names.iter().any(|n| n == "*"))
         .map(|i| i.module.as_str())
         .collect();
-    let local = |name: &str| input.walk.classes.iter().any(|c| c.name == name);
-    for class in &input.walk.classes {
-        for base in class.bases.iter().filter(|b| !b.contains('.')) {
+    let local = |name: &str| input.layout.classes.iter().any(|c| c.name == name);
+    for class in &input.layout.classes {
+        for base in class.base_names().filter(|b| !b.contains('.')) {
             if local(base) || imported(base) {
                 continue;
             }

@@ -15,7 +15,6 @@ mod specs;
 mod variant_args;
 pub(crate) mod variants;
 mod version_args;
-mod walk;
 
 use serde::Serialize;
 
@@ -25,7 +24,8 @@ pub use names::spack_class_name;
 pub use signatures::{directive_keywords, quoted_words, DEPENDENCY_TYPES};
 
 use crate::kb::NameIndex;
-use crate::recipe::{parse_recipe, ParsedRecipe};
+use crate::recipe::layout::Layout;
+use crate::recipe::{ParsedRecipe, RecipeTree};
 use crate::target::TargetSpack;
 
 /// One finding.
@@ -78,19 +78,21 @@ pub struct CheckOptions<'a> {
 /// Everything the rules look at.
 pub(crate) struct Input<'a> {
     pub recipe: &'a ParsedRecipe,
-    pub walk: &'a walk::Walk,
+    pub layout: &'a Layout,
     pub opts: &'a CheckOptions<'a>,
 }
 
 /// Checks recipe text; diagnostics sorted by position.
 pub fn check_source(source: &str, path: &str, opts: &CheckOptions) -> Vec<Diagnostic> {
-    // One parse budget for the whole check: the recipe reader's parse and
-    // the walk's second one share it, so a hostile file costs one budget,
-    // not two (a 227 KB class header took 2.8 s; found by packsmith-fuzz).
-    let deadline = std::time::Instant::now() + crate::pywalk::PARSE_BUDGET;
-    let recipe = parse_recipe(source, path);
+    check(&RecipeTree::parse(source, path), opts)
+}
+
+/// Checks a parsed recipe; diagnostics sorted by position.
+pub fn check(tree: &RecipeTree, opts: &CheckOptions) -> Vec<Diagnostic> {
+    let source = tree.source();
+    let recipe = tree.recipe();
     let mut out = Vec::new();
-    markdown::check(source, &recipe, &mut out);
+    markdown::check(source, recipe, &mut out);
     for e in &recipe.syntax_errors {
         out.push(Diagnostic::new(
             Code::Syntax,
@@ -109,25 +111,9 @@ pub fn check_source(source: &str, path: &str, opts: &CheckOptions) -> Vec<Diagno
         sort(&mut out);
         return out;
     }
-    let tree = walk::parse_tree(source, deadline);
-    if tree.is_none() && recipe.syntax_errors.is_empty() {
-        out.push(Diagnostic::new(
-            Code::Syntax,
-            1,
-            1,
-            format!(
-                "parsing took over {} s, so the directives were not checked",
-                crate::pywalk::PARSE_BUDGET.as_secs()
-            ),
-        ));
-    }
-    let walked = tree
-        .as_ref()
-        .map(|t| walk::walk(source, t))
-        .unwrap_or_default();
     let input = Input {
-        recipe: &recipe,
-        walk: &walked,
+        recipe,
+        layout: tree.layout(),
         opts,
     };
     specs::check(&input, &mut out);

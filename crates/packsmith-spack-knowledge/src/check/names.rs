@@ -29,7 +29,7 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
         return;
     };
     let expected = spack_class_name(package);
-    if input.walk.classes.iter().any(|c| c.name == expected) {
+    if input.layout.classes.iter().any(|c| c.name == expected) {
         return;
     }
     let found = input.recipe.class_name.as_deref().unwrap_or("?");

@@ -18,7 +18,7 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     };
     let in_package =
         |owner: &str| owner == class || input.recipe.local_bases.iter().any(|b| b == owner);
-    for call in &input.walk.calls {
+    for call in input.layout.calls() {
         let (verb, take) = match call.name.as_str() {
             "depends_on" => ("depend on", 1),
             "extends" => ("extend", 1),

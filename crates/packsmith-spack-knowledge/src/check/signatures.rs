@@ -4,8 +4,8 @@
 //! directive that takes none (PS802). The signatures are those of Spack
 //! 0.23's `lib/spack/spack/directives.py`.
 
-use super::walk::Call;
 use super::{Code, Diagnostic, Input};
+use crate::recipe::layout::Call;
 
 /// One directive's Python signature.
 struct Signature {
@@ -137,7 +137,7 @@ fn takes_when(sig: &Signature) -> bool {
 }
 
 pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
-    for call in &input.walk.calls {
+    for call in input.layout.calls() {
         let Some(sig) = SIGNATURES.iter().find(|s| s.name == call.name) else {
             continue;
         };

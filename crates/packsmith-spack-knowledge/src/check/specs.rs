@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::walk::{Call, StrLit};
 use super::{Code, Diagnostic, Input};
 use crate::mapping::{fix_name, Known, NameFix, SpackNames};
+use crate::recipe::layout::{Call, StrLit};
 use crate::spec::{self, Spec};
 use crate::target::TargetSpack;
 
@@ -85,7 +85,7 @@ fn twice_named_variant(lit: &StrLit, parsed: &Spec, out: &mut Vec<Diagnostic>) {
 pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     let mut seen_when: HashMap<(u32, u32), ()> = HashMap::new();
     let mut seen: HashMap<String, (u32, u32)> = HashMap::new();
-    for call in &input.walk.calls {
+    for call in input.layout.calls() {
         if !DIRECTIVES.contains(&call.name.as_str()) {
             continue;
         }

@@ -5,8 +5,8 @@
 //! load; `multi=True` or string `values` on a boolean variant, refused by
 //! `spack audit packages`), and reserved names (PS605).
 
-use super::walk::{Arg, Call};
 use super::{Code, Diagnostic, Input};
+use crate::recipe::layout::{Arg, Call};
 
 /// `spack.directives.reserved_names` (0.23).
 const RESERVED: &[&str] = &["patches", "dev_path"];
@@ -25,7 +25,7 @@ fn param<'c>(call: &'c Call, key: &str, index: usize) -> Option<&'c Arg> {
 }
 
 pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
-    for call in input.walk.calls.iter().filter(|c| c.name == "variant") {
+    for call in input.layout.calls().filter(|c| c.name == "variant") {
         // `*args`/`**kwargs` hide what is passed.
         if call.positional().any(|a| a.text.starts_with('*')) {
             continue;

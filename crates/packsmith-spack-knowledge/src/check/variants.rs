@@ -5,9 +5,9 @@
 use std::collections::HashSet;
 
 use super::specs::parse_at;
-use super::walk::StrLit;
 use super::{Code, Diagnostic, Input};
 use crate::base_classes::builtin_module;
+use crate::recipe::layout::StrLit;
 use crate::recipe::{DefineHow, Value, VariantValues};
 use crate::spec::Spec;
 
@@ -31,9 +31,8 @@ const SPECIAL: &[&str] = &["build_system", "patches", "dev_path", "commit", "nam
 /// and outside the builtin build systems may declare more.
 fn declared(input: &Input) -> Option<HashSet<String>> {
     let dynamic = input
-        .walk
-        .calls
-        .iter()
+        .layout
+        .calls()
         .any(|c| c.name == "variant" && c.positional().next().is_none_or(|a| a.lit.is_none()));
     if dynamic {
         return None;
@@ -46,17 +45,16 @@ fn declared(input: &Input) -> Option<HashSet<String>> {
         .collect();
     names.extend(
         input
-            .walk
-            .calls
-            .iter()
+            .layout
+            .calls()
             .filter(|c| c.name == "variant")
             .filter_map(|c| c.positional().next()?.lit.as_ref().map(|l| l.value.clone())),
     );
     names.extend(SPECIAL.iter().map(|s| s.to_string()));
-    for class in &input.walk.classes {
-        for base in &class.bases {
+    for class in &input.layout.classes {
+        for base in class.base_names() {
             let short = base.rsplit('.').next().unwrap_or(base);
-            if input.walk.classes.iter().any(|c| c.name == short) {
+            if input.layout.classes.iter().any(|c| c.name == short) {
                 continue;
             }
             // A base from elsewhere may declare variants we cannot see.
@@ -77,7 +75,7 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     let package = input.opts.package;
     let mut conditions: Vec<&StrLit> = Vec::new();
     let mut seen_with: HashSet<(u32, u32)> = HashSet::new();
-    for call in &input.walk.calls {
+    for call in input.layout.calls() {
         for lit in &call.when_stack {
             if seen_with.insert((lit.line, lit.col)) {
                 conditions.push(lit);

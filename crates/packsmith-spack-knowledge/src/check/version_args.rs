@@ -3,8 +3,8 @@
 //! (`version(1.2)`), a commit hash as version in a package with no `git`,
 //! and a checksum in a package without code (`BundlePackage`).
 
-use super::walk::Call;
 use super::{Code, Diagnostic, Input};
+use crate::recipe::layout::Call;
 use crate::recipe::Value;
 
 /// Spack's checksum keywords (`spack.util.crypto.hashes`) and the
@@ -17,7 +17,7 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
     let no_code = has_no_code(input);
     // A base class from another file may set `git`.
     let class_git = input.recipe.git.is_some() || !super::fetch::self_contained(input);
-    for call in input.walk.calls.iter().filter(|c| c.name == "version") {
+    for call in input.layout.calls().filter(|c| c.name == "version") {
         let Some(first) = call.positional().next() else {
             continue; // PS801 reports the missing argument
         };

@@ -8,14 +8,13 @@ use super::locate::{self, Reading};
 use super::{EditOp, OpKind};
 use crate::base_classes::BASE_CLASSES;
 use crate::check::{
-    check_source, directive_keywords, quoted_words, CheckOptions, Code, Diagnostic,
-    DEPENDENCY_TYPES,
+    check, directive_keywords, quoted_words, CheckOptions, Code, Diagnostic, DEPENDENCY_TYPES,
 };
 use crate::kb::query::edit_distance;
 use crate::kb::NameIndex;
 use crate::mapping::SpackNames;
 use crate::mapping::{fix_name, NameFix};
-use crate::recipe::{parse_recipe, ParsedRecipe, Value, VariantValues};
+use crate::recipe::{ParsedRecipe, RecipeTree, Value, VariantValues};
 use crate::spec::{parse as parse_spec, VariantValue};
 use crate::target::TargetSpack;
 
@@ -29,7 +28,8 @@ pub struct Candidate {
 
 /// What the rules read.
 pub struct RuleInput<'a> {
-    pub source: &'a str,
+    /// The recipe, parsed once for the check, the rules and the edits.
+    pub tree: &'a RecipeTree,
     pub package: &'a str,
     pub spack: TargetSpack,
     pub names: Option<&'a NameIndex>,
@@ -45,7 +45,7 @@ pub fn check_errors(input: &RuleInput) -> Vec<Diagnostic> {
         names: input.names,
         package: Some(input.package),
     };
-    check_source(input.source, "package.py", &opts)
+    check(input.tree, &opts)
         .into_iter()
         .filter(|d| d.severity == crate::check::Severity::Error)
         .collect()
@@ -53,14 +53,14 @@ pub fn check_errors(input: &RuleInput) -> Vec<Diagnostic> {
 
 /// Every candidate repair, best first, without duplicates.
 pub fn rule_candidates(input: &RuleInput) -> Vec<Candidate> {
-    let recipe = parse_recipe(input.source, "package.py");
-    let reading = locate::read(input.source).ok();
+    let recipe = input.tree.recipe();
+    let reading = locate::read_tree(input.tree).ok();
     let mut out: Vec<Candidate> = Vec::new();
     for d in check_errors(input) {
-        out.extend(for_diagnostic(input, &recipe, reading.as_ref(), &d));
+        out.extend(for_diagnostic(input, recipe, reading.as_ref(), &d));
     }
     for name in input.failure_names {
-        out.extend(for_failure_name(input, &recipe, name));
+        out.extend(for_failure_name(input, recipe, name));
     }
     let mut seen = Vec::new();
     out.retain(|c| {
@@ -96,13 +96,13 @@ fn for_diagnostic(
             "a package cannot depend on itself",
         )],
         Code::BadSpec => reading.map_or_else(Vec::new, |r| repeated_variant(r, d.line)),
-        Code::UndeclaredVariant => undeclared_variants(input.source, recipe, d.line),
+        Code::UndeclaredVariant => undeclared_variants(input.tree.source(), recipe, d.line),
         Code::VariantDefault | Code::VariantNoDefault | Code::VariantValues => {
             variant_defaults(recipe, d.line)
         }
         Code::DirectiveArguments => reading.map_or_else(Vec::new, |r| {
-            let mut out = misspelt_keyword(input.source, r, d.line);
-            out.extend(misspelt_dependency_type(input.source, r, d.line));
+            let mut out = misspelt_keyword(input.tree.source(), r, d.line);
+            out.extend(misspelt_dependency_type(input.tree.source(), r, d.line));
             out
         }),
         _ => Vec::new(),
@@ -500,11 +500,13 @@ fn for_failure_name(input: &RuleInput, recipe: &ParsedRecipe, name: &str) -> Vec
 
 /// The operations that fit a failure, for a model's menu: those of the
 /// candidates plus the ones its kind of failure usually needs, and always
-/// `replace_line` as the escape hatch.
+/// `replace_line` as the escape hatch. The kinds only rule repairs use
+/// ([`OpKind::rule_only`]) are never on it.
 pub fn menu_ops(candidates: &[Candidate], failure_class: &str) -> Vec<OpKind> {
     let mut ops: Vec<OpKind> = candidates
         .iter()
         .flat_map(|c| c.edits.iter().map(EditOp::kind))
+        .filter(|k| !k.rule_only())
         .collect();
     let usual: &[OpKind] = match failure_class {
         "unknown_package" => &[OpKind::RenameDependency, OpKind::RemoveDependency],

@@ -1,9 +1,10 @@
-//! Edits of class-level directives: dependencies, variants, `when=`,
-//! conflicts. New directives go after the last one of their kind, at the
-//! class body's indentation, so the recipe keeps Spack's usual order.
+//! Edits of class-level statements: dependencies (added, removed, renamed,
+//! commented out), variants, `when=`, conflicts, attributes. New
+//! directives go after the last one of their kind, at the class body's
+//! indentation, so the recipe keeps Spack's usual order.
 
 use super::locate::{DirectiveCall, Reading};
-use super::{py_literal, splice};
+use super::{breaks_syntax, py_literal, splice};
 use crate::pystr::py_str;
 use crate::spec::parse as parse_spec;
 use crate::spec::Version;
@@ -175,15 +176,7 @@ pub(super) fn remove_dependency(
     reading: &Reading,
     name: &str,
 ) -> Result<String, String> {
-    let mut spans: Vec<_> = dependencies(reading)
-        .filter(|d| {
-            d.first_literal()
-                .and_then(|(s, _)| spec_package(s))
-                .as_deref()
-                == Some(name)
-        })
-        .map(|d| d.lines.clone())
-        .collect();
+    let mut spans = dependency_spans(reading, name);
     if spans.is_empty() {
         return Err(format!("no depends_on({name:?}) in the recipe"));
     }
@@ -441,4 +434,132 @@ pub(super) fn add_conflicts(
     call.push(')');
     let at = insertion_point(reading, &["conflicts", "depends_on", "variant", "version"]);
     Ok(insert_line(source, at, &reading.class.body_indent, &call))
+}
+
+/// Every `depends_on` of package `name`.
+fn dependencies_on<'r>(reading: &'r Reading, name: &str) -> Vec<&'r DirectiveCall> {
+    dependencies(reading)
+        .filter(|d| {
+            d.first_literal()
+                .and_then(|(s, _)| spec_package(s))
+                .as_deref()
+                == Some(name)
+        })
+        .collect()
+}
+
+/// The spans of every `depends_on` of package `name`.
+fn dependency_spans(reading: &Reading, name: &str) -> Vec<std::ops::Range<usize>> {
+    dependencies_on(reading, name)
+        .into_iter()
+        .map(|d| d.lines.clone())
+        .collect()
+}
+
+/// One statement's lines commented out: `# FIXME: <note>: ` before the
+/// first line's text, `# ` before each later line's, each line's
+/// indentation kept and its trailing blanks dropped.
+fn comment_out(lines: &str, note: &str) -> String {
+    let mut out = String::with_capacity(lines.len() + note.len() + 16);
+    for (i, line) in lines.split_inclusive('\n').enumerate() {
+        let newline = if line.ends_with('\n') { "\n" } else { "" };
+        let code = line.trim_end();
+        let body = code.trim_start();
+        let indent = &code[..code.len() - body.len()];
+        if i == 0 {
+            out.push_str(&format!("{indent}# FIXME: {note}: {body}{newline}"));
+        } else if body.is_empty() {
+            out.push_str(newline);
+        } else {
+            out.push_str(&format!("{indent}# {body}{newline}"));
+        }
+    }
+    out
+}
+
+pub(super) fn disable_dependency(
+    source: &str,
+    reading: &Reading,
+    name: &str,
+    note: &str,
+) -> Result<String, String> {
+    if note.trim().is_empty() || note.contains('\n') {
+        return Err("the note must be one line of text".into());
+    }
+    let calls = dependencies_on(reading, name);
+    if calls.is_empty() {
+        return Err(format!("no depends_on({name:?}) in the recipe"));
+    }
+    // A block whose every statement would be commented out is left empty,
+    // which Python refuses.
+    let emptied = calls
+        .iter()
+        .any(|d| calls.iter().filter(|o| o.block == d.block).count() >= d.block.1);
+    if emptied {
+        return Err(format!(
+            "commenting out depends_on({name:?}) would leave a block with no statement; \
+             use replace_line"
+        ));
+    }
+    let mut spans: Vec<_> = calls.iter().map(|d| d.lines.clone()).collect();
+    spans.sort_by_key(|r| std::cmp::Reverse(r.start));
+    let mut text = source.to_string();
+    for span in spans {
+        let commented = comment_out(&text[span.clone()], note.trim());
+        text = splice(&text, span, &commented);
+    }
+    if breaks_syntax(source, &text) {
+        return Err(format!(
+            "commenting out depends_on({name:?}) would break the file; use replace_line"
+        ));
+    }
+    Ok(text)
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+pub(super) fn set_attribute(
+    source: &str,
+    reading: &Reading,
+    name: &str,
+    value: &serde_json::Value,
+) -> Result<String, String> {
+    if !is_identifier(name) {
+        return Err(format!("{name:?} is not an attribute name"));
+    }
+    if let Some(a) = reading.class.attributes.iter().find(|a| a.name == name) {
+        return Err(format!(
+            "{} sets {name} already (line {}); use replace_line",
+            reading.class.name, a.line
+        ));
+    }
+    let value = py_literal(value)?;
+    let indent = &reading.class.body_indent;
+    let line = format!("{indent}{name} = {value}\n");
+    let first_version = reading
+        .class
+        .directives
+        .iter()
+        .find(|d| d.top_level && d.name == "version");
+    // Before the versions (with a blank line between), else after the
+    // docstring (with a blank line before), else first in the body.
+    let (at, text) = match (first_version, &reading.class.docstring) {
+        (Some(v), _) => (v.lines.start, format!("{line}\n")),
+        (None, Some(doc)) => {
+            let at = doc.end;
+            let newline = if source[..at].ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            };
+            (at, format!("{newline}\n{line}"))
+        }
+        (None, None) => (reading.class.body_start, format!("{line}\n")),
+    };
+    Ok(splice(source, at..at, &text))
 }

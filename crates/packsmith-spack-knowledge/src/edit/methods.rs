@@ -1,12 +1,13 @@
 //! Edits inside methods: CMake defines in `cmake_args`, configure
 //! arguments in `configure_args`, a `flag_handler` for compiler flags, and
-//! `filter_file` calls in `edit` (a Makefile package) or `patch`.
+//! `filter_file` calls in `edit` (a Makefile package) or `patch`, and a
+//! whole method a rule repair wrote (`add_method`).
 //! A method that is missing is added at the end of the class; one whose
 //! shape packsmith cannot follow (no final `return`) is refused with a
 //! reason rather than edited blindly.
 
 use super::locate::{MethodSpan, Reading};
-use super::{py_literal, splice};
+use super::{breaks_syntax, py_literal, splice};
 use crate::pystr::py_str;
 
 fn method<'r>(reading: &'r Reading, name: &str) -> Option<&'r MethodSpan> {
@@ -367,4 +368,57 @@ pub(super) fn add_filter_file(
         at..at,
         &format!("{newline}{}{call}\n", m.body_indent),
     ))
+}
+
+/// The name of the method `text` defines: its first line that is not a
+/// decorator, a comment or blank must be `def name(`.
+fn defined_name(text: &str) -> Option<&str> {
+    let def = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !(l.is_empty() || l.starts_with('@') || l.starts_with('#')))?;
+    let rest = def
+        .strip_prefix("def ")
+        .or_else(|| def.strip_prefix("async def "))?;
+    let name = rest.split('(').next()?.trim();
+    let plain = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (plain && rest.contains('(')).then_some(name)
+}
+
+/// `text` with its own base indentation (that of its first line)
+/// replaced by `indent`; `None` when a line is indented less than the
+/// first.
+fn reindent(text: &str, indent: &str) -> Option<String> {
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    let base = &first[..first.len() - first.trim_start().len()];
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            out.push('\n');
+            continue;
+        }
+        out.push_str(indent);
+        out.push_str(line.strip_prefix(base)?);
+        out.push('\n');
+    }
+    Some(out)
+}
+
+pub(super) fn add_method(source: &str, reading: &Reading, text: &str) -> Result<String, String> {
+    let name = defined_name(text).ok_or("the text does not define a method (`def name(…):`)")?;
+    if method(reading, name).is_some() {
+        return Err(format!(
+            "{} has a method {name} already; use replace_line",
+            reading.class.name
+        ));
+    }
+    let body = reindent(text.trim_matches('\n'), &reading.class.body_indent)
+        .ok_or("a line of the method is indented less than its first line")?;
+    let out = append_method(source, reading, &body);
+    if breaks_syntax(source, &out) {
+        return Err(format!("the method {name} does not parse"));
+    }
+    Ok(out)
 }

@@ -16,6 +16,7 @@ pub mod schema;
 pub mod smoke;
 
 use crate::pystr::py_str;
+use crate::recipe::RecipeTree;
 use serde::{Deserialize, Serialize};
 
 /// One change to a recipe. The JSON form is `{"op": "<name>", …}`.
@@ -125,6 +126,24 @@ pub enum EditOp {
         end_line: Option<u32>,
         text: String,
     },
+    /// Appends a whole method (`text`: its lines as written, decorators
+    /// included, indented for the class body) at the end of the package
+    /// class; refused when the class has a method of that name already.
+    /// Rule repairs only: never offered to a model.
+    AddMethod { text: String },
+    /// `name = value` at class level (`parallel = False`): before the
+    /// first top-level `version(`, else after the docstring, else at the
+    /// start of the body; refused when the class sets `name` already.
+    /// `value` is a bool, a number or a string. Rule repairs only.
+    SetAttribute {
+        name: String,
+        value: serde_json::Value,
+    },
+    /// Comments out every `depends_on` of package `name`, each line of a
+    /// call over several lines, with `# FIXME: <note>: ` before the first
+    /// line's text (indentation kept); refused when that would leave a
+    /// block empty. Rule repairs only.
+    DisableDependency { name: String, note: String },
 }
 
 fn yes() -> bool {
@@ -156,6 +175,9 @@ impl EditOp {
             Self::AddCompilerFlag { .. } => OpKind::AddCompilerFlag,
             Self::FilterFile { .. } => OpKind::FilterFile,
             Self::ReplaceLine { .. } => OpKind::ReplaceLine,
+            Self::AddMethod { .. } => OpKind::AddMethod,
+            Self::SetAttribute { .. } => OpKind::SetAttribute,
+            Self::DisableDependency { .. } => OpKind::DisableDependency,
         }
     }
 
@@ -186,6 +208,9 @@ pub enum OpKind {
     AddCompilerFlag,
     FilterFile,
     ReplaceLine,
+    AddMethod,
+    SetAttribute,
+    DisableDependency,
 }
 
 impl OpKind {
@@ -208,7 +233,19 @@ impl OpKind {
             Self::AddCompilerFlag => "add_compiler_flag",
             Self::FilterFile => "filter_file",
             Self::ReplaceLine => "replace_line",
+            Self::AddMethod => "add_method",
+            Self::SetAttribute => "set_attribute",
+            Self::DisableDependency => "disable_dependency",
         }
+    }
+
+    /// The kinds only packsmith's rule repairs use: never in a model's
+    /// menu or schema, and refused in a model's answer.
+    pub fn rule_only(self) -> bool {
+        matches!(
+            self,
+            Self::AddMethod | Self::SetAttribute | Self::DisableDependency
+        )
     }
 }
 
@@ -230,23 +267,43 @@ pub struct EditList {
 }
 
 /// Reads a model's answer: the JSON object, with any prose or code fence
-/// around it ignored.
+/// around it ignored. An operation only the rules use
+/// ([`OpKind::rule_only`]) is refused.
 pub fn parse_edit_list(answer: &str) -> Result<EditList, String> {
     let start = answer.find('{').ok_or("the answer holds no JSON object")?;
     let end = answer.rfind('}').ok_or("the answer holds no JSON object")?;
     let json = answer
         .get(start..=end)
         .ok_or("the answer holds no JSON object")?;
-    serde_json::from_str(json).map_err(|e| format!("the edit list is not valid: {e}"))
+    let list: EditList =
+        serde_json::from_str(json).map_err(|e| format!("the edit list is not valid: {e}"))?;
+    if let Some(e) = list.edits.iter().find(|e| e.kind().rule_only()) {
+        return Err(format!(
+            "the edit list is not valid: {} is not an operation on offer",
+            e.kind().as_str()
+        ));
+    }
+    Ok(list)
 }
 
 /// Applies `edits` in order, each to the result of the one before (the
 /// positions are read again every time, so line numbers in later edits
 /// refer to the recipe as the earlier ones left it).
 pub fn apply_edits(source: &str, edits: &[EditOp]) -> Result<String, EditError> {
-    let mut text = source.to_string();
+    apply_edits_to(&RecipeTree::parse(source, "package.py"), edits)
+}
+
+/// [`apply_edits`] on a recipe already parsed; each later edit reads the
+/// text the one before it wrote.
+pub fn apply_edits_to(tree: &RecipeTree, edits: &[EditOp]) -> Result<String, EditError> {
+    let mut text = tree.source().to_string();
     for (i, edit) in edits.iter().enumerate() {
-        text = apply_one(&text, edit).map_err(|message| EditError {
+        let next = if i == 0 {
+            apply_one(tree, edit)
+        } else {
+            apply_one(&RecipeTree::parse(&text, "package.py"), edit)
+        };
+        text = next.map_err(|message| EditError {
             index: i + 1,
             op: edit.kind().as_str(),
             message,
@@ -255,7 +312,8 @@ pub fn apply_edits(source: &str, edits: &[EditOp]) -> Result<String, EditError> 
     Ok(text)
 }
 
-fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
+fn apply_one(tree: &RecipeTree, edit: &EditOp) -> Result<String, String> {
+    let source = tree.source();
     match edit {
         EditOp::ReplaceLine {
             line,
@@ -265,7 +323,7 @@ fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
         EditOp::AddSpackImport {} => return module::add_spack_import(source),
         _ => {}
     }
-    let reading = locate::read(source)?;
+    let reading = locate::read_tree(tree)?;
     match edit {
         EditOp::AddDependency { spec, when, types } => {
             directives::add_dependency(source, &reading, spec, when.as_deref(), types)
@@ -321,6 +379,13 @@ fn apply_one(source: &str, edit: &EditOp) -> Result<String, String> {
             repl,
             literal,
         } => methods::add_filter_file(source, &reading, file, regex, repl, *literal),
+        EditOp::AddMethod { text } => methods::add_method(source, &reading, text),
+        EditOp::SetAttribute { name, value } => {
+            directives::set_attribute(source, &reading, name, value)
+        }
+        EditOp::DisableDependency { name, note } => {
+            directives::disable_dependency(source, &reading, name, note)
+        }
         EditOp::ReplaceLine { .. } | EditOp::AddSpackImport {} => unreachable!("handled above"),
     }
 }
@@ -334,6 +399,17 @@ fn py_literal(value: &serde_json::Value) -> Result<String, String> {
         serde_json::Value::Number(n) => Ok(n.to_string()),
         other => Err(format!("{other} is not a value a recipe can hold here")),
     }
+}
+
+/// Whether `edited` has more syntax errors than `source` (an edit that
+/// would break the file is refused).
+fn breaks_syntax(source: &str, edited: &str) -> bool {
+    let errors = |t: &str| {
+        crate::recipe::parse_recipe(t, "package.py")
+            .syntax_errors
+            .len()
+    };
+    errors(edited) > errors(source)
 }
 
 /// `source` with `range` replaced by `with`.

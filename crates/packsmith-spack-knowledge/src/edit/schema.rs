@@ -40,7 +40,9 @@ fn string_in(values: &[String]) -> Value {
     }
 }
 
-fn op_schema(kind: OpKind, menu: &Menu) -> Value {
+/// The schema of one operation; `None` for the kinds only the rule
+/// repairs use ([`OpKind::rule_only`]), which no model is offered.
+fn op_schema(kind: OpKind, menu: &Menu) -> Option<Value> {
     let s = |v: &[String]| string_in(v);
     let any = json!({"type": "string"});
     let bool_or_string = json!({"anyOf": [{"type": "boolean"}, {"type": "string"}]});
@@ -153,6 +155,7 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Value {
             ],
             vec!["line", "text"],
         ),
+        OpKind::AddMethod | OpKind::SetAttribute | OpKind::DisableDependency => return None,
     };
     let mut properties = Map::new();
     properties.insert("op".into(), json!({"const": kind.as_str()}));
@@ -161,17 +164,22 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Value {
     }
     let mut req = vec!["op"];
     req.extend(required);
-    json!({
+    Some(json!({
         "type": "object",
         "properties": properties,
         "required": req,
         "additionalProperties": false,
-    })
+    }))
 }
 
-/// `{"edits": [<one of the menu's operations>, …]}`.
+/// `{"edits": [<one of the menu's operations>, …]}`; a rule-only kind
+/// in the menu is left out.
 pub fn edit_schema(menu: &Menu) -> Value {
-    let items: Vec<Value> = menu.ops.iter().map(|k| op_schema(*k, menu)).collect();
+    let items: Vec<Value> = menu
+        .ops
+        .iter()
+        .filter_map(|k| op_schema(*k, menu))
+        .collect();
     json!({
         "type": "object",
         "properties": {

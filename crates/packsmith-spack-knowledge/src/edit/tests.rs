@@ -503,3 +503,226 @@ fn the_schema_offers_only_the_menu_with_its_candidates() {
     let value = serde_json::to_value(&op).unwrap();
     assert_eq!(value["op"], "rename_dependency");
 }
+
+#[test]
+fn add_method_appends_at_the_end_of_the_class_once() {
+    let method = "    def install(self, spec, prefix):\n        make(\"install\")\n";
+    let out = apply(EditOp::AddMethod {
+        text: method.into(),
+    });
+    assert!(
+        out.ends_with("        return args\n\n    def install(self, spec, prefix):\n        make(\"install\")\n"),
+        "{out}"
+    );
+    // Written without indentation or final newline: indented for the class.
+    let out2 = apply(EditOp::AddMethod {
+        text: "def install(self, spec, prefix):\n    make(\"install\")".into(),
+    });
+    assert_eq!(out, out2);
+    // At the end of the class, not of the file.
+    let with_tail = format!("{RECIPE}\n\ndef helper():\n    return 1\n");
+    let out = apply_edits(
+        &with_tail,
+        &[EditOp::AddMethod {
+            text: method.into(),
+        }],
+    )
+    .unwrap();
+    assert!(
+        out.contains("        return args\n\n    def install(self, spec, prefix):\n        make(\"install\")\n\n\ndef helper():"),
+        "{out}"
+    );
+    // A second method of that name, or a text that is no method: refused.
+    let err = apply_edits(
+        RECIPE,
+        &[EditOp::AddMethod {
+            text: "    def cmake_args(self):\n        return []\n".into(),
+        }],
+    )
+    .unwrap_err();
+    assert!(err.message.contains("cmake_args already"), "{err}");
+    assert_eq!(err.op, "add_method");
+    for bad in [
+        "    x = 1\n",
+        "    def install(self:\n        pass\n",
+        "    def f(self):\n  pass\n",
+    ] {
+        assert!(
+            apply_edits(RECIPE, &[EditOp::AddMethod { text: bad.into() }]).is_err(),
+            "{bad}"
+        );
+    }
+    // Decorators come with the method.
+    let out = apply(EditOp::AddMethod {
+        text: "    @run_after(\"install\")\n    def check_it(self):\n        pass\n".into(),
+    });
+    assert!(
+        out.ends_with("\n\n    @run_after(\"install\")\n    def check_it(self):\n        pass\n")
+    );
+}
+
+#[test]
+fn set_attribute_goes_before_the_versions_once() {
+    let out = apply(EditOp::SetAttribute {
+        name: "parallel".into(),
+        value: json!(false),
+    });
+    assert!(
+        out.contains("    url = \"https://example.org/heatsim-1.0.tar.gz\"\n\n    parallel = False\n\n    version(\"1.0\""),
+        "{out}"
+    );
+    let err = apply_edits(
+        &out,
+        &[EditOp::SetAttribute {
+            name: "parallel".into(),
+            value: json!(true),
+        }],
+    )
+    .unwrap_err();
+    assert!(err.message.contains("sets parallel already"), "{err}");
+    // Without versions: after the docstring; without one, first.
+    let bare = "class Demo(Package):\n    \"\"\"Demo.\"\"\"\n\n    homepage = \"x\"\n";
+    let out = apply_edits(
+        bare,
+        &[EditOp::SetAttribute {
+            name: "parallel".into(),
+            value: json!(false),
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "class Demo(Package):\n    \"\"\"Demo.\"\"\"\n\n    parallel = False\n\n    homepage = \"x\"\n"
+    );
+    let out = apply_edits(
+        "class Demo(Package):\n    homepage = \"x\"\n",
+        &[EditOp::SetAttribute {
+            name: "maintainers".into(),
+            value: json!("someone"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "class Demo(Package):\n    maintainers = \"someone\"\n\n    homepage = \"x\"\n"
+    );
+    // An attribute set inside a `with` block counts; a bad name is refused.
+    let in_with = "class Demo(Package):\n    with when(\"+x\"):\n        parallel = False\n";
+    for (text, name) in [(in_with, "parallel"), (RECIPE, "not a name")] {
+        assert!(apply_edits(
+            text,
+            &[EditOp::SetAttribute {
+                name: name.into(),
+                value: json!(false),
+            }]
+        )
+        .is_err());
+    }
+}
+
+#[test]
+fn disable_dependency_comments_out_every_line_of_each_call() {
+    let recipe = RECIPE.replace(
+        "    depends_on(\"zlib-api\")\n",
+        "    depends_on(\"zlib-api\")  # why not\n    depends_on(\n        \"zlib-api@1.2:\",\n        when=\"@2:\",\n    )\n",
+    );
+    let note = "Spack has no package `zlib-api`";
+    let out = apply_edits(
+        &recipe,
+        &[EditOp::DisableDependency {
+            name: "zlib-api".into(),
+            note: note.into(),
+        }],
+    )
+    .unwrap();
+    assert!(
+        out.contains(
+            "    depends_on(\"mpi\", when=\"+mpi\")\n    \
+             # FIXME: Spack has no package `zlib-api`: depends_on(\"zlib-api\")  # why not\n    \
+             # FIXME: Spack has no package `zlib-api`: depends_on(\n        \
+             # \"zlib-api@1.2:\",\n        # when=\"@2:\",\n    # )\n\n    def cmake_args"
+        ),
+        "{out}"
+    );
+    let parsed = parse_recipe(&out, "package.py");
+    assert!(parsed.syntax_errors.is_empty(), "{out}");
+    assert!(!parsed.dependencies.iter().any(|d| d.name == "zlib-api"));
+    // Nothing left to comment out; a block it would empty: refused.
+    assert!(apply_edits(
+        &out,
+        &[EditOp::DisableDependency {
+            name: "zlib-api".into(),
+            note: note.into(),
+        }]
+    )
+    .is_err());
+    let with = "class Demo(Package):\n    with when(\"+x\"):\n        depends_on(\"zlib-api\")\n";
+    let err = apply_edits(
+        with,
+        &[EditOp::DisableDependency {
+            name: "zlib-api".into(),
+            note: note.into(),
+        }],
+    )
+    .unwrap_err();
+    assert!(
+        err.message.contains("leave a block with no statement"),
+        "{err}"
+    );
+    // A block that keeps a statement is fine.
+    let kept = with.replace(
+        "        depends_on(\"zlib-api\")\n",
+        "        depends_on(\"zlib-api\")\n        depends_on(\"bzip2\")\n",
+    );
+    let out = apply_edits(
+        &kept,
+        &[EditOp::DisableDependency {
+            name: "zlib-api".into(),
+            note: note.into(),
+        }],
+    )
+    .unwrap();
+    assert!(out.contains("        # FIXME: Spack has no package `zlib-api`: depends_on(\"zlib-api\")\n        depends_on(\"bzip2\")\n"), "{out}");
+}
+
+#[test]
+fn the_rule_only_operations_are_never_offered_to_a_model() {
+    let rule_only = [
+        OpKind::AddMethod,
+        OpKind::SetAttribute,
+        OpKind::DisableDependency,
+    ];
+    let menu = Menu {
+        ops: [&[OpKind::ReplaceLine][..], &rule_only[..]].concat(),
+        max_edits: 2,
+        ..Menu::default()
+    };
+    let schema = edit_schema(&menu);
+    let items = schema["properties"]["edits"]["items"]["oneOf"]
+        .as_array()
+        .unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["properties"]["op"]["const"], "replace_line");
+    for kind in rule_only {
+        assert!(kind.rule_only());
+        let answer = format!("{{\"edits\": [{{\"op\": \"{}\"}}]}}", kind.as_str());
+        assert!(parse_edit_list(&answer).is_err(), "{answer}");
+    }
+    let answer = r#"{"edits": [{"op": "set_attribute", "name": "parallel", "value": false}]}"#;
+    let err = parse_edit_list(answer).unwrap_err();
+    assert!(
+        err.contains("set_attribute is not an operation on offer"),
+        "{err}"
+    );
+    assert!(!OpKind::ReplaceLine.rule_only());
+    // A candidate that carries one does not put it on the menu.
+    let candidate = super::candidates::Candidate {
+        edits: vec![EditOp::SetAttribute {
+            name: "parallel".into(),
+            value: json!(false),
+        }],
+        why: "t".into(),
+    };
+    let ops = super::candidates::menu_ops(&[candidate], "compilation");
+    assert!(!ops.iter().any(|k| k.rule_only()), "{ops:?}");
+}

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::candidates::{check_errors, menu_ops, rule_candidates, RuleInput};
 use super::{apply_edits, EditOp, OpKind};
 use crate::kb::NameIndex;
+use crate::recipe::RecipeTree;
 use crate::target::TargetSpack;
 
 const GOOD: &str = r#"from spack.package import *
@@ -56,8 +57,9 @@ fn names() -> NameIndex {
 /// error the check found.
 fn first_fix(broken: &str, failure_names: &[String]) -> (Vec<EditOp>, String) {
     let idx = names();
+    let tree = RecipeTree::parse(broken, "package.py");
     let input = RuleInput {
-        source: broken,
+        tree: &tree,
         package: "heatsim",
         spack: TargetSpack::V0_23,
         names: Some(&idx),
@@ -70,8 +72,9 @@ fn first_fix(broken: &str, failure_names: &[String]) -> (Vec<EditOp>, String) {
     let candidates = rule_candidates(&input);
     let first = candidates.first().expect("a candidate");
     let fixed = apply_edits(broken, &first.edits).expect("it applies");
+    let fixed_tree = RecipeTree::parse(&fixed, "package.py");
     let after = RuleInput {
-        source: &fixed,
+        tree: &fixed_tree,
         ..input
     };
     assert!(
@@ -157,8 +160,9 @@ fn a_missing_import_and_a_misspelt_base_class() {
 fn the_menu_holds_the_candidates_kinds_and_the_escape_hatch() {
     let idx = names();
     let broken = GOOD.replace("\"zlib-api\"", "\"zlib_api\"");
+    let tree = RecipeTree::parse(&broken, "package.py");
     let input = RuleInput {
-        source: &broken,
+        tree: &tree,
         package: "heatsim",
         spack: TargetSpack::V0_23,
         names: Some(&idx),

@@ -14,9 +14,11 @@ mod defines;
 mod directives;
 mod imports;
 mod indent;
+pub mod layout;
 mod parse;
 mod pyval;
 mod recover;
+mod tree;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,11 +26,12 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use pyval::{split_spec_head, Value};
+pub use tree::RecipeTree;
 
 /// Parse recipe text. Never panics; syntax errors end up in
 /// [`ParsedRecipe::syntax_errors`] and everything that parsed is still read.
 pub fn parse_recipe(source: &str, path: &str) -> ParsedRecipe {
-    parse::parse(source, path)
+    parse::parse(source, path).0
 }
 
 /// Read and parse a recipe file.

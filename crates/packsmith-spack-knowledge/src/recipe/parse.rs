@@ -17,7 +17,9 @@ const MAX_ERRORS: usize = 50;
 
 /// Parse the file; when it has errors, also try the statement-wise recovery
 /// and return the failed statement parses whose errors are to be reported.
-fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
+/// The first tree is the file's own parse, the second the one to read
+/// (the recovered one when recovery worked).
+fn parse_tree(source: &str) -> Result<(Tree, Tree, Option<Vec<Tree>>), String> {
     // One budget for the whole-file parse and the recovery together.
     let deadline = std::time::Instant::now() + crate::pywalk::PARSE_BUDGET;
     with_parser(|parser| {
@@ -29,11 +31,11 @@ fn parse_tree(source: &str) -> Result<(Tree, Option<Vec<Tree>>), String> {
             )
         })?;
         if !tree.root_node().has_error() {
-            return Ok((tree, None));
+            return Ok((tree.clone(), tree, None));
         }
         Ok(match super::recover::recover(parser, source, deadline) {
-            Some((recovered, failed)) => (recovered, Some(failed)),
-            None => (tree, None),
+            Some((recovered, failed)) => (tree, recovered, Some(failed)),
+            None => (tree.clone(), tree, None),
         })
     })
 }
@@ -49,7 +51,9 @@ pub const MAX_RECIPE_BYTES: usize = 1 << 20;
 /// their lines short.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
-pub fn parse(source: &str, path: &str) -> ParsedRecipe {
+/// The recipe read from `source`, and the file's own syntax tree (`None`
+/// when the file was too large or took too long to parse).
+pub fn parse(source: &str, path: &str) -> (ParsedRecipe, Option<Tree>) {
     let mut recipe = ParsedRecipe {
         path: path.to_string(),
         ..ParsedRecipe::default()
@@ -64,7 +68,7 @@ pub fn parse(source: &str, path: &str) -> ParsedRecipe {
                 MAX_RECIPE_BYTES >> 20
             ),
         });
-        return recipe;
+        return (recipe, None);
     }
     if let Some((n, line)) = source
         .lines()
@@ -81,9 +85,9 @@ pub fn parse(source: &str, path: &str) -> ParsedRecipe {
                 MAX_LINE_BYTES >> 10
             ),
         });
-        return recipe;
+        return (recipe, None);
     }
-    let (tree, failed) = match parse_tree(source) {
+    let (plain, tree, failed) = match parse_tree(source) {
         Ok(t) => t,
         Err(message) => {
             recipe.syntax_errors.push(SyntaxError {
@@ -91,7 +95,7 @@ pub fn parse(source: &str, path: &str) -> ParsedRecipe {
                 col: 1,
                 message,
             });
-            return recipe;
+            return (recipe, None);
         }
     };
     let root = tree.root_node();
@@ -152,7 +156,7 @@ pub fn parse(source: &str, path: &str) -> ParsedRecipe {
         reader.read_methods(*class);
     }
     super::defines::collect(src, root, &mut recipe.define_keys);
-    recipe
+    (recipe, Some(plain))
 }
 
 /// Module level: imports, classes and simple `NAME = literal` assignments

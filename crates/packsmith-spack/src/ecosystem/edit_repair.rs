@@ -11,19 +11,20 @@ use std::sync::Mutex;
 
 use packsmith_agent::{Failure, Recipe, STATIC_CHECK};
 use packsmith_core::chat::{ChatMessage, ChatRequest, OutputSchema};
-use packsmith_spack_knowledge::check::{check_source, CheckOptions, Code, Diagnostic, Severity};
+use packsmith_spack_knowledge::check::{check, CheckOptions, Code, Severity};
 use packsmith_spack_knowledge::edit::candidates::{
     menu_ops, rule_candidates, Candidate, RuleInput,
 };
 use packsmith_spack_knowledge::edit::schema::{edit_schema, Menu};
-use packsmith_spack_knowledge::edit::{apply_edits, parse_edit_list, EditOp, OpKind};
+use packsmith_spack_knowledge::edit::{apply_edits_to, parse_edit_list, EditOp, OpKind};
 use packsmith_spack_knowledge::kb::NameIndex;
-use packsmith_spack_knowledge::recipe::{parse_recipe, Value as RecipeValue, VariantValues};
+use packsmith_spack_knowledge::recipe::{RecipeTree, Value as RecipeValue, VariantValues};
 use packsmith_spack_knowledge::target::TargetSpack;
 use serde::{Deserialize, Serialize};
 
 use super::prompts;
 use super::stages::diagnosis_of;
+use super::RECIPE_FILE;
 
 /// How a model repairs a recipe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +67,10 @@ const MAX_SUGGESTIONS: usize = 4;
 /// the lines the failure and the edits touch.
 const WHOLE_RECIPE_LINES: usize = 60;
 
+/// The directives a cut recipe still shows, with the `with when(...)`
+/// blocks around them.
+const DIRECTIVES_SHOWN: [&str; 4] = ["depends_on", "variant", "conflicts", "requires"];
+
 /// What the rules and the model tried in this run, so no candidate is
 /// tried twice and the model is told what did not help.
 #[derive(Debug, Default)]
@@ -90,35 +95,35 @@ pub struct EditContext<'a> {
     pub source: Option<&'a Path>,
 }
 
-impl EditContext<'_> {
-    fn errors(&self, text: &str) -> usize {
-        self.diagnostics(text)
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
-    }
-
+/// What the static check finds in one version of the recipe, as the edit
+/// repair weighs it.
+struct Tally {
+    errors: usize,
     /// Directives the recipe repeats word for word (PS701): an edit that
     /// adds one changes nothing Spack sees, so it is refused before a run.
-    fn repeats(&self, text: &str) -> usize {
-        self.diagnostics(text)
-            .iter()
-            .filter(|d| d.code == Code::Duplicate)
-            .count()
-    }
+    repeats: usize,
+}
 
-    fn diagnostics(&self, text: &str) -> Vec<Diagnostic> {
+impl EditContext<'_> {
+    fn tally(&self, tree: &RecipeTree) -> Tally {
         let opts = CheckOptions {
             spack: self.spack,
             names: self.names,
             package: Some(self.package),
         };
-        check_source(text, "package.py", &opts)
+        let found = check(tree, &opts);
+        Tally {
+            errors: found
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count(),
+            repeats: found.iter().filter(|d| d.code == Code::Duplicate).count(),
+        }
     }
 
-    fn rule_input<'s>(&'s self, text: &'s str, names: &'s [String]) -> RuleInput<'s> {
+    fn rule_input<'s>(&'s self, tree: &'s RecipeTree, names: &'s [String]) -> RuleInput<'s> {
         RuleInput {
-            source: text,
+            tree,
             package: self.package,
             spack: self.spack,
             names: self.names,
@@ -155,20 +160,21 @@ fn failure_names(failure: &Failure) -> Vec<String> {
 /// the text it makes, best first.
 fn usable_candidates(
     ctx: &EditContext,
-    recipe: &str,
+    recipe: &RecipeTree,
     failure: &Failure,
 ) -> Vec<(Candidate, String)> {
     let names = failure_names(failure);
     let before = if failure.stage == STATIC_CHECK {
-        ctx.errors(recipe)
+        ctx.tally(recipe).errors
     } else {
         1
     };
     rule_candidates(&ctx.rule_input(recipe, &names))
         .into_iter()
         .filter_map(|c| {
-            let fixed = apply_edits(recipe, &c.edits).ok()?;
-            (ctx.errors(&fixed) < before).then_some((c, fixed))
+            let fixed = apply_edits_to(recipe, &c.edits).ok()?;
+            let after = ctx.tally(&RecipeTree::parse(&fixed, RECIPE_FILE));
+            (after.errors < before).then_some((c, fixed))
         })
         .collect()
 }
@@ -181,7 +187,8 @@ pub fn rule_fix(
     recipe: &str,
     failure: &Failure,
 ) -> Option<(String, String)> {
-    for (candidate, fixed) in usable_candidates(ctx, recipe, failure) {
+    let tree = RecipeTree::parse(recipe, RECIPE_FILE);
+    for (candidate, fixed) in usable_candidates(ctx, &tree, failure) {
         let fresh = log
             .seen
             .lock()
@@ -203,7 +210,12 @@ pub fn rule_fix(
 /// candidates not tried yet (with the rules off, all of them), each as
 /// the JSON to answer with and why. A small model picks well from such a
 /// list and writes edits of its own badly.
-fn suggestions(ctx: &EditContext, log: &RuleLog, recipe: &str, failure: &Failure) -> Vec<String> {
+fn suggestions(
+    ctx: &EditContext,
+    log: &RuleLog,
+    recipe: &RecipeTree,
+    failure: &Failure,
+) -> Vec<String> {
     let seen = log.seen.lock().map(|s| s.clone()).unwrap_or_default();
     usable_candidates(ctx, recipe, failure)
         .into_iter()
@@ -222,8 +234,9 @@ fn suggestions(ctx: &EditContext, log: &RuleLog, recipe: &str, failure: &Failure
 
 /// The recipe's variants as the prompt shows them: name, and the values
 /// or kind a default must take.
-fn variant_lines(recipe: &str) -> Vec<String> {
-    parse_recipe(recipe, "package.py")
+fn variant_lines(recipe: &RecipeTree) -> Vec<String> {
+    recipe
+        .recipe()
         .variants
         .iter()
         .map(|v| match (&v.values, &v.default) {
@@ -251,10 +264,10 @@ impl Offer {
 }
 
 /// The menu for a failure: the operations that fit and the values found.
-fn menu_for(ctx: &EditContext, recipe: &str, failure: &Failure) -> Offer {
+fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer {
     let names = failure_names(failure);
     let candidates = rule_candidates(&ctx.rule_input(recipe, &names));
-    let parsed = parse_recipe(recipe, "package.py");
+    let parsed = recipe.recipe();
     let mut menu = Menu {
         ops: menu_ops(&candidates, &failure.class),
         dependencies: parsed.dependencies.iter().map(|d| d.name.clone()).collect(),
@@ -305,26 +318,27 @@ fn menu_for(ctx: &EditContext, recipe: &str, failure: &Failure) -> Offer {
 }
 
 /// The recipe with line numbers; a long one cut to its header, its
-/// directives and the lines around `focus`.
-fn numbered(recipe: &str, focus: &[u32]) -> String {
-    let lines: Vec<&str> = recipe.lines().collect();
+/// directives and the lines around `focus`. What is a header or a
+/// directive line comes from the parsed recipe, not from the text.
+fn numbered(recipe: &RecipeTree, focus: &[u32]) -> String {
+    let lines: Vec<&str> = recipe.source().lines().collect();
+    let parsed = recipe.recipe();
+    let layout = recipe.layout();
+    let mut landmarks: HashSet<u32> = HashSet::new();
+    landmarks.extend(parsed.imports.iter().map(|i| i.line));
+    landmarks.extend(parsed.methods.iter().map(|m| m.line));
+    landmarks.extend(layout.classes.iter().map(|c| c.line));
+    for call in layout.calls() {
+        if DIRECTIVES_SHOWN.contains(&call.name.as_str()) {
+            landmarks.insert(call.line);
+        }
+        landmarks.extend(call.when_stack.iter().map(|w| w.line));
+    }
     let keep = |i: usize| {
         let n = (i + 1) as u32;
-        let t = lines[i].trim_start();
         lines.len() <= WHOLE_RECIPE_LINES
             || focus.iter().any(|f| n + 3 >= *f && n <= f + 3)
-            || t.starts_with("class ")
-            || t.starts_with("from ")
-            || t.starts_with("def ")
-            || [
-                "depends_on(",
-                "variant(",
-                "conflicts(",
-                "requires(",
-                "with when(",
-            ]
-            .iter()
-            .any(|d| t.starts_with(d))
+            || landmarks.contains(&n)
     };
     let mut out = String::new();
     let mut gap = false;
@@ -395,7 +409,8 @@ pub fn edits_request(
     failure: &Failure,
     seed: u64,
 ) -> ChatRequest {
-    let offer = menu_for(ctx, &recipe.text, failure);
+    let tree = RecipeTree::parse(&recipe.text, RECIPE_FILE);
+    let offer = menu_for(ctx, &tree, failure);
     let menu = &offer.menu;
     let excerpt: String = failure
         .excerpt
@@ -412,20 +427,20 @@ pub fn edits_request(
         stage: &failure.stage,
         class: &failure.class,
         excerpt: &packsmith_agent::clip_chars(&excerpt, 1500),
-        recipe: &numbered(&recipe.text, &focus_lines(failure)),
+        recipe: &numbered(&tree, &focus_lines(failure)),
         ops: menu
             .ops
             .iter()
             .map(|o| prompts::op_line(*o, menu, offer.found(*o)))
             .collect(),
-        suggestions: suggestions(ctx, log, &recipe.text, failure),
+        suggestions: suggestions(ctx, log, &tree, failure),
         error_lines: if menu.ops.contains(&OpKind::FilterFile) {
             error_lines(&failure.excerpt)
         } else {
             Vec::new()
         },
         packages: &menu.packages,
-        variants: &variant_lines(&recipe.text),
+        variants: &variant_lines(&tree),
         new_variants: &menu.new_variants,
         tried: &log.tried(),
     });
@@ -467,15 +482,18 @@ pub fn apply_answer(
     // Whatever happens to them, these edits go on the list of edits tried:
     // a refused answer is not asked for again with the same prompt, and an
     // applied one that did not fix the recipe is not proposed again.
+    let start = RecipeTree::parse(start, RECIPE_FILE);
     let outcome = source_check(ctx.source, &list.edits)
-        .and_then(|()| apply_edits(start, &list.edits).map_err(|e| e.to_string()))
+        .and_then(|()| apply_edits_to(&start, &list.edits).map_err(|e| e.to_string()))
         .and_then(|fixed| {
-            let (before, after) = (ctx.errors(start), ctx.errors(&fixed));
-            if after > before {
+            let before = ctx.tally(&start);
+            let after = ctx.tally(&RecipeTree::parse(&fixed, RECIPE_FILE));
+            if after.errors > before.errors {
                 Err(format!(
-                    "the edits add static-check errors ({before} before, {after} after)"
+                    "the edits add static-check errors ({} before, {} after)",
+                    before.errors, after.errors
                 ))
-            } else if ctx.repeats(&fixed) > ctx.repeats(start) {
+            } else if after.repeats > before.repeats {
                 Err("the edits add a directive the recipe already has".into())
             } else {
                 Ok(fixed)
@@ -787,8 +805,33 @@ class Heatsim(CMakePackage):
             "    variant(\"build\", default=\"Ref\", values=(\"ref\", \"omp\"), description=\"b\")\n    variant(\"mpi\", default=True, description=\"m\")\n    depends_on(\"cmake",
         );
         assert_eq!(
-            variant_lines(&recipe),
+            variant_lines(&RecipeTree::parse(&recipe, RECIPE_FILE)),
             ["build (values: ref, omp)", "mpi (true or false)"]
         );
+    }
+
+    #[test]
+    fn a_long_recipe_is_cut_to_its_parsed_landmarks_and_the_focus() {
+        // 70 comment lines push the recipe past the whole-recipe limit; a
+        // comment that merely reads like a directive is not a landmark.
+        let filler: String = (0..70).map(|i| format!("    # note {i}\n")).collect();
+        let recipe = format!(
+            "from spack.package import *\n\n\nclass Demo(CMakePackage):\n{filler}    \
+             # depends_on(\"ghost\")\n    with when(\"+mpi\"):\n        \
+             depends_on(\"mpi\")\n\n    def cmake_args(self):\n        return []\n"
+        );
+        let shown = numbered(&RecipeTree::parse(&recipe, RECIPE_FILE), &[40]);
+        for kept in [
+            "  1| from spack.package import *",
+            "  4| class Demo(CMakePackage):",
+            " 40|     # note 35",
+            " 76|     with when(\"+mpi\"):",
+            " 77|         depends_on(\"mpi\")",
+            " 79|     def cmake_args(self):",
+        ] {
+            assert!(shown.contains(kept), "{kept:?} missing from\n{shown}");
+        }
+        assert!(!shown.contains("ghost"), "{shown}");
+        assert!(!shown.contains("# note 60"), "{shown}");
     }
 }

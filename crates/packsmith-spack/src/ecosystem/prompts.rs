@@ -142,7 +142,10 @@ fn op_use(op: OpKind) -> &'static str {
         }
         OpKind::ReplaceLine => {
             "rewrite one line, or a whole statement from its first line (\"end_line\" for a range), when nothing above fits"
-        }
+        }        // Never on a menu (`OpKind::rule_only`): the rule repairs' own.
+        OpKind::AddMethod => "add a whole method to the class",
+        OpKind::SetAttribute => "set a class attribute",
+        OpKind::DisableDependency => "comment out every depends_on of a package",
     }
 }
 
@@ -205,6 +208,14 @@ fn op_example(op: OpKind, menu: &Menu) -> String {
         }
         OpKind::ReplaceLine => {
             r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#.into()
+        }        OpKind::AddMethod => {
+            r#"{"op": "add_method", "text": "    def install(self, spec, prefix):\n        make(\"install\")\n"}"#.into()
+        }
+        OpKind::SetAttribute => {
+            r#"{"op": "set_attribute", "name": "parallel", "value": false}"#.into()
+        }
+        OpKind::DisableDependency => {
+            r#"{"op": "disable_dependency", "name": "foo", "note": "Spack has no package `foo`"}"#.into()
         }
     }
 }

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use packsmith_spack_knowledge::check::{
-    check_source, package_name_for, CheckOptions, Diagnostic, Severity,
+    check, package_name_for, CheckOptions, Diagnostic, Severity,
 };
 use packsmith_spack_knowledge::generation::infer_generation;
 use packsmith_spack_knowledge::kb::{KbError, KnowledgeBase, NameIndex};
-use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::recipe::{ParsedRecipe, RecipeTree};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::cli::CheckArgs;
@@ -106,14 +106,13 @@ fn read_text(path: &Path) -> Result<String, CliError> {
 fn generation_for(
     chosen: Option<TargetSpack>,
     file: &Path,
-    text: &str,
+    recipe: &ParsedRecipe,
     inferred: &mut BTreeMap<(&'static str, &'static str), usize>,
 ) -> TargetSpack {
     if let Some(target) = chosen {
         return target;
     }
-    let recipe = parse_recipe(text, &file.display().to_string());
-    match infer_generation(file, &recipe) {
+    match infer_generation(file, recipe) {
         Some(found) => {
             let label = match found.target {
                 TargetSpack::V0_23 => "0.23",
@@ -151,13 +150,15 @@ pub fn run(args: &CheckArgs) -> Result<Exit, CliError> {
             }
         };
         let package = args.name.clone().or_else(|| package_name_for(file));
+        // Timed from the parse: the one parse serves the generation and the check.
+        let start = Instant::now();
+        let tree = RecipeTree::parse(&text, &file.display().to_string());
         let opts = CheckOptions {
-            spack: generation_for(chosen, file, &text, &mut inferred),
+            spack: generation_for(chosen, file, tree.recipe(), &mut inferred),
             names: names.as_ref(),
             package: package.as_deref(),
         };
-        let start = Instant::now();
-        let diags = check_source(&text, &file.display().to_string(), &opts);
+        let diags = check(&tree, &opts);
         check_time += start.elapsed();
         reports.push((file.display().to_string(), diags));
     }

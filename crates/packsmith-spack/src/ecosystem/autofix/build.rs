@@ -9,37 +9,69 @@ use packsmith_spack_draft::brief::InstallPlan;
 use packsmith_spack_draft::draft::render_install;
 use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
-use packsmith_spack_knowledge::recipe::parse_recipe;
+use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
 
-use super::lines::{append_method, class_runs_to_end, rejoin};
 use crate::ecosystem::RECIPE_FILE;
 
-/// The two generic FetchContent switches, as `cmake_args` entries.
-const DISCONNECTED: [&str; 2] = [
-    "self.define(\"FETCHCONTENT_FULLY_DISCONNECTED\", True)",
-    "self.define(\"FETCHCONTENT_TRY_FIND_PACKAGE_MODE\", \"ALWAYS\")",
+/// The two generic FetchContent switches: the CMake variable and its
+/// value.
+const DISCONNECTED: [(&str, Setting); 2] = [
+    ("FETCHCONTENT_FULLY_DISCONNECTED", Setting::On),
+    (
+        "FETCHCONTENT_TRY_FIND_PACKAGE_MODE",
+        Setting::Text("ALWAYS"),
+    ),
 ];
 
-fn base_is(text: &str, bases: &[&str]) -> bool {
-    text.lines()
-        .filter(|l| l.starts_with("class "))
-        .any(|l| bases.iter().any(|b| l.contains(b)))
+/// The value of a CMake define a rule sets.
+#[derive(Clone, Copy)]
+enum Setting {
+    On,
+    Text(&'static str),
+}
+
+impl Setting {
+    /// As [`EditOp::AddCmakeDefine`] takes it.
+    fn json(self) -> serde_json::Value {
+        match self {
+            Self::On => serde_json::Value::Bool(true),
+            Self::Text(t) => serde_json::Value::String(t.into()),
+        }
+    }
+
+    /// As Python writes it.
+    fn python(self) -> String {
+        match self {
+            Self::On => "True".into(),
+            Self::Text(t) => format!("\"{t}\""),
+        }
+    }
+}
+
+/// Whether the package class derives from one of `bases` (as written, a
+/// dotted `cmake.CMakePackage` included).
+fn base_is(recipe: &ParsedRecipe, bases: &[&str]) -> bool {
+    recipe
+        .bases
+        .iter()
+        .any(|b| bases.iter().any(|want| b.ends_with(want)))
 }
 
 /// No install target: the recipe installs what the build made.
 pub fn add_install_method(text: &str) -> Option<(String, String)> {
-    if text.contains("def install(") || !class_runs_to_end(text) {
-        return None;
-    }
-    if !base_is(text, &["CMakePackage", "MakefilePackage"]) {
+    let recipe = parse_recipe(text, RECIPE_FILE);
+    if recipe.has_method("install") || !base_is(&recipe, &["CMakePackage", "MakefilePackage"]) {
         return None;
     }
     let plan = InstallPlan {
         why: "make install has no install target".into(),
         ..InstallPlan::default()
     };
+    let edit = EditOp::AddMethod {
+        text: render_install(&plan).join("\n"),
+    };
     Some((
-        append_method(text, &render_install(&plan)),
+        apply_edits(text, &[edit]).ok()?,
         "the build has no install target: added an install() that copies the executables, \
          libraries and headers it made"
             .into(),
@@ -47,21 +79,15 @@ pub fn add_install_method(text: &str) -> Option<(String, String)> {
 }
 
 /// A parallel build that linked before it made its own library:
-/// `parallel = False` before the first `version(` of the class.
+/// `parallel = False` before the first `version(` of the class (refused
+/// when the class sets `parallel` already).
 pub fn build_serially(text: &str) -> Option<(String, String)> {
-    if text
-        .lines()
-        .any(|l| l.trim_start().starts_with("parallel ="))
-    {
-        return None;
-    }
-    let mut lines: Vec<&str> = text.lines().collect();
-    let at = lines.iter().position(|l| l.starts_with("    version("))?;
-    lines.insert(at, "");
-    lines.insert(at, "    parallel = False");
-    let out = rejoin(&lines, text);
+    let edit = EditOp::SetAttribute {
+        name: "parallel".into(),
+        value: serde_json::Value::Bool(false),
+    };
     Some((
-        out,
+        apply_edits(text, &[edit]).ok()?,
         "a parallel make linked before the library it builds was made: parallel = False".into(),
     ))
 }
@@ -91,57 +117,48 @@ fn spack_name(name: &str, kb: Option<&dyn SpackNames>) -> Option<String> {
     known.then_some(spack)
 }
 
-/// Adds `depends_on` lines for `names` after the last one-line
-/// `depends_on` of the class (or before its first method).
-fn add_dependencies(lines: &mut Vec<String>, names: &[String]) {
-    if names.is_empty() {
-        return;
-    }
-    let at = lines
-        .iter()
-        .rposition(|l| l.starts_with("    depends_on(") && l.trim_end().ends_with(')'))
-        .map(|i| i + 1)
-        .or_else(|| lines.iter().position(|l| l.starts_with("    def ")))
-        .unwrap_or(lines.len());
-    for (k, n) in names.iter().enumerate() {
-        lines.insert(at + k, format!("    depends_on(\"{n}\")"));
-    }
-}
-
-/// Puts the FetchContent switches into `cmake_args`: before its
-/// `return args`, or as a new method; None when `cmake_args` has another
-/// shape (left to the model).
-fn add_defines(lines: &mut Vec<String>, missing: &[&str]) -> Option<()> {
+/// The edits that put the FetchContent switches into `cmake_args`: each
+/// added to the list it returns, or a new method with them all; `None`
+/// when the recipe's `cmake_args` is a builder's (left to the model).
+fn define_edits(recipe: &ParsedRecipe, missing: &[(&str, Setting)]) -> Option<Vec<EditOp>> {
     if missing.is_empty() {
-        return Some(());
+        return Some(Vec::new());
     }
-    match lines
+    let cmake_args: Vec<_> = recipe
+        .methods
         .iter()
-        .position(|l| l.trim() == "def cmake_args(self):")
-    {
-        Some(start) => {
-            let end = lines[start + 1..]
+        .filter(|m| m.name == "cmake_args")
+        .collect();
+    if cmake_args.is_empty() {
+        let mut method = vec![
+            "    def cmake_args(self):".to_string(),
+            "        return [".into(),
+        ];
+        method.extend(
+            missing
                 .iter()
-                .position(|l| !l.trim().is_empty() && !l.starts_with("        "))
-                .map_or(lines.len(), |i| start + 1 + i);
-            let ret = (start + 1..end)
-                .rev()
-                .find(|&i| lines[i].trim() == "return args")?;
-            for (k, d) in missing.iter().enumerate() {
-                lines.insert(ret + k, format!("        args.append({d})"));
-            }
-        }
-        None => {
-            if lines.last().is_some_and(|l| !l.trim().is_empty()) {
-                lines.push(String::new());
-            }
-            lines.push("    def cmake_args(self):".into());
-            lines.push("        return [".into());
-            lines.extend(missing.iter().map(|d| format!("            {d},")));
-            lines.push("        ]".into());
-        }
+                .map(|(key, v)| format!("            self.define(\"{key}\", {}),", v.python())),
+        );
+        method.push("        ]".into());
+        return Some(vec![EditOp::AddMethod {
+            text: method.join("\n"),
+        }]);
     }
-    Some(())
+    if cmake_args
+        .iter()
+        .any(|m| recipe.class_name.as_deref() != Some(m.class.as_str()))
+    {
+        return None;
+    }
+    Some(
+        missing
+            .iter()
+            .map(|(key, v)| EditOp::AddCmakeDefine {
+                name: key.to_string(),
+                value: v.json(),
+            })
+            .collect(),
+    )
 }
 
 /// A configure-time download failed: run FetchContent disconnected,
@@ -151,38 +168,35 @@ pub fn disconnect_fetch_content(
     fetched: &[String],
     kb: Option<&dyn SpackNames>,
 ) -> Option<(String, String)> {
-    if !base_is(text, &["CMakePackage"]) || !class_runs_to_end(text) {
+    let recipe = parse_recipe(text, RECIPE_FILE);
+    if !base_is(&recipe, &["CMakePackage"]) {
         return None;
     }
-    let declared: Vec<String> = parse_recipe(text, RECIPE_FILE)
-        .dependencies
-        .into_iter()
-        .map(|d| d.name)
-        .collect();
     let mut new_deps: Vec<String> = Vec::new();
     for n in fetched {
         if let Some(s) = spack_name(n, kb) {
-            if !declared.contains(&s) && !new_deps.contains(&s) {
+            let declared = recipe.dependencies.iter().any(|d| d.name == s);
+            if !declared && !new_deps.contains(&s) {
                 new_deps.push(s);
             }
         }
     }
-    let missing: Vec<&str> = DISCONNECTED
+    let set = recipe.define_key_names();
+    let missing: Vec<(&str, Setting)> = DISCONNECTED
         .iter()
-        .filter(|d| {
-            let key = d.split('"').nth(1).unwrap_or(d);
-            !text.contains(key)
-        })
+        .filter(|(key, _)| !set.contains(key))
         .copied()
         .collect();
     if new_deps.is_empty() && missing.is_empty() {
         return None;
     }
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    add_defines(&mut lines, &missing)?;
-    add_dependencies(&mut lines, &new_deps);
-    let mut out = lines.join("\n");
-    out.push('\n');
+    let mut edits = define_edits(&recipe, &missing)?;
+    edits.extend(new_deps.iter().map(|n| EditOp::AddDependency {
+        spec: n.clone(),
+        when: None,
+        types: Vec::new(),
+    }));
+    let out = apply_edits(text, &edits).ok()?;
     let mut what = Vec::new();
     if !missing.is_empty() {
         what.push(
@@ -223,7 +237,8 @@ pub fn create_install_directories(text: &str, log: &str) -> Option<(String, Stri
     if !(log.contains("mkdir: cannot create directory") && log.contains("File exists")) {
         return None;
     }
-    if !base_is(text, &["MakefilePackage"]) || text.contains(MKDIR_OF_A_VARIABLE.1) {
+    let makefile = base_is(&parse_recipe(text, RECIPE_FILE), &["MakefilePackage"]);
+    if !makefile || text.contains(MKDIR_OF_A_VARIABLE.1) {
         return None;
     }
     let file = failing_makefile(log).unwrap_or("Makefile");
@@ -291,6 +306,26 @@ class Demo(CMakePackage):
         // Not for a build system with an install step of its own.
         let autotools = DRAFT.replace("CMakePackage", "AutotoolsPackage");
         assert!(add_install_method(&autotools).is_none());
+    }
+
+    /// The method goes at the end of the package class, whatever follows
+    /// it in the file; `parallel = False` before the versions, once.
+    #[test]
+    fn edits_land_in_the_class() {
+        let text = format!("{DRAFT}\n\ndef helper():\n    return 1\n");
+        let (out, _) = add_install_method(&text).unwrap();
+        let install = out.find("    def install(self, spec, prefix):").unwrap();
+        assert!(install < out.find("def helper():").unwrap(), "{out}");
+        assert!(
+            parse_recipe(&out, RECIPE_FILE).syntax_errors.is_empty(),
+            "{out}"
+        );
+        let (out, _) = build_serially(DRAFT).unwrap();
+        assert!(
+            out.contains("    \"\"\"Demo.\"\"\"\n\n    parallel = False\n\n    version(\"1.0\""),
+            "{out}"
+        );
+        assert!(build_serially(&out).is_none());
     }
 
     #[test]

@@ -3,8 +3,11 @@
 //! range that needs them. A recipe that already has a `flag_handler` is
 //! left to the model, which can merge the flags into it.
 
-use super::lines::{append_method, class_runs_to_end};
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
+use packsmith_spack_knowledge::recipe::parse_recipe;
+
 use crate::diagnose::{compat_rule, CompatRule};
+use crate::ecosystem::RECIPE_FILE;
 
 /// `flag_handler` with one branch per rule.
 fn render(rules: &[&CompatRule]) -> Vec<String> {
@@ -28,7 +31,7 @@ pub fn add_compat_flags(text: &str, ids: &[String]) -> Option<(String, String)> 
         .filter_map(|id| compat_rule(id))
         .filter(|r| !text.contains(r.flag))
         .collect();
-    if rules.is_empty() || text.contains("def flag_handler(") || !class_runs_to_end(text) {
+    if rules.is_empty() || parse_recipe(text, RECIPE_FILE).has_method("flag_handler") {
         return None;
     }
     let what = rules
@@ -36,8 +39,11 @@ pub fn add_compat_flags(text: &str, ids: &[String]) -> Option<(String, String)> 
         .map(|r| format!("{} for {} {}", r.flag, r.when, r.flags))
         .collect::<Vec<_>>()
         .join(", ");
+    let edit = EditOp::AddMethod {
+        text: render(&rules).join("\n"),
+    };
     Some((
-        append_method(text, &render(&rules)),
+        apply_edits(text, &[edit]).ok()?,
         format!("known compiler-compatibility error: added a flag_handler with {what}"),
     ))
 }

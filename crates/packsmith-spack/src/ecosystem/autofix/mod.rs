@@ -17,12 +17,18 @@
 //! also needs the brief.
 //!
 //! The rules read the typed [`Diagnosis`] (its class and names, never the
-//! prose written for the model) and find dependencies with
-//! [`parse_recipe`] (name, `when`, line), never by pattern over the text.
+//! prose written for the model) and the recipe as [`parse_recipe`] reads
+//! it (its variants and their defaults, dependencies with `when` and line,
+//! bases, methods, CMake defines), and change the recipe only through the
+//! knowledge crate's typed edits ([`EditOp`], applied by [`apply_edits`]
+//! at positions read from the syntax tree): no rule patterns over the
+//! text or rewrites it by line. (A few read-only checks look for a
+//! literal in the recipe: the `self.spec["x"]` a missing dependency is
+//! read by, a define key the brief ties to `self.run_tests`, and, so a
+//! rule applies once, the flag or `mkdir -p` it writes.)
 
 mod build;
 mod compiler_flags;
-mod lines;
 mod spec_reads;
 mod test_switches;
 mod undeclared;
@@ -30,74 +36,35 @@ mod undeclared;
 use std::collections::BTreeSet;
 
 use packsmith_spack_draft::brief::is_extras_or_test_variant;
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::SpackNames;
-use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency};
-use regex::Regex;
+use packsmith_spack_knowledge::recipe::{parse_recipe, Dependency, Value};
 
 pub use test_switches::follow_run_tests;
 pub use undeclared::{repair_undeclared, Action};
 
 use super::RECIPE_FILE;
 use crate::diagnose::{Diagnosis, FailureClass};
-use lines::rejoin;
 
 /// The recipe's dependencies, as the recipe reader sees them.
 fn dependencies(text: &str) -> Vec<Dependency> {
     parse_recipe(text, RECIPE_FILE).dependencies
 }
 
-/// Whether `line` holds one whole call (`depends_on(...)`, then at most a
-/// comment): only such a line can be commented out without breaking the
-/// file.
-fn whole_call_on_line(line: &str) -> bool {
-    let mut depth = 0i32;
-    let mut opened = false;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        if let Some(q) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == q => quote = None,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' | '\'' => quote = Some(c),
-            '(' => {
-                depth += 1;
-                opened = true;
-            }
-            ')' => {
-                depth -= 1;
-                if depth == 0 && opened {
-                    let rest = line[i + 1..].trim_start();
-                    return rest.is_empty() || rest.starts_with('#');
-                }
-            }
-            '#' if !opened => return false,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// `variant("name", default=True|False` → the other default.
+/// Variant `variant`, whose default the recipe reader reads as the
+/// other boolean, defaulted to `to` (`None`: no such variant, a default
+/// that is not `not to`, or an edit refused).
 pub(super) fn flip_variant_default(text: &str, variant: &str, to: bool) -> Option<String> {
-    let pattern = format!(
-        r#"(variant\(\s*["']{}["']\s*,\s*default\s*=\s*)(True|False)"#,
-        regex::escape(variant)
-    );
-    let re = Regex::new(&pattern).ok()?;
-    let from = if to { "False" } else { "True" };
-    let caps = re.captures(text)?;
-    if &caps[2] != from {
+    let recipe = parse_recipe(text, RECIPE_FILE);
+    let v = recipe.variants.iter().find(|v| v.name == variant)?;
+    if v.default != Some(Value::Bool(!to)) {
         return None;
     }
-    let new = if to { "True" } else { "False" };
-    Some(re.replacen(text, 1, format!("${{1}}{new}")).into_owned())
+    let edit = EditOp::SetVariantDefault {
+        name: variant.to_string(),
+        default: serde_json::Value::Bool(to),
+    };
+    apply_edits(text, &[edit]).ok()
 }
 
 /// A boolean condition on one variant: `+v` → (v, true), `~v` → (v, false).
@@ -155,44 +122,39 @@ fn switch_off_unavailable(text: &str, missing: &BTreeSet<&str>) -> Option<(Strin
     ))
 }
 
-/// Spack does not know the package: take the `depends_on` out, with a note.
-/// Only a call on a line of its own is commented out (a call spread over
-/// lines is left to the model).
+/// Spack does not know the package: every `depends_on` of it is commented
+/// out, with a note (a call over several lines, each of its lines). One
+/// that cannot be (the only statement of a `with` block) is left to the
+/// model.
 fn drop_unknown(text: &str, unknown: &BTreeSet<&str>) -> Option<(String, String)> {
     if unknown.is_empty() {
         return None;
     }
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let mut targets: Vec<(usize, String)> = dependencies(text)
+    let declared: BTreeSet<String> = dependencies(text)
         .into_iter()
-        .filter(|d| unknown.contains(d.name.as_str()))
-        .filter_map(|d| {
-            let at = usize::try_from(d.line).ok()?.checked_sub(1)?;
-            let line = lines.get(at)?;
-            (line.trim_start().starts_with("depends_on(") && whole_call_on_line(line))
-                .then_some((at, d.name))
-        })
+        .map(|d| d.name)
+        .filter(|n| unknown.contains(n.as_str()))
         .collect();
-    targets.sort();
-    targets.dedup_by_key(|(at, _)| *at);
-    if targets.is_empty() {
+    let mut out = text.to_string();
+    let mut dropped = Vec::new();
+    for name in declared {
+        let edit = EditOp::DisableDependency {
+            name: name.clone(),
+            note: format!("Spack has no package `{name}`"),
+        };
+        if let Ok(next) = apply_edits(&out, &[edit]) {
+            out = next;
+            dropped.push(name);
+        }
+    }
+    if dropped.is_empty() {
         return None;
     }
-    for (at, name) in &targets {
-        let original = lines[*at].clone();
-        let indent: String = original.chars().take_while(|c| c.is_whitespace()).collect();
-        lines[*at] = format!(
-            "{indent}# FIXME: Spack has no package `{name}`: {}",
-            original.trim()
-        );
-    }
-    let out = rejoin(&lines, text);
-    let names: BTreeSet<&str> = targets.iter().map(|(_, n)| n.as_str()).collect();
     Some((
         out,
         format!(
             "removed the dependency on {}, which Spack does not know",
-            names.into_iter().collect::<Vec<_>>().join(", ")
+            dropped.join(", ")
         ),
     ))
 }
@@ -216,16 +178,19 @@ fn switch_off_downloading_extras(text: &str, d: &Diagnosis) -> Option<(String, S
     if !mentions_network_failure(d) {
         return None;
     }
-    let re = Regex::new(r#"variant\(\s*["']([A-Za-z0-9_-]+)["']\s*,\s*default\s*=\s*True"#).ok()?;
-    let names: Vec<String> = re
-        .captures_iter(text)
-        .map(|c| c[1].to_string())
-        // Word by word: `docs` and `tests`, never `docker` or `contest`.
-        .filter(|n| is_extras_or_test_variant(n))
-        .collect();
+    let recipe = parse_recipe(text, RECIPE_FILE);
     let mut out = text.to_string();
-    for n in &names {
-        out = flip_variant_default(&out, n, false)?;
+    let mut names: Vec<String> = Vec::new();
+    for v in &recipe.variants {
+        // Word by word: `docs` and `tests`, never `docker` or `contest`.
+        let extra = v.default == Some(Value::Bool(true)) && is_extras_or_test_variant(&v.name);
+        if !extra || names.contains(&v.name) {
+            continue;
+        }
+        if let Some(next) = flip_variant_default(&out, &v.name, false) {
+            out = next;
+            names.push(v.name.clone());
+        }
     }
     (!names.is_empty()).then(|| {
         (
@@ -411,16 +376,22 @@ mod tests {
             ),
             "{out}"
         );
-        // The call over two lines stays: commenting out its first line
-        // would break the file.
+        // The call over two lines is commented out line by line.
         assert!(
-            out.contains("    depends_on(\n        \"nosuch@2:\""),
+            out.contains(
+                "    # FIXME: Spack has no package `nosuch`: depends_on(\n        # \"nosuch@2:\", type=\"build\"\n    # )\n"
+            ),
             "{out}"
         );
+        assert!(parse_recipe(&out, RECIPE_FILE).syntax_errors.is_empty());
         assert_eq!(
             why,
-            "removed the dependency on nosuch2, which Spack does not know"
+            "removed the dependency on nosuch, nosuch2, which Spack does not know"
         );
+        // The only statement of a `with` block stays: the block would be
+        // left empty.
+        let d = diagnosis(FailureClass::UnknownPackage, &["qt"], "unknown package: qt");
+        assert!(auto_repair(recipe, &d).is_none());
     }
 
     #[test]
@@ -560,13 +531,5 @@ mod tests {
     fn other_failures_get_no_rule() {
         let d = diagnosis(FailureClass::Compilation, &[], "error: x");
         assert!(auto_repair(RECIPE, &d).is_none());
-    }
-
-    #[test]
-    fn only_whole_calls_count_as_one_line() {
-        assert!(whole_call_on_line(r#"    depends_on("a", when="+x")"#));
-        assert!(whole_call_on_line(r#"depends_on("a)")  # (x"#));
-        assert!(!whole_call_on_line(r#"    depends_on("a","#));
-        assert!(!whole_call_on_line(r#"    depends_on("a") + 1"#));
     }
 }

@@ -6,9 +6,10 @@
 //! dependency declared under a condition is left to the model: whether
 //! the read or the condition is wrong, the log cannot say.
 
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::{Known, SpackNames};
 
-use super::{dependencies, undeclared::declare};
+use super::dependencies;
 
 pub(super) fn declare_read_specs(
     text: &str,
@@ -16,7 +17,7 @@ pub(super) fn declare_read_specs(
     kb: Option<&dyn SpackNames>,
 ) -> Option<(String, String)> {
     let declared = dependencies(text);
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fixed = text.to_string();
     let mut added = Vec::new();
     for name in names {
         let read = [format!("spec[\"{name}\"]"), format!("spec['{name}']")]
@@ -26,13 +27,19 @@ pub(super) fn declare_read_specs(
         if !read || !known || declared.iter().any(|d| &d.name == name) || added.contains(name) {
             continue;
         }
-        declare(&mut lines, &format!("depends_on(\"{name}\")"));
-        added.push(name.clone());
+        let edit = EditOp::AddDependency {
+            spec: name.clone(),
+            when: None,
+            types: Vec::new(),
+        };
+        if let Ok(next) = apply_edits(&fixed, &[edit]) {
+            fixed = next;
+            added.push(name.clone());
+        }
     }
     if added.is_empty() {
         return None;
     }
-    let fixed = super::lines::rejoin(&lines, text);
     let why = format!(
         "the recipe reads spec[…] of {} without depending on it: declared {}",
         added.join(", "),
@@ -72,7 +79,7 @@ class Superlu(CMakePackage):
     }
 
     #[test]
-    fn a_read_spec_without_a_dependency_is_declared_before_the_methods() {
+    fn a_read_spec_without_a_dependency_is_declared_after_the_last_one() {
         let (fixed, why) = declare_read_specs(RECIPE, &names(&["blas"]), None).unwrap();
         assert!(
             fixed.contains("    depends_on(\"metis\", when=\"+metis\")\n    depends_on(\"blas\")\n\n    def cmake_args"),

@@ -5,10 +5,12 @@
 //! switched off explicitly, so the host can no longer fill it in: in
 //! CMake's `cmake_args` (`CMAKE_DISABLE_FIND_PACKAGE_<Name>`), else by
 //! defaulting off the variant of the option that drives it (the draft
-//! passes `--without-x` / `-Dx=…` from that variant). Works on the typed findings, the brief
-//! and the parsed recipe, never on the prose written for the model.
+//! passes `--without-x` / `-Dx=…` from that variant). Works on the typed
+//! findings, the brief and the parsed recipe, never on the prose written
+//! for the model, and changes the recipe through typed edits only.
 
 use packsmith_spack_draft::brief::{BriefDependency, SpackBrief};
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::mapping::fallbacks_of;
 use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
 
@@ -91,87 +93,87 @@ fn py(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-/// `depends_on("zlib-api", when="+zlib", type="build")`.
-fn depends_line(package: &str, entry: Option<&BriefDependency>) -> String {
-    let mut args = vec![py(package)];
-    if let Some(when) = entry.and_then(|e| e.when.as_deref()) {
-        args.push(format!("when={}", py(when)));
-    }
-    if let Some(e) = entry.filter(|e| !e.types.is_empty()) {
-        let types: Vec<String> = e.types.iter().map(|t| py(t)).collect();
-        args.push(if types.len() == 1 {
-            format!("type={}", types[0])
-        } else {
-            format!("type=({})", types.join(", "))
-        });
-    }
-    format!("depends_on({})", args.join(", "))
+/// What a finding's `depends_on` says: the spec, `when` and types of the
+/// brief's entry (if any).
+struct Declaration {
+    package: String,
+    when: Option<String>,
+    types: Vec<String>,
 }
 
-/// Lines of the class body: where the first method (or its decorator)
-/// starts, at class indentation; else the end of the file.
-fn directive_insertion_point(lines: &[String]) -> usize {
-    lines
-        .iter()
-        .position(|l| l.starts_with("    def ") || l.starts_with("    @"))
-        .map(|at| {
-            // Before the blank lines that separate the methods.
-            let mut at = at;
-            while at > 0 && lines[at - 1].trim().is_empty() {
-                at -= 1;
-            }
-            at
-        })
-        .unwrap_or(lines.len())
-}
-
-/// Inserts a directive at class level, before the methods.
-pub(super) fn declare(lines: &mut Vec<String>, line: &str) {
-    let at = directive_insertion_point(lines);
-    lines.insert(at, format!("    {line}"));
-}
-
-/// Adds `CMAKE_DISABLE_FIND_PACKAGE_<name>` to `cmake_args`: before its
-/// `return <list>` when it ends so, as a new method when there is none.
-/// `None` when the method returns something the rule cannot extend.
-fn disable_cmake(lines: &mut Vec<String>, recipe: &ParsedRecipe, name: &str) -> Option<()> {
-    let define = format!(
-        "self.define({}, True)",
-        py(&format!("CMAKE_DISABLE_FIND_PACKAGE_{name}"))
-    );
-    let Some(method) = recipe.methods.iter().find(|m| m.name == "cmake_args") else {
-        let cmake = recipe.bases.iter().any(|b| b.ends_with("CMakePackage"));
-        if !cmake {
-            return None;
+impl Declaration {
+    fn new(package: &str, entry: Option<&BriefDependency>) -> Self {
+        Self {
+            package: package.to_string(),
+            when: entry.and_then(|e| e.when.clone()),
+            types: entry.map(|e| e.types.clone()).unwrap_or_default(),
         }
-        while lines.last().is_some_and(|l| l.trim().is_empty()) {
-            lines.pop();
+    }
+
+    /// `depends_on("zlib-api", type="build", when="+zlib")`, in the order
+    /// [`EditOp::AddDependency`] writes it.
+    fn line(&self) -> String {
+        let mut args = vec![py(&self.package)];
+        if !self.types.is_empty() {
+            let types: Vec<String> = self.types.iter().map(|t| py(t)).collect();
+            args.push(if types.len() == 1 {
+                format!("type={}", types[0])
+            } else {
+                format!("type=({})", types.join(", "))
+            });
         }
-        lines.push(String::new());
-        lines.push("    def cmake_args(self):".into());
-        lines.push(format!("        return [{define}]"));
-        return Some(());
+        if let Some(when) = &self.when {
+            args.push(format!("when={}", py(when)));
+        }
+        format!("depends_on({})", args.join(", "))
+    }
+
+    fn edit(&self) -> EditOp {
+        EditOp::AddDependency {
+            spec: self.package.clone(),
+            when: self.when.clone(),
+            types: self.types.clone(),
+        }
+    }
+}
+
+/// Declares `decl` (after the recipe's other lines on the package, else
+/// after its last dependency): the action, and the new text when the
+/// edit applied.
+fn declare(text: &str, decl: &Declaration) -> (Action, Option<String>) {
+    match apply_edits(text, &[decl.edit()]) {
+        Ok(fixed) => (
+            Action::Declared {
+                package: decl.package.clone(),
+                line: decl.line(),
+            },
+            Some(fixed),
+        ),
+        Err(e) => (
+            Action::Left {
+                what: decl.package.clone(),
+                why: e.message,
+            },
+            None,
+        ),
+    }
+}
+
+/// Adds `CMAKE_DISABLE_FIND_PACKAGE_<name>` to `cmake_args`: into the
+/// list it returns, as a new method when there is none (a CMake package
+/// only). `None` when the method returns something the edit cannot
+/// extend.
+fn disable_cmake(text: &str, recipe: &ParsedRecipe, name: &str) -> Option<String> {
+    let has_method = recipe.has_method("cmake_args");
+    let cmake = recipe.bases.iter().any(|b| b.ends_with("CMakePackage"));
+    if !has_method && !cmake {
+        return None;
+    }
+    let edit = EditOp::AddCmakeDefine {
+        name: format!("CMAKE_DISABLE_FIND_PACKAGE_{name}"),
+        value: serde_json::Value::Bool(true),
     };
-    let start = usize::try_from(method.line).ok()?.checked_sub(1)?;
-    let indent = lines.get(start)?.len() - lines.get(start)?.trim_start().len();
-    let end = lines
-        .iter()
-        .enumerate()
-        .skip(start + 1)
-        .find(|(_, l)| !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent)
-        .map_or(lines.len(), |(i, _)| i);
-    let (at, var) = (start + 1..end).rev().find_map(|i| {
-        let l = lines[i].trim();
-        let var = l.strip_prefix("return ")?.trim();
-        let plain = !var.is_empty() && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        plain.then(|| (i, var.to_string()))
-    })?;
-    let pad: String = lines[at]
-        .chars()
-        .take_while(|c| c.is_whitespace())
-        .collect();
-    lines.insert(at, format!("{pad}{var}.append({define})"));
-    Some(())
+    apply_edits(text, &[edit]).ok()
 }
 
 /// The option name a variant drives, without its spelling
@@ -239,8 +241,7 @@ pub fn repair_undeclared(
     d: &Diagnosis,
     brief: &SpackBrief,
 ) -> (Option<(String, String)>, Vec<Action>) {
-    let recipe = parse_recipe(text, RECIPE_FILE);
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut out = text.to_string();
     let mut actions = Vec::new();
     for f in &d.findings {
         let Some(package) = f.package.as_deref() else {
@@ -250,6 +251,9 @@ pub fn repair_undeclared(
             });
             continue;
         };
+        // Read again after each change: an earlier finding may have
+        // declared this one's package.
+        let recipe = parse_recipe(&out, RECIPE_FILE);
         let names = names_of(package);
         if recipe
             .dependencies
@@ -260,19 +264,20 @@ pub fn repair_undeclared(
             // it: the build looks for it either way, so it is needed
             // without the condition (`when="+python"` on a library the
             // core links too).
-            let line = depends_line(package, None);
-            if lines.iter().any(|l| l.trim() == line) {
+            let plain = recipe
+                .dependencies
+                .iter()
+                .any(|dep| dep.name == package && dep.when.is_none());
+            if plain {
                 actions.push(Action::Left {
                     what: package.to_string(),
                     why: "declared without a condition, yet not in the DAG".into(),
                 });
                 continue;
             }
-            declare(&mut lines, &line);
-            actions.push(Action::Declared {
-                package: package.to_string(),
-                line,
-            });
+            let (action, fixed) = declare(&out, &Declaration::new(package, None));
+            out = fixed.unwrap_or(out);
+            actions.push(action);
             continue;
         }
         let required = in_list(&brief.dependencies, f, package);
@@ -284,7 +289,11 @@ pub fn repair_undeclared(
                 // find module itself (`include(FindPython3)`), which the
                 // switch does not reach, so only declaring it helps.
                 let switched = recipe.define_key_names().contains(&key.as_str());
-                if !switched && disable_cmake(&mut lines, &recipe, &name).is_some() {
+                let disabled = (!switched)
+                    .then(|| disable_cmake(&out, &recipe, &name))
+                    .flatten();
+                if let Some(fixed) = disabled {
+                    out = fixed;
                     actions.push(Action::Disabled {
                         package: package.to_string(),
                         name,
@@ -293,9 +302,8 @@ pub fn repair_undeclared(
                 }
             }
             if optional.is_some() {
-                let text = lines.join("\n");
-                if let Some((flipped, variant)) = variant_off(&text, brief, f, package) {
-                    lines = flipped.lines().map(str::to_string).collect();
+                if let Some((flipped, variant)) = variant_off(&out, brief, f, package) {
+                    out = flipped;
                     actions.push(Action::VariantOff {
                         package: package.to_string(),
                         variant,
@@ -304,18 +312,14 @@ pub fn repair_undeclared(
                 }
             }
         }
-        let line = depends_line(package, required.or(optional));
-        declare(&mut lines, &line);
-        actions.push(Action::Declared {
-            package: package.to_string(),
-            line,
-        });
+        let (action, fixed) = declare(&out, &Declaration::new(package, required.or(optional)));
+        out = fixed.unwrap_or(out);
+        actions.push(action);
     }
     let changed = actions.iter().any(|a| a.package().is_some());
     if !changed {
         return (None, actions);
     }
-    let out = super::lines::rejoin(&lines, text);
     let why = format!(
         "hermeticity: {}",
         actions
