@@ -11,15 +11,20 @@
 //! the target's query through the drafter's `query`).
 //!
 //! Modules:
-//! - `pywalk` (private): the tree-sitter reading of `package.py` that
-//!   `recipe` and `check` share: parser, positions, classes and their bases,
-//!   `with` items. So `with when(...)` is found one way.
-//! - `recipe/`: `parse_recipe` reads a `package.py` into a `ParsedRecipe`
-//!   (both Spack generations, `with when()` and `default_args` blocks,
-//!   class-level loops unrolled, CMake define keys). Broken files are
-//!   recovered statement by statement. `indent` reports the indentation
-//!   errors tree-sitter's recovery lets pass, as Spack's loader refuses them.
-//!   Inputs are bounded (size, line length, parse time).
+//! - `pywalk` (private): the tree-sitter plumbing: parser, parse budget,
+//!   positions, classes and their bases, `with` items. So `with when(...)`
+//!   is found one way.
+//! - `recipe/`: the one recipe model. `RecipeTree::parse` parses a
+//!   `package.py` once: its text, its syntax tree, the `ParsedRecipe` read
+//!   from it (both Spack generations, `with when()` and `default_args`
+//!   blocks, class-level loops unrolled, CMake define keys) and, on first
+//!   use, its `layout`: every class's bases, directive calls and methods
+//!   with positions for diagnostics and byte spans for edits. The check,
+//!   the edits and packsmith-spack's repairs all read it; `parse_recipe` is
+//!   the model alone. Broken files are recovered statement by statement.
+//!   `indent` reports the indentation errors tree-sitter's recovery lets
+//!   pass, as Spack's loader refuses them. Inputs are bounded (size, line
+//!   length, parse time).
 //! - `spec/`: the spec grammar with byte offsets, Spack's version ordering,
 //!   `satisfies` and `intersects`.
 //! - `target` (which Spack a recipe is written for: `TargetSpack`) and
@@ -38,9 +43,8 @@
 //!   virtual (`openblas` → `blas` + `lapack`), from the knowledge base and
 //!   `data/virtual-providers.toml`. `library` maps a library file to a
 //!   package.
-//! - `check/`: the static check, with stable `PS…` codes (`codes`). `walk`
-//!   finds directive calls and the position of each string argument; one
-//!   module per rule family. What Spack refuses while loading a class has its
+//! - `check/`: the static check of a `RecipeTree`, with stable `PS…` codes
+//!   (`codes`); one module per rule family over the tree's layout. What Spack refuses while loading a class has its
 //!   own modules: `signatures` (PS801, PS802), `self_dependency` (PS403),
 //!   `class_body` (PS803), `specs` (PS501), `variant_args`, `version_args`.
 //!   Rules that reason about what is absent are skipped when the file has
@@ -52,8 +56,9 @@
 //!   more (a whole method, a class attribute, dependencies commented out)
 //!   are for packsmith's rule repairs only (`OpKind::rule_only`), never in
 //!   a menu or schema.
-//!   `apply_edits` applies them at byte positions `locate` reads from the
-//!   syntax tree; each edit applies or fails with a reason. `schema` is the
+//!   `apply_edits` (`apply_edits_to` on a parsed recipe) applies them at
+//!   the byte spans of the tree's layout (`locate`: the package class's
+//!   view); each edit applies or fails with a reason. `schema` is the
 //!   JSON Schema of an edit list for a `Menu`, so a grammar-constrained
 //!   model picks among offered values. `candidates` are the repairs by rule
 //!   from the check's findings and from names a failed stage reports, best

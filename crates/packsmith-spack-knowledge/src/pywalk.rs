@@ -1,6 +1,6 @@
-//! The one tree-sitter reading of a `package.py` that the recipe reader
-//! (`recipe/`) and the static check (`check/`) share: the Python parser,
-//! node positions, module-level classes and their bases, and the items of a
+//! The tree-sitter plumbing under `recipe/` (the reader and the layout
+//! walk of a `RecipeTree`): the Python parser and its time budget, node
+//! positions, module-level classes and their bases, and the items of a
 //! `with` header (`with when("+mpi"), default_args(type="build"):`). Each
 //! caller decides what a `when` or a `default_args` means to it.
 
