@@ -3,7 +3,7 @@
 //! directives go after the last one of their kind, at the class body's
 //! indentation, so the recipe keeps Spack's usual order.
 
-use super::locate::{DirectiveCall, Reading};
+use super::locate::{indent_of, DirectiveCall, Reading};
 use super::{breaks_syntax, py_literal, splice};
 use crate::pystr::py_str;
 use crate::spec::parse as parse_spec;
@@ -304,6 +304,13 @@ fn versions(reading: &Reading) -> impl Iterator<Item = (&DirectiveCall, &str)> {
         .filter_map(|d| d.first_literal().map(|(v, _)| (d, v)))
 }
 
+fn check_sha256(sum: &str) -> Result<(), String> {
+    if sum.len() != 64 || !sum.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("{sum:?} is not a sha256 (64 hex digits)"));
+    }
+    Ok(())
+}
+
 pub(super) fn add_version(
     source: &str,
     reading: &Reading,
@@ -312,9 +319,7 @@ pub(super) fn add_version(
 ) -> Result<String, String> {
     let new = Version::parse(version).ok_or_else(|| format!("{version:?} is not a version"))?;
     if let Some(sum) = sha256 {
-        if sum.len() != 64 || !sum.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(format!("{sum:?} is not a sha256 (64 hex digits)"));
-        }
+        check_sha256(sum)?;
     }
     if versions(reading).any(|(_, v)| v == version) {
         return Err(format!("version {version:?} is already declared"));
@@ -338,17 +343,109 @@ pub(super) fn add_version(
     let older = versions(reading)
         .find(|(_, v)| Version::parse(v).is_some_and(|old| old < new))
         .map(|(d, _)| d.lines.start);
-    let at = match older {
-        Some(at) => at,
-        None => {
+    let at = match (older, versions(reading).next()) {
+        (Some(at), _) => at,
+        (None, Some(_)) => {
             let at = insertion_point(reading, &["version"]);
             if at > 0 && !source[..at].ends_with('\n') {
                 text.insert(0, '\n');
             }
             at
         }
+        (None, None) => return Ok(insert_first_version(source, reading, &text)),
     };
     Ok(splice(source, at..at, &text))
+}
+
+/// Directives Spack's order puts before the versions (after `homepage`
+/// and `url`).
+const BEFORE_VERSIONS: &[&str] = &["maintainers", "license"];
+
+/// Inserts the first version's lines (`text`) where Spack's order wants
+/// them: before the first directive that follows the versions (a
+/// `variant`, a `depends_on`, …) when it is a statement of the class body
+/// itself; else after the class's header (its attributes such as `url`,
+/// and `maintainers` / `license`, before its first method); else after
+/// the docstring; else first in the body. A blank line separates the new
+/// line from the code before and after it.
+fn insert_first_version(source: &str, reading: &Reading, text: &str) -> String {
+    let class = &reading.class;
+    let in_body = |d: &&DirectiveCall| d.top_level && d.scope.is_empty();
+    let first_method = class.methods.iter().map(|m| m.lines.start).min();
+    let before_methods = |at: usize| first_method.is_none_or(|m| at < m);
+    let following = class
+        .directives
+        .iter()
+        .filter(in_body)
+        .find(|d| !BEFORE_VERSIONS.contains(&d.name.as_str()))
+        .map(|d| d.lines.start)
+        .filter(|at| before_methods(*at));
+    let header = class
+        .attributes
+        .iter()
+        .filter(|a| indent_of(source, a.lines.start) == class.body_indent)
+        .map(|a| a.lines.clone())
+        .chain(
+            class
+                .directives
+                .iter()
+                .filter(in_body)
+                .filter(|d| BEFORE_VERSIONS.contains(&d.name.as_str()))
+                .map(|d| d.lines.clone()),
+        )
+        .filter(|r| before_methods(r.start))
+        .map(|r| r.end)
+        .max();
+    let at = following
+        .or(header)
+        .or_else(|| class.docstring.as_ref().map(|d| d.end))
+        .unwrap_or(class.body_start)
+        .min(source.len());
+    let mut new = String::new();
+    if at > 0 && !source[..at].ends_with('\n') {
+        new.push('\n');
+    }
+    // The line before is blank, or the class statement itself.
+    let blank_before = at <= class.body_start || source[..at].ends_with("\n\n");
+    if !blank_before {
+        new.push('\n');
+    }
+    new.push_str(text);
+    let next_line = source[at..].split('\n').next().unwrap_or("");
+    if at < class.end && !next_line.trim().is_empty() {
+        new.push('\n');
+    }
+    splice(source, at..at, &new)
+}
+
+pub(super) fn set_checksum(
+    source: &str,
+    reading: &Reading,
+    version: &str,
+    sha256: &str,
+) -> Result<String, String> {
+    check_sha256(sha256)?;
+    let calls: Vec<&DirectiveCall> = versions(reading)
+        .filter(|(_, v)| *v == version)
+        .map(|(d, _)| d)
+        .collect();
+    if calls.is_empty() {
+        return Err(format!("no version({version:?}) in the recipe"));
+    }
+    let mut spans: Vec<_> = calls
+        .iter()
+        .filter_map(|d| d.keyword("sha256"))
+        .map(|a| a.value.clone())
+        .collect();
+    if spans.is_empty() {
+        return Err(format!("version({version:?}) has no sha256="));
+    }
+    spans.sort_by_key(|r| std::cmp::Reverse(r.start));
+    let mut text = source.to_string();
+    for span in spans {
+        text = splice(&text, span, &py_str(sha256));
+    }
+    Ok(text)
 }
 
 pub(super) fn set_variant_default(
@@ -562,4 +659,38 @@ pub(super) fn set_attribute(
         (None, None) => (reading.class.body_start, format!("{line}\n")),
     };
     Ok(splice(source, at..at, &text))
+}
+
+pub(super) fn set_attribute_value(
+    source: &str,
+    reading: &Reading,
+    name: &str,
+    value: &serde_json::Value,
+) -> Result<String, String> {
+    let literal = py_literal(value)?;
+    let assignments: Vec<_> = reading
+        .class
+        .attributes
+        .iter()
+        .filter(|a| a.name == name)
+        .collect();
+    if assignments.is_empty() {
+        return Err(format!(
+            "{} sets no {name} at class level; use set_attribute",
+            reading.class.name
+        ));
+    }
+    if let Some(a) = assignments.iter().find(|a| a.value.is_empty()) {
+        return Err(format!(
+            "{name} on line {} is declared without a value; use replace_line",
+            a.line
+        ));
+    }
+    let mut spans: Vec<_> = assignments.iter().map(|a| a.value.clone()).collect();
+    spans.sort_by_key(|r| std::cmp::Reverse(r.start));
+    let mut text = source.to_string();
+    for span in spans {
+        text = splice(&text, span, &literal);
+    }
+    Ok(text)
 }

@@ -144,6 +144,18 @@ pub enum EditOp {
     /// line's text (indentation kept); refused when that would leave a
     /// block empty. Rule repairs only.
     DisableDependency { name: String, note: String },
+    /// Replaces the value of every class-level `name = …` of the package
+    /// class (inside `with` blocks too) with `value` (a bool, a number or
+    /// a string, written as a Python literal); refused when the class sets
+    /// no `name` (see `set_attribute`). Rule repairs only.
+    SetAttributeValue {
+        name: String,
+        value: serde_json::Value,
+    },
+    /// Sets the `sha256=` of the top-level `version(version, …)` call(s)
+    /// to `sha256` (64 hex digits); refused when there is no such call or
+    /// none has a `sha256=` (none is added). Rule repairs only.
+    SetChecksum { version: String, sha256: String },
 }
 
 fn yes() -> bool {
@@ -178,6 +190,8 @@ impl EditOp {
             Self::AddMethod { .. } => OpKind::AddMethod,
             Self::SetAttribute { .. } => OpKind::SetAttribute,
             Self::DisableDependency { .. } => OpKind::DisableDependency,
+            Self::SetAttributeValue { .. } => OpKind::SetAttributeValue,
+            Self::SetChecksum { .. } => OpKind::SetChecksum,
         }
     }
 
@@ -211,6 +225,8 @@ pub enum OpKind {
     AddMethod,
     SetAttribute,
     DisableDependency,
+    SetAttributeValue,
+    SetChecksum,
 }
 
 impl OpKind {
@@ -236,6 +252,8 @@ impl OpKind {
             Self::AddMethod => "add_method",
             Self::SetAttribute => "set_attribute",
             Self::DisableDependency => "disable_dependency",
+            Self::SetAttributeValue => "set_attribute_value",
+            Self::SetChecksum => "set_checksum",
         }
     }
 
@@ -244,7 +262,11 @@ impl OpKind {
     pub fn rule_only(self) -> bool {
         matches!(
             self,
-            Self::AddMethod | Self::SetAttribute | Self::DisableDependency
+            Self::AddMethod
+                | Self::SetAttribute
+                | Self::DisableDependency
+                | Self::SetAttributeValue
+                | Self::SetChecksum
         )
     }
 }
@@ -385,6 +407,12 @@ fn apply_one(tree: &RecipeTree, edit: &EditOp) -> Result<String, String> {
         }
         EditOp::DisableDependency { name, note } => {
             directives::disable_dependency(source, &reading, name, note)
+        }
+        EditOp::SetAttributeValue { name, value } => {
+            directives::set_attribute_value(source, &reading, name, value)
+        }
+        EditOp::SetChecksum { version, sha256 } => {
+            directives::set_checksum(source, &reading, version, sha256)
         }
         EditOp::ReplaceLine { .. } | EditOp::AddSpackImport {} => unreachable!("handled above"),
     }

@@ -155,7 +155,11 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Option<Value> {
             ],
             vec!["line", "text"],
         ),
-        OpKind::AddMethod | OpKind::SetAttribute | OpKind::DisableDependency => return None,
+        OpKind::AddMethod
+        | OpKind::SetAttribute
+        | OpKind::DisableDependency
+        | OpKind::SetAttributeValue
+        | OpKind::SetChecksum => return None,
     };
     let mut properties = Map::new();
     properties.insert("op".into(), json!({"const": kind.as_str()}));

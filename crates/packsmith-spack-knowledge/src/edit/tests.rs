@@ -691,6 +691,8 @@ fn the_rule_only_operations_are_never_offered_to_a_model() {
         OpKind::AddMethod,
         OpKind::SetAttribute,
         OpKind::DisableDependency,
+        OpKind::SetAttributeValue,
+        OpKind::SetChecksum,
     ];
     let menu = Menu {
         ops: [&[OpKind::ReplaceLine][..], &rule_only[..]].concat(),
@@ -725,4 +727,217 @@ fn the_rule_only_operations_are_never_offered_to_a_model() {
     };
     let ops = super::candidates::menu_ops(&[candidate], "compilation");
     assert!(!ops.iter().any(|k| k.rule_only()), "{ops:?}");
+}
+
+#[test]
+fn set_attribute_value_replaces_the_class_level_value_only() {
+    let out = apply(EditOp::SetAttributeValue {
+        name: "url".into(),
+        value: json!("file:///mirror/heatsim-1.0.tar.gz"),
+    });
+    let (removed, added) = changed_lines(&out);
+    assert_eq!(
+        removed,
+        vec!["    url = \"https://example.org/heatsim-1.0.tar.gz\"".to_string()]
+    );
+    assert_eq!(
+        added,
+        vec!["    url = \"file:///mirror/heatsim-1.0.tar.gz\"".to_string()]
+    );
+    // A `url` in the docstring, a comment or a method is not the class's.
+    let recipe = "class Demo(Package):\n    \"\"\"Demo.\n\n    url = 'https://old'\n    \"\"\"\n\n    # url = \"https://comment\"\n    url = 'https://a' + 'b'\n\n    def url_for_version(self, version):\n        url = \"https://method/{0}\"\n        return url.format(version)\n";
+    let out = apply_edits(
+        recipe,
+        &[EditOp::SetAttributeValue {
+            name: "url".into(),
+            value: json!("https://new"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        recipe.replace("url = 'https://a' + 'b'", "url = \"https://new\"")
+    );
+    // Every class-level assignment (in a `with` block too); not a branch's.
+    let twice = "class Demo(Package):\n    url = \"a\"\n    with default_args(type=\"build\"):\n        url = b = \"c\"\n    if True:\n        url = \"d\"\n";
+    let out = apply_edits(
+        twice,
+        &[EditOp::SetAttributeValue {
+            name: "url".into(),
+            value: json!("x"),
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "class Demo(Package):\n    url = \"x\"\n    with default_args(type=\"build\"):\n        url = b = \"x\"\n    if True:\n        url = \"d\"\n"
+    );
+    // None to replace, or one without a value: refused.
+    let err = apply_edits(
+        "class Demo(Package):\n    git = \"https://g\"\n    def f(self):\n        url = 1\n",
+        &[EditOp::SetAttributeValue {
+            name: "url".into(),
+            value: json!("x"),
+        }],
+    )
+    .unwrap_err();
+    assert_eq!(err.op, "set_attribute_value");
+    assert!(
+        err.message.contains("Demo sets no url at class level"),
+        "{err}"
+    );
+    let err = apply_edits(
+        "class Demo(Package):\n    url: str\n",
+        &[EditOp::SetAttributeValue {
+            name: "url".into(),
+            value: json!("x"),
+        }],
+    )
+    .unwrap_err();
+    assert!(err.message.contains("without a value"), "{err}");
+}
+
+#[test]
+fn attributes_carry_their_value_span_and_literal() {
+    let tree = RecipeTree::parse(
+        "class Demo(Package):\n    url = \"https://a\"\n    parallel = False\n    x: int\n    y = f\"{x}\"\n",
+        "package.py",
+    );
+    let class = tree.package_class().unwrap();
+    let src = tree.source();
+    let found: Vec<(&str, &str, Option<&str>)> = class
+        .attributes
+        .iter()
+        .map(|a| (a.name.as_str(), &src[a.value.clone()], a.literal.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("url", "\"https://a\"", Some("https://a")),
+            ("parallel", "False", None),
+            ("x", "", None),
+            ("y", "f\"{x}\"", None),
+        ]
+    );
+    assert_eq!(
+        &src[class.attributes[1].lines.clone()],
+        "    parallel = False\n"
+    );
+}
+
+#[test]
+fn set_checksum_replaces_the_sha256_of_the_version() {
+    let sum = "a".repeat(64);
+    let out = apply(EditOp::SetChecksum {
+        version: "1.0".into(),
+        sha256: sum.clone(),
+    });
+    let (removed, added) = changed_lines(&out);
+    assert_eq!(
+        removed,
+        vec!["    version(\"1.0\", sha256=\"0\" * 64)".to_string()]
+    );
+    assert_eq!(
+        added,
+        vec![format!("    version(\"1.0\", sha256=\"{sum}\")")]
+    );
+    // Only the top-level call of that version; other arguments stay.
+    let recipe = format!(
+        "class Demo(Package):\n    version(\"2.0\", sha256='{old}', preferred=True)\n    version(\"1.0\", sha256=\"{old}\")\n    with when(\"+x\"):\n        version(\"2.0\", sha256=\"{old}\")\n",
+        old = "0".repeat(64)
+    );
+    let out = apply_edits(
+        &recipe,
+        &[EditOp::SetChecksum {
+            version: "2.0".into(),
+            sha256: sum.clone(),
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        recipe.replacen(
+            &format!("sha256='{}'", "0".repeat(64)),
+            &format!("sha256=\"{sum}\""),
+            1
+        )
+    );
+    // No such version, no sha256= to set, or no checksum: refused.
+    for (text, version, sha256, message) in [
+        (RECIPE, "2.0", sum.as_str(), "no version(\"2.0\")"),
+        (
+            "class Demo(Package):\n    version(\"1.0\", tag=\"v1.0\")\n",
+            "1.0",
+            sum.as_str(),
+            "has no sha256=",
+        ),
+        (RECIPE, "1.0", "abc", "is not a sha256"),
+    ] {
+        let err = apply_edits(
+            text,
+            &[EditOp::SetChecksum {
+                version: version.into(),
+                sha256: sha256.into(),
+            }],
+        )
+        .unwrap_err();
+        assert_eq!(err.op, "set_checksum");
+        assert!(err.message.contains(message), "{err}");
+    }
+}
+
+#[test]
+fn add_version_goes_newest_first_and_a_first_one_before_the_directives() {
+    let sum = "b".repeat(64);
+    let add = |text: &str, version: &str| {
+        apply_edits(
+            text,
+            &[EditOp::AddVersion {
+                version: version.into(),
+                sha256: Some(sum.clone()),
+            }],
+        )
+        .unwrap()
+    };
+    // Among the versions, newest first.
+    let out = add(RECIPE, "2.0");
+    assert!(
+        out.contains(&format!(
+            "    version(\"2.0\", sha256=\"{sum}\")\n    version(\"1.0\""
+        )),
+        "{out}"
+    );
+    let out = add(RECIPE, "0.9");
+    assert!(
+        out.contains(&format!(
+            "    version(\"1.0\", sha256=\"0\" * 64)\n    version(\"0.9\", sha256=\"{sum}\")\n"
+        )),
+        "{out}"
+    );
+    // The first version: before the first directive after the header, …
+    let no_versions = RECIPE.replace("    version(\"1.0\", sha256=\"0\" * 64)\n\n", "");
+    let out = add(&no_versions, "1.0");
+    assert!(
+        out.contains(&format!(
+            "heatsim-1.0.tar.gz\"\n\n    version(\"1.0\", sha256=\"{sum}\")\n\n    variant(\"mpi\""
+        )),
+        "{out}"
+    );
+    // … else after the header (attributes, maintainers, license), …
+    let header_only = "class Demo(Package):\n    \"\"\"Demo.\"\"\"\n\n    url = \"https://x\"\n    license(\"MIT\")\n    def install(self, spec, prefix):\n        pass\n";
+    assert_eq!(
+        add(header_only, "1.0"),
+        format!("class Demo(Package):\n    \"\"\"Demo.\"\"\"\n\n    url = \"https://x\"\n    license(\"MIT\")\n\n    version(\"1.0\", sha256=\"{sum}\")\n\n    def install(self, spec, prefix):\n        pass\n")
+    );
+    // … else after the docstring, else first in the body.
+    let doc_only = "class Demo(Package):\n    \"\"\"Demo.\"\"\"\n\n    def install(self, spec, prefix):\n        pass\n";
+    assert_eq!(
+        add(doc_only, "1.0"),
+        format!("class Demo(Package):\n    \"\"\"Demo.\"\"\"\n\n    version(\"1.0\", sha256=\"{sum}\")\n\n    def install(self, spec, prefix):\n        pass\n")
+    );
+    let bare = "class Demo(Package):\n    def install(self, spec, prefix):\n        pass\n";
+    assert_eq!(
+        add(bare, "1.0"),
+        format!("class Demo(Package):\n    version(\"1.0\", sha256=\"{sum}\")\n\n    def install(self, spec, prefix):\n        pass\n")
+    );
 }

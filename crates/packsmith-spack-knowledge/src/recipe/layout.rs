@@ -126,6 +126,16 @@ pub struct Attribute {
     pub name: String,
     /// 1-based line of the assignment.
     pub line: u32,
+    /// The whole statement line(s), from the start of its first line to
+    /// the end of its last (newline included).
+    pub lines: Range<usize>,
+    /// The value expression (of `a = b = value`, the last one); an empty
+    /// range at the statement's end for an annotation without a value
+    /// (`x: int`).
+    pub value: Range<usize>,
+    /// The content of the value when it is a plain string literal (one
+    /// piece, no escapes, no f-string or bytes prefix).
+    pub literal: Option<String>,
 }
 
 /// A module-level class.
@@ -274,9 +284,18 @@ fn statement(ctx: &mut Ctx, stmt: Node, here: (usize, usize), out: &mut ClassLay
             Some(assignment) if assignment.kind() == "assignment" && !ctx.in_branch => {
                 let left = assignment.child_by_field_name("left");
                 if let Some(left) = left.filter(|l| l.kind() == "identifier") {
+                    // `a = b = value`: the value is the innermost right side.
+                    let mut value = assignment.child_by_field_name("right");
+                    while let Some(chained) = value.filter(|v| v.kind() == "assignment") {
+                        value = chained.child_by_field_name("right");
+                    }
                     out.attributes.push(Attribute {
                         name: text(ctx.source, left).to_string(),
                         line: pos(stmt).0,
+                        lines: line_start(ctx.source, stmt.start_byte())
+                            ..line_end(ctx.source, stmt.end_byte()),
+                        value: value.map_or(stmt.end_byte()..stmt.end_byte(), |v| v.byte_range()),
+                        literal: value.and_then(|v| plain_literal(ctx.source, v)),
                     });
                 }
             }

@@ -6,6 +6,8 @@ use regex::Regex;
 
 use packsmith_agent::strip_fences;
 use packsmith_spack_draft::brief::FetchPlan;
+use packsmith_spack_knowledge::edit::{apply_edits_to, EditOp};
+use packsmith_spack_knowledge::recipe::{parse_recipe, RecipeTree};
 
 /// Lines that may stand at column 0 of a `package.py`.
 fn is_python_top_level(line: &str) -> bool {
@@ -84,71 +86,97 @@ impl PinnedFetch {
         }
     }
 
-    /// Puts the known URL and checksum back: a class-level `url = "..."`
-    /// gets the known URL, and the known version's `sha256=` the known
-    /// checksum. A recipe that lost its version line gets it back after the
-    /// `url` line. Returns the text and what was changed.
+    /// Puts the known URL and checksum back, as edits of the parsed
+    /// recipe ([`EditOp`]): the package class's class-level `url = ...`
+    /// gets the known URL, and the known version's top-level `sha256=` the
+    /// known checksum; a recipe that names the version nowhere gets it
+    /// back (among the directives, after the class's header). A `url` in
+    /// a method, a docstring or a comment is not the class's and stays.
+    /// Returns the text and what was changed. A recipe whose package class
+    /// cannot be read, or that an edit would leave with more syntax errors,
+    /// is returned as it is.
     pub fn apply(&self, text: &str) -> (String, Vec<String>) {
-        let mut out = text.to_string();
-        let mut changes = Vec::new();
-        if let Some(url) = &self.url {
-            if let Ok(re) = Regex::new(r#"(?m)^(\s+url\s*=\s*)(["'])([^"']*)(["'])"#) {
-                let replaced = re
-                    .replace(&out, |c: &regex::Captures| {
-                        if &c[3] != url.as_str() {
-                            changes.push(format!("url restored to {url}"));
-                        }
-                        format!("{}\"{url}\"", &c[1])
-                    })
-                    .into_owned();
-                out = replaced;
-            }
-        }
-        if let (Some(version), Some(sha)) = (&self.version, &self.sha256) {
-            let pattern = format!(
-                r#"version\(\s*["']{}["']\s*,\s*sha256\s*=\s*["']([^"']*)["']"#,
-                regex::escape(version)
-            );
-            if let Ok(re) = Regex::new(&pattern) {
-                if re.is_match(&out) {
-                    let replaced = re
-                        .replace_all(&out, |c: &regex::Captures| {
-                            if &c[1] != sha.as_str() {
-                                changes.push(format!("sha256 of {version} restored"));
-                            }
-                            format!("version(\"{version}\", sha256=\"{sha}\"")
-                        })
-                        .into_owned();
-                    out = replaced;
-                } else if !out.contains(&format!("version(\"{version}\"")) {
-                    out = insert_version(&out, version, sha, &mut changes);
+        let tree = RecipeTree::parse(text, "package.py");
+        let mut planned = self.restorations(&tree);
+        // An edit the recipe refuses is dropped; the others still apply.
+        while !planned.is_empty() {
+            let edits: Vec<EditOp> = planned.iter().map(|(e, _)| e.clone()).collect();
+            match apply_edits_to(&tree, &edits) {
+                Ok(out) => {
+                    let errors = parse_recipe(&out, "package.py").syntax_errors.len();
+                    if errors > tree.recipe().syntax_errors.len() {
+                        break;
+                    }
+                    return (out, planned.into_iter().map(|(_, c)| c).collect());
+                }
+                Err(e) => {
+                    planned.remove(e.index.saturating_sub(1).min(planned.len() - 1));
                 }
             }
         }
-        (out, changes)
+        (text.to_string(), Vec::new())
     }
-}
 
-/// Adds `version(v, sha256=...)` after the class-level `url = ...` line.
-fn insert_version(text: &str, version: &str, sha: &str, changes: &mut Vec<String>) -> String {
-    let mut out = Vec::new();
-    let mut done = false;
-    for line in text.lines() {
-        out.push(line.to_string());
-        let t = line.trim_start();
-        if !done && (t.starts_with("url =") || t.starts_with("url=")) {
-            let indent = &line[..line.len() - t.len()];
-            out.push(String::new());
-            out.push(format!("{indent}version(\"{version}\", sha256=\"{sha}\")"));
-            changes.push(format!("version {version} restored"));
-            done = true;
+    /// The edits that put the pinned facts back into `tree`, each with the
+    /// change it makes.
+    fn restorations(&self, tree: &RecipeTree) -> Vec<(EditOp, String)> {
+        let Some(class) = tree.package_class() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if let Some(url) = &self.url {
+            let changed = class
+                .attributes
+                .iter()
+                .filter(|a| a.name == "url")
+                .any(|a| a.literal.as_deref() != Some(url.as_str()));
+            if changed {
+                out.push((
+                    EditOp::SetAttributeValue {
+                        name: "url".into(),
+                        value: url.as_str().into(),
+                    },
+                    format!("url restored to {url}"),
+                ));
+            }
         }
+        if let (Some(version), Some(sha)) = (&self.version, &self.sha256) {
+            // Every call naming the version, wherever it stands …
+            let named: Vec<_> = class
+                .calls
+                .iter()
+                .filter(|c| c.name == "version")
+                .filter(|c| c.first_literal().is_some_and(|(v, _)| v == version))
+                .collect();
+            // … and the checksums set_checksum rewrites.
+            let sums: Vec<_> = named
+                .iter()
+                .filter(|c| c.top_level && !c.in_branch)
+                .filter_map(|c| c.keyword("sha256"))
+                .collect();
+            if sums
+                .iter()
+                .any(|a| a.literal.as_deref() != Some(sha.as_str()))
+            {
+                out.push((
+                    EditOp::SetChecksum {
+                        version: version.clone(),
+                        sha256: sha.clone(),
+                    },
+                    format!("sha256 of {version} restored"),
+                ));
+            } else if named.is_empty() {
+                out.push((
+                    EditOp::AddVersion {
+                        version: version.clone(),
+                        sha256: Some(sha.clone()),
+                    },
+                    format!("version {version} restored"),
+                ));
+            }
+        }
+        out
     }
-    let mut joined = out.join("\n");
-    if text.ends_with('\n') {
-        joined.push('\n');
-    }
-    joined
 }
 
 #[cfg(test)]
@@ -218,5 +246,180 @@ mod tests {
         let (out, changes) = pinned.apply(&text);
         assert_eq!(out, text);
         assert!(changes.is_empty());
+    }
+
+    fn pinned() -> PinnedFetch {
+        PinnedFetch {
+            url: Some("file:///m/foo/foo-1.0.tar.gz".into()),
+            version: Some("1.0".into()),
+            sha256: Some("a".repeat(64)),
+        }
+    }
+
+    /// A recipe as packsmith pinned it, with `url`, `sha256` and the
+    /// version line as given.
+    fn recipe(url: &str, version_line: &str) -> String {
+        format!(
+            "from spack.package import *\n\n\nclass Foo(CMakePackage):\n    \"\"\"Foo.\"\"\"\n\n    homepage = \"https://example.com\"\n    url = \"{url}\"\n\n{version_line}    depends_on(\"zlib-api\")\n\n    def cmake_args(self):\n        return []\n"
+        )
+    }
+
+    fn version_line(sha: &str) -> String {
+        format!("    version(\"1.0\", sha256=\"{sha}\")\n\n")
+    }
+
+    #[test]
+    fn a_changed_url_is_restored_and_nothing_else_moves() {
+        let good = recipe(
+            "file:///m/foo/foo-1.0.tar.gz",
+            &version_line(&"a".repeat(64)),
+        );
+        let text = recipe(
+            "https://github.com/foo/foo/archive/v1.0.tar.gz",
+            &version_line(&"a".repeat(64)),
+        );
+        let (out, changes) = pinned().apply(&text);
+        assert_eq!(out, good);
+        assert_eq!(
+            changes,
+            vec!["url restored to file:///m/foo/foo-1.0.tar.gz".to_string()]
+        );
+        // A URL the model built from pieces is replaced whole.
+        let built = text.replace(
+            "url = \"https://github.com/foo/foo/archive/v1.0.tar.gz\"",
+            "url = \"https://github.com/foo/\" + \"foo-1.0.tar.gz\"",
+        );
+        let (out, changes) = pinned().apply(&built);
+        assert_eq!(out, good);
+        assert_eq!(changes.len(), 1, "{changes:?}");
+    }
+
+    #[test]
+    fn a_changed_checksum_is_restored() {
+        let good = recipe(
+            "file:///m/foo/foo-1.0.tar.gz",
+            &version_line(&"a".repeat(64)),
+        );
+        let text = recipe(
+            "file:///m/foo/foo-1.0.tar.gz",
+            &version_line("0123456789abcdef"),
+        );
+        let (out, changes) = pinned().apply(&text);
+        assert_eq!(out, good);
+        assert_eq!(changes, vec!["sha256 of 1.0 restored".to_string()]);
+        // Single quotes and other arguments are read too; only the value changes.
+        let quoted = text.replace(
+            "version(\"1.0\", sha256=\"0123456789abcdef\")",
+            "version('1.0', sha256='0123456789abcdef', preferred=True)",
+        );
+        let (out, changes) = pinned().apply(&quoted);
+        assert!(
+            out.contains(&format!(
+                "version('1.0', sha256=\"{}\", preferred=True)",
+                "a".repeat(64)
+            )),
+            "{out}"
+        );
+        assert_eq!(changes, vec!["sha256 of 1.0 restored".to_string()]);
+        // A version written without sha256= is left as the model wrote it.
+        let tagged = text.replace(
+            "version(\"1.0\", sha256=\"0123456789abcdef\")",
+            "version(\"1.0\", tag=\"v1.0\")",
+        );
+        assert_eq!(pinned().apply(&tagged), (tagged.clone(), Vec::new()));
+    }
+
+    #[test]
+    fn a_dropped_version_line_comes_back_before_the_directives() {
+        let good = recipe(
+            "file:///m/foo/foo-1.0.tar.gz",
+            &version_line(&"a".repeat(64)),
+        );
+        let text = recipe("file:///m/foo/foo-1.0.tar.gz", "");
+        let (out, changes) = pinned().apply(&text);
+        assert_eq!(out, good);
+        assert_eq!(changes, vec!["version 1.0 restored".to_string()]);
+        // With no directive left: after the url line.
+        let bare = text.replace("    depends_on(\"zlib-api\")\n\n", "");
+        let (out, _) = pinned().apply(&bare);
+        assert!(
+            out.contains(&format!(
+                "    url = \"file:///m/foo/foo-1.0.tar.gz\"\n\n    version(\"1.0\", sha256=\"{}\")\n\n    def cmake_args",
+                "a".repeat(64)
+            )),
+            "{out}"
+        );
+        // Another version kept: the pinned one goes among them, newest first.
+        let other = recipe(
+            "file:///m/foo/foo-1.0.tar.gz",
+            &format!("    version(\"0.9\", sha256=\"{}\")\n\n", "c".repeat(64)),
+        );
+        let (out, changes) = pinned().apply(&other);
+        assert!(
+            out.contains(&format!(
+                "    version(\"1.0\", sha256=\"{}\")\n    version(\"0.9\"",
+                "a".repeat(64)
+            )),
+            "{out}"
+        );
+        assert_eq!(changes, vec!["version 1.0 restored".to_string()]);
+    }
+
+    #[test]
+    fn a_url_in_a_method_a_docstring_or_a_comment_is_not_touched() {
+        let text = format!(
+            "class Foo(Package):\n    \"\"\"Foo.\n\n    url = \"https://docstring\"\n    \"\"\"\n\n    # url = \"https://comment\"\n    git = \"https://github.com/foo/foo.git\"\n\n    version(\"1.0\", sha256=\"{}\")\n\n    def url_for_version(self, version):\n        url = \"https://method/foo-{{0}}.tar.gz\"\n        return url.format(version)\n",
+            "a".repeat(64)
+        );
+        // No class-level url: nothing to restore (the old regex rewrote
+        // the first indented `url =`, the docstring's).
+        let (out, changes) = pinned().apply(&text);
+        assert_eq!(out, text);
+        assert!(changes.is_empty(), "{changes:?}");
+        // A class-level one after them is the one restored.
+        let with_url = text.replace("    git = ", "    url = \"https://wrong\"\n    git = ");
+        let (out, changes) = pinned().apply(&with_url);
+        assert_eq!(
+            out,
+            with_url.replace("\"https://wrong\"", "\"file:///m/foo/foo-1.0.tar.gz\"")
+        );
+        assert_eq!(
+            changes,
+            vec!["url restored to file:///m/foo/foo-1.0.tar.gz".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_recipe_without_a_readable_class_is_left_as_it_is() {
+        for text in [
+            "url = \"https://wrong\"\nversion(\"1.0\", sha256=\"0\")\n".to_string(),
+            "I could not write the recipe.\n    url = \"https://wrong\"\n".to_string(),
+            String::new(),
+        ] {
+            assert_eq!(pinned().apply(&text), (text.clone(), Vec::new()));
+        }
+        // A syntax error the parser keeps inside a method does not stop
+        // the restoration; one that leaves the class unreadable (an
+        // unclosed bracket) leaves the text as the model wrote it.
+        let wrong = recipe("https://wrong", &version_line("0"));
+        let local = wrong.replace(
+            "        return []\n",
+            "        x = = 1\n        return []\n",
+        );
+        let (out, changes) = pinned().apply(&local);
+        assert_eq!(
+            out,
+            recipe(
+                "file:///m/foo/foo-1.0.tar.gz",
+                &version_line(&"a".repeat(64))
+            )
+            .replace(
+                "        return []\n",
+                "        x = = 1\n        return []\n"
+            )
+        );
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        let unclosed = wrong.replace("        return []\n", "        return [\n");
+        assert_eq!(pinned().apply(&unclosed), (unclosed.clone(), Vec::new()));
     }
 }

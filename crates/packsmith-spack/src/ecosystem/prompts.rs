@@ -146,6 +146,8 @@ fn op_use(op: OpKind) -> &'static str {
         OpKind::AddMethod => "add a whole method to the class",
         OpKind::SetAttribute => "set a class attribute",
         OpKind::DisableDependency => "comment out every depends_on of a package",
+        OpKind::SetAttributeValue => "change the value of a class attribute",
+        OpKind::SetChecksum => "set the sha256 of a declared version",
     }
 }
 
@@ -216,6 +218,12 @@ fn op_example(op: OpKind, menu: &Menu) -> String {
         }
         OpKind::DisableDependency => {
             r#"{"op": "disable_dependency", "name": "foo", "note": "Spack has no package `foo`"}"#.into()
+        }
+        OpKind::SetAttributeValue => {
+            r#"{"op": "set_attribute_value", "name": "url", "value": "https://example.org/foo-1.0.tar.gz"}"#.into()
+        }
+        OpKind::SetChecksum => {
+            r#"{"op": "set_checksum", "version": "1.0", "sha256": "0123…"}"#.into()
         }
     }
 }
