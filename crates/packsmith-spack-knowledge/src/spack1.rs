@@ -4,8 +4,10 @@
 //! as `depends_on("c", type="build")`. Only these two differ in the
 //! recipes packsmith writes; anything else is left as it is.
 
+use crate::edit::{apply_edits, apply_edits_to, EditOp};
 use crate::imports::render_imports;
-use crate::recipe::{parse_recipe, ParsedRecipe, SpackGeneration};
+use crate::pystr::py_str;
+use crate::recipe::{ParsedRecipe, RecipeTree, SpackGeneration};
 use crate::target::TargetSpack;
 
 /// The language virtuals Spack 1.x knows, in the order recipes declare them.
@@ -18,159 +20,133 @@ pub const LANGUAGES_FIXME: &str =
 /// `recipe` in Spack 1.x's idiom. `languages` are the language virtuals the
 /// package compiles (`c`, `cxx`, `fortran`); `None` when unknown, which
 /// leaves a FIXME line. A recipe already written for 1.x is returned as it is.
+/// The languages go before the class's first `depends_on` directly in its
+/// body (else its first method, else at its end); the star import becomes
+/// the import block of the bases the class takes from Spack.
 pub fn to_spack1(recipe: &str, languages: Option<&[String]>) -> String {
-    let parsed = parse_recipe(recipe, "package.py");
-    if parsed.generation == SpackGeneration::V1 {
+    let tree = RecipeTree::parse(recipe, "package.py");
+    if tree.recipe().generation == SpackGeneration::V1 {
         return recipe.to_string();
     }
-    // Languages first: their insertion point is a line number of `parsed`.
-    let with_languages = add_language_virtuals(recipe, &parsed, languages);
+    let tree = with_unix_lines(tree);
+    let parsed = tree.recipe();
+    let mut edits = Vec::new();
+    if let Some(lines) = language_lines(parsed, languages) {
+        edits.push(EditOp::AddClassLines {
+            lines,
+            before: vec!["depends_on".into()],
+        });
+    }
     let bases: Vec<String> = parsed
         .bases
         .iter()
         .filter(|b| !parsed.local_bases.contains(b))
         .cloned()
         .collect();
-    replace_star_import(&with_languages, &bases)
+    edits.push(EditOp::ReplaceStarImport {
+        lines: render_imports(TargetSpack::V1, &bases),
+    });
+    apply_each(tree, &edits)
 }
 
 /// `maintainers("handle")` added to the package class, before its first
-/// version, unless the recipe names that maintainer already.
+/// version (else where [`to_spack1`] puts the languages), unless the
+/// recipe names that maintainer already. In a recipe that derives its
+/// package from a base class of its own, the maintainer goes to the
+/// package, not to the base other packages may import too.
 pub fn add_maintainer(recipe: &str, handle: &str) -> String {
-    let parsed = parse_recipe(recipe, "package.py");
-    if parsed.maintainers.iter().any(|m| m == handle) {
+    let tree = RecipeTree::parse(recipe, "package.py");
+    if tree.recipe().maintainers.iter().any(|m| m == handle) {
         return recipe.to_string();
     }
-    let indent = class_indent(recipe, &parsed);
-    let at = first_line_at(recipe, &indent, &["version("], &parsed)
-        .or_else(|| body_insertion_line(recipe, &indent, &parsed));
-    insert_lines(recipe, at, &[format!("{indent}maintainers(\"{handle}\")")])
+    let edit = EditOp::AddClassLines {
+        lines: vec![format!("maintainers({})", py_str(handle))],
+        before: vec!["version".into(), "depends_on".into()],
+    };
+    apply_each(derived_package(with_unix_lines(tree)), &[edit])
 }
 
-/// The `depends_on("<lang>", type="build")` lines the recipe lacks, before
-/// its first class-level dependency (else its first method, else at its end).
-fn add_language_virtuals(
-    recipe: &str,
-    parsed: &ParsedRecipe,
-    languages: Option<&[String]>,
-) -> String {
+/// The recipe read with the class Spack loads as its package. Not knowing
+/// the package's name, the reader takes the first class with a `*Package`
+/// base; where a later class of the file derives from that one
+/// (`class Fftw(FftwBase)`), the most derived is the package, and the
+/// recipe is read again under a directory named after it.
+fn derived_package(tree: RecipeTree) -> RecipeTree {
+    let Some(chosen) = tree.recipe().class_name.clone() else {
+        return tree;
+    };
+    let classes = &tree.layout().classes;
+    let mut package = chosen.clone();
+    for _ in 0..classes.len() {
+        let derived = classes
+            .iter()
+            .find(|c| c.name != package && c.base_names().any(|b| b == package));
+        match derived {
+            Some(c) => package = c.name.clone(),
+            None => break,
+        }
+    }
+    if package == chosen {
+        return tree;
+    }
+    let reread = RecipeTree::parse(tree.source(), &format!("{package}/package.py"));
+    match reread.recipe().class_name.as_deref() == Some(package.as_str()) {
+        true => reread,
+        false => tree,
+    }
+}
+
+/// The `depends_on("<lang>", type="build")` lines (unindented) the recipe
+/// lacks, or the FIXME line when the languages are unknown; `None` when
+/// there is nothing to add.
+fn language_lines(parsed: &ParsedRecipe, languages: Option<&[String]>) -> Option<Vec<String>> {
     let declared = |lang: &str| parsed.dependencies.iter().any(|d| d.name == lang);
     if LANGUAGES.iter().any(|l| declared(l)) {
-        return recipe.to_string();
+        return None;
     }
-    let indent = class_indent(recipe, parsed);
     let lines: Vec<String> = match languages {
         Some(langs) => LANGUAGES
             .iter()
             .filter(|l| langs.iter().any(|g| g == *l))
-            .map(|l| format!("{indent}depends_on(\"{l}\", type=\"build\")"))
+            .map(|l| format!("depends_on(\"{l}\", type=\"build\")"))
             .collect(),
-        None => vec![format!("{indent}{LANGUAGES_FIXME}")],
+        None => vec![LANGUAGES_FIXME.to_string()],
     };
-    if lines.is_empty() {
-        return recipe.to_string();
-    }
-    let at = body_insertion_line(recipe, &indent, parsed);
-    insert_lines(recipe, at, &lines)
+    (!lines.is_empty()).then_some(lines)
 }
 
-/// Where a new directive goes: before the first class-level `depends_on`,
-/// else before the first method, else at the end of the file (`None`).
-fn body_insertion_line(recipe: &str, indent: &str, parsed: &ParsedRecipe) -> Option<usize> {
-    first_line_at(recipe, indent, &["depends_on("], parsed)
-        .or_else(|| first_line_at(recipe, indent, &["def ", "@"], parsed))
-}
-
-/// The 0-based index of the first line after the class line that starts,
-/// at exactly the class body's indentation, with one of `starts`. A line
-/// inside a `with when(...)` block is deeper, so never matches.
-fn first_line_at(
-    recipe: &str,
-    indent: &str,
-    starts: &[&str],
-    parsed: &ParsedRecipe,
-) -> Option<usize> {
-    let after = parsed.class_line.unwrap_or(0) as usize;
-    recipe
-        .lines()
-        .enumerate()
-        .skip(after)
-        .find_map(|(i, line)| {
-            let rest = line.strip_prefix(indent)?;
-            let at_indent = !rest.starts_with(char::is_whitespace);
-            (at_indent && starts.iter().any(|s| rest.starts_with(s))).then_some(i)
-        })
-}
-
-/// The class body's indentation: that of the first indented line after
-/// the class line, else four spaces.
-fn class_indent(recipe: &str, parsed: &ParsedRecipe) -> String {
-    let after = parsed.class_line.unwrap_or(0) as usize;
-    recipe
-        .lines()
-        .skip(after)
-        .find(|l| !l.trim().is_empty())
-        .map(|l| l[..l.len() - l.trim_start().len()].to_string())
-        .filter(|i| !i.is_empty())
-        .unwrap_or_else(|| "    ".to_string())
-}
-
-/// `lines` inserted before line `at` (0-based), or appended when `None`.
-fn insert_lines(recipe: &str, at: Option<usize>, lines: &[String]) -> String {
-    let mut all: Vec<String> = recipe.lines().map(str::to_string).collect();
-    match at {
-        Some(i) => {
-            // A blank line keeps the new group apart from the directives after it.
-            let mut block = lines.to_vec();
-            block.push(String::new());
-            all.splice(i..i, block);
-        }
-        None => {
-            all.push(String::new());
-            all.extend(lines.iter().cloned());
-        }
-    }
-    let mut out = all.join("\n");
-    out.push('\n');
-    out
-}
-
-/// The star import (`from spack.package import *`, or the old
-/// `from spack import *`) replaced by 1.x's import block for `bases`; the
-/// block goes before the first import, or at the top, when there is none.
-fn replace_star_import(recipe: &str, bases: &[String]) -> String {
-    let block = render_imports(TargetSpack::V1, bases);
-    let lines: Vec<&str> = recipe.lines().collect();
-    let is_star = |l: &&str| {
-        let t = l.trim();
-        t == "from spack.package import *" || t == "from spack import *"
-    };
-    let mut out: Vec<String> = Vec::with_capacity(lines.len() + block.len());
-    match lines.iter().position(is_star) {
-        Some(i) => {
-            out.extend(lines[..i].iter().map(|l| l.to_string()));
-            out.extend(block);
-            out.extend(lines[i + 1..].iter().map(|l| l.to_string()));
-        }
-        None => {
-            let first_import = lines
-                .iter()
-                .position(|l| l.starts_with("import ") || l.starts_with("from "))
-                .unwrap_or(0);
-            out.extend(lines[..first_import].iter().map(|l| l.to_string()));
-            out.extend(block);
-            out.push(String::new());
-            out.extend(lines[first_import..].iter().map(|l| l.to_string()));
-        }
-    }
-    let mut text = out.join("\n");
+/// The recipe with `\n` line ends and a final newline, as spack-packages
+/// keeps its files (parsed again only when that changes it).
+fn with_unix_lines(tree: RecipeTree) -> RecipeTree {
+    let mut text = tree.source().lines().collect::<Vec<_>>().join("\n");
     text.push('\n');
+    if text == tree.source() {
+        tree
+    } else {
+        RecipeTree::parse(&text, "package.py")
+    }
+}
+
+/// `edits` applied in turn; one that cannot apply (a recipe without a
+/// package class gets no class lines) is left out.
+fn apply_each(tree: RecipeTree, edits: &[EditOp]) -> String {
+    let mut text = tree.source().to_string();
+    for (i, edit) in edits.iter().enumerate() {
+        let edited = match i {
+            0 => apply_edits_to(&tree, std::slice::from_ref(edit)),
+            _ => apply_edits(&text, std::slice::from_ref(edit)),
+        };
+        if let Ok(edited) = edited {
+            text = edited;
+        }
+    }
     text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::recipe::parse_recipe;
 
     const CMAKE_023: &str = r#"# Copyright Spack Project Developers. See COPYRIGHT file for details.
 #
@@ -294,5 +270,44 @@ class Tool(Package):
         assert_eq!(add_maintainer(&out, "octocat"), out);
         let parsed = parse_recipe(&out, "package.py");
         assert_eq!(parsed.maintainers, vec!["octocat".to_string()]);
+    }
+
+    #[test]
+    fn languages_stay_in_the_package_class() {
+        // No depends_on and no method: at the class's end, not in the
+        // builder class that follows it.
+        let recipe = "from spack.package import *\n\n\nclass Tool(CMakePackage):\n    version(\"1.0\")\n\n\nclass CMakeBuilder(spack.build_systems.cmake.CMakeBuilder):\n    def cmake_args(self):\n        return []\n";
+        let out = to_spack1(recipe, Some(&langs(&["c"])));
+        assert!(
+            out.contains("    version(\"1.0\")\n\n    depends_on(\"c\", type=\"build\")\n\n\nclass CMakeBuilder"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_maintainer_goes_to_the_package_not_its_shared_base() {
+        let recipe = "from spack.package import *\n\n\nclass ToolBase(AutotoolsPackage):\n    depends_on(\"mpi\")\n\n\nclass Tool(ToolBase):\n    version(\"1.0\")\n";
+        let out = add_maintainer(recipe, "octocat");
+        assert_eq!(
+            out,
+            recipe.replace(
+                "class Tool(ToolBase):\n",
+                "class Tool(ToolBase):\n    maintainers(\"octocat\")\n\n"
+            )
+        );
+    }
+
+    #[test]
+    fn line_ends_become_unix_ones() {
+        let crlf = GENERIC_023.replace('\n', "\r\n");
+        assert_eq!(
+            to_spack1(&crlf, Some(&langs(&["c"]))),
+            to_spack1(GENERIC_023, Some(&langs(&["c"])))
+        );
+        let unterminated = GENERIC_023.trim_end();
+        assert_eq!(
+            add_maintainer(unterminated, "octocat"),
+            add_maintainer(GENERIC_023, "octocat")
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! Edits of class-level statements: dependencies (added, removed, renamed,
-//! commented out), variants, `when=`, conflicts, attributes. New
+//! commented out), variants, `when=`, conflicts, attributes, groups of
+//! lines (`maintainers(…)`, language virtuals). New
 //! directives go after the last one of their kind, at the class body's
 //! indentation, so the recipe keeps Spack's usual order.
 
@@ -693,4 +694,58 @@ pub(super) fn set_attribute_value(
         text = splice(&text, span, &literal);
     }
     Ok(text)
+}
+
+pub(super) fn add_class_lines(
+    source: &str,
+    reading: &Reading,
+    lines: &[String],
+    before: &[String],
+) -> Result<String, String> {
+    if lines.is_empty() {
+        return Err("no lines to add".into());
+    }
+    if lines.iter().any(|l| l.contains(['\n', '\r'])) {
+        return Err("each line must be one line".into());
+    }
+    let class = &reading.class;
+    let indent = &class.body_indent;
+    let group: String = lines
+        .iter()
+        .map(|l| match l.is_empty() {
+            true => "\n".to_string(),
+            false => format!("{indent}{l}\n"),
+        })
+        .collect();
+    // Directly in the class body: neither under `with` nor in a branch
+    // (`reading` holds no branch's calls).
+    let anchor = before.iter().find_map(|name| {
+        class
+            .directives
+            .iter()
+            .filter(|d| d.name == *name && d.top_level && d.scope.is_empty())
+            .map(|d| d.lines.start)
+            .min()
+    });
+    let first_method = || {
+        class
+            .methods
+            .iter()
+            .filter(|m| m.top_level)
+            .map(|m| m.lines.start)
+            .min()
+    };
+    match anchor.or_else(first_method) {
+        // The blank line keeps the group apart from what follows it.
+        Some(at) => Ok(splice(source, at..at, &format!("{group}\n"))),
+        None => {
+            let at = class.end;
+            let newline = if source[..at].ends_with('\n') || at == 0 {
+                ""
+            } else {
+                "\n"
+            };
+            Ok(splice(source, at..at, &format!("{newline}\n{group}")))
+        }
+    }
 }

@@ -156,6 +156,22 @@ pub enum EditOp {
     /// to `sha256` (64 hex digits); refused when there is no such call or
     /// none has a `sha256=` (none is added). Rule repairs only.
     SetChecksum { version: String, sha256: String },
+    /// `lines` (written without indentation: the class body's is added)
+    /// as one group in the package class, followed by a blank line: before
+    /// the first call, directly in the class body, of the first directive
+    /// of `before` the class calls there (`["version", "depends_on"]`),
+    /// else before its first method (not one under a `with` block); else,
+    /// after a blank line, at the class's end. Rule repairs only.
+    AddClassLines {
+        lines: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        before: Vec<String>,
+    },
+    /// Replaces the module's star import of Spack's API (`from
+    /// spack.package import *`, or the older `from spack import *`) with
+    /// `lines`; without one, `lines` and a blank line go before the first
+    /// module-level import, else at the top. Rule repairs only.
+    ReplaceStarImport { lines: Vec<String> },
 }
 
 fn yes() -> bool {
@@ -192,6 +208,8 @@ impl EditOp {
             Self::DisableDependency { .. } => OpKind::DisableDependency,
             Self::SetAttributeValue { .. } => OpKind::SetAttributeValue,
             Self::SetChecksum { .. } => OpKind::SetChecksum,
+            Self::AddClassLines { .. } => OpKind::AddClassLines,
+            Self::ReplaceStarImport { .. } => OpKind::ReplaceStarImport,
         }
     }
 
@@ -227,6 +245,8 @@ pub enum OpKind {
     DisableDependency,
     SetAttributeValue,
     SetChecksum,
+    AddClassLines,
+    ReplaceStarImport,
 }
 
 impl OpKind {
@@ -254,6 +274,8 @@ impl OpKind {
             Self::DisableDependency => "disable_dependency",
             Self::SetAttributeValue => "set_attribute_value",
             Self::SetChecksum => "set_checksum",
+            Self::AddClassLines => "add_class_lines",
+            Self::ReplaceStarImport => "replace_star_import",
         }
     }
 
@@ -267,6 +289,8 @@ impl OpKind {
                 | Self::DisableDependency
                 | Self::SetAttributeValue
                 | Self::SetChecksum
+                | Self::AddClassLines
+                | Self::ReplaceStarImport
         )
     }
 }
@@ -343,6 +367,7 @@ fn apply_one(tree: &RecipeTree, edit: &EditOp) -> Result<String, String> {
             text,
         } => return module::replace_lines(source, *line, *end_line, text),
         EditOp::AddSpackImport {} => return module::add_spack_import(source),
+        EditOp::ReplaceStarImport { lines } => return module::replace_star_import(tree, lines),
         _ => {}
     }
     let reading = locate::read_tree(tree)?;
@@ -414,7 +439,12 @@ fn apply_one(tree: &RecipeTree, edit: &EditOp) -> Result<String, String> {
         EditOp::SetChecksum { version, sha256 } => {
             directives::set_checksum(source, &reading, version, sha256)
         }
-        EditOp::ReplaceLine { .. } | EditOp::AddSpackImport {} => unreachable!("handled above"),
+        EditOp::AddClassLines { lines, before } => {
+            directives::add_class_lines(source, &reading, lines, before)
+        }
+        EditOp::ReplaceLine { .. }
+        | EditOp::AddSpackImport {}
+        | EditOp::ReplaceStarImport { .. } => unreachable!("handled above"),
     }
 }
 

@@ -1,9 +1,11 @@
-//! Edits of the module and the class header: the `spack.package` import,
-//! a base class, and a plain line replacement (the escape hatch for what
-//! the typed operations do not cover).
+//! Edits of the module and the class header: the `spack.package` import
+//! (added, or the star import replaced by an import block), a base class,
+//! and a plain line replacement (the escape hatch for what the typed
+//! operations do not cover).
 
 use super::locate::{indent_of, Reading};
 use super::splice;
+use crate::recipe::RecipeTree;
 
 /// The import every Spack 0.23 recipe starts with.
 const SPACK_IMPORT: &str = "from spack.package import *";
@@ -174,4 +176,41 @@ fn bracket_depth(line: &str) -> i32 {
         }
     }
     depth
+}
+
+/// The star imports of Spack's API, by module.
+const STAR_MODULES: &[&str] = &["spack.package", "spack"];
+
+pub(super) fn replace_star_import(tree: &RecipeTree, lines: &[String]) -> Result<String, String> {
+    if lines.is_empty() {
+        return Err("no import lines to write".into());
+    }
+    if lines.iter().any(|l| l.contains(['\n', '\r'])) {
+        return Err("each line must be one line".into());
+    }
+    if !tree.parsed() {
+        return Err("the recipe could not be parsed in time".into());
+    }
+    let source = tree.source();
+    let imports = &tree.layout().imports;
+    let star = imports
+        .iter()
+        .find(|i| i.star && i.from.as_deref().is_some_and(|m| STAR_MODULES.contains(&m)));
+    let block = lines.join("\n");
+    match star {
+        Some(import) => {
+            let span = import.lines.clone();
+            let newline = if source[span.clone()].ends_with('\n') {
+                "\n"
+            } else {
+                ""
+            };
+            Ok(splice(source, span, &format!("{block}{newline}")))
+        }
+        None => {
+            // Before the first import (a blank line between), else at the top.
+            let at = imports.first().map_or(0, |i| i.lines.start);
+            Ok(splice(source, at..at, &format!("{block}\n\n")))
+        }
+    }
 }

@@ -159,7 +159,9 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Option<Value> {
         | OpKind::SetAttribute
         | OpKind::DisableDependency
         | OpKind::SetAttributeValue
-        | OpKind::SetChecksum => return None,
+        | OpKind::SetChecksum
+        | OpKind::AddClassLines
+        | OpKind::ReplaceStarImport => return None,
     };
     let mut properties = Map::new();
     properties.insert("op".into(), json!({"const": kind.as_str()}));

@@ -693,6 +693,8 @@ fn the_rule_only_operations_are_never_offered_to_a_model() {
         OpKind::DisableDependency,
         OpKind::SetAttributeValue,
         OpKind::SetChecksum,
+        OpKind::AddClassLines,
+        OpKind::ReplaceStarImport,
     ];
     let menu = Menu {
         ops: [&[OpKind::ReplaceLine][..], &rule_only[..]].concat(),
@@ -940,4 +942,123 @@ fn add_version_goes_newest_first_and_a_first_one_before_the_directives() {
         add(bare, "1.0"),
         format!("class Demo(Package):\n    version(\"1.0\", sha256=\"{sum}\")\n\n    def install(self, spec, prefix):\n        pass\n")
     );
+}
+
+#[test]
+fn add_class_lines_goes_before_the_first_directive_named() {
+    let lines = vec![
+        "depends_on(\"c\", type=\"build\")".to_string(),
+        "depends_on(\"cxx\", type=\"build\")".to_string(),
+    ];
+    let add = |text: &str, before: &[&str]| {
+        apply_edits(
+            text,
+            &[EditOp::AddClassLines {
+                lines: lines.clone(),
+                before: before.iter().map(|b| b.to_string()).collect(),
+            }],
+        )
+        .unwrap()
+    };
+    // Before the first `depends_on` of the class body (not the one under
+    // `with when`), with a blank line after the group.
+    let out = add(RECIPE, &["depends_on"]);
+    assert_eq!(
+        out,
+        RECIPE.replace(
+            "    depends_on(\"cmake@3.16:\"",
+            "    depends_on(\"c\", type=\"build\")\n    depends_on(\"cxx\", type=\"build\")\n\n    depends_on(\"cmake@3.16:\""
+        )
+    );
+    assert!(parse_recipe(&out, "package.py").syntax_errors.is_empty());
+    // The first of `before` the class calls: no `provides`, so `version`.
+    let out = add(RECIPE, &["provides", "version"]);
+    assert!(
+        out.contains("    depends_on(\"cxx\", type=\"build\")\n\n    version(\"1.0\""),
+        "{out}"
+    );
+    // Calls under `with` or in a branch are not anchors: the first method is.
+    let nested = "class Demo(Package):\n    \"\"\"Demo.\n\n    depends_on(\"doc\")\n    \"\"\"\n\n    with when(\"+x\"):\n        depends_on(\"x\")\n    if True:\n        depends_on(\"y\")\n\n    @property\n    def libs(self):\n        return []\n";
+    assert_eq!(
+        add(nested, &["depends_on"]),
+        nested.replace(
+            "    @property",
+            "    depends_on(\"c\", type=\"build\")\n    depends_on(\"cxx\", type=\"build\")\n\n    @property"
+        )
+    );
+    // Neither: at the class's end after a blank line, not in the builder
+    // class after it.
+    let bare = "class Demo(Package):\n    version(\"1.0\")\n\n\nclass GenericBuilder(generic.GenericBuilder):\n    def install(self, pkg, spec, prefix):\n        pass\n";
+    assert_eq!(
+        add(bare, &["depends_on"]),
+        "class Demo(Package):\n    version(\"1.0\")\n\n    depends_on(\"c\", type=\"build\")\n    depends_on(\"cxx\", type=\"build\")\n\n\nclass GenericBuilder(generic.GenericBuilder):\n    def install(self, pkg, spec, prefix):\n        pass\n"
+    );
+    // The class body's own indentation; a file without a final newline.
+    let tabs = "class Demo(Package):\n\tversion(\"1.0\")";
+    assert_eq!(
+        add(tabs, &["depends_on"]),
+        "class Demo(Package):\n\tversion(\"1.0\")\n\n\tdepends_on(\"c\", type=\"build\")\n\tdepends_on(\"cxx\", type=\"build\")\n"
+    );
+    // No lines, or a line that is two: refused.
+    for bad in [vec![], vec!["a()\nb()".to_string()]] {
+        let err = apply_edits(
+            RECIPE,
+            &[EditOp::AddClassLines {
+                lines: bad,
+                before: vec![],
+            }],
+        )
+        .unwrap_err();
+        assert_eq!(err.op, "add_class_lines");
+    }
+}
+
+#[test]
+fn replace_star_import_swaps_the_import_statement() {
+    let block = vec![
+        "from spack_repo.builtin.build_systems.cmake import CMakePackage".to_string(),
+        String::new(),
+        "from spack.package import *".to_string(),
+    ];
+    let replace = |text: &str| {
+        apply_edits(
+            text,
+            &[EditOp::ReplaceStarImport {
+                lines: block.clone(),
+            }],
+        )
+        .unwrap()
+    };
+    let out = replace(RECIPE);
+    assert_eq!(
+        out,
+        RECIPE.replace(
+            "from spack.package import *\n",
+            "from spack_repo.builtin.build_systems.cmake import CMakePackage\n\nfrom spack.package import *\n"
+        )
+    );
+    assert!(parse_recipe(&out, "package.py").syntax_errors.is_empty());
+    // The older `from spack import *`; not a mention in the docstring.
+    let old = "\"\"\"Mentions\nfrom spack import *\n\"\"\"\nimport os\nfrom spack import *\n\n\nclass Demo(CMakePackage):\n    pass\n";
+    assert_eq!(
+        replace(old),
+        old.replacen(
+            "import os\nfrom spack import *\n",
+            "import os\nfrom spack_repo.builtin.build_systems.cmake import CMakePackage\n\nfrom spack.package import *\n",
+            1
+        )
+    );
+    // Without one: before the first import, else at the top.
+    let no_star = "# Licence.\n\nimport os\n\n\nclass Demo(CMakePackage):\n    pass\n";
+    assert_eq!(
+        replace(no_star),
+        no_star.replace(
+            "import os\n",
+            "from spack_repo.builtin.build_systems.cmake import CMakePackage\n\nfrom spack.package import *\n\nimport os\n"
+        )
+    );
+    let none = "class Demo(CMakePackage):\n    pass\n";
+    assert_eq!(replace(none), format!("{}\n\n{none}", block.join("\n")));
+    let err = apply_edits(RECIPE, &[EditOp::ReplaceStarImport { lines: vec![] }]).unwrap_err();
+    assert_eq!(err.op, "replace_star_import");
 }

@@ -114,6 +114,8 @@ pub struct Method {
     pub lines: Range<usize>,
     /// The indentation of the body's statements.
     pub body_indent: String,
+    /// Directly in the class body, not under a `with` block.
+    pub top_level: bool,
     /// The last statement when it is `return <expr>`: its line span and
     /// the expression's span.
     pub final_return: Option<(Range<usize>, Range<usize>)>,
@@ -171,10 +173,27 @@ impl ClassLayout {
     }
 }
 
-/// Every module-level class of a recipe.
+/// A module-level `import` or `from … import` statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportStatement {
+    /// The module of `from module import …`; `None` for `import a, b`.
+    pub from: Option<String>,
+    /// `from module import *`.
+    pub star: bool,
+    /// 1-based line of the statement.
+    pub line: u32,
+    /// The whole statement line(s), from the start of its first line to
+    /// the end of its last (newline included).
+    pub lines: Range<usize>,
+}
+
+/// Every module-level class of a recipe, and its module-level imports.
 #[derive(Debug, Clone, Default)]
 pub struct Layout {
     pub classes: Vec<ClassLayout>,
+    /// The import statements directly at module level (not those guarded
+    /// by `try`/`if`), in source order.
+    pub imports: Vec<ImportStatement>,
 }
 
 impl Layout {
@@ -194,6 +213,10 @@ pub(super) fn walk(source: &str, tree: &Tree) -> Layout {
     let root = tree.root_node();
     let mut cur = root.walk();
     for node in root.named_children(&mut cur) {
+        if matches!(node.kind(), "import_statement" | "import_from_statement") {
+            out.imports.push(import_statement(source, node));
+            continue;
+        }
         let Some(class) = class_definition(node) else {
             continue;
         };
@@ -204,6 +227,23 @@ pub(super) fn walk(source: &str, tree: &Tree) -> Layout {
             .push(read_class(source, class, text(source, name)));
     }
     out
+}
+
+fn import_statement(source: &str, node: Node) -> ImportStatement {
+    let from = (node.kind() == "import_from_statement")
+        .then(|| node.child_by_field_name("module_name"))
+        .flatten()
+        .map(|m| text(source, m).to_string());
+    let mut cur = node.walk();
+    let star = node
+        .named_children(&mut cur)
+        .any(|c| c.kind() == "wildcard_import");
+    ImportStatement {
+        from,
+        star,
+        line: pos(node).0,
+        lines: line_start(source, node.start_byte())..line_end(source, node.end_byte()),
+    }
 }
 
 fn read_class(source: &str, def: Node, name: &str) -> ClassLayout {
@@ -358,7 +398,8 @@ fn statement(ctx: &mut Ctx, stmt: Node, here: (usize, usize), out: &mut ClassLay
         "function_definition" | "decorated_definition"
             if ctx.when_stack.is_empty() && !ctx.in_branch =>
         {
-            if let Some(m) = method(ctx.source, stmt) {
+            if let Some(mut m) = method(ctx.source, stmt) {
+                m.top_level = ctx.scope.is_empty();
                 out.methods.push(m);
             }
         }
@@ -440,6 +481,7 @@ fn method(source: &str, stmt: Node) -> Option<Method> {
         name,
         lines: line_start(source, stmt.start_byte())..line_end(source, def.end_byte()),
         body_indent: indent_of(source, first.start_byte()),
+        top_level: true,
         final_return,
     })
 }

@@ -148,6 +148,8 @@ fn op_use(op: OpKind) -> &'static str {
         OpKind::DisableDependency => "comment out every depends_on of a package",
         OpKind::SetAttributeValue => "change the value of a class attribute",
         OpKind::SetChecksum => "set the sha256 of a declared version",
+        OpKind::AddClassLines => "add lines to the class before a directive",
+        OpKind::ReplaceStarImport => "replace the star import with an import block",
     }
 }
 
@@ -224,6 +226,12 @@ fn op_example(op: OpKind, menu: &Menu) -> String {
         }
         OpKind::SetChecksum => {
             r#"{"op": "set_checksum", "version": "1.0", "sha256": "0123…"}"#.into()
+        }
+        OpKind::AddClassLines => {
+            r#"{"op": "add_class_lines", "lines": ["maintainers(\"octocat\")"], "before": ["version"]}"#.into()
+        }
+        OpKind::ReplaceStarImport => {
+            r#"{"op": "replace_star_import", "lines": ["from spack.package import *"]}"#.into()
         }
     }
 }
