@@ -31,7 +31,8 @@
 //!   `generation` (which generation an existing recipe was written for, from
 //!   its `repo.yaml` or its imports).
 //! - `spack1`: a 0.23 recipe in 1.x's idiom (`to_spack1`: build-system
-//!   imports, language virtuals) and `add_maintainer`, for contributions.
+//!   imports, language virtuals) and `add_maintainer`, for contributions,
+//!   both as edits of the recipe's tree.
 //! - `base_classes`: the one table of builtin base classes: module, implied
 //!   `build_system`, parents, the dependencies each declares in 0.23 and 1.x,
 //!   and `class_for_kind` for an analysed build system. Read by `check`,
@@ -52,10 +53,11 @@
 //! - `edit/`: structured edits of a `package.py`. `EditOp` is a serde-tagged
 //!   enum of typed changes (dependencies, variants, `when=`, base class,
 //!   CMake defines, configure arguments, `flag_handler`, `filter_file`, line
-//!   replacements), read from a model's JSON by `parse_edit_list`; three
-//!   more (a whole method, a class attribute, dependencies commented out)
-//!   are for packsmith's rule repairs only (`OpKind::rule_only`), never in
-//!   a menu or schema.
+//!   replacements), read from a model's JSON by `parse_edit_list`. Seven
+//!   more are packsmith's own (`OpKind::rule_only`: a whole method, a class
+//!   attribute set or added, a checksum, dependencies commented out, lines
+//!   at a directive anchor, the import block), for the rule repairs, the
+//!   pinned-fetch restoration and `spack1`; never in a menu or schema.
 //!   `apply_edits` (`apply_edits_to` on a parsed recipe) applies them at
 //!   the byte spans of the tree's layout (`locate`: the package class's
 //!   view); each edit applies or fails with a reason. `schema` is the
