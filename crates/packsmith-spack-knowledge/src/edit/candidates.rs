@@ -224,7 +224,7 @@ fn unknown_dependencies(input: &RuleInput, recipe: &ParsedRecipe) -> Vec<Candida
 
 /// `when="+x ~x"`: one of the two settings dropped (either may be meant).
 fn repeated_variant(reading: &Reading, line: u32) -> Vec<Candidate> {
-    let Some(d) = reading.class.directives.iter().find(|d| d.line == line) else {
+    let Some(d) = reading.directives.iter().copied().find(|d| d.line == line) else {
         return Vec::new();
     };
     let Some(when) = d.keyword("when").and_then(|a| a.literal.clone()) else {
@@ -402,7 +402,7 @@ fn variant_defaults(recipe: &ParsedRecipe, line: u32) -> Vec<Candidate> {
 /// A keyword the directive on `line` does not take, renamed to the
 /// closest one it does.
 fn misspelt_keyword(source: &str, reading: &Reading, line: u32) -> Vec<Candidate> {
-    let Some(d) = reading.class.directives.iter().find(|d| d.line == line) else {
+    let Some(d) = reading.directives.iter().copied().find(|d| d.line == line) else {
         return Vec::new();
     };
     let Some(allowed) = directive_keywords(&d.name) else {
@@ -444,7 +444,7 @@ fn misspelt_keyword(source: &str, reading: &Reading, line: u32) -> Vec<Candidate
 /// A dependency type Spack does not know on `line`, replaced by the
 /// closest one it does (`buid` → `build`).
 fn misspelt_dependency_type(source: &str, reading: &Reading, line: u32) -> Vec<Candidate> {
-    let Some(d) = reading.class.directives.iter().find(|d| d.line == line) else {
+    let Some(d) = reading.directives.iter().copied().find(|d| d.line == line) else {
         return Vec::new();
     };
     let Some(arg) = d.keyword("type") else {

@@ -15,11 +15,11 @@ fn spec_package(spec: &str) -> Option<String> {
     parse_spec(spec).ok().and_then(|s| s.name.clone())
 }
 
-fn dependencies(reading: &Reading) -> impl Iterator<Item = &DirectiveCall> {
+fn dependencies<'r>(reading: &'r Reading) -> impl Iterator<Item = &'r DirectiveCall> {
     reading
-        .class
         .directives
         .iter()
+        .copied()
         .filter(|d| d.name == "depends_on")
 }
 
@@ -28,9 +28,9 @@ fn dependencies(reading: &Reading) -> impl Iterator<Item = &DirectiveCall> {
 /// at the end of the class.
 fn insertion_point(reading: &Reading, after: &[&str]) -> usize {
     let top: Vec<&DirectiveCall> = reading
-        .class
         .directives
         .iter()
+        .copied()
         .filter(|d| d.top_level)
         .collect();
     for kind in after {
@@ -88,9 +88,9 @@ fn insert_call(
 /// True when the class has a top-level directive `name`.
 fn has_directive(reading: &Reading, name: &str) -> bool {
     reading
-        .class
         .directives
         .iter()
+        .copied()
         .any(|d| d.top_level && d.name == name)
 }
 
@@ -225,9 +225,9 @@ pub(super) fn rename_dependency(
 
 fn variant<'r>(reading: &'r Reading, name: &str) -> Option<&'r DirectiveCall> {
     reading
-        .class
         .directives
         .iter()
+        .copied()
         .find(|d| d.name == "variant" && d.first_literal().map(|(n, _)| n) == Some(name))
 }
 
@@ -296,11 +296,11 @@ pub(super) fn add_variant(
 }
 
 /// The top-level `version(...)` calls with the version each names.
-fn versions(reading: &Reading) -> impl Iterator<Item = (&DirectiveCall, &str)> {
+fn versions<'r>(reading: &'r Reading) -> impl Iterator<Item = (&'r DirectiveCall, &'r str)> {
     reading
-        .class
         .directives
         .iter()
+        .copied()
         .filter(|d| d.name == "version" && d.top_level)
         .filter_map(|d| d.first_literal().map(|(v, _)| (d, v)))
 }
@@ -370,13 +370,14 @@ const BEFORE_VERSIONS: &[&str] = &["maintainers", "license"];
 /// the docstring; else first in the body. A blank line separates the new
 /// line from the code before and after it.
 fn insert_first_version(source: &str, reading: &Reading, text: &str) -> String {
-    let class = &reading.class;
+    let class = reading.class;
     let in_body = |d: &&DirectiveCall| d.top_level && d.scope.is_empty();
     let first_method = class.methods.iter().map(|m| m.lines.start).min();
     let before_methods = |at: usize| first_method.is_none_or(|m| at < m);
-    let following = class
+    let following = reading
         .directives
         .iter()
+        .copied()
         .filter(in_body)
         .find(|d| !BEFORE_VERSIONS.contains(&d.name.as_str()))
         .map(|d| d.lines.start)
@@ -387,9 +388,10 @@ fn insert_first_version(source: &str, reading: &Reading, text: &str) -> String {
         .filter(|a| indent_of(source, a.lines.start) == class.body_indent)
         .map(|a| a.lines.clone())
         .chain(
-            class
+            reading
                 .directives
                 .iter()
+                .copied()
                 .filter(in_body)
                 .filter(|d| BEFORE_VERSIONS.contains(&d.name.as_str()))
                 .map(|d| d.lines.clone()),
@@ -478,9 +480,9 @@ pub(super) fn set_when(
     when: Option<&str>,
 ) -> Result<String, String> {
     let d = reading
-        .class
         .directives
         .iter()
+        .copied()
         .find(|d| d.line == line)
         .ok_or_else(|| format!("no directive starts on line {line}"))?;
     if let Some(w) = when {
@@ -640,9 +642,9 @@ pub(super) fn set_attribute(
     let indent = &reading.class.body_indent;
     let line = format!("{indent}{name} = {value}\n");
     let first_version = reading
-        .class
         .directives
         .iter()
+        .copied()
         .find(|d| d.top_level && d.name == "version");
     // Before the versions (with a blank line between), else after the
     // docstring (with a blank line before), else first in the body.
@@ -708,7 +710,7 @@ pub(super) fn add_class_lines(
     if lines.iter().any(|l| l.contains(['\n', '\r'])) {
         return Err("each line must be one line".into());
     }
-    let class = &reading.class;
+    let class = reading.class;
     let indent = &class.body_indent;
     let group: String = lines
         .iter()
@@ -720,9 +722,10 @@ pub(super) fn add_class_lines(
     // Directly in the class body: neither under `with` nor in a branch
     // (`reading` holds no branch's calls).
     let anchor = before.iter().find_map(|name| {
-        class
+        reading
             .directives
             .iter()
+            .copied()
             .filter(|d| d.name == *name && d.top_level && d.scope.is_empty())
             .map(|d| d.lines.start)
             .min()

@@ -3,7 +3,7 @@
 //! calls (each argument too) and of its methods. Calls inside if/for/try
 //! branches are left out: an edit there could not be sure it runs.
 
-use crate::recipe::layout::{Attribute, Call, Method};
+use crate::recipe::layout::{Call, ClassLayout, Method};
 use crate::recipe::RecipeTree;
 
 pub(super) use crate::recipe::layout::{indent_of, line_end, line_start};
@@ -14,41 +14,16 @@ pub(super) type DirectiveCall = Call;
 /// A method of the package class.
 pub(super) type MethodSpan = Method;
 
-/// A class-level assignment such as `parallel = False`.
-pub(super) type AttributeSpan = Attribute;
-
-/// The package class.
+/// What the edits read of one version of the recipe: the package class
+/// of its tree, and its calls outside if/for/try branches.
 #[derive(Debug, Clone)]
-pub(super) struct ClassSpan {
-    pub name: String,
-    /// Each base as written with its span.
-    pub bases: Vec<(String, std::ops::Range<usize>)>,
-    /// Where the class's last line ends.
-    pub end: usize,
-    pub body_indent: String,
-    /// Where the line of the body's first statement starts.
-    pub body_start: usize,
-    /// The docstring's whole line(s), when the body opens with one.
-    pub docstring: Option<std::ops::Range<usize>>,
-    /// Assignments to plain names in the body (inside `with` blocks too).
-    pub attributes: Vec<AttributeSpan>,
-    pub directives: Vec<DirectiveCall>,
-    pub methods: Vec<MethodSpan>,
-}
-
-/// What the edits read of one version of the recipe.
-#[derive(Debug, Clone)]
-pub(super) struct Reading {
-    pub class: ClassSpan,
-}
-
-/// Parses and reads `source`; `Err` says why it cannot be edited.
-pub(super) fn read(source: &str) -> Result<Reading, String> {
-    read_tree(&RecipeTree::parse(source, "package.py"))
+pub(super) struct Reading<'t> {
+    pub class: &'t ClassLayout,
+    pub directives: Vec<&'t DirectiveCall>,
 }
 
 /// Reads a parsed recipe; `Err` says why it cannot be edited.
-pub(super) fn read_tree(tree: &RecipeTree) -> Result<Reading, String> {
+pub(super) fn read_tree(tree: &RecipeTree) -> Result<Reading<'_>, String> {
     if !tree.parsed() {
         return Err("the recipe could not be parsed in time".into());
     }
@@ -61,21 +36,7 @@ pub(super) fn read_tree(tree: &RecipeTree) -> Result<Reading, String> {
         .package_class()
         .ok_or_else(|| format!("class {package_name} not found"))?;
     Ok(Reading {
-        class: ClassSpan {
-            name: class.name.clone(),
-            bases: class.bases.clone(),
-            end: class.end,
-            body_indent: class.body_indent.clone(),
-            body_start: class.body_start,
-            docstring: class.docstring.clone(),
-            attributes: class.attributes.clone(),
-            directives: class
-                .calls
-                .iter()
-                .filter(|c| !c.in_branch)
-                .cloned()
-                .collect(),
-            methods: class.methods.clone(),
-        },
+        class,
+        directives: class.calls.iter().filter(|c| !c.in_branch).collect(),
     })
 }

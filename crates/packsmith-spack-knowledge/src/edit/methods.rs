@@ -9,6 +9,7 @@
 use super::locate::{MethodSpan, Reading};
 use super::{breaks_syntax, py_literal, splice};
 use crate::pystr::py_str;
+use crate::recipe::RecipeTree;
 
 fn method<'r>(reading: &'r Reading, name: &str) -> Option<&'r MethodSpan> {
     reading.class.methods.iter().find(|m| m.name == name)
@@ -111,7 +112,8 @@ pub(super) fn add_cmake_define(
         ));
     }
     let without = remove_cmake_define(source, reading, name)?;
-    let reading = super::locate::read(&without)?;
+    let tree = RecipeTree::parse(&without, "package.py");
+    let reading = super::locate::read_tree(&tree)?;
     add_to_returned_list(&without, &reading, "cmake_args", &item)
 }
 

@@ -9,6 +9,7 @@
 use super::locate;
 use crate::pylayout::call;
 use crate::pystr::py_str;
+use crate::recipe::RecipeTree;
 
 /// Run an installed executable with one argument; it must exit 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +119,9 @@ pub fn add_smoke_test(
     recipe: &str,
     test: &SmokeTest,
 ) -> Result<Result<String, NotWritten>, String> {
-    let class = locate::read(recipe)?.class;
+    let tree = RecipeTree::parse(recipe, "package.py");
+    let reading = locate::read_tree(&tree)?;
+    let class = reading.class;
     let own_tests = class.methods.iter().any(|m| m.name.starts_with("test"));
     if own_tests || sets_import_modules(recipe, &class.body_indent) {
         return Ok(Err(NotWritten::OwnTests));
@@ -161,7 +164,7 @@ pub fn add_smoke_test(
     if !modules.is_empty() {
         let names: Vec<String> = modules.iter().map(|m| py_str(m)).collect();
         let line = format!("{indent}import_modules = [{}]\n\n", names.join(", "));
-        match class.directives.iter().find(|d| d.top_level) {
+        match reading.directives.iter().copied().find(|d| d.top_level) {
             Some(first) => out.insert_str(first.lines.start, &line),
             None => {
                 let end = out.len();
@@ -427,7 +430,8 @@ mod tests {
         // Not a Python package: no import_modules.
         assert!(!out.contains("import_modules"), "{out}");
         // Parsed back, the class has the method.
-        let class = locate::read(&out).unwrap().class;
+        let tree = RecipeTree::parse(&out, "package.py");
+        let class = locate::read_tree(&tree).unwrap().class;
         assert!(class
             .methods
             .iter()
@@ -597,7 +601,8 @@ mod tests {
             "{out}"
         );
         assert!(method.ends_with("        smoke()\n"), "{method}");
-        let class = locate::read(&out).unwrap().class;
+        let tree = RecipeTree::parse(&out, "package.py");
+        let class = locate::read_tree(&tree).unwrap().class;
         assert!(class.methods.iter().any(|m| m.name == "test_link_demo"));
         // MPI: <mpi.h> first, built with the spec's MPI wrapper.
         let mpi = LinkCheck {

@@ -53,10 +53,6 @@ impl RecipeTree {
         &self.recipe
     }
 
-    pub fn into_recipe(self) -> ParsedRecipe {
-        self.recipe
-    }
-
     /// Whether the file was parsed at all (within the size and time limits).
     pub fn parsed(&self) -> bool {
         self.tree.is_some()
