@@ -12,6 +12,7 @@ mod compiler_compat;
 mod excerpt;
 mod hermetic;
 mod matching;
+mod python_build;
 mod reduce;
 mod rules;
 mod smoke;

@@ -228,6 +228,13 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
     if let Some(d) = super::compiler_compat::compiler_compat(stage, build_lines) {
         return d;
     }
+    // A pip build's reason is the backend's, earlier than make's or pip's
+    // own lines; an extension's compiler errors stay the compilation rule's.
+    if compiler_errors(build_lines).is_empty() {
+        if let Some(d) = super::python_build::python_backend(stage, build_lines) {
+            return d;
+        }
+    }
     if let Some(d) = compilation(stage, &lines, build_lines) {
         return d;
     }

@@ -22,6 +22,7 @@ use packsmith_spack_knowledge::recipe::{RecipeTree, Value as RecipeValue, Varian
 use packsmith_spack_knowledge::target::TargetSpack;
 use serde::{Deserialize, Serialize};
 
+use super::error_lines;
 use super::prompts;
 use super::stages::diagnosis_of;
 use super::RECIPE_FILE;
@@ -363,44 +364,6 @@ fn focus_lines(failure: &Failure) -> Vec<u32> {
     out
 }
 
-/// The source lines a build error names, as `file line N: `code``
-/// (the file relative to the source tree, read from the compiler's
-/// `…/spack-src/<file>:<line>:<col>: error:` and the code line it
-/// quotes): what a `filter_file` edit would change.
-fn error_lines(excerpt: &str) -> Vec<String> {
-    static AT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"/spack-src/([^:\s]+):(\d+):(?:\d+:)? (?:fatal )?error:").ok()
-    });
-    let Some(at) = AT.as_ref() else {
-        return Vec::new();
-    };
-    let lines: Vec<&str> = excerpt.lines().collect();
-    let mut out: Vec<String> = Vec::new();
-    let mut seen: Vec<(String, String)> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(c) = at.captures(line) else { continue };
-        let (file, number) = (&c[1], &c[2]);
-        let place = (file.to_string(), number.to_string());
-        if seen.contains(&place) {
-            continue;
-        }
-        seen.push(place);
-        let quoted = lines[i + 1..].iter().take(3).find_map(|l| {
-            let (n, code) = l.trim_start().split_once(" | ")?;
-            (n.trim() == number).then(|| code.trim().to_string())
-        });
-        let entry = match quoted {
-            Some(code) => format!("{file} line {number}: `{code}`"),
-            None => format!("{file} line {number}"),
-        };
-        out.push(entry);
-        if out.len() == 3 {
-            break;
-        }
-    }
-    out
-}
-
 /// The request for an edit list repairing `recipe`.
 pub fn edits_request(
     ctx: &EditContext,
@@ -435,7 +398,7 @@ pub fn edits_request(
             .collect(),
         suggestions: suggestions(ctx, log, &tree, failure),
         error_lines: if menu.ops.contains(&OpKind::FilterFile) {
-            error_lines(&failure.excerpt)
+            error_lines::named(&failure.excerpt, ctx.source)
         } else {
             Vec::new()
         },
@@ -786,16 +749,6 @@ class Heatsim(CMakePackage):
         assert!(source_check(root, &[filter("CMakeLists.txt", "add_subdirectory(tests)")]).is_ok());
         // No source tree (`packsmith repair`): nothing to check against.
         assert!(source_check(None, &[filter("Makefile", "CC = gcc")]).is_ok());
-    }
-
-    #[test]
-    fn the_source_lines_a_compiler_error_names_are_read() {
-        let excerpt = "/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: size of array 'altStackMem' is not an integral constant-expression\n 7274 |     char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};\n      |                                             ^~~~~~~~\n/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: again\nmake[2]: *** [CMakeFiles/ClaraTests.dir/build.make:79: main.cpp.o] Error 1\n";
-        assert_eq!(
-            error_lines(excerpt),
-            ["third_party/catch.hpp line 7274: `char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};`"]
-        );
-        assert!(error_lines("make: *** [Makefile:69: install] Error 1").is_empty());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 mod autofix;
 mod edit_repair;
 mod error;
+mod error_lines;
 mod finish;
 mod hermeticity;
 mod output;

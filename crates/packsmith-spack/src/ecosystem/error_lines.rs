@@ -1,0 +1,149 @@
+//! The source lines a build failure names, as `file line N: `code``, for
+//! the edit repair's `filter_file`: the lines a compiler error points at,
+//! and the line of a Python project's metadata that its build backend
+//! refused (the backend quotes the value, not the file). The model fills
+//! the edit; these say where.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Most lines listed.
+const MAX: usize = 3;
+
+/// The files a Python build backend reads the project's metadata from.
+const METADATA_FILES: [&str; 3] = ["pyproject.toml", "setup.cfg", "setup.py"];
+
+/// A value shorter than this matches too many lines to point at one.
+const MIN_VALUE: usize = 6;
+
+/// The lines `excerpt`'s errors name: compiler errors first, then the
+/// metadata lines of `source` holding a value a backend refused.
+pub fn named(excerpt: &str, source: Option<&Path>) -> Vec<String> {
+    let mut out = compiler_lines(excerpt);
+    if let Some(root) = source {
+        for line in metadata_lines(excerpt, root) {
+            if out.len() == MAX {
+                break;
+            }
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// The lines compiler errors name (the file relative to the source tree,
+/// read from `…/spack-src/<file>:<line>:<col>: error:`, and the code line
+/// the compiler quotes).
+fn compiler_lines(excerpt: &str) -> Vec<String> {
+    static AT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"/spack-src/([^:\s]+):(\d+):(?:\d+:)? (?:fatal )?error:").ok()
+    });
+    let Some(at) = AT.as_ref() else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = excerpt.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(c) = at.captures(line) else { continue };
+        let (file, number) = (&c[1], &c[2]);
+        let place = (file.to_string(), number.to_string());
+        if seen.contains(&place) {
+            continue;
+        }
+        seen.push(place);
+        let quoted = lines[i + 1..].iter().take(3).find_map(|l| {
+            let (n, code) = l.trim_start().split_once(" | ")?;
+            (n.trim() == number).then(|| code.trim().to_string())
+        });
+        let entry = match quoted {
+            Some(code) => format!("{file} line {number}: `{code}`"),
+            None => format!("{file} line {number}"),
+        };
+        out.push(entry);
+        if out.len() == MAX {
+            break;
+        }
+    }
+    out
+}
+
+/// The value an exception or `error:` line ends with: `ValueError:
+/// Unknown classifier in field `project.classifiers`: Programming
+/// Language :: Python :: 3.13` → `Programming Language :: Python :: 3.13`.
+fn refused_values(excerpt: &str) -> Vec<&str> {
+    static CAUSE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"^(?:[A-Za-z_][\w.]*(?:Error|Exception)|error): .*?: (\S.*)$").ok()
+    });
+    let Some(cause) = CAUSE.as_ref() else {
+        return Vec::new();
+    };
+    excerpt
+        .lines()
+        .filter_map(|l| cause.captures(l.trim()).and_then(|c| c.get(1)))
+        .map(|m| {
+            m.as_str()
+                .trim()
+                .trim_end_matches('.')
+                .trim_matches(['\'', '"', '`'])
+        })
+        .filter(|v| v.len() >= MIN_VALUE)
+        .collect()
+}
+
+/// The lines of the project's top-level metadata files that hold a
+/// refused value.
+fn metadata_lines(excerpt: &str, root: &Path) -> Vec<String> {
+    let values = refused_values(excerpt);
+    if values.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for file in METADATA_FILES {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            if values.iter().any(|v| line.contains(v)) {
+                out.push(format!("{file} line {}: `{}`", i + 1, line.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_source_lines_a_compiler_error_names_are_read() {
+        let excerpt = "/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: size of array 'altStackMem' is not an integral constant-expression\n 7274 |     char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};\n      |                                             ^~~~~~~~\n/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: again\nmake[2]: *** [CMakeFiles/ClaraTests.dir/build.make:79: main.cpp.o] Error 1\n";
+        assert_eq!(
+            named(excerpt, None),
+            ["third_party/catch.hpp line 7274: `char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};`"]
+        );
+        assert!(named("make: *** [Makefile:69: install] Error 1", None).is_empty());
+    }
+
+    #[test]
+    fn a_value_a_build_backend_refused_is_found_in_the_projects_metadata() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("pyproject.toml"),
+            "[project]\nname = \"demo\"\nclassifiers = [\n    \"Programming Language :: Python :: 3.12\",\n    \"Programming Language :: Python :: 3.13\",\n]\n",
+        )
+        .unwrap();
+        let excerpt = "    File \"/site/hatchling/metadata/core.py\", line 979, in classifiers\n      raise ValueError(message)\n  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n";
+        assert_eq!(
+            named(excerpt, Some(dir.path())),
+            ["pyproject.toml line 5: `\"Programming Language :: Python :: 3.13\",`"]
+        );
+        // A value too short to point at one line, or no metadata file.
+        assert!(named("  ValueError: bad value: 3.13\n", Some(dir.path())).is_empty());
+        let empty = tempfile::tempdir().unwrap();
+        assert!(named(excerpt, Some(empty.path())).is_empty());
+    }
+}
