@@ -446,22 +446,30 @@ pub fn apply_answer(
     // a refused answer is not asked for again with the same prompt, and an
     // applied one that did not fix the recipe is not proposed again.
     let start = RecipeTree::parse(start, RECIPE_FILE);
-    let outcome = source_check(ctx.source, &list.edits)
-        .and_then(|()| apply_edits_to(&start, &list.edits).map_err(|e| e.to_string()))
-        .and_then(|fixed| {
-            let before = ctx.tally(&start);
-            let after = ctx.tally(&RecipeTree::parse(&fixed, RECIPE_FILE));
-            if after.errors > before.errors {
-                Err(format!(
-                    "the edits add static-check errors ({} before, {} after)",
-                    before.errors, after.errors
-                ))
-            } else if after.repeats > before.repeats {
-                Err("the edits add a directive the recipe already has".into())
-            } else {
-                Ok(fixed)
-            }
-        });
+    let placeholders = prompts::placeholder_examples();
+    let outcome = match list.edits.iter().find(|e| placeholders.contains(e)) {
+        Some(e) => Err(format!(
+            "{} is the prompt's example, not a repair of this failure",
+            e.summary()
+        )),
+        None => Ok(()),
+    }
+    .and_then(|()| source_check(ctx.source, &list.edits))
+    .and_then(|()| apply_edits_to(&start, &list.edits).map_err(|e| e.to_string()))
+    .and_then(|fixed| {
+        let before = ctx.tally(&start);
+        let after = ctx.tally(&RecipeTree::parse(&fixed, RECIPE_FILE));
+        if after.errors > before.errors {
+            Err(format!(
+                "the edits add static-check errors ({} before, {} after)",
+                before.errors, after.errors
+            ))
+        } else if after.repeats > before.repeats {
+            Err("the edits add a directive the recipe already has".into())
+        } else {
+            Ok(fixed)
+        }
+    });
     if let Ok(mut t) = log.tried.lock() {
         t.push(match &outcome {
             Ok(_) => summary,
@@ -687,13 +695,22 @@ class Heatsim(CMakePackage):
             &ctx,
             &RuleLog::default(),
             BROKEN,
-            r#"{"edits": [{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"},
-                {"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}]}"#,
+            r#"{"edits": [{"op": "add_conflicts", "spec": "%gcc@:7", "msg": "needs C++14"},
+                {"op": "add_conflicts", "spec": "%gcc@:7", "msg": "needs C++14"}]}"#,
         );
         assert!(
             again.as_ref().unwrap_err().contains("already has"),
             "{again:?}"
         );
+        // The prompt's made-up example, answered verbatim, was copied.
+        for copied in [
+            r#"{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}"#,
+            r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#,
+        ] {
+            let answer = format!(r#"{{"edits": [{copied}]}}"#);
+            let err = apply_answer(&ctx, &RuleLog::default(), BROKEN, &answer).unwrap_err();
+            assert!(err.contains("the prompt's example"), "{err}");
+        }
     }
 
     #[test]

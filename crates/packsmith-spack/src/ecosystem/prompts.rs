@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use packsmith_agent::{clip_chars, Failure, Reference};
 use packsmith_spack_knowledge::edit::schema::Menu;
-use packsmith_spack_knowledge::edit::{EditOp, OpKind};
+use packsmith_spack_knowledge::edit::{parse_edit_list, EditOp, OpKind};
 use packsmith_spack_knowledge::target::TargetSpack;
 
 const SYSTEM: &str = include_str!("prompts/system.j2");
@@ -116,6 +116,21 @@ pub fn op_line(op: OpKind, menu: &Menu, found: Option<&EditOp>) -> String {
         None => op_example(op, menu),
     };
     format!("{example}: {}", op_use(op))
+}
+
+/// The examples that illustrate an operation's JSON with made-up values,
+/// never built from this recipe's menu or rules: answered verbatim, they
+/// were copied, not meant (a C++17 conflict on a Python package, a CMake
+/// dependency on line 12).
+pub fn placeholder_examples() -> Vec<EditOp> {
+    [OpKind::AddConflicts, OpKind::ReplaceLine]
+        .into_iter()
+        .filter_map(|op| {
+            let example = op_example(op, &Menu::default());
+            let list = parse_edit_list(&format!("{{\"edits\": [{example}]}}")).ok()?;
+            list.edits.into_iter().next()
+        })
+        .collect()
 }
 
 fn op_use(op: OpKind) -> &'static str {
