@@ -44,6 +44,8 @@ logs! {
     git_clone_in_configure => ("configure-git-clone", Stage::Install, FailureClass::ConfigureDownload),
     make_without_install_target => ("no-install-target", Stage::Install, FailureClass::NoInstallTarget),
     ninja_without_install_target => ("no-install-target-ninja", Stage::Install, FailureClass::NoInstallTarget),
+    // From a bench run (a hatchling project on the corpus' dev split), paths replaced alike.
+    python_backend_refusal => ("python-backend", Stage::Install, FailureClass::Compilation),
 }
 
 /// The names a repair needs: what the configure tried to download.
