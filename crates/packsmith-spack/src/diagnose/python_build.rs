@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::matching::{diagnosis, first_match, re};
+use super::rules::is_traceback_frame;
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
@@ -21,12 +22,11 @@ static PIP_FAILED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// An exception line of a traceback: `ValueError: Unknown classifier …`.
 static EXCEPTION: LazyLock<Option<Regex>> =
     LazyLock::new(|| re(r"^([A-Za-z_][\w.]*(?:Error|Exception)): \S"));
-/// A traceback frame: `File "…/core.py", line 979, in classifiers`.
-static FRAME: LazyLock<Option<Regex>> = LazyLock::new(|| re(r#"^File "[^"]+", line \d+"#));
-
 /// Lines after the cause that still belong to it (setuptools explains a
 /// refusal over several lines).
 const AFTER: usize = 6;
+/// Lines before an exception searched for the traceback's last frame.
+const FRAME_BACK: usize = 6;
 
 /// pip's own `error:` lines, never the cause.
 fn is_pip_line(line: &str) -> bool {
@@ -53,11 +53,10 @@ pub fn python_backend(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
     let mut excerpt: Vec<&str> = Vec::new();
     // The last frame before the exception: which part of the backend
     // refused (its code line follows the frame line).
-    if let Some(frame) = (cause.saturating_sub(6)..cause).rev().find(|&i| {
-        FRAME
-            .as_ref()
-            .is_some_and(|r| r.is_match(build_lines[i].trim()))
-    }) {
+    if let Some(frame) = (cause.saturating_sub(FRAME_BACK)..cause)
+        .rev()
+        .find(|&i| is_traceback_frame(build_lines[i]))
+    {
         excerpt.extend(&build_lines[frame..cause]);
     }
     excerpt.push(build_lines[cause]);

@@ -316,6 +316,12 @@ fn load_error(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
     Some(d)
 }
 
+/// A traceback frame line, Python's (`File "…/x.py", line N, in f`) or
+/// Spack's own (`cmake.py:504, in define_from_variant:`).
+pub(super) fn is_traceback_frame(line: &str) -> bool {
+    FRAME.as_ref().is_some_and(|r| r.is_match(line))
+}
+
 fn log_has(lines: &[&str], needle: &str) -> bool {
     lines.iter().any(|l| l.contains(needle))
 }
