@@ -9,7 +9,10 @@ that the rules alone did not make.
         --arm model=bench-results/real-failures-dev-qwen-no-rules \
         --arm both=bench-results/real-failures-dev-qwen,bench-results/real-failures-dev-qwen-pip
 
-An arm may name several runs, comma-separated: a later run's pair for a task
+A run may be followed by `#CONFIG`, to take only that configuration's pairs from a
+journal that holds several (bench/fix-commits-repair.toml runs its three arms in one).
+`--only` keeps the tasks named (the fix-commit set's verified ones). An arm may name
+several runs, comma-separated: a later run's pair for a task
 replaces an earlier one's (a rerun of some tasks with a newer binary), and the
 table says which run each pair comes from. A task with no pair in an arm counts
 as not installed there, so no denominator shrinks. The arm named `rules` is the
@@ -22,11 +25,12 @@ import sys
 
 
 def pairs(run):
+    run, _, config = run.partition("#")
     out = {}
     with open(os.path.join(run, "journal.jsonl")) as f:
         for line in f:
             rec = json.loads(line)
-            if rec.get("record") == "pair":
+            if rec.get("record") == "pair" and config in ("", rec.get("config")):
                 out[rec["task"]] = rec
     return out
 
@@ -35,7 +39,7 @@ def arm_pairs(spec):
     merged = {}
     for run in spec.split(","):
         for task, rec in pairs(run).items():
-            merged[task] = (rec, os.path.basename(run.rstrip("/")))
+            merged[task] = (rec, os.path.basename(run.partition("#")[0].rstrip("/")))
     return merged
 
 
@@ -56,11 +60,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tasks", required=True)
     ap.add_argument("--split", required=True)
-    ap.add_argument("--arm", action="append", required=True, help="NAME=RUN[,RUN...]")
+    ap.add_argument("--arm", action="append", required=True, help="NAME=RUN[#CONFIG][,RUN...]")
+    ap.add_argument("--only", default="", help="comma-separated task names to keep")
     a = ap.parse_args()
     with open(a.tasks) as f:
         tasks = [json.loads(l) for l in f if l.strip()]
-    names = [t["name"] for t in tasks if t["split"] == a.split]
+    only = set(filter(None, a.only.split(",")))
+    names = [t["name"] for t in tasks if t["split"] == a.split and (not only or t["name"] in only)]
     if not names:
         sys.exit(f"{a.tasks}: no task has split {a.split!r}")
     arms = []
