@@ -46,6 +46,10 @@ logs! {
     ninja_without_install_target => ("no-install-target-ninja", Stage::Install, FailureClass::NoInstallTarget),
     // From a bench run (a hatchling project on the corpus' dev split), paths replaced alike.
     python_backend_refusal => ("python-backend", Stage::Install, FailureClass::Compilation),
+    // From the fix-commit set's verification (spack-packages' own recipes, bench/fix-commits.py):
+    // an Autotools source without `configure`, and a make step whose interpreter is missing.
+    configure_cannot_be_generated => ("generate-configure", Stage::Install, FailureClass::MissingBuildTool),
+    build_tool_not_found => ("build-tool-not-found", Stage::Install, FailureClass::MissingBuildTool),
 }
 
 /// The names a repair needs: what the configure tried to download.

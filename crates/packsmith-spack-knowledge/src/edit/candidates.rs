@@ -521,6 +521,8 @@ pub fn menu_ops(candidates: &[Candidate], failure_class: &str) -> Vec<OpKind> {
             OpKind::AddCmakeDefine,
             OpKind::AddConfigureArg,
         ],
+        // Declared and still not run: the build calls it by another name.
+        "missing_build_tool" => &[OpKind::AddDependency, OpKind::FilterFile],
         "cmake_configure" | "configure_download" => &[
             OpKind::AddCmakeDefine,
             OpKind::RemoveCmakeDefine,

@@ -8,6 +8,7 @@
 //! traceback frame), capped at [`MAX_LINES`] lines and [`MAX_BYTES`] bytes.
 
 mod build_rules;
+mod build_tools;
 mod compiler_compat;
 mod excerpt;
 mod hermetic;
@@ -45,6 +46,12 @@ pub enum FailureClass {
     /// The build looked for something that is not there (CMake package,
     /// pkg-config module, header, library).
     MissingDependency,
+    /// A program the build runs is not in the build environment: Spack's
+    /// `Cannot generate configure: missing dependencies: autoconf, …` (a
+    /// source without its generated `configure`), or a shell's `X: command
+    /// not found` for a build tool; `names` holds the Spack packages that
+    /// provide them.
+    MissingBuildTool,
     /// A header of the project itself (included with quotes) is not in
     /// the source: the archive lacks a file, which no dependency provides.
     MissingSourceFile,
@@ -90,7 +97,9 @@ impl FailureClass {
         match self {
             Self::Syntax => "syntax",
             Self::UnknownPackage | Self::Constraint => "constraint",
-            Self::MissingDependency | Self::UndeclaredDependency => "missing_dependency",
+            Self::MissingDependency | Self::MissingBuildTool | Self::UndeclaredDependency => {
+                "missing_dependency"
+            }
             Self::MissingSourceFile => "compilation",
             Self::CmakeConfigure => "cmake",
             Self::ConfigureDownload => "web",

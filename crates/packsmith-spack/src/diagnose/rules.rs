@@ -188,6 +188,11 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
     if let Some(d) = spec_lookup_without_dependency(stage, &lines) {
         return d;
     }
+    // Before the exception rule: Spack's own `RuntimeError` names the
+    // packages a missing `configure` needs.
+    if let Some(d) = super::build_tools::missing_build_tool(stage, &lines, build_lines) {
+        return d;
+    }
     if let Some(d) = python_exception(stage, &lines) {
         return d;
     }

@@ -1,8 +1,9 @@
 //! The source lines a build failure names, as `file line N: `code``, for
 //! the edit repair's `filter_file`: the lines a compiler error points at,
-//! and the line of a Python project's metadata that its build backend
-//! refused (the backend quotes the value, not the file). The model fills
-//! the edit; these say where.
+//! the build-file lines that run a program the shell could not find (in the
+//! directory make was in), and the line of a Python project's metadata
+//! that its build backend refused (the backend quotes the value, not the
+//! file). The model fills the edit; these say where.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -18,12 +19,18 @@ const METADATA_FILES: [&str; 3] = ["pyproject.toml", "setup.cfg", "setup.py"];
 /// A value shorter than this matches too many lines to point at one.
 const MIN_VALUE: usize = 6;
 
+/// The build files make reads in a directory.
+const MAKEFILES: [&str; 4] = ["Makefile.am", "Makefile.in", "Makefile", "GNUmakefile"];
+
 /// The lines `excerpt`'s errors name: compiler errors first, then the
-/// metadata lines of `source` holding a value a backend refused.
+/// build-file lines of `source` that run a program not found, then the
+/// metadata lines holding a value a backend refused.
 pub fn named(excerpt: &str, source: Option<&Path>) -> Vec<String> {
     let mut out = compiler_lines(excerpt);
     if let Some(root) = source {
-        for line in metadata_lines(excerpt, root) {
+        let mut more = tool_lines(excerpt, root);
+        more.extend(metadata_lines(excerpt, root));
+        for line in more {
             if out.len() == MAX {
                 break;
             }
@@ -65,6 +72,55 @@ fn compiler_lines(excerpt: &str) -> Vec<String> {
         out.push(entry);
         if out.len() == MAX {
             break;
+        }
+    }
+    out
+}
+
+/// The lines of the makefiles in the directory make was in that run the
+/// program the shell reported `command not found` for.
+fn tool_lines(excerpt: &str, root: &Path) -> Vec<String> {
+    static NOT_FOUND: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?:^|:\s)([A-Za-z][\w.+-]*): (?:[Cc]ommand )?not found\s*$").ok()
+    });
+    static ENTERING: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"Entering directory '.*?/spack-src/?([^']*)'").ok());
+    let (Some(not_found), Some(entering)) = (NOT_FOUND.as_ref(), ENTERING.as_ref()) else {
+        return Vec::new();
+    };
+    let mut dir = String::new();
+    let mut program = None;
+    for line in excerpt.lines() {
+        if let Some(c) = entering.captures(line) {
+            dir = c[1].trim_end_matches('/').to_string();
+        } else if let Some(c) = not_found.captures(line.trim()) {
+            program = Some(c[1].to_string());
+            break;
+        }
+    }
+    let Some(program) = program else {
+        return Vec::new();
+    };
+    let Ok(runs) = Regex::new(&format!(
+        r"(?:^|[\s;&|(]){}(?:\s|$)",
+        regex::escape(&program)
+    )) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for file in MAKEFILES {
+        let relative = if dir.is_empty() {
+            file.to_string()
+        } else {
+            format!("{dir}/{file}")
+        };
+        let Ok(text) = std::fs::read_to_string(root.join(&relative)) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            if runs.is_match(line) && !line.trim_start().starts_with('#') {
+                out.push(format!("{relative} line {}: `{}`", i + 1, line.trim()));
+            }
         }
     }
     out
@@ -126,6 +182,37 @@ mod tests {
             ["third_party/catch.hpp line 7274: `char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};`"]
         );
         assert!(named("make: *** [Makefile:69: install] Error 1", None).is_empty());
+    }
+
+    #[test]
+    fn the_makefile_lines_that_run_a_program_not_found_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let generate = dir.path().join("blitz/generate");
+        std::fs::create_dir_all(&generate).unwrap();
+        std::fs::write(
+            generate.join("Makefile.am"),
+            "# python here is a comment\nstencil.cc: genstencils.py\n\tpython $< $@\n",
+        )
+        .unwrap();
+        std::fs::write(
+            generate.join("Makefile.in"),
+            "PYTHONPATH = x\nstencil.cc: genstencils.py\n\tpython $< $@\n",
+        )
+        .unwrap();
+        let excerpt = "make[4]: Entering directory '{STAGE}/spack-stage-blitz-1.0.2-x/spack-src/blitz/generate'\npython genstencils.py ../../blitz/array/stencil-classes.cc\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: ../../blitz/array/stencil-classes.cc] Error 127\n";
+        assert_eq!(
+            named(excerpt, Some(dir.path())),
+            [
+                "blitz/generate/Makefile.am line 3: `python $< $@`",
+                "blitz/generate/Makefile.in line 3: `python $< $@`",
+            ]
+        );
+        // Without a program not found, nothing is read.
+        assert!(named(
+            "make[4]: Entering directory '/s/spack-src/blitz/generate'\n",
+            Some(dir.path())
+        )
+        .is_empty());
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct RepairRequest {
     pub version: Option<String>,
     /// A tree or archive that stands in for the recipe's download.
     pub source: Option<PathBuf>,
+    /// `source` as a tree (an archive unpacked), where the edit repair
+    /// finds the project's lines a failure names.
+    pub source_root: Option<PathBuf>,
     /// The facts of `source`, for the rules that need the project's options.
     pub facts: Option<RepoFacts>,
     /// Spack, its generation and knowledge base, and the cache.
@@ -129,6 +132,9 @@ pub fn repair(
         .with_repair(mode, request.run.rules)
         .with_start_recipe(request.recipe.clone())
         .with_last_stage(last_stage(&request.until));
+    if let Some(root) = &request.source_root {
+        eco = eco.with_source_root(root.clone());
+    }
     // The recipe's patches beside it (`patch("fix.patch")`) load with it.
     if let Some(dir) = package_dir_of(&request.recipe_path) {
         eco = eco.with_package_files(dir);

@@ -3,7 +3,7 @@
 //! repair it until the real Spack loads and concretizes it (and installs
 //! it, with `--until install`). Everything lands in `<out>/<name>/`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use packsmith_agent::RunStatus;
 use packsmith_spack::run::{self as backend, RepairRequest};
@@ -16,10 +16,11 @@ use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::{note, render_summary, ProgressPrinter};
 
-/// The facts of `--source` (a tree, or an archive unpacked once into the
-/// cache), for the rules that need the project's options; a tree that
-/// cannot be read or analyzed only costs those rules, with a note.
-fn source_facts(source: &Path) -> Option<packsmith_core::RepoFacts> {
+/// The tree of `--source` (itself, or an archive unpacked once into the
+/// cache) and its facts, for the rules that need the project's options and
+/// the repair that points at the project's own lines; a tree that cannot be
+/// read or analyzed only costs those, with a note.
+fn source_tree(source: &Path) -> (Option<PathBuf>, Option<packsmith_core::RepoFacts>) {
     let tree = if source.is_dir() {
         source.to_path_buf()
     } else {
@@ -30,7 +31,7 @@ fn source_facts(source: &Path) -> Option<packsmith_core::RepoFacts> {
                     "note: {}: not analyzed ({e}); the rules that need the project's options are off",
                     source.display()
                 ));
-                return None;
+                return (None, None);
             }
         }
     };
@@ -40,13 +41,13 @@ fn source_facts(source: &Path) -> Option<packsmith_core::RepoFacts> {
         release_tag: None,
     };
     match packsmith_analyze::analyze_dir(&tree, info) {
-        Ok(facts) => Some(facts),
+        Ok(facts) => (Some(tree), Some(facts)),
         Err(e) => {
             note(&format!(
                 "note: {}: not analyzed ({e}); the rules that need the project's options are off",
                 source.display()
             ));
-            None
+            (Some(tree), None)
         }
     }
 }
@@ -59,6 +60,10 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
     let cancel = cancel_on_signals();
     let recipe = read_recipe(&args.recipe)?;
     let package = package_name(args)?;
+    let (source_root, facts) = match args.source.as_deref() {
+        Some(source) => source_tree(source),
+        None => (None, None),
+    };
     let request = RepairRequest {
         recipe_path: args.recipe.clone(),
         recipe,
@@ -66,7 +71,8 @@ pub fn run(args: &RepairArgs) -> Result<Exit, CliError> {
         until: args.until.clone(),
         version: args.version.clone(),
         source: args.source.clone(),
-        facts: args.source.as_deref().and_then(source_facts),
+        source_root,
+        facts,
         spack: environment::choice(
             args.run.spack.as_deref(),
             &args.run.spack_version,

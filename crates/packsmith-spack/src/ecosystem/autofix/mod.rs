@@ -6,6 +6,9 @@
 //! dependency ([`build`]). The model only sees what these rules
 //! cannot fix.
 //!
+//! A build tool the build could not run gets its `depends_on(type="build")`
+//! (`build_tools`).
+//!
 //! A `compiler_compat` failure gets the known flags in a `flag_handler`
 //! (`compiler_flags`); a `self.spec["x"]` the DAG lacks, its `depends_on`
 //! (`spec_reads`); a download while the project's test switch (known to the
@@ -28,6 +31,7 @@
 //! rule applies once, the flag or `mkdir -p` it writes.)
 
 mod build;
+mod build_tools;
 mod compiler_flags;
 mod spec_reads;
 mod test_switches;
@@ -225,6 +229,9 @@ pub fn auto_repair_with(
         FailureClass::UnknownPackage => drop_unknown(text, &names),
         FailureClass::NoInstallTarget => build::add_install_method(text),
         FailureClass::ParallelBuild => build::build_serially(text),
+        FailureClass::MissingBuildTool => {
+            build_tools::declare_build_tools(text, &d.names, kb).or_else(|| otherwise(text, d))
+        }
         FailureClass::CompilerCompat => compiler_flags::add_compat_flags(text, &d.names),
         FailureClass::MissingDependency => {
             spec_reads::declare_read_specs(text, &d.names, kb).or_else(|| otherwise(text, d))

@@ -1,0 +1,101 @@
+//! A build tool the build could not run (`missing_build_tool`): Spack's own
+//! list for a source without `configure`, or the package a curated table
+//! gives for a program make could not run. Each one the recipe does not
+//! depend on yet is declared with `type="build"`. One already declared is
+//! left to the model: the build calls the program by a name the package
+//! does not install (`python` where only `python3` exists).
+
+use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
+use packsmith_spack_knowledge::mapping::{Known, SpackNames};
+
+use super::dependencies;
+
+pub(super) fn declare_build_tools(
+    text: &str,
+    names: &[String],
+    kb: Option<&dyn SpackNames>,
+) -> Option<(String, String)> {
+    let declared = dependencies(text);
+    let edits: Vec<EditOp> = names
+        .iter()
+        .filter(|n| !declared.iter().any(|d| &d.name == *n))
+        .filter(|n| kb.is_none_or(|kb| kb.lookup(n) != Known::Unknown))
+        .map(|n| EditOp::AddDependency {
+            spec: n.clone(),
+            when: None,
+            types: vec!["build".into()],
+        })
+        .collect();
+    if edits.is_empty() {
+        return None;
+    }
+    let fixed = apply_edits(text, &edits).ok()?;
+    let added: Vec<String> = edits
+        .iter()
+        .filter_map(|e| match e {
+            EditOp::AddDependency { spec, .. } => {
+                Some(format!("depends_on(\"{spec}\", type=\"build\")"))
+            }
+            _ => None,
+        })
+        .collect();
+    Some((
+        fixed,
+        format!(
+            "the build could not run a build tool: declared {}",
+            added.join(", ")
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RECIPE: &str = r#"from spack.package import *
+
+
+class Lwgrp(AutotoolsPackage):
+    """Light-weight group library."""
+
+    homepage = "https://github.com/LLNL/lwgrp"
+    url = "https://github.com/LLNL/lwgrp/releases/download/v1.0.5/lwgrp-1.0.5.tar.gz"
+
+    version("1.0.5", sha256="0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+
+    depends_on("mpi")
+    depends_on("libtool", type="build", when="@main")
+"#;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn each_tool_not_yet_declared_becomes_a_build_dependency() {
+        let (fixed, why) =
+            declare_build_tools(RECIPE, &names(&["autoconf", "automake", "m4"]), None).unwrap();
+        for tool in ["autoconf", "automake", "m4"] {
+            assert!(
+                fixed.contains(&format!("depends_on(\"{tool}\", type=\"build\")")),
+                "{tool}: {fixed}"
+            );
+        }
+        assert!(why.contains("autoconf"), "{why}");
+        assert!(fixed.contains("depends_on(\"mpi\")"));
+    }
+
+    #[test]
+    fn a_declared_tool_is_left_to_the_model() {
+        // libtool is declared (under a condition): declaring it again
+        // would not make the build find another program name.
+        assert!(declare_build_tools(RECIPE, &names(&["libtool"]), None).is_none());
+        let (fixed, _) =
+            declare_build_tools(RECIPE, &names(&["libtool", "autoconf"]), None).unwrap();
+        assert_eq!(
+            fixed.matches("depends_on(\"libtool\"").count(),
+            1,
+            "{fixed}"
+        );
+    }
+}
