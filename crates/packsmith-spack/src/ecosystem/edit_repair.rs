@@ -22,6 +22,7 @@ use packsmith_spack_knowledge::recipe::{RecipeTree, Value as RecipeValue, Varian
 use packsmith_spack_knowledge::target::TargetSpack;
 use serde::{Deserialize, Serialize};
 
+use super::edit_losses;
 use super::error_lines;
 use super::prompts;
 use super::stages::diagnosis_of;
@@ -467,7 +468,16 @@ pub fn apply_answer(
         } else if after.repeats > before.repeats {
             Err("the edits add a directive the recipe already has".into())
         } else {
-            Ok(fixed)
+            let lost = edit_losses::dropped_by_replace(start.source(), &fixed, &list.edits);
+            if lost.is_empty() {
+                Ok(fixed)
+            } else {
+                Err(format!(
+                    "replace_line overwrites {} of the recipe; to add a line, use the edit that \
+                     adds it (add_dependency, …) and leave the other lines as they are",
+                    lost.join(", ")
+                ))
+            }
         }
     });
     if let Ok(mut t) = log.tried.lock() {
@@ -711,6 +721,17 @@ class Heatsim(CMakePackage):
             let err = apply_answer(&ctx, &RuleLog::default(), BROKEN, &answer).unwrap_err();
             assert!(err.contains("the prompt's example"), "{err}");
         }
+        // A line added over the homepage drops it: refused, with what it drops.
+        let over = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            BROKEN,
+            r#"{"edits": [{"op": "replace_line", "line": 7, "text": "    depends_on(\"zlib\")"}]}"#,
+        );
+        assert!(
+            over.as_ref().unwrap_err().contains("overwrites homepage"),
+            "{over:?}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! sandbox, failure excerpts, and the knowledge-base tools.
 
 mod autofix;
+mod edit_losses;
 mod edit_repair;
 mod error;
 mod error_lines;
