@@ -31,7 +31,6 @@ import argparse
 import importlib.util
 import json
 import os
-import random
 import re
 import subprocess
 import sys
@@ -73,27 +72,6 @@ FIX_KINDS = (
 )
 # The language virtuals: the 0.23 adaptation drops them, so adding one fixes nothing here.
 LANGUAGE_DEPENDENCY = re.compile(r"""depends_on\(\s*["'](c|cxx|fortran)["']""")
-
-
-def commits(repo):
-    """(commit, parent, date, subject, [(status, path)]) for every commit since SINCE that
-    touches recipes, in either layout."""
-    log = replay_tasks.git(repo, "log", "--no-renames", f"--since={SINCE}",
-                           "--format=@%H %P %ad|%s", "--date=short", "--name-status", "--",
-                           PACKAGES, OLD_PACKAGES)
-    entry = None
-    for line in log.splitlines():
-        if line.startswith("@"):
-            if entry:
-                yield entry
-            head, subject = line[1:].split("|", 1)
-            ids = head.split()
-            entry = (ids[0], ids[1] if len(ids) > 2 else None, ids[-1], subject, [])
-        elif line.strip() and entry:
-            status, path = line.split("\t", 1)
-            entry[4].append((status, path))
-    if entry:
-        yield entry
 
 
 def added_lines(repo, parent, commit, path):
@@ -168,16 +146,6 @@ def candidate(repo, commit, parent, date, subject, files, externals):
     }
 
 
-def draw(tasks, seed, per_system, size):
-    """One commit per package, equal quotas per build system, topped up to `size`;
-    then a stratified half split by the same seed."""
-    rng = random.Random(seed)
-    by_package = {}
-    for t in sorted(tasks, key=lambda t: (t["name"], t["commit"])):
-        by_package.setdefault(t["name"], []).append(t)
-    return corpus_tasks.quota_draw(by_package, rng, BUILD_SYSTEMS, per_system, size)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--spack-packages", required=True,
@@ -201,7 +169,7 @@ def main():
                  "(hint: run `packsmith setup spack` first, or pass its config scope's file)")
     externals = corpus_tasks.externals_of(a.externals)
     tasks = []
-    for c in commits(a.spack_packages):
+    for c in replay_tasks.commits(a.spack_packages, (PACKAGES, OLD_PACKAGES), SINCE):
         t = candidate(a.spack_packages, *c, externals)
         if t and (t["installable_here"] or not a.installable_only):
             tasks.append(t)
@@ -211,7 +179,7 @@ def main():
                   t["version"], ",".join(t["fix_kinds"]),
                   "installable" if t["installable_here"] else "-")
         return
-    for t in draw(tasks, a.seed, a.per_system, a.size):
+    for t in replay_tasks.draw(tasks, a.seed, a.per_system, a.size, BUILD_SYSTEMS):
         t["seed"] = a.seed
         print(json.dumps(t, sort_keys=True))
 

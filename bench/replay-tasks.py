@@ -48,10 +48,12 @@ def git(repo, *args):
                           text=True, errors="replace").stdout
 
 
-def commits(repo):
-    """(commit, parent, date, subject, [(status, path)]) for every commit under PACKAGES."""
-    log = git(repo, "log", "--no-renames", "--format=@%H %P %ad|%s", "--date=short",
-              "--name-status", "--", PACKAGES)
+def commits(repo, paths=(PACKAGES,), since=None):
+    """(commit, parent, date, subject, [(status, path)]) for every commit under `paths`
+    (PACKAGES), since the date `since` when one is given."""
+    window = [f"--since={since}"] if since else []
+    log = git(repo, "log", "--no-renames", *window, "--format=@%H %P %ad|%s", "--date=short",
+              "--name-status", "--", *paths)
     entry = None
     for line in log.splitlines():
         if line.startswith("@"):
@@ -162,14 +164,14 @@ def candidate(repo, commit, parent, date, subject, files, externals):
     }
 
 
-def draw(tasks, seed, per_system, size):
+def draw(tasks, seed, per_system, size, systems=BUILD_SYSTEMS):
     """One commit per package, equal quotas per build system, topped up to `size`;
     then a stratified half split by the same seed."""
     rng = random.Random(seed)
     by_package = {}
     for t in sorted(tasks, key=lambda t: (t["name"], t["commit"])):
         by_package.setdefault(t["name"], []).append(t)
-    return corpus_tasks.quota_draw(by_package, rng, BUILD_SYSTEMS, per_system, size)
+    return corpus_tasks.quota_draw(by_package, rng, systems, per_system, size)
 
 
 def main():
