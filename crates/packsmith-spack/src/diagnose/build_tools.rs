@@ -53,6 +53,11 @@ const TOOLS: &[(&str, &str)] = &[
     ("swig", "swig"),
 ];
 
+/// Programs that a package may install under another name only (Debian's
+/// Python, the external here, has `python3` and no `python`).
+const OTHER_NAMES: &[(&str, &str)] =
+    &[("python", "python3"), ("yacc", "bison -y"), ("lex", "flex")];
+
 /// How far after `command not found` make's `Error 127` may come.
 const MAKE_ERROR_WINDOW: usize = 4;
 
@@ -123,10 +128,21 @@ pub fn missing_build_tool(stage: Stage, lines: &[&str], build_lines: &[&str]) ->
         build_lines[i].trim().to_string(),
         excerpt,
     );
+    let renames: Vec<String> = programs
+        .iter()
+        .filter_map(|p| OTHER_NAMES.iter().find(|(from, _)| from == p))
+        .map(|(from, to)| format!("`{to}` for `{from}`"))
+        .collect();
+    let rename = if renames.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", renames.join(", "))
+    };
     d.hint = Some(format!(
         "the build runs {} and the build environment has no such program: declare the package \
          that provides it ({}) with type=\"build\"; if it is declared and the program still is \
-         not found, make the build call it by the name that package installs",
+         not found, make the build call it by the name that package installs{rename}, with \
+         filter_file on the build file that runs it",
         programs.join(", "),
         names.join(", ")
     ));
@@ -176,7 +192,7 @@ mod tests {
         let d = classify(Stage::Install, "==> Error: ProcessError", Some(PYTHON));
         assert_eq!(d.class, FailureClass::MissingBuildTool, "{d:#?}");
         assert_eq!(d.names, ["python"]);
-        assert!(d.hint.unwrap().contains("python"));
+        assert!(d.hint.unwrap().contains("`python3` for `python`"));
         // dash's wording, and make's own.
         for line in [
             "/bin/sh: 1: bison: not found",

@@ -88,17 +88,24 @@ fn tool_lines(excerpt: &str, root: &Path) -> Vec<String> {
     let (Some(not_found), Some(entering)) = (NOT_FOUND.as_ref(), ENTERING.as_ref()) else {
         return Vec::new();
     };
+    // Each `not found` with the directory make was in; the excerpt may
+    // repeat the error above the log's lines as its summary, before any.
     let mut dir = String::new();
-    let mut program = None;
+    let mut found: Vec<(String, String)> = Vec::new();
     for line in excerpt.lines() {
         if let Some(c) = entering.captures(line) {
             dir = c[1].trim_end_matches('/').to_string();
         } else if let Some(c) = not_found.captures(line.trim()) {
-            program = Some(c[1].to_string());
-            break;
+            found.push((dir.clone(), c[1].to_string()));
         }
     }
-    let Some(program) = program else {
+    let Some((dir, program)) = found
+        .iter()
+        .rev()
+        .find(|(d, _)| !d.is_empty())
+        .or(found.first())
+        .cloned()
+    else {
         return Vec::new();
     };
     let Ok(runs) = Regex::new(&format!(
@@ -199,7 +206,7 @@ mod tests {
             "PYTHONPATH = x\nstencil.cc: genstencils.py\n\tpython $< $@\n",
         )
         .unwrap();
-        let excerpt = "make[4]: Entering directory '{STAGE}/spack-stage-blitz-1.0.2-x/spack-src/blitz/generate'\npython genstencils.py ../../blitz/array/stencil-classes.cc\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: ../../blitz/array/stencil-classes.cc] Error 127\n";
+        let excerpt = "/bin/bash: line 1: python: command not found\nmake[4]: Entering directory '{STAGE}/spack-stage-blitz-1.0.2-x/spack-src/blitz/generate'\npython genstencils.py ../../blitz/array/stencil-classes.cc\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: ../../blitz/array/stencil-classes.cc] Error 127\n";
         assert_eq!(
             named(excerpt, Some(dir.path())),
             [
