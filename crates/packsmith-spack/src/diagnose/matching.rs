@@ -16,6 +16,17 @@ pub(super) fn re(pattern: &str) -> Option<Regex> {
 
 static BLUR: LazyLock<Option<Regex>> = LazyLock::new(|| re(r"[0-9a-f]{7,}|\d+"));
 
+/// A traceback frame, Python's (`File "…/x.py", line N, in f`: groups 1–3)
+/// or Spack's own (`cmake.py:504, in define_from_variant:`: groups 4–6).
+pub(super) static FRAME: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    re(r#"^\s*(?:File "([^"]*\.py)", line (\d+), in (\S+)|(\S+\.py):(\d+), in (\w+):)"#)
+});
+
+/// A traceback frame line (shared by the rule files that read tracebacks).
+pub(super) fn is_traceback_frame(line: &str) -> bool {
+    FRAME.as_ref().is_some_and(|r| r.is_match(line))
+}
+
 pub(super) fn first_match<'a>(
     lines: &[&'a str],
     regex: &LazyLock<Option<Regex>>,

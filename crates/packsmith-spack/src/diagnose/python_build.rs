@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::matching::is_traceback_frame;
 use super::matching::{diagnosis, first_match, re};
-use super::rules::is_traceback_frame;
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 

@@ -6,7 +6,7 @@ use regex::Regex;
 
 use super::excerpt::{block, cap, strip_ansi};
 use super::matching::signature;
-use super::matching::{diagnosis, first_match, re};
+use super::matching::{diagnosis, first_match, re, FRAME};
 use super::{Diagnosis, FailureClass};
 use crate::validate::{offline_refusal_line, Stage};
 
@@ -29,10 +29,6 @@ regex!(
 regex!(
     PY_EXCEPTION,
     r"^(?:==> Error: )?([A-Z][A-Za-z]*(?:Error|Exception)): (.*)$"
-);
-regex!(
-    FRAME,
-    r#"^\s*(?:File "([^"]*\.py)", line (\d+), in (\S+)|(\S+\.py):(\d+), in (\w+):)"#
 );
 regex!(
     UNKNOWN_AUDIT,
@@ -319,12 +315,6 @@ fn load_error(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
     d.hint = hint;
     d.names = vec![c[1].to_string()];
     Some(d)
-}
-
-/// A traceback frame line, Python's (`File "…/x.py", line N, in f`) or
-/// Spack's own (`cmake.py:504, in define_from_variant:`).
-pub(super) fn is_traceback_frame(line: &str) -> bool {
-    FRAME.as_ref().is_some_and(|r| r.is_match(line))
 }
 
 fn log_has(lines: &[&str], needle: &str) -> bool {
