@@ -85,10 +85,16 @@ def candidates(spack_packages, spack_023, excluded):
         yield name, spack_dir, recipe, systems, forge, repo, version
 
 
+def missing_here(needed, externals):
+    """The dependencies in `needed` that are neither an external, a virtual one of them
+    provides, nor a language virtual: what keeps a task from installing here."""
+    available = externals | ALWAYS | {v for v, p in VIRTUALS.items() if p in externals}
+    return [d for d in needed if d not in available]
+
+
 def task_line(name, spack_dir, recipe, systems, forge, repo, version, externals):
     needed = needed_dependencies(recipe, version)
-    available = externals | ALWAYS | {v for v, p in VIRTUALS.items() if p in externals}
-    missing = [d for d in needed if d not in available]
+    missing = missing_here(needed, externals)
     f = recipe["fields"]
     return {
         "name": name, "spack_dir": spack_dir, "build_systems": systems,

@@ -50,7 +50,6 @@ def _load(name, file):
 
 corpus_tasks = _load("corpus_tasks", "corpus-tasks.py")
 replay_tasks = _load("replay_tasks", "replay-tasks.py")
-ALWAYS, VIRTUALS = corpus_tasks.ALWAYS, corpus_tasks.VIRTUALS
 
 PACKAGES = replay_tasks.PACKAGES
 # The same repository before Spack 1.x's layout (its recipes in the 0.2x idiom).
@@ -129,8 +128,7 @@ def candidate(repo, commit, parent, date, subject, files, externals):
     if source is None:
         return None
     needed = needed_dependencies(after, version)
-    available = externals | ALWAYS | {v for v, p in VIRTUALS.items() if p in externals}
-    missing = [d for d in needed if d not in available]
+    missing = corpus_tasks.missing_here(needed, externals)
     f = after["fields"]
     return {
         "name": name, "spack_dir": spack_dir, "recipe_path": path,

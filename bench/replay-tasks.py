@@ -39,7 +39,7 @@ from spack_recipe_facts import (  # noqa: E402
 _spec = importlib.util.spec_from_file_location("corpus_tasks", os.path.join(HERE, "corpus-tasks.py"))
 corpus_tasks = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus_tasks)
-ALWAYS, VIRTUALS, externals_of = corpus_tasks.ALWAYS, corpus_tasks.VIRTUALS, corpus_tasks.externals_of
+externals_of = corpus_tasks.externals_of
 
 PACKAGES = "repos/spack_repo/builtin/packages"
 BUILD_SYSTEMS = ("CMakePackage", "AutotoolsPackage", "MesonPackage", "PythonPackage")
@@ -146,8 +146,7 @@ def candidate(repo, commit, parent, date, subject, files, externals):
     if source is None:
         return None
     needed = needed_dependencies(after, new_version)
-    available = externals | ALWAYS | {v for v, p in VIRTUALS.items() if p in externals}
-    missing = [d for d in needed if d not in available]
+    missing = corpus_tasks.missing_here(needed, externals)
     f = after["fields"]
     return {
         "name": name, "spack_dir": spack_dir, "recipe_path": path,
