@@ -61,6 +61,13 @@ const OTHER_NAMES: &[(&str, &str)] =
 /// How far after `command not found` make's `Error 127` may come.
 const MAKE_ERROR_WINDOW: usize = 4;
 
+/// The program a shell or make line reports `not found`, whatever the
+/// program (the edit repair reads it too, to find where the build runs it).
+pub fn program_not_found(line: &str) -> Option<&str> {
+    let c = NOT_FOUND.as_ref()?.captures(line)?;
+    c.get(1).map(|m| m.as_str())
+}
+
 fn package_of(program: &str) -> Option<&'static str> {
     TOOLS
         .iter()
@@ -91,15 +98,14 @@ pub fn missing_build_tool(stage: Stage, lines: &[&str], build_lines: &[&str]) ->
         d.names = names;
         return Some(d);
     }
-    let regex = NOT_FOUND.as_ref()?;
     let mut names: Vec<String> = Vec::new();
     let mut programs: Vec<String> = Vec::new();
     let mut first = None;
     for (i, line) in build_lines.iter().enumerate() {
-        let Some(c) = regex.captures(line) else {
+        let Some(program) = program_not_found(line) else {
             continue;
         };
-        let Some(package) = package_of(&c[1]) else {
+        let Some(package) = package_of(program) else {
             continue;
         };
         let failed = build_lines
@@ -111,8 +117,8 @@ pub fn missing_build_tool(stage: Stage, lines: &[&str], build_lines: &[&str]) ->
             continue;
         }
         first.get_or_insert(i);
-        if !programs.iter().any(|p| p == &c[1]) {
-            programs.push(c[1].to_string());
+        if !programs.iter().any(|p| p == program) {
+            programs.push(program.to_string());
         }
         if !names.iter().any(|n| n == package) {
             names.push(package.to_string());

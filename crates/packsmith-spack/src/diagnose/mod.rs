@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::validate::hermetic::UndeclaredDependency;
 use crate::validate::{SpackStageOutcome, Stage};
 
+pub use build_tools::program_not_found;
 pub use compiler_compat::{compat_rule, CompatRule, COMPAT_RULES};
 pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
 pub use hermetic::diagnose_hermeticity;

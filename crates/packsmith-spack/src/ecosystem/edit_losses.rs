@@ -8,24 +8,23 @@
 use std::collections::BTreeSet;
 
 use packsmith_spack_knowledge::edit::EditOp;
-use packsmith_spack_knowledge::recipe::{parse_recipe, ParsedRecipe};
+use packsmith_spack_knowledge::recipe::ParsedRecipe;
 
-use super::RECIPE_FILE;
-
-/// The declarations `start` has and `fixed` lacks, for an answer with a
-/// `replace_line`: the source attributes, versions, variants and
-/// dependencies, less the dependencies an edit removes by name.
-pub fn dropped_by_replace(start: &str, fixed: &str, edits: &[EditOp]) -> Vec<String> {
+/// The declarations `before` has and `after` (the recipe with `edits`
+/// applied) lacks, for an answer with a `replace_line`: the source
+/// attributes, versions, variants and dependencies, less the dependencies
+/// an edit removes by name.
+pub fn dropped_by_replace(
+    before: &ParsedRecipe,
+    after: &ParsedRecipe,
+    edits: &[EditOp],
+) -> Vec<String> {
     if !edits
         .iter()
         .any(|e| matches!(e, EditOp::ReplaceLine { .. }))
     {
         return Vec::new();
     }
-    let (before, after) = (
-        parse_recipe(start, RECIPE_FILE),
-        parse_recipe(fixed, RECIPE_FILE),
-    );
     let removed: BTreeSet<&str> = edits
         .iter()
         .filter_map(|e| match e {
@@ -61,7 +60,7 @@ pub fn dropped_by_replace(start: &str, fixed: &str, edits: &[EditOp]) -> Vec<Str
                 .collect(),
         ]
     };
-    let (had, has) = (names(&before), names(&after));
+    let (had, has) = (names(before), names(after));
     for (had, has) in had.iter().zip(has.iter()) {
         lost.extend(had.difference(has).cloned());
     }
@@ -70,7 +69,18 @@ pub fn dropped_by_replace(start: &str, fixed: &str, edits: &[EditOp]) -> Vec<Str
 
 #[cfg(test)]
 mod tests {
+    use packsmith_spack_knowledge::recipe::parse_recipe;
+
     use super::*;
+    use crate::ecosystem::RECIPE_FILE;
+
+    fn dropped(start: &str, fixed: &str, edits: &[EditOp]) -> Vec<String> {
+        dropped_by_replace(
+            &parse_recipe(start, RECIPE_FILE),
+            &parse_recipe(fixed, RECIPE_FILE),
+            edits,
+        )
+    }
 
     const START: &str = r#"from spack.package import *
 
@@ -105,13 +115,10 @@ class Lwgrp(AutotoolsPackage):
     fn a_replaced_homepage_or_dependency_is_named() {
         let text = "    depends_on(\"automake\", type=\"build\")";
         let edits = [replace(7, text)];
-        assert_eq!(
-            dropped_by_replace(START, &apply(7, text), &edits),
-            ["homepage"]
-        );
+        assert_eq!(dropped(START, &apply(7, text), &edits), ["homepage"]);
         let edits = [replace(12, text)];
         assert_eq!(
-            dropped_by_replace(START, &apply(12, text), &edits),
+            dropped(START, &apply(12, text), &edits),
             ["depends_on(\"autoconf\")"]
         );
     }
@@ -120,10 +127,10 @@ class Lwgrp(AutotoolsPackage):
     fn a_line_rewritten_in_place_or_a_removal_asked_for_drops_nothing() {
         // The same dependency with a constraint.
         let text = "    depends_on(\"autoconf@2.69:\", type=\"build\")";
-        assert!(dropped_by_replace(START, &apply(12, text), &[replace(12, text)]).is_empty());
+        assert!(dropped(START, &apply(12, text), &[replace(12, text)]).is_empty());
         // A blank line replaced.
         let text = "    depends_on(\"automake\", type=\"build\")";
-        assert!(dropped_by_replace(START, &apply(11, text), &[replace(11, text)]).is_empty());
+        assert!(dropped(START, &apply(11, text), &[replace(11, text)]).is_empty());
         // A removal the answer asks for by name.
         let edits = [
             replace(12, ""),
@@ -131,11 +138,11 @@ class Lwgrp(AutotoolsPackage):
                 name: "autoconf".into(),
             },
         ];
-        assert!(dropped_by_replace(START, &apply(12, ""), &edits).is_empty());
+        assert!(dropped(START, &apply(12, ""), &edits).is_empty());
         // No replace_line at all: other edits say what they change.
         let edits = [EditOp::RemoveDependency {
             name: "autoconf".into(),
         }];
-        assert!(dropped_by_replace(START, &apply(12, ""), &edits).is_empty());
+        assert!(dropped(START, &apply(12, ""), &edits).is_empty());
     }
 }

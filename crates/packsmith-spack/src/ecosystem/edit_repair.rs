@@ -459,7 +459,8 @@ pub fn apply_answer(
     .and_then(|()| apply_edits_to(&start, &list.edits).map_err(|e| e.to_string()))
     .and_then(|fixed| {
         let before = ctx.tally(&start);
-        let after = ctx.tally(&RecipeTree::parse(&fixed, RECIPE_FILE));
+        let fixed_tree = RecipeTree::parse(&fixed, RECIPE_FILE);
+        let after = ctx.tally(&fixed_tree);
         if after.errors > before.errors {
             Err(format!(
                 "the edits add static-check errors ({} before, {} after)",
@@ -468,7 +469,8 @@ pub fn apply_answer(
         } else if after.repeats > before.repeats {
             Err("the edits add a directive the recipe already has".into())
         } else {
-            let lost = edit_losses::dropped_by_replace(start.source(), &fixed, &list.edits);
+            let lost =
+                edit_losses::dropped_by_replace(start.recipe(), fixed_tree.recipe(), &list.edits);
             if lost.is_empty() {
                 Ok(fixed)
             } else {

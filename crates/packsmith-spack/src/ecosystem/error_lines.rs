@@ -10,6 +10,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::diagnose::program_not_found;
+
 /// Most lines listed.
 const MAX: usize = 3;
 
@@ -80,12 +82,9 @@ fn compiler_lines(excerpt: &str) -> Vec<String> {
 /// The lines of the makefiles in the directory make was in that run the
 /// program the shell reported `command not found` for.
 fn tool_lines(excerpt: &str, root: &Path) -> Vec<String> {
-    static NOT_FOUND: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?:^|:\s)([A-Za-z][\w.+-]*): (?:[Cc]ommand )?not found\s*$").ok()
-    });
     static ENTERING: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(r"Entering directory '.*?/spack-src/?([^']*)'").ok());
-    let (Some(not_found), Some(entering)) = (NOT_FOUND.as_ref(), ENTERING.as_ref()) else {
+    let Some(entering) = ENTERING.as_ref() else {
         return Vec::new();
     };
     // Each `not found` with the directory make was in; the excerpt may
@@ -95,8 +94,8 @@ fn tool_lines(excerpt: &str, root: &Path) -> Vec<String> {
     for line in excerpt.lines() {
         if let Some(c) = entering.captures(line) {
             dir = c[1].trim_end_matches('/').to_string();
-        } else if let Some(c) = not_found.captures(line.trim()) {
-            found.push((dir.clone(), c[1].to_string()));
+        } else if let Some(program) = program_not_found(line.trim()) {
+            found.push((dir.clone(), program.to_string()));
         }
     }
     let Some((dir, program)) = found
