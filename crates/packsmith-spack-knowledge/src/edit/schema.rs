@@ -26,6 +26,9 @@ pub struct Menu {
     pub base_classes: Vec<String>,
     /// The recipe's base classes (what can be changed).
     pub current_bases: Vec<String>,
+    /// Source files a `filter_file` may edit: the ones the failure names
+    /// (empty: any).
+    pub files: Vec<String>,
     /// Lines of directives whose `when=` may be set.
     pub directive_lines: Vec<u32>,
     /// At most this many edits in one answer.
@@ -140,7 +143,7 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Option<Value> {
         ),
         OpKind::FilterFile => (
             vec![
-                ("file", any.clone()),
+                ("file", s(&menu.files)),
                 ("regex", any.clone()),
                 ("repl", any.clone()),
                 ("literal", json!({"type": "boolean"})),

@@ -505,6 +505,21 @@ fn the_schema_offers_only_the_menu_with_its_candidates() {
 }
 
 #[test]
+fn a_filter_file_may_only_name_the_files_the_failure_names_when_there_are_some() {
+    let filter = |menu: &Menu| {
+        edit_schema(menu)["properties"]["edits"]["items"]["oneOf"][0]["properties"]["file"].clone()
+    };
+    let mut menu = Menu {
+        ops: vec![OpKind::FilterFile],
+        max_edits: 1,
+        ..Menu::default()
+    };
+    assert_eq!(filter(&menu), json!({"type": "string"}));
+    menu.files = vec!["blitz/generate/Makefile.in".into()];
+    assert_eq!(filter(&menu)["enum"], json!(["blitz/generate/Makefile.in"]));
+}
+
+#[test]
 fn add_method_appends_at_the_end_of_the_class_once() {
     let method = "    def install(self, spec, prefix):\n        make(\"install\")\n";
     let out = apply(EditOp::AddMethod {

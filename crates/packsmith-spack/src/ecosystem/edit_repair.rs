@@ -22,9 +22,11 @@ use packsmith_spack_knowledge::recipe::{RecipeTree, Value as RecipeValue, Varian
 use packsmith_spack_knowledge::target::TargetSpack;
 use serde::{Deserialize, Serialize};
 
+use crate::diagnose::FailureClass;
+
 use super::edit_losses;
-use super::error_lines;
-use super::prompts;
+use super::error_lines::{self, ErrorLine};
+use super::prompts::{self, ExampleHints};
 use super::stages::diagnosis_of;
 use super::RECIPE_FILE;
 
@@ -252,16 +254,25 @@ fn variant_lines(recipe: &RecipeTree) -> Vec<String> {
         .collect()
 }
 
-/// What the model is offered: the menu, and the rules' own edits as
-/// examples of their kinds.
+/// What the model is offered: the menu, the rules' own edits as examples
+/// of their kinds, and the source lines the failure names.
 struct Offer {
     menu: Menu,
     found: Vec<EditOp>,
+    lines: Vec<ErrorLine>,
+    build_tool: bool,
 }
 
 impl Offer {
     fn found(&self, kind: OpKind) -> Option<&EditOp> {
         self.found.iter().find(|e| e.kind() == kind)
+    }
+
+    fn hints(&self) -> ExampleHints<'_> {
+        ExampleHints {
+            line: self.lines.iter().find(|l| l.code.is_some()),
+            build_tool: self.build_tool,
+        }
     }
 }
 
@@ -315,8 +326,26 @@ fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer 
     if menu.variants.is_empty() {
         menu.ops.retain(|o| *o != OpKind::SetVariantDefault);
     }
+    // A `filter_file` edits a file the failure names, when it names any.
+    let lines = if menu.ops.contains(&OpKind::FilterFile) {
+        error_lines::named(&failure.excerpt, ctx.source)
+    } else {
+        Vec::new()
+    };
+    for line in &lines {
+        if !menu.files.contains(&line.file) {
+            menu.files.push(line.file.clone());
+        }
+    }
     let found = candidates.into_iter().flat_map(|c| c.edits).collect();
-    Offer { menu, found }
+    let build_tool =
+        diagnosis_of(failure).is_some_and(|d| d.class == FailureClass::MissingBuildTool);
+    Offer {
+        menu,
+        found,
+        lines,
+        build_tool,
+    }
 }
 
 /// The recipe with line numbers; a long one cut to its header, its
@@ -395,14 +424,10 @@ pub fn edits_request(
         ops: menu
             .ops
             .iter()
-            .map(|o| prompts::op_line(*o, menu, offer.found(*o)))
+            .map(|o| prompts::op_line(*o, menu, offer.found(*o), offer.hints()))
             .collect(),
         suggestions: suggestions(ctx, log, &tree, failure),
-        error_lines: if menu.ops.contains(&OpKind::FilterFile) {
-            error_lines::named(&failure.excerpt, ctx.source)
-        } else {
-            Vec::new()
-        },
+        error_lines: offer.lines.iter().map(ToString::to_string).collect(),
         packages: &menu.packages,
         variants: &variant_lines(&tree),
         new_variants: &menu.new_variants,
@@ -448,12 +473,14 @@ pub fn apply_answer(
     // applied one that did not fix the recipe is not proposed again.
     let start = RecipeTree::parse(start, RECIPE_FILE);
     let placeholders = prompts::placeholder_examples();
-    let outcome = match list.edits.iter().find(|e| placeholders.contains(e)) {
-        Some(e) => Err(format!(
+    let copied = list.edits.iter().find(|e| placeholders.contains(e));
+    let outcome = match (copied, list.edits.iter().find_map(prompts::unfilled)) {
+        (Some(e), _) => Err(format!(
             "{} is the prompt's example, not a repair of this failure",
             e.summary()
         )),
-        None => Ok(()),
+        (None, Some(why)) => Err(why),
+        (None, None) => Ok(()),
     }
     .and_then(|()| source_check(ctx.source, &list.edits))
     .and_then(|()| apply_edits_to(&start, &list.edits).map_err(|e| e.to_string()))
@@ -789,6 +816,111 @@ class Heatsim(CMakePackage):
         assert!(source_check(root, &[filter("CMakeLists.txt", "add_subdirectory(tests)")]).is_ok());
         // No source tree (`packsmith repair`): nothing to check against.
         assert!(source_check(None, &[filter("Makefile", "CC = gcc")]).is_ok());
+    }
+
+    /// blitz's failure: make ran `python` in `blitz/generate`, where only
+    /// `python3` is installed.
+    fn tool_not_found(src: &Path) -> Failure {
+        let generate = src.join("blitz/generate");
+        std::fs::create_dir_all(&generate).unwrap();
+        std::fs::write(
+            generate.join("Makefile.in"),
+            "stencil.cc: genstencils.py\n\tpython $< $@\n",
+        )
+        .unwrap();
+        let excerpt = "make[4]: Entering directory '/s/spack-src/blitz/generate'\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: stencil.cc] Error 127\n";
+        Failure::new("install", "missing_build_tool", excerpt).with_detail(
+            crate::diagnose::Diagnosis {
+                stage: crate::validate::Stage::Install,
+                class: FailureClass::MissingBuildTool,
+                summary: "python not found".into(),
+                excerpt: excerpt.into(),
+                recipe_line: None,
+                names: vec!["python".into()],
+                hint: None,
+                signature: String::new(),
+                findings: Vec::new(),
+            },
+        )
+    }
+
+    #[test]
+    fn the_examples_are_drawn_from_the_failure_and_left_to_fill() {
+        let src = tempfile::tempdir().unwrap();
+        let failure = tool_not_found(src.path());
+        let idx = names();
+        let ctx = EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(&idx),
+            source: Some(src.path()),
+        };
+        // A recipe the static check passes: no candidate package either.
+        let clean = BROKEN.replace("zlib_api", "zlib");
+        let request = edits_request(
+            &ctx,
+            &RuleLog::default(),
+            &Recipe::new("package.py", &clean),
+            &failure,
+            1,
+        );
+        let user = &request.messages[0].content;
+        // The filter_file example edits the line the failure names, not a
+        // made-up `Makefile`; its replacement is the model's to write.
+        assert!(
+            user.contains(r#"{"op": "filter_file", "file": "blitz/generate/Makefile.in", "regex": "python $< $@", "repl": "<the text as it should read>"}"#),
+            "{user}"
+        );
+        assert!(!user.contains("CC = gcc"), "{user}");
+        // A build tool is a build dependency; no package is made up.
+        assert!(
+            user.contains(r#"{"op": "add_dependency", "spec": "<package>", "type": ["build"]}"#),
+            "{user}"
+        );
+        // The grammar only lets filter_file name the files the failure names.
+        let schema = &request.output_schema.as_ref().expect("a schema").schema;
+        let filter = schema["properties"]["edits"]["items"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["properties"]["op"]["const"] == "filter_file")
+            .expect("filter_file offered");
+        assert_eq!(
+            filter["properties"]["file"]["enum"],
+            serde_json::json!(["blitz/generate/Makefile.in"])
+        );
+        // The example answered as it stands fills nothing in: refused.
+        for (answer, why) in [
+            (
+                r#"{"op": "filter_file", "file": "blitz/generate/Makefile.in", "regex": "python $< $@", "repl": "<the text as it should read>"}"#,
+                "to fill in",
+            ),
+            (
+                r#"{"op": "filter_file", "file": "blitz/generate/Makefile.in", "regex": "python $< $@", "repl": "python $< $@"}"#,
+                "with itself",
+            ),
+            (
+                r#"{"op": "add_dependency", "spec": "<package>"}"#,
+                "to fill in",
+            ),
+        ] {
+            let err = apply_answer(
+                &ctx,
+                &RuleLog::default(),
+                &clean,
+                &format!(r#"{{"edits": [{answer}]}}"#),
+            )
+            .unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
+        let fixed = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            &clean,
+            r#"{"edits": [{"op": "filter_file", "file": "blitz/generate/Makefile.in", "regex": "python $< $@", "repl": "python3 $< $@"}]}"#,
+        )
+        .expect("a filled-in edit applies");
+        assert!(fixed.contains("python3 $< $@"), "{fixed}");
     }
 
     #[test]

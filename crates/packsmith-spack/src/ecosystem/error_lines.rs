@@ -5,6 +5,7 @@
 //! that its build backend refused (the backend quotes the value, not the
 //! file). The model fills the edit; these say where.
 
+use std::fmt;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -24,10 +25,38 @@ const MIN_VALUE: usize = 6;
 /// The build files make reads in a directory.
 const MAKEFILES: [&str; 4] = ["Makefile.am", "Makefile.in", "Makefile", "GNUmakefile"];
 
+/// One source line a failure names: its file (relative to the source
+/// tree, as `filter_file` takes it), number and text when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorLine {
+    pub file: String,
+    pub line: usize,
+    pub code: Option<String>,
+}
+
+impl ErrorLine {
+    fn new(file: &str, line: usize, code: Option<&str>) -> Self {
+        Self {
+            file: file.to_string(),
+            line,
+            code: code.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
+        }
+    }
+}
+
+impl fmt::Display for ErrorLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.code {
+            Some(code) => write!(f, "{} line {}: `{code}`", self.file, self.line),
+            None => write!(f, "{} line {}", self.file, self.line),
+        }
+    }
+}
+
 /// The lines `excerpt`'s errors name: compiler errors first, then the
 /// build-file lines of `source` that run a program not found, then the
 /// metadata lines holding a value a backend refused.
-pub fn named(excerpt: &str, source: Option<&Path>) -> Vec<String> {
+pub fn named(excerpt: &str, source: Option<&Path>) -> Vec<ErrorLine> {
     let mut out = compiler_lines(excerpt);
     if let Some(root) = source {
         let mut more = tool_lines(excerpt, root);
@@ -45,7 +74,7 @@ pub fn named(excerpt: &str, source: Option<&Path>) -> Vec<String> {
 /// The lines compiler errors name (the file relative to the source tree,
 /// read from `…/spack-src/<file>:<line>:<col>: error:`, and the code line
 /// the compiler quotes).
-fn compiler_lines(excerpt: &str) -> Vec<String> {
+fn compiler_lines(excerpt: &str) -> Vec<ErrorLine> {
     static AT: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(r"/spack-src/([^:\s]+):(\d+):(?:\d+:)? (?:fatal )?error:").ok()
     });
@@ -53,7 +82,7 @@ fn compiler_lines(excerpt: &str) -> Vec<String> {
         return Vec::new();
     };
     let lines: Vec<&str> = excerpt.lines().collect();
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<ErrorLine> = Vec::new();
     let mut seen: Vec<(String, String)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(c) = at.captures(line) else { continue };
@@ -67,11 +96,11 @@ fn compiler_lines(excerpt: &str) -> Vec<String> {
             let (n, code) = l.trim_start().split_once(" | ")?;
             (n.trim() == number).then(|| code.trim().to_string())
         });
-        let entry = match quoted {
-            Some(code) => format!("{file} line {number}: `{code}`"),
-            None => format!("{file} line {number}"),
-        };
-        out.push(entry);
+        out.push(ErrorLine::new(
+            file,
+            number.parse().unwrap_or(0),
+            quoted.as_deref(),
+        ));
         if out.len() == MAX {
             break;
         }
@@ -81,7 +110,7 @@ fn compiler_lines(excerpt: &str) -> Vec<String> {
 
 /// The lines of the makefiles in the directory make was in that run the
 /// program the shell reported `command not found` for.
-fn tool_lines(excerpt: &str, root: &Path) -> Vec<String> {
+fn tool_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
     static ENTERING: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(r"Entering directory '.*?/spack-src/?([^']*)'").ok());
     let Some(entering) = ENTERING.as_ref() else {
@@ -125,7 +154,7 @@ fn tool_lines(excerpt: &str, root: &Path) -> Vec<String> {
         };
         for (i, line) in text.lines().enumerate() {
             if runs.is_match(line) && !line.trim_start().starts_with('#') {
-                out.push(format!("{relative} line {}: `{}`", i + 1, line.trim()));
+                out.push(ErrorLine::new(&relative, i + 1, Some(line)));
             }
         }
     }
@@ -157,7 +186,7 @@ fn refused_values(excerpt: &str) -> Vec<&str> {
 
 /// The lines of the project's top-level metadata files that hold a
 /// refused value.
-fn metadata_lines(excerpt: &str, root: &Path) -> Vec<String> {
+fn metadata_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
     let values = refused_values(excerpt);
     if values.is_empty() {
         return Vec::new();
@@ -169,7 +198,7 @@ fn metadata_lines(excerpt: &str, root: &Path) -> Vec<String> {
         };
         for (i, line) in text.lines().enumerate() {
             if values.iter().any(|v| line.contains(v)) {
-                out.push(format!("{file} line {}: `{}`", i + 1, line.trim()));
+                out.push(ErrorLine::new(file, i + 1, Some(line)));
             }
         }
     }
@@ -180,11 +209,15 @@ fn metadata_lines(excerpt: &str, root: &Path) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn shown(lines: Vec<ErrorLine>) -> Vec<String> {
+        lines.iter().map(ToString::to_string).collect()
+    }
+
     #[test]
     fn the_source_lines_a_compiler_error_names_are_read() {
         let excerpt = "/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: size of array 'altStackMem' is not an integral constant-expression\n 7274 |     char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};\n      |                                             ^~~~~~~~\n/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: again\nmake[2]: *** [CMakeFiles/ClaraTests.dir/build.make:79: main.cpp.o] Error 1\n";
         assert_eq!(
-            named(excerpt, None),
+            shown(named(excerpt, None)),
             ["third_party/catch.hpp line 7274: `char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};`"]
         );
         assert!(named("make: *** [Makefile:69: install] Error 1", None).is_empty());
@@ -207,7 +240,7 @@ mod tests {
         .unwrap();
         let excerpt = "/bin/bash: line 1: python: command not found\nmake[4]: Entering directory '{STAGE}/spack-stage-blitz-1.0.2-x/spack-src/blitz/generate'\npython genstencils.py ../../blitz/array/stencil-classes.cc\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: ../../blitz/array/stencil-classes.cc] Error 127\n";
         assert_eq!(
-            named(excerpt, Some(dir.path())),
+            shown(named(excerpt, Some(dir.path()))),
             [
                 "blitz/generate/Makefile.am line 3: `python $< $@`",
                 "blitz/generate/Makefile.in line 3: `python $< $@`",
@@ -231,7 +264,7 @@ mod tests {
         .unwrap();
         let excerpt = "    File \"/site/hatchling/metadata/core.py\", line 979, in classifiers\n      raise ValueError(message)\n  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n";
         assert_eq!(
-            named(excerpt, Some(dir.path())),
+            shown(named(excerpt, Some(dir.path()))),
             ["pyproject.toml line 5: `\"Programming Language :: Python :: 3.13\",`"]
         );
         // A value too short to point at one line, or no metadata file.

@@ -10,6 +10,8 @@ use packsmith_spack_knowledge::edit::schema::Menu;
 use packsmith_spack_knowledge::edit::{parse_edit_list, EditOp, OpKind};
 use packsmith_spack_knowledge::target::TargetSpack;
 
+use super::error_lines::ErrorLine;
+
 const SYSTEM: &str = include_str!("prompts/system.j2");
 const DRAFT: &str = include_str!("prompts/draft.j2");
 const REPAIR: &str = include_str!("prompts/repair.j2");
@@ -106,14 +108,30 @@ pub struct EditsContext<'a> {
     pub tried: &'a [String],
 }
 
+/// What a failure lends the examples: the first source line it names
+/// (the `filter_file` example edits it) and whether what is missing is a
+/// build tool (the dependency example is then `type: ["build"]`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExampleHints<'a> {
+    pub line: Option<&'a ErrorLine>,
+    pub build_tool: bool,
+}
+
+/// The value an example leaves for the model to fill; answered as is, it
+/// was copied.
+const FILL_IN_REPL: &str = "<the text as it should read>";
+const FILL_IN_PACKAGE: &str = "<package>";
+
 /// How the prompt offers an operation: an example of its JSON and when it
 /// fits. The example is `found` (an edit of this kind packsmith's rules
-/// made for this recipe) when there is one, else one with the menu's own
-/// values where it has them: a small model copies examples.
-pub fn op_line(op: OpKind, menu: &Menu, found: Option<&EditOp>) -> String {
+/// made for this recipe) when there is one, else one with the menu's and
+/// the failure's own values where they have them (a small model copies
+/// examples: the file and text of the line the error names, not a made-up
+/// `Makefile`), with a value to fill where only the model can know it.
+pub fn op_line(op: OpKind, menu: &Menu, found: Option<&EditOp>, hints: ExampleHints) -> String {
     let example = match found {
         Some(edit) => edit.summary(),
-        None => op_example(op, menu),
+        None => op_example(op, menu, hints),
     };
     format!("{example}: {}", op_use(op))
 }
@@ -126,11 +144,28 @@ pub fn placeholder_examples() -> Vec<EditOp> {
     [OpKind::AddConflicts, OpKind::ReplaceLine]
         .into_iter()
         .filter_map(|op| {
-            let example = op_example(op, &Menu::default());
+            let example = op_example(op, &Menu::default(), ExampleHints::default());
             let list = parse_edit_list(&format!("{{\"edits\": [{example}]}}")).ok()?;
             list.edits.into_iter().next()
         })
         .collect()
+}
+
+/// Why `edit` is no repair as answered: it keeps a value an example left
+/// to fill, or rewrites text into itself.
+pub fn unfilled(edit: &EditOp) -> Option<String> {
+    match edit {
+        EditOp::AddDependency { spec, .. } if spec.starts_with(FILL_IN_PACKAGE) => Some(format!(
+            "`{FILL_IN_PACKAGE}` stands for a package name to fill in"
+        )),
+        EditOp::FilterFile { regex, repl, .. } if repl == FILL_IN_REPL => Some(format!(
+            "`{FILL_IN_REPL}` stands for the replacement of `{regex}`, to fill in"
+        )),
+        EditOp::FilterFile { regex, repl, .. } if repl == regex => {
+            Some(format!("filter_file replaces `{regex}` with itself"))
+        }
+        _ => None,
+    }
 }
 
 fn op_use(op: OpKind) -> &'static str {
@@ -168,16 +203,23 @@ fn op_use(op: OpKind) -> &'static str {
     }
 }
 
-fn op_example(op: OpKind, menu: &Menu) -> String {
+fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
     let first = |list: &[String], fallback: &str| -> String {
         let v = list.first().map_or(fallback, String::as_str);
         serde_json::to_string(v).unwrap_or_default()
     };
     match op {
-        OpKind::AddDependency => format!(
-            r#"{{"op": "add_dependency", "spec": {}, "type": ["build", "link"]}}"#,
-            first(&menu.packages, "zlib-api")
-        ),
+        OpKind::AddDependency => {
+            let kind = if hints.build_tool {
+                r#", "type": ["build"]"#
+            } else {
+                ""
+            };
+            format!(
+                r#"{{"op": "add_dependency", "spec": {}{kind}}}"#,
+                first(&menu.packages, FILL_IN_PACKAGE)
+            )
+        }
         OpKind::RemoveDependency => format!(
             r#"{{"op": "remove_dependency", "name": {}}}"#,
             first(&menu.dependencies, "foo")
@@ -222,9 +264,23 @@ fn op_example(op: OpKind, menu: &Menu) -> String {
         OpKind::AddCompilerFlag => {
             r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into()
         }
-        OpKind::FilterFile => {
-            r#"{"op": "filter_file", "file": "Makefile", "regex": "CC = gcc", "repl": "CC = {spack_cc}"}"#.into()
-        }
+        OpKind::FilterFile => match hints.line {
+            Some(ErrorLine {
+                file,
+                code: Some(code),
+                ..
+            }) => {
+                let quote = |v: &str| serde_json::to_string(v).unwrap_or_default();
+                format!(
+                    r#"{{"op": "filter_file", "file": {}, "regex": {}, "repl": {}}}"#,
+                    quote(file),
+                    quote(code),
+                    quote(FILL_IN_REPL)
+                )
+            }
+            _ => r#"{"op": "filter_file", "file": "Makefile", "regex": "CC = gcc", "repl": "CC = {spack_cc}"}"#
+                .into(),
+        },
         OpKind::ReplaceLine => {
             r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#.into()
         }        OpKind::AddMethod => {
