@@ -50,6 +50,9 @@ logs! {
     // an Autotools source without `configure`, and a make step whose interpreter is missing.
     configure_cannot_be_generated => ("generate-configure", Stage::Install, FailureClass::MissingBuildTool),
     build_tool_not_found => ("build-tool-not-found", Stage::Install, FailureClass::MissingBuildTool),
+    // From the real-failure set's dev split (dineof): a makefile includes a file the user makes
+    // from a template the project ships.
+    build_config_missing => ("build-config-missing", Stage::Install, FailureClass::MissingBuildConfig),
 }
 
 /// The names a repair needs: what the configure tried to download.

@@ -534,6 +534,8 @@ pub fn menu_ops(candidates: &[Candidate], failure_class: &str) -> Vec<OpKind> {
             OpKind::FilterFile,
         ],
         "no_install_target" | "missing_source_file" => &[OpKind::FilterFile],
+        // A build file made from one of the project's templates.
+        "missing_build_config" => &[OpKind::CopyFile],
         "syntax" => &[OpKind::AddSpackImport, OpKind::ChangeBaseClass],
         _ => &[],
     };

@@ -321,11 +321,7 @@ pub(super) fn add_filter_file(
     repl: &str,
     literal: bool,
 ) -> Result<String, String> {
-    if file.trim().is_empty() || file.starts_with('/') || file.split('/').any(|p| p == "..") {
-        return Err(format!(
-            "{file:?} is not a path inside the source (e.g. \"Makefile\", \"src/Makefile\")"
-        ));
-    }
+    source_path(file)?;
     if regex.is_empty() {
         return Err("the text to find is empty".into());
     }
@@ -342,8 +338,41 @@ pub(super) fn add_filter_file(
         filter_replacement(repl)?,
         py_str(file)
     );
-    // A Makefile package edits its makefiles in its `edit` phase, as
-    // Spack's recipes do; any other in `patch`.
+    Ok(add_phase_call(source, reading, &call))
+}
+
+/// `copy(from, to)` in the phase that edits the staged source: a build
+/// file made from a template the project ships.
+pub(super) fn add_copy_file(
+    source: &str,
+    reading: &Reading,
+    from: &str,
+    to: &str,
+) -> Result<String, String> {
+    for path in [from, to] {
+        source_path(path)?;
+    }
+    if from == to {
+        return Err(format!("copy_file copies {from:?} onto itself"));
+    }
+    let call = format!("copy({}, {})", py_str(from), py_str(to));
+    Ok(add_phase_call(source, reading, &call))
+}
+
+/// `path` must name a file inside the staged source.
+fn source_path(path: &str) -> Result<(), String> {
+    if path.trim().is_empty() || path.starts_with('/') || path.split('/').any(|p| p == "..") {
+        return Err(format!(
+            "{path:?} is not a path inside the source (e.g. \"Makefile\", \"src/Makefile\")"
+        ));
+    }
+    Ok(())
+}
+
+/// `call` appended to the phase that edits the staged source: `edit` for
+/// a Makefile package, as Spack's recipes do; `patch` for any other. The
+/// method is made when missing.
+fn add_phase_call(source: &str, reading: &Reading, call: &str) -> String {
     let makefile = reading
         .class
         .bases
@@ -357,7 +386,7 @@ pub(super) fn add_filter_file(
     let Some(m) = method(reading, name) else {
         let i = &reading.class.body_indent;
         let body = format!("{i}def {name}({signature}):\n{i}{i}{call}\n");
-        return Ok(append_method(source, reading, &body));
+        return append_method(source, reading, &body);
     };
     let at = m.lines.end;
     let newline = if source[..at].ends_with('\n') {
@@ -365,11 +394,11 @@ pub(super) fn add_filter_file(
     } else {
         "\n"
     };
-    Ok(splice(
+    splice(
         source,
         at..at,
         &format!("{newline}{}{call}\n", m.body_indent),
-    ))
+    )
 }
 
 /// The name of the method `text` defines: its first line that is not a

@@ -116,6 +116,10 @@ pub enum EditOp {
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         literal: bool,
     },
+    /// `copy(from, to)` in the recipe's `edit()` (a Makefile package) or
+    /// `patch()`: a build file the build includes, made from one the
+    /// project ships as a template (`config.mk.template` → `config.mk`).
+    CopyFile { from: String, to: String },
     /// Replaces line `line` (1-based), through `end_line` when given, with
     /// `text`; an empty text deletes them. Without `end_line`, a line that
     /// opens a statement continued on later lines is replaced with the
@@ -202,6 +206,7 @@ impl EditOp {
             Self::AddConfigureArg { .. } => OpKind::AddConfigureArg,
             Self::AddCompilerFlag { .. } => OpKind::AddCompilerFlag,
             Self::FilterFile { .. } => OpKind::FilterFile,
+            Self::CopyFile { .. } => OpKind::CopyFile,
             Self::ReplaceLine { .. } => OpKind::ReplaceLine,
             Self::AddMethod { .. } => OpKind::AddMethod,
             Self::SetAttribute { .. } => OpKind::SetAttribute,
@@ -239,6 +244,7 @@ pub enum OpKind {
     AddConfigureArg,
     AddCompilerFlag,
     FilterFile,
+    CopyFile,
     ReplaceLine,
     AddMethod,
     SetAttribute,
@@ -268,6 +274,7 @@ impl OpKind {
             Self::AddConfigureArg => "add_configure_arg",
             Self::AddCompilerFlag => "add_compiler_flag",
             Self::FilterFile => "filter_file",
+            Self::CopyFile => "copy_file",
             Self::ReplaceLine => "replace_line",
             Self::AddMethod => "add_method",
             Self::SetAttribute => "set_attribute",
@@ -426,6 +433,7 @@ fn apply_one(tree: &RecipeTree, edit: &EditOp) -> Result<String, String> {
             repl,
             literal,
         } => methods::add_filter_file(source, &reading, file, regex, repl, *literal),
+        EditOp::CopyFile { from, to } => methods::add_copy_file(source, &reading, from, to),
         EditOp::AddMethod { text } => methods::add_method(source, &reading, text),
         EditOp::SetAttribute { name, value } => {
             directives::set_attribute(source, &reading, name, value)

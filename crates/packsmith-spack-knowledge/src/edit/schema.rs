@@ -29,6 +29,10 @@ pub struct Menu {
     /// Source files a `filter_file` may edit: the ones the failure names
     /// (empty: any).
     pub files: Vec<String>,
+    /// Files of the source a `copy_file` may copy from (the templates a
+    /// missing build file may be made from), and the files it may make.
+    pub templates: Vec<String>,
+    pub copy_to: Vec<String>,
     /// Lines of directives whose `when=` may be set.
     pub directive_lines: Vec<u32>,
     /// At most this many edits in one answer.
@@ -149,6 +153,10 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Option<Value> {
                 ("literal", json!({"type": "boolean"})),
             ],
             vec!["file", "regex", "repl"],
+        ),
+        OpKind::CopyFile => (
+            vec![("from", s(&menu.templates)), ("to", s(&menu.copy_to))],
+            vec!["from", "to"],
         ),
         OpKind::ReplaceLine => (
             vec![

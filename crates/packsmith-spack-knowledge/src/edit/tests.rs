@@ -358,6 +358,56 @@ fn a_whole_statement_replaces_the_call_its_first_line_opens() {
 }
 
 #[test]
+fn copy_file_makes_a_build_file_from_a_template_in_the_edit_phase() {
+    let make = RECIPE.replace("(CMakePackage)", "(MakefilePackage)");
+    let copy = |from: &str, to: &str| EditOp::CopyFile {
+        from: from.into(),
+        to: to.into(),
+    };
+    let out = apply_edits(&make, &[copy("config.mk.template", "config.mk")]).unwrap();
+    assert!(
+        out.ends_with(
+            "    def edit(self, spec, prefix):\n        copy(\"config.mk.template\", \"config.mk\")\n"
+        ),
+        "{out}"
+    );
+    // Beside a filter_file, in the same phase; any other package in patch().
+    let both = apply_edits(
+        &out,
+        &[EditOp::FilterFile {
+            file: "config.mk".into(),
+            regex: "FC = ifort".into(),
+            repl: "FC = {spack_fc}".into(),
+            literal: true,
+        }],
+    )
+    .unwrap();
+    assert_eq!(both.matches("def edit(").count(), 1, "{both}");
+    let other = apply_edits(RECIPE, &[copy("config/gnu_one", "config/_")]).unwrap();
+    assert!(
+        other.ends_with("    def patch(self):\n        copy(\"config/gnu_one\", \"config/_\")\n"),
+        "{other}"
+    );
+    for (from, to, why) in [
+        ("../secrets", "config.mk", "not a path inside the source"),
+        (
+            "config.mk.template",
+            "/etc/profile",
+            "not a path inside the source",
+        ),
+        ("config.mk", "config.mk", "onto itself"),
+    ] {
+        let err = apply_edits(&make, &[copy(from, to)]).unwrap_err();
+        assert!(err.message.contains(why), "{from} {to}: {err}");
+    }
+    let list = parse_edit_list(
+        r#"{"edits": [{"op": "copy_file", "from": "make.inc.example", "to": "make.inc"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(list.edits, vec![copy("make.inc.example", "make.inc")]);
+}
+
+#[test]
 fn filter_file_goes_into_patch_with_spacks_values() {
     let out = apply(EditOp::FilterFile {
         file: "Makefile".into(),

@@ -7,6 +7,7 @@
 //! block, the first compiler errors, the concretizer's reasons, the last
 //! traceback frame), capped at [`MAX_LINES`] lines and [`MAX_BYTES`] bytes.
 
+mod build_config;
 mod build_rules;
 mod build_tools;
 mod compiler_compat;
@@ -53,6 +54,10 @@ pub enum FailureClass {
     /// not found` for a build tool; `names` holds the Spack packages that
     /// provide them.
     MissingBuildTool,
+    /// A file a makefile includes is not in the source (`config.mk`): the
+    /// project expects it made before the build, usually from a template it
+    /// ships; `names` holds the file.
+    MissingBuildConfig,
     /// A header of the project itself (included with quotes) is not in
     /// the source: the archive lacks a file, which no dependency provides.
     MissingSourceFile,
@@ -101,7 +106,7 @@ impl FailureClass {
             Self::MissingDependency | Self::MissingBuildTool | Self::UndeclaredDependency => {
                 "missing_dependency"
             }
-            Self::MissingSourceFile => "compilation",
+            Self::MissingSourceFile | Self::MissingBuildConfig => "compilation",
             Self::CmakeConfigure => "cmake",
             Self::ConfigureDownload => "web",
             Self::NoInstallTarget => "compilation",

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnose::FailureClass;
 
+use super::build_config::{self, Template};
 use super::edit_losses;
 use super::error_lines::{self, ErrorLine};
 use super::prompts::{self, ExampleHints};
@@ -260,6 +261,7 @@ struct Offer {
     menu: Menu,
     found: Vec<EditOp>,
     lines: Vec<ErrorLine>,
+    templates: Vec<Template>,
     build_tool: bool,
 }
 
@@ -337,6 +339,20 @@ fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer 
             menu.files.push(line.file.clone());
         }
     }
+    // A build file make includes and the source lacks: the templates the
+    // project ships for it, to copy one of.
+    let mut templates = Vec::new();
+    if let (Some(d), Some(root)) = (diagnosis_of(failure), ctx.source) {
+        if let (FailureClass::MissingBuildConfig, Some(target)) = (d.class, d.names.first()) {
+            let found = build_config::templates(root, target);
+            menu.copy_to = vec![found.target];
+            menu.templates = found.templates.iter().map(|t| t.path.clone()).collect();
+            templates = found.templates;
+        }
+    }
+    if templates.is_empty() {
+        menu.ops.retain(|o| *o != OpKind::CopyFile);
+    }
     let found = candidates.into_iter().flat_map(|c| c.edits).collect();
     let build_tool =
         diagnosis_of(failure).is_some_and(|d| d.class == FailureClass::MissingBuildTool);
@@ -344,6 +360,7 @@ fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer 
         menu,
         found,
         lines,
+        templates,
         build_tool,
     }
 }
@@ -428,6 +445,7 @@ pub fn edits_request(
             .collect(),
         suggestions: suggestions(ctx, log, &tree, failure),
         error_lines: offer.lines.iter().map(ToString::to_string).collect(),
+        templates: offer.templates.iter().map(ToString::to_string).collect(),
         packages: &menu.packages,
         variants: &variant_lines(&tree),
         new_variants: &menu.new_variants,
@@ -921,6 +939,95 @@ class Heatsim(CMakePackage):
         )
         .expect("a filled-in edit applies");
         assert!(fixed.contains("python3 $< $@"), "{fixed}");
+    }
+
+    #[test]
+    fn several_templates_for_a_missing_build_file_are_the_models_to_choose_from() {
+        let src = tempfile::tempdir().unwrap();
+        let config = src.path().join("config");
+        std::fs::create_dir_all(&config).unwrap();
+        std::fs::write(
+            src.path().join("Makefile"),
+            "include config/$(ARCH)_$(TYPE)\n",
+        )
+        .unwrap();
+        std::fs::write(config.join("gnu_one"), "FC = gfortran\n").unwrap();
+        std::fs::write(config.join("intel_mpi"), "FC = mpiifort\n").unwrap();
+        let excerpt = "Makefile:1: config/_: No such file or directory\nmake: *** No rule to make target 'config/_'.  Stop.";
+        let failure = Failure::new("install", "missing_build_config", excerpt).with_detail(
+            crate::diagnose::Diagnosis {
+                stage: crate::validate::Stage::Install,
+                class: FailureClass::MissingBuildConfig,
+                summary: excerpt.lines().next().unwrap().into(),
+                excerpt: excerpt.into(),
+                recipe_line: None,
+                names: vec!["config/_".into()],
+                hint: None,
+                signature: String::new(),
+                findings: Vec::new(),
+            },
+        );
+        let idx = names();
+        let ctx = EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(&idx),
+            source: Some(src.path()),
+        };
+        let clean = BROKEN.replace("zlib_api", "zlib");
+        let request = edits_request(
+            &ctx,
+            &RuleLog::default(),
+            &Recipe::new("package.py", &clean),
+            &failure,
+            1,
+        );
+        let user = &request.messages[0].content;
+        assert!(
+            user.contains(
+                "- config/gnu_one (`FC = gfortran`)\n- config/intel_mpi (`FC = mpiifort`)"
+            ),
+            "{user}"
+        );
+        let schema = &request.output_schema.as_ref().expect("a schema").schema;
+        let copy = schema["properties"]["edits"]["items"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["properties"]["op"]["const"] == "copy_file")
+            .expect("copy_file offered");
+        assert_eq!(
+            copy["properties"]["from"]["enum"],
+            serde_json::json!(["config/gnu_one", "config/intel_mpi"])
+        );
+        assert_eq!(
+            copy["properties"]["to"]["enum"],
+            serde_json::json!(["config/_"])
+        );
+        let fixed = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            &clean,
+            r#"{"edits": [{"op": "copy_file", "from": "config/gnu_one", "to": "config/_"}]}"#,
+        )
+        .expect("a chosen template applies");
+        assert!(
+            fixed.contains("copy(\"config/gnu_one\", \"config/_\")"),
+            "{fixed}"
+        );
+        // Without a source tree there is nothing to copy: not offered.
+        let bare = EditContext {
+            source: None,
+            ..ctx
+        };
+        let request = edits_request(
+            &bare,
+            &RuleLog::default(),
+            &Recipe::new("package.py", &clean),
+            &failure,
+            1,
+        );
+        assert!(!request.messages[0].content.contains("copy_file"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! sandbox, failure excerpts, and the knowledge-base tools.
 
 mod autofix;
+mod build_config;
 mod edit_losses;
 mod edit_repair;
 mod error;
@@ -343,6 +344,13 @@ impl SpackEcosystem {
             let (fixed, actions) = autofix::repair_undeclared(&recipe.text, diagnosis, &self.brief);
             self.hermeticity.repaired(actions);
             return fixed.map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
+        }
+        if diagnosis.class == FailureClass::MissingBuildConfig {
+            let root = self.source_root.as_deref()?;
+            let target = diagnosis.names.first()?;
+            let found = build_config::templates(root, target);
+            return build_config::copy_only_template(&recipe.text, &found)
+                .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
         }
         let names = self.names.as_deref().map(|n| n as &dyn SpackNames);
         autofix::auto_repair_with(&recipe.text, diagnosis, names)

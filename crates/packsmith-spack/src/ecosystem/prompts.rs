@@ -102,6 +102,9 @@ pub struct EditsContext<'a> {
     pub suggestions: Vec<String>,
     /// The source lines a build error names (for `filter_file`).
     pub error_lines: Vec<String>,
+    /// The templates a missing build file may be copied from, each with
+    /// its compiler line (for `copy_file`).
+    pub templates: Vec<String>,
     pub packages: &'a [String],
     pub variants: &'a [String],
     pub new_variants: &'a [String],
@@ -121,6 +124,7 @@ pub struct ExampleHints<'a> {
 /// was copied.
 const FILL_IN_REPL: &str = "<the text as it should read>";
 const FILL_IN_PACKAGE: &str = "<package>";
+const FILL_IN_TEMPLATE: &str = "<one of the templates listed>";
 
 /// How the prompt offers an operation: an example of its JSON and when it
 /// fits. The example is `found` (an edit of this kind packsmith's rules
@@ -189,6 +193,9 @@ fn op_use(op: OpKind) -> &'static str {
         OpKind::AddCompilerFlag => "a flag a compiler needs",
         OpKind::FilterFile => {
             "rewrite text in a build file ({prefix}, {spack_cc}, {spack_cxx}, {spack_fc} stand for Spack's values)"
+        }
+        OpKind::CopyFile => {
+            "make a build file the build includes from one of the project's templates"
         }
         OpKind::ReplaceLine => {
             "rewrite one line, or a whole statement from its first line (\"end_line\" for a range), when nothing above fits"
@@ -281,6 +288,11 @@ fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
             _ => r#"{"op": "filter_file", "file": "Makefile", "regex": "CC = gcc", "repl": "CC = {spack_cc}"}"#
                 .into(),
         },
+        OpKind::CopyFile => format!(
+            r#"{{"op": "copy_file", "from": {}, "to": {}}}"#,
+            serde_json::to_string(FILL_IN_TEMPLATE).unwrap_or_default(),
+            first(&menu.copy_to, "config.mk")
+        ),
         OpKind::ReplaceLine => {
             r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#.into()
         }        OpKind::AddMethod => {
