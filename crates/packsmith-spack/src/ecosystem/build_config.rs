@@ -3,8 +3,11 @@
 //! after it (`config.mk.template`, `make.inc.example`), and, for an include
 //! named by make variables (`config/$(ARCH)_$(TYPE)`), the files that
 //! pattern names (`config/xc40-gnu-relo_one`). Each with its compiler line,
-//! so a model picks the one for this compiler. One template alone is the
-//! rule's to copy; several are the model's to choose from.
+//! so a model picks the one for this compiler. A template whose compiler
+//! this machine does not have (`mpiifort`, Cray's `ftn`), or that is an MPI
+//! wrapper when the recipe does not depend on MPI, is left out: its build
+//! cannot run here. One template left is the rule's to copy; several are the
+//! model's to choose from.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
@@ -51,8 +54,9 @@ pub struct Templates {
     pub templates: Vec<Template>,
 }
 
-/// The templates for `target` (a path as make named it) in `root`.
-pub fn templates(root: &Path, target: &str) -> Templates {
+/// The templates for `target` (a path as make named it) in `root` that
+/// can build here; `mpi`: the recipe depends on MPI.
+pub fn templates(root: &Path, target: &str, mpi: bool) -> Templates {
     let (dir, pattern) = including_makefile(root, target).unwrap_or_default();
     let target_path = normalize(&dir.join(target));
     let mut found: Vec<PathBuf> = Vec::new();
@@ -76,8 +80,43 @@ pub fn templates(root: &Path, target: &str) -> Templates {
                 compiler: compiler_line(&root.join(&p)),
                 path: p.to_string_lossy().into_owned(),
             })
+            .filter(|t| t.compiler.as_deref().is_none_or(|c| usable(c, mpi)))
             .collect(),
     }
+}
+
+/// Whether a template's compiler setting (`FC = gfortran -O2`) names a
+/// program on this machine's `PATH`, and no MPI wrapper unless the recipe
+/// depends on MPI. A value made of make variables cannot be judged: kept.
+fn usable(setting: &str, mpi: bool) -> bool {
+    let value = setting.split_once('=').map_or(setting, |(_, v)| v).trim();
+    let Some(program) = value.split_whitespace().next() else {
+        return true;
+    };
+    if program.contains('$') {
+        return true;
+    }
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    if !mpi && (name.starts_with("mpi") || name == "ftn") {
+        return false;
+    }
+    on_path(program)
+}
+
+/// `program` is an executable file: by its path, or in a `PATH` directory.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| executable(&d.join(program))))
 }
 
 /// The rule: the one template the project ships for the file, copied in
@@ -280,17 +319,17 @@ mod tests {
     fn the_one_template_named_after_the_file_is_copied_by_the_rule() {
         let src = tree(&[
             ("Makefile", "include config.mk\nall:\n\t$(FC) -o x x.F90\n"),
-            ("config.mk.template", "FORT ?= gfortran\nFC = gfortran\n"),
+            ("config.mk.template", "FORT ?= gfortran\nFC = $(FORT)\n"),
             ("config.mk.in", "FC = @FC@\n"),
             ("config.h", ""),
         ]);
-        let found = templates(src.path(), "config.mk");
+        let found = templates(src.path(), "config.mk", false);
         assert_eq!(found.target, "config.mk");
         assert_eq!(
             found.templates,
             [Template {
                 path: "config.mk.template".into(),
-                compiler: Some("FC = gfortran".into()),
+                compiler: Some("FC = $(FORT)".into()),
             }]
         );
         let (fixed, why) = copy_only_template(MAKEFILE_RECIPE, &found).expect("the rule");
@@ -310,24 +349,27 @@ mod tests {
                 "Makefile",
                 "# comment\ninclude config/$(ARCH)_$(TYPE)\nhycom: x.o\n",
             ),
-            (
-                "config/xc40-gnu-relo_one",
-                "FC            = gfortran\nCC = gcc\n",
-            ),
+            ("config/xc40-gnu-relo_one", "FC            = sh\nCC = gcc\n"),
+            ("config/xc40-gnu-relo_omp", "FC = $(F90) -fopenmp\n"),
             ("config/xc40-intel-relo_mpi", "FC = ftn\n"),
+            ("config/intel-relo_one", "FC = no-such-compiler-here\n"),
             ("config/README.src.config_x", "notes\n"),
             ("config/notes", "no underscore\n"),
         ]);
-        let found = templates(src.path(), "config/_");
+        // `sh` stands for a compiler this machine has; a compiler it lacks
+        // and an MPI wrapper (the recipe has no MPI) are left out.
+        let found = templates(src.path(), "config/_", false);
         assert_eq!(found.target, "config/_");
         let shown: Vec<String> = found.templates.iter().map(ToString::to_string).collect();
         assert_eq!(
             shown,
             [
-                "config/xc40-gnu-relo_one (`FC = gfortran`)",
-                "config/xc40-intel-relo_mpi (`FC = ftn`)"
+                "config/xc40-gnu-relo_omp (`FC = $(F90) -fopenmp`)",
+                "config/xc40-gnu-relo_one (`FC = sh`)"
             ]
         );
+        assert!(usable("FC = mpif90", true) == on_path("mpif90"));
+        assert!(!usable("FC = mpif90", false));
         // Several: the model chooses, not the rule.
         assert!(copy_only_template(MAKEFILE_RECIPE, &found).is_none());
     }
@@ -336,13 +378,13 @@ mod tests {
     fn a_makefile_below_the_root_resolves_the_path_and_nothing_leaves_the_root() {
         let src = tree(&[
             ("src/Makefile", "include ../make.inc\n"),
-            ("make.inc.example", "CC = cc\n"),
+            ("make.inc.example", "CC = $(CC)\n"),
         ]);
-        let found = templates(src.path(), "../make.inc");
+        let found = templates(src.path(), "../make.inc", false);
         assert_eq!(found.target, "make.inc");
         assert_eq!(found.templates[0].path, "make.inc.example");
         // A path above the root names no template.
-        assert!(templates(src.path(), "../../etc/passwd")
+        assert!(templates(src.path(), "../../etc/passwd", false)
             .templates
             .is_empty());
     }

@@ -344,7 +344,8 @@ fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer 
     let mut templates = Vec::new();
     if let (Some(d), Some(root)) = (diagnosis_of(failure), ctx.source) {
         if let (FailureClass::MissingBuildConfig, Some(target)) = (d.class, d.names.first()) {
-            let found = build_config::templates(root, target);
+            let mpi = parsed.dependencies.iter().any(|d| d.name == "mpi");
+            let found = build_config::templates(root, target, mpi);
             menu.copy_to = vec![found.target];
             menu.templates = found.templates.iter().map(|t| t.path.clone()).collect();
             templates = found.templates;
@@ -951,8 +952,11 @@ class Heatsim(CMakePackage):
             "include config/$(ARCH)_$(TYPE)\n",
         )
         .unwrap();
-        std::fs::write(config.join("gnu_one"), "FC = gfortran\n").unwrap();
-        std::fs::write(config.join("intel_mpi"), "FC = mpiifort\n").unwrap();
+        // `sh` and `$(F90)` stand for compilers this machine has or may
+        // have; one it lacks is not offered.
+        std::fs::write(config.join("gnu_one"), "FC = sh\n").unwrap();
+        std::fs::write(config.join("gnu_omp"), "FC = $(F90) -fopenmp\n").unwrap();
+        std::fs::write(config.join("intel_one"), "FC = no-such-compiler-here\n").unwrap();
         let excerpt = "Makefile:1: config/_: No such file or directory\nmake: *** No rule to make target 'config/_'.  Stop.";
         let failure = Failure::new("install", "missing_build_config", excerpt).with_detail(
             crate::diagnose::Diagnosis {
@@ -985,7 +989,7 @@ class Heatsim(CMakePackage):
         let user = &request.messages[0].content;
         assert!(
             user.contains(
-                "- config/gnu_one (`FC = gfortran`)\n- config/intel_mpi (`FC = mpiifort`)"
+                "- config/gnu_omp (`FC = $(F90) -fopenmp`)\n- config/gnu_one (`FC = sh`)\n"
             ),
             "{user}"
         );
@@ -998,7 +1002,7 @@ class Heatsim(CMakePackage):
             .expect("copy_file offered");
         assert_eq!(
             copy["properties"]["from"]["enum"],
-            serde_json::json!(["config/gnu_one", "config/intel_mpi"])
+            serde_json::json!(["config/gnu_omp", "config/gnu_one"])
         );
         assert_eq!(
             copy["properties"]["to"]["enum"],

@@ -348,7 +348,10 @@ impl SpackEcosystem {
         if diagnosis.class == FailureClass::MissingBuildConfig {
             let root = self.source_root.as_deref()?;
             let target = diagnosis.names.first()?;
-            let found = build_config::templates(root, target);
+            let tree =
+                packsmith_spack_knowledge::recipe::RecipeTree::parse(&recipe.text, RECIPE_FILE);
+            let mpi = tree.recipe().dependencies.iter().any(|d| d.name == "mpi");
+            let found = build_config::templates(root, target, mpi);
             return build_config::copy_only_template(&recipe.text, &found)
                 .map(|(text, why)| (Recipe::new(RECIPE_FILE, text), why));
         }
