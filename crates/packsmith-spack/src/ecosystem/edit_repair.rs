@@ -82,11 +82,18 @@ const DIRECTIVES_SHOWN: [&str; 4] = ["depends_on", "variant", "conflicts", "requ
 pub struct RuleLog {
     seen: Mutex<HashSet<String>>,
     tried: Mutex<Vec<String>>,
+    /// Operations whose made-up example the model answered verbatim: it
+    /// cannot fill them in, so they leave its menu for the rest of the run.
+    copied: Mutex<HashSet<OpKind>>,
 }
 
 impl RuleLog {
     fn tried(&self) -> Vec<String> {
         self.tried.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+
+    fn copied(&self) -> HashSet<OpKind> {
+        self.copied.lock().map(|c| c.clone()).unwrap_or_default()
     }
 }
 
@@ -279,7 +286,7 @@ impl Offer {
 }
 
 /// The menu for a failure: the operations that fit and the values found.
-fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer {
+fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Failure) -> Offer {
     let names = failure_names(failure);
     let candidates = rule_candidates(&ctx.rule_input(recipe, &names));
     let parsed = recipe.recipe();
@@ -354,6 +361,10 @@ fn menu_for(ctx: &EditContext, recipe: &RecipeTree, failure: &Failure) -> Offer 
     if templates.is_empty() {
         menu.ops.retain(|o| *o != OpKind::CopyFile);
     }
+    let copied = log.copied();
+    if menu.ops.iter().any(|o| !copied.contains(o)) {
+        menu.ops.retain(|o| !copied.contains(o));
+    }
     let found = candidates.into_iter().flat_map(|c| c.edits).collect();
     let build_tool =
         diagnosis_of(failure).is_some_and(|d| d.class == FailureClass::MissingBuildTool);
@@ -421,7 +432,7 @@ pub fn edits_request(
     seed: u64,
 ) -> ChatRequest {
     let tree = RecipeTree::parse(&recipe.text, RECIPE_FILE);
-    let offer = menu_for(ctx, &tree, failure);
+    let offer = menu_for(ctx, log, &tree, failure);
     let menu = &offer.menu;
     let excerpt: String = failure
         .excerpt
@@ -493,6 +504,9 @@ pub fn apply_answer(
     let start = RecipeTree::parse(start, RECIPE_FILE);
     let placeholders = prompts::placeholder_examples();
     let copied = list.edits.iter().find(|e| placeholders.contains(e));
+    if let (Some(e), Ok(mut kinds)) = (copied, log.copied.lock()) {
+        kinds.insert(e.kind());
+    }
     let outcome = match (copied, list.edits.iter().find_map(prompts::unfilled)) {
         (Some(e), _) => Err(format!(
             "{} is the prompt's example, not a repair of this failure",
@@ -780,6 +794,40 @@ class Heatsim(CMakePackage):
             over.as_ref().unwrap_err().contains("overwrites homepage"),
             "{over:?}"
         );
+    }
+
+    #[test]
+    fn an_operation_whose_example_was_copied_leaves_the_menu() {
+        let idx = names();
+        let ctx = EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(&idx),
+            source: None,
+        };
+        let offered = |log: &RuleLog| -> Vec<String> {
+            let request = edits_request(
+                &ctx,
+                log,
+                &Recipe::new("package.py", BROKEN),
+                &static_failure(),
+                1,
+            );
+            let schema = &request.output_schema.as_ref().expect("a schema").schema;
+            schema["properties"]["edits"]["items"]["oneOf"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["properties"]["op"]["const"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let log = RuleLog::default();
+        assert!(offered(&log).contains(&"replace_line".to_string()));
+        let copied = r#"{"edits": [{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}]}"#;
+        assert!(apply_answer(&ctx, &log, BROKEN, copied).is_err());
+        let now = offered(&log);
+        assert!(!now.contains(&"replace_line".to_string()), "{now:?}");
+        assert!(now.contains(&"rename_dependency".to_string()), "{now:?}");
     }
 
     #[test]
