@@ -32,6 +32,10 @@ pub struct ErrorLine {
     pub file: String,
     pub line: usize,
     pub code: Option<String>,
+    /// The part of the line at fault, when it is less than the line: the
+    /// value a build backend refused (rewriting the whole line invites a
+    /// dropped comma).
+    pub subject: Option<String>,
 }
 
 impl ErrorLine {
@@ -40,7 +44,14 @@ impl ErrorLine {
             file: file.to_string(),
             line,
             code: code.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
+            subject: None,
         }
+    }
+
+    /// The text a `filter_file` of this line replaces: its subject, else
+    /// the whole line.
+    pub fn target(&self) -> Option<&str> {
+        self.subject.as_deref().or(self.code.as_deref())
     }
 }
 
@@ -197,8 +208,10 @@ fn metadata_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
             continue;
         };
         for (i, line) in text.lines().enumerate() {
-            if values.iter().any(|v| line.contains(v)) {
-                out.push(ErrorLine::new(file, i + 1, Some(line)));
+            if let Some(value) = values.iter().find(|v| line.contains(*v)) {
+                let mut entry = ErrorLine::new(file, i + 1, Some(line));
+                entry.subject = Some(value.to_string());
+                out.push(entry);
             }
         }
     }
@@ -263,9 +276,15 @@ mod tests {
         )
         .unwrap();
         let excerpt = "    File \"/site/hatchling/metadata/core.py\", line 979, in classifiers\n      raise ValueError(message)\n  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n";
+        let lines = named(excerpt, Some(dir.path()));
         assert_eq!(
-            shown(named(excerpt, Some(dir.path()))),
+            shown(lines.clone()),
             ["pyproject.toml line 5: `\"Programming Language :: Python :: 3.13\",`"]
+        );
+        // What a filter_file of it replaces: the value, not the line.
+        assert_eq!(
+            lines[0].target(),
+            Some("Programming Language :: Python :: 3.13")
         );
         // A value too short to point at one line, or no metadata file.
         assert!(named("  ValueError: bad value: 3.13\n", Some(dir.path())).is_empty());

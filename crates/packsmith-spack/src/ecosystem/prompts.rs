@@ -271,12 +271,8 @@ fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
         OpKind::AddCompilerFlag => {
             r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into()
         }
-        OpKind::FilterFile => match hints.line {
-            Some(ErrorLine {
-                file,
-                code: Some(code),
-                ..
-            }) => {
+        OpKind::FilterFile => match hints.line.and_then(|l| Some((&l.file, l.target()?))) {
+            Some((file, code)) => {
                 let quote = |v: &str| serde_json::to_string(v).unwrap_or_default();
                 format!(
                     r#"{{"op": "filter_file", "file": {}, "regex": {}, "repl": {}}}"#,
