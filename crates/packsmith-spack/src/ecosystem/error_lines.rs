@@ -22,8 +22,12 @@ const METADATA_FILES: [&str; 3] = ["pyproject.toml", "setup.cfg", "setup.py"];
 /// A value shorter than this matches too many lines to point at one.
 const MIN_VALUE: usize = 6;
 
-/// The build files make reads in a directory.
-const MAKEFILES: [&str; 4] = ["Makefile.am", "Makefile.in", "Makefile", "GNUmakefile"];
+/// The build files make reads in a directory, the one it reads first: a
+/// source with its `configure` makes `Makefile` from `Makefile.in`, and
+/// `Makefile.am` matters only when automake runs again (no `configure`,
+/// so Spack runs autoreconf).
+const MAKEFILES: [&str; 4] = ["Makefile.in", "Makefile.am", "Makefile", "GNUmakefile"];
+const MAKEFILES_AUTORECONF: [&str; 4] = ["Makefile.am", "Makefile.in", "Makefile", "GNUmakefile"];
 
 /// One source line a failure names: its file (relative to the source
 /// tree, as `filter_file` takes it), number and text when known.
@@ -154,7 +158,12 @@ fn tool_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for file in MAKEFILES {
+    let order = if root.join("configure").is_file() {
+        MAKEFILES
+    } else {
+        MAKEFILES_AUTORECONF
+    };
+    for file in order {
         let relative = if dir.is_empty() {
             file.to_string()
         } else {
@@ -258,6 +267,12 @@ mod tests {
                 "blitz/generate/Makefile.am line 3: `python $< $@`",
                 "blitz/generate/Makefile.in line 3: `python $< $@`",
             ]
+        );
+        // With its configure, the source's Makefile.in is what make reads.
+        std::fs::write(dir.path().join("configure"), "#!/bin/sh\n").unwrap();
+        assert_eq!(
+            shown(named(excerpt, Some(dir.path())))[0],
+            "blitz/generate/Makefile.in line 3: `python $< $@`"
         );
         // Without a program not found, nothing is read.
         assert!(named(
