@@ -672,12 +672,7 @@ class Heatsim(CMakePackage):
     #[test]
     fn the_request_offers_the_menu_under_a_schema_and_the_numbered_recipe() {
         let idx = names();
-        let ctx = EditContext {
-            package: "heatsim",
-            spack: TargetSpack::V0_23,
-            names: Some(&idx),
-            source: None,
-        };
+        let ctx = context(&idx, None);
         let request = edits_request(
             &ctx,
             &RuleLog::default(),
@@ -716,12 +711,7 @@ class Heatsim(CMakePackage):
     #[test]
     fn answers_are_applied_or_refused_with_a_reason() {
         let idx = names();
-        let ctx = EditContext {
-            package: "heatsim",
-            spack: TargetSpack::V0_23,
-            names: Some(&idx),
-            source: None,
-        };
+        let ctx = context(&idx, None);
         let log = RuleLog::default();
         let fixed = apply_answer(
             &ctx,
@@ -799,12 +789,7 @@ class Heatsim(CMakePackage):
     #[test]
     fn an_operation_whose_example_was_copied_leaves_the_menu() {
         let idx = names();
-        let ctx = EditContext {
-            package: "heatsim",
-            spack: TargetSpack::V0_23,
-            names: Some(&idx),
-            source: None,
-        };
+        let ctx = context(&idx, None);
         let offered = |log: &RuleLog| -> Vec<String> {
             let request = edits_request(
                 &ctx,
@@ -833,12 +818,7 @@ class Heatsim(CMakePackage):
     #[test]
     fn a_rule_fix_is_tried_once() {
         let idx = names();
-        let ctx = EditContext {
-            package: "heatsim",
-            spack: TargetSpack::V0_23,
-            names: Some(&idx),
-            source: None,
-        };
+        let ctx = context(&idx, None);
         let log = RuleLog::default();
         let (fixed, why) = rule_fix(&ctx, &log, BROKEN, &static_failure()).expect("a rule");
         assert!(fixed.contains("depends_on(\"zlib-api\")"), "{fixed}");
@@ -885,6 +865,47 @@ class Heatsim(CMakePackage):
         assert!(source_check(None, &[filter("Makefile", "CC = gcc")]).is_ok());
     }
 
+    /// The edit repair's context for the test recipe.
+    fn context<'a>(idx: &'a NameIndex, source: Option<&'a Path>) -> EditContext<'a> {
+        EditContext {
+            package: "heatsim",
+            spack: TargetSpack::V0_23,
+            names: Some(idx),
+            source,
+        }
+    }
+
+    /// The prompt and the schema of the edit repair of `failure` on a
+    /// recipe the static check passes, with `source` as the source tree.
+    fn edit_offer(source: &Path, failure: &Failure) -> (String, serde_json::Value) {
+        let idx = names();
+        let ctx = context(&idx, Some(source));
+        let request = edits_request(
+            &ctx,
+            &RuleLog::default(),
+            &Recipe::new("package.py", clean_recipe()),
+            failure,
+            1,
+        );
+        let schema = request.output_schema.expect("a schema").schema;
+        (request.messages[0].content.clone(), schema)
+    }
+
+    /// BROKEN mended: no static-check finding, no candidate package.
+    fn clean_recipe() -> String {
+        BROKEN.replace("zlib_api", "zlib")
+    }
+
+    /// The schema of operation `op` in an edit list's schema.
+    fn op_schema<'a>(schema: &'a serde_json::Value, op: &str) -> &'a serde_json::Value {
+        schema["properties"]["edits"]["items"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["properties"]["op"]["const"] == op)
+            .unwrap_or_else(|| panic!("{op} not offered"))
+    }
+
     /// blitz's failure: make ran `python` in `blitz/generate`, where only
     /// `python3` is installed.
     fn tool_not_found(src: &Path) -> Failure {
@@ -896,42 +917,14 @@ class Heatsim(CMakePackage):
         )
         .unwrap();
         let excerpt = "make[4]: Entering directory '/s/spack-src/blitz/generate'\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: stencil.cc] Error 127\n";
-        Failure::new("install", "missing_build_tool", excerpt).with_detail(
-            crate::diagnose::Diagnosis {
-                stage: crate::validate::Stage::Install,
-                class: FailureClass::MissingBuildTool,
-                summary: "python not found".into(),
-                excerpt: excerpt.into(),
-                recipe_line: None,
-                names: vec!["python".into()],
-                hint: None,
-                signature: String::new(),
-                findings: Vec::new(),
-            },
-        )
+        super::super::stages::install_failure(FailureClass::MissingBuildTool, excerpt, &["python"])
     }
 
     #[test]
     fn the_examples_are_drawn_from_the_failure_and_left_to_fill() {
         let src = tempfile::tempdir().unwrap();
         let failure = tool_not_found(src.path());
-        let idx = names();
-        let ctx = EditContext {
-            package: "heatsim",
-            spack: TargetSpack::V0_23,
-            names: Some(&idx),
-            source: Some(src.path()),
-        };
-        // A recipe the static check passes: no candidate package either.
-        let clean = BROKEN.replace("zlib_api", "zlib");
-        let request = edits_request(
-            &ctx,
-            &RuleLog::default(),
-            &Recipe::new("package.py", &clean),
-            &failure,
-            1,
-        );
-        let user = &request.messages[0].content;
+        let (user, schema) = edit_offer(src.path(), &failure);
         // The filter_file example edits the line the failure names, not a
         // made-up `Makefile`; its replacement is the model's to write.
         assert!(
@@ -945,17 +938,13 @@ class Heatsim(CMakePackage):
             "{user}"
         );
         // The grammar only lets filter_file name the files the failure names.
-        let schema = &request.output_schema.as_ref().expect("a schema").schema;
-        let filter = schema["properties"]["edits"]["items"]["oneOf"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["properties"]["op"]["const"] == "filter_file")
-            .expect("filter_file offered");
         assert_eq!(
-            filter["properties"]["file"]["enum"],
+            op_schema(&schema, "filter_file")["properties"]["file"]["enum"],
             serde_json::json!(["blitz/generate/Makefile.in"])
         );
+        let idx = names();
+        let ctx = context(&idx, Some(src.path()));
+        let clean = clean_recipe();
         // The example answered as it stands fills nothing in: refused.
         for (answer, why) in [
             (
@@ -1006,48 +995,19 @@ class Heatsim(CMakePackage):
         std::fs::write(config.join("gnu_omp"), "FC = $(F90) -fopenmp\n").unwrap();
         std::fs::write(config.join("intel_one"), "FC = no-such-compiler-here\n").unwrap();
         let excerpt = "Makefile:1: config/_: No such file or directory\nmake: *** No rule to make target 'config/_'.  Stop.";
-        let failure = Failure::new("install", "missing_build_config", excerpt).with_detail(
-            crate::diagnose::Diagnosis {
-                stage: crate::validate::Stage::Install,
-                class: FailureClass::MissingBuildConfig,
-                summary: excerpt.lines().next().unwrap().into(),
-                excerpt: excerpt.into(),
-                recipe_line: None,
-                names: vec!["config/_".into()],
-                hint: None,
-                signature: String::new(),
-                findings: Vec::new(),
-            },
+        let failure = super::super::stages::install_failure(
+            FailureClass::MissingBuildConfig,
+            excerpt,
+            &["config/_"],
         );
-        let idx = names();
-        let ctx = EditContext {
-            package: "heatsim",
-            spack: TargetSpack::V0_23,
-            names: Some(&idx),
-            source: Some(src.path()),
-        };
-        let clean = BROKEN.replace("zlib_api", "zlib");
-        let request = edits_request(
-            &ctx,
-            &RuleLog::default(),
-            &Recipe::new("package.py", &clean),
-            &failure,
-            1,
-        );
-        let user = &request.messages[0].content;
+        let (user, schema) = edit_offer(src.path(), &failure);
         assert!(
             user.contains(
                 "- config/gnu_omp (`FC = $(F90) -fopenmp`)\n- config/gnu_one (`FC = sh`)\n"
             ),
             "{user}"
         );
-        let schema = &request.output_schema.as_ref().expect("a schema").schema;
-        let copy = schema["properties"]["edits"]["items"]["oneOf"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["properties"]["op"]["const"] == "copy_file")
-            .expect("copy_file offered");
+        let copy = op_schema(&schema, "copy_file");
         assert_eq!(
             copy["properties"]["from"]["enum"],
             serde_json::json!(["config/gnu_omp", "config/gnu_one"])
@@ -1056,6 +1016,9 @@ class Heatsim(CMakePackage):
             copy["properties"]["to"]["enum"],
             serde_json::json!(["config/_"])
         );
+        let idx = names();
+        let ctx = context(&idx, Some(src.path()));
+        let clean = clean_recipe();
         let fixed = apply_answer(
             &ctx,
             &RuleLog::default(),

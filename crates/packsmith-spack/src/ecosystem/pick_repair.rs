@@ -160,8 +160,6 @@ impl PickLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnose::Diagnosis;
-    use crate::validate::Stage;
     use packsmith_spack_knowledge::kb::{index_repo, IndexOptions};
 
     const RECIPE: &str = r#"from spack.package import *
@@ -177,17 +175,7 @@ class Viewer(CMakePackage):
 
     fn missing(names: &[&str]) -> Failure {
         let excerpt = "CMake Error at CMakeLists.txt:4 (find_package):\n  Could not find a package configuration file provided by \"MPICH\"";
-        Failure::new("install", "missing_dependency", excerpt).with_detail(Diagnosis {
-            stage: Stage::Install,
-            class: FailureClass::MissingDependency,
-            summary: "missing dependency".into(),
-            excerpt: excerpt.into(),
-            recipe_line: None,
-            names: names.iter().map(|n| n.to_string()).collect(),
-            hint: None,
-            signature: String::new(),
-            findings: Vec::new(),
-        })
+        super::super::stages::install_failure(FailureClass::MissingDependency, excerpt, names)
     }
 
     #[test]

@@ -55,6 +55,28 @@ pub fn diagnosis_of(failure: &Failure) -> Option<&Diagnosis> {
     failure.detail.get::<Diagnosis>()
 }
 
+/// A failed install of `class` with `excerpt` and `names`, as a stage
+/// reports it: for the repair tests.
+#[cfg(test)]
+pub(crate) fn install_failure(
+    class: crate::diagnose::FailureClass,
+    excerpt: &str,
+    names: &[&str],
+) -> Failure {
+    let d = Diagnosis {
+        stage: Stage::Install,
+        class,
+        summary: excerpt.lines().next().unwrap_or_default().into(),
+        excerpt: excerpt.into(),
+        recipe_line: None,
+        names: names.iter().map(|n| n.to_string()).collect(),
+        hint: None,
+        signature: String::new(),
+        findings: Vec::new(),
+    };
+    Failure::new("install", class_name(&d), excerpt).with_detail(d)
+}
+
 /// The failure class as a stable snake-case string.
 pub fn class_name(d: &Diagnosis) -> String {
     serde_json::to_value(d.class)
