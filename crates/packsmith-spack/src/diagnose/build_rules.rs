@@ -32,6 +32,11 @@ static NO_INSTALL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static CANNOT_FIND_LIB: LazyLock<Option<Regex>> =
     LazyLock::new(|| re(r"\bld(?:\.\w+)?: cannot find -l([A-Za-z0-9_+.-]+?)(?::|\s|$)"));
 
+/// gfortran's `Cannot open module file 'mod_pipe.mod'`: a module not
+/// compiled yet.
+static MISSING_MODULE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"Cannot open module file '([A-Za-z0-9_]+)\.mod'"));
+
 /// The project name in what a download step prints: `fmt-populate` →
 /// `fmt`, a URL → its repository, `_deps/fmt-src` → `fmt`.
 fn content_name(raw: &str) -> String {
@@ -139,10 +144,44 @@ pub fn no_install_target(stage: Stage, lines: &[&str], build_lines: &[&str]) -> 
     Some(d)
 }
 
-/// A parallel build that linked before it made the library it links:
+/// A parallel build that used what it makes itself before it was made:
 /// `ld: cannot find -lTwoBit` while the same log shows `libTwoBit.a` being
-/// archived (or `libTwoBit.so` linked) by the project's own rules.
+/// archived (or `libTwoBit.so` linked) by the project's own rules; or a
+/// Fortran module that could not be opened while make ran other jobs (a
+/// makefile that does not order its modules). A module of a dependency
+/// reads the same: the serial build is tried once, and fails the same way.
 pub fn parallel_build(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
+    fortran_module_race(stage, build_lines).or_else(|| library_race(stage, build_lines))
+}
+
+fn fortran_module_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
+    let (i, c) = first_match(build_lines, &MISSING_MODULE)?;
+    let module = c.get(1)?.as_str().to_string();
+    if !build_lines
+        .iter()
+        .any(|l| l.contains("Waiting for unfinished jobs"))
+    {
+        return None;
+    }
+    let excerpt = block(build_lines, i.saturating_sub(3), 6, |l| {
+        !l.trim().is_empty()
+    });
+    let mut d = diagnosis(
+        stage,
+        FailureClass::ParallelBuild,
+        build_lines[i].trim().to_string(),
+        excerpt,
+    );
+    d.hint = Some(format!(
+        "a parallel make compiled a file that uses the Fortran module {module} before the \
+         module was compiled: set `parallel = False` in the package class (if {module} belongs \
+         to a dependency, declare that dependency instead)"
+    ));
+    d.names = vec![module];
+    Some(d)
+}
+
+fn library_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
     let (i, c) = first_match(build_lines, &CANNOT_FIND_LIB)?;
     let lib = c.get(1)?.as_str().to_string();
     let archive = format!("lib{lib}.a");
@@ -173,6 +212,32 @@ pub fn parallel_build(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fortran_module_used_before_a_parallel_make_compiled_it_is_a_race() {
+        let log = "gfortran -O2 -c mod_za.F90\n\
+            gfortran -O2 -c mod_incupd.F90\n\
+            mod_incupd.F90:140:11:\n\
+            \n\
+              140 |       use mod_pipe       ! HYCOM debugging interface\n\
+                  |           1\n\
+            Fatal Error: Cannot open module file 'mod_pipe.mod' for reading at (1): No such file or directory\n\
+            compilation terminated.\n\
+            make: *** [config/_:45: mod_incupd.o] Error 1\n\
+            make: *** Waiting for unfinished jobs....\n";
+        let lines: Vec<&str> = log.lines().collect();
+        let d = parallel_build(Stage::Install, &lines).unwrap();
+        assert_eq!(d.class, FailureClass::ParallelBuild);
+        assert_eq!(d.names, ["mod_pipe"]);
+        assert!(d.hint.unwrap().contains("parallel = False"));
+        // A serial make that cannot open a module: a dependency's, not a race.
+        let serial: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| !l.contains("Waiting"))
+            .collect();
+        assert!(parallel_build(Stage::Install, &serial).is_none());
+    }
 
     #[test]
     fn a_library_linked_before_the_build_made_it_is_a_parallel_build_race() {

@@ -88,7 +88,7 @@ pub fn build_serially(text: &str) -> Option<(String, String)> {
     };
     Some((
         apply_edits(text, &[edit]).ok()?,
-        "a parallel make linked before the library it builds was made: parallel = False".into(),
+        "a parallel make used what the build makes before it was made: parallel = False".into(),
     ))
 }
 
