@@ -27,7 +27,8 @@
 //!     which becomes the attempt's recipe from then on) → `auto_fix` (at
 //!     most `MAX_AUTO_FIXES`) → progress judgement → record.
 //!     An answer identical to the recipe it repairs is sent back once, then
-//!     not validated (class `unchanged`).
+//!     not validated (class `unchanged`; it keeps the failure it repeats:
+//!     its error and the backend's typed account, for the next repair).
 //!   - Before attempt 1 a backend may ask one question about the project
 //!     (`Ecosystem::project_request`), with read-only tools only.
 //!   - Progress: a backend's hook may skip, decide, or ask the model.

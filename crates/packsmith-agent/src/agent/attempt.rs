@@ -250,15 +250,17 @@ impl Run<'_> {
         // stages ran, instead of nesting.
         if f.class != UNCHANGED {
             failure.class = UNCHANGED.into();
-            // No longer the backend's failure: its typed account would
-            // describe a stage run that did not happen.
-            failure.detail = Default::default();
+            // The backend's typed account and the error stay: the same
+            // recipe fails the same way, and the next repair needs what it
+            // would hit again (the edits a failure's class offers, the
+            // source lines its error names).
             failure.excerpt = format!(
-                "the recipe is identical to attempt {}, which failed at {} [{}]: {}",
+                "the recipe is identical to attempt {}, which failed at {} [{}]: {}\n{}",
                 b.attempt,
                 f.stage,
                 f.class,
-                f.headline()
+                f.headline(),
+                f.excerpt
             );
         }
         Some(failure)

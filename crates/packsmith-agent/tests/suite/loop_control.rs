@@ -243,6 +243,18 @@ fn an_unchanged_recipe_is_not_validated_again() {
     assert_eq!(report.status, RunStatus::Succeeded);
     let second = &report.attempts[1];
     assert_eq!(second.failure.as_ref().unwrap().class, "unchanged");
+    // The error it would hit again stays, for the next repair to read.
+    let first = &report.attempts[0].failure.as_ref().unwrap().excerpt;
+    assert!(
+        second
+            .failure
+            .as_ref()
+            .unwrap()
+            .excerpt
+            .ends_with(first.as_str()),
+        "{:?}",
+        second.failure
+    );
     assert_eq!(second.model_calls, 2);
     assert!(second.stages.is_empty());
     assert_eq!(
@@ -570,7 +582,7 @@ fn an_echoed_recipe_is_sent_back_once_before_it_costs_an_attempt() {
 }
 
 #[test]
-fn a_stage_failure_carries_the_backend_detail_and_an_unchanged_one_does_not() {
+fn a_stage_failure_carries_the_backend_detail_and_an_unchanged_one_keeps_it() {
     use std::sync::{Arc, Mutex};
     let mut env = Env::new();
     env.opts.max_attempts = 3;
@@ -595,7 +607,9 @@ fn a_stage_failure_carries_the_backend_detail_and_an_unchanged_one_does_not() {
         *seen.lock().unwrap(),
         vec![
             ("build_error".to_string(), Some(FakeStage::Build)),
-            ("unchanged".to_string(), None),
+            // The same recipe would fail the same way: the next repair
+            // reads the backend's account of that failure.
+            ("unchanged".to_string(), Some(FakeStage::Build)),
         ]
     );
     // The detail stays in memory: the report has the class, not the detail.

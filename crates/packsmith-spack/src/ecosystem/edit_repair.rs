@@ -28,7 +28,7 @@ use super::build_config::{self, Template};
 use super::edit_losses;
 use super::error_lines::{self, ErrorLine};
 use super::prompts::{self, ExampleHints};
-use super::stages::diagnosis_of;
+use super::stages::{class_name, diagnosis_of};
 use super::RECIPE_FILE;
 
 /// How a model repairs a recipe.
@@ -167,6 +167,13 @@ fn failure_names(failure: &Failure) -> Vec<String> {
     out
 }
 
+/// The failure's class: the backend's, also when the loop marks the
+/// failure `unchanged` (the same recipe again: the same error, the same
+/// edits fit).
+fn class_of(failure: &Failure) -> String {
+    diagnosis_of(failure).map_or_else(|| failure.class.clone(), class_name)
+}
+
 /// The rule candidates that apply to `recipe` and leave it with fewer
 /// static-check errors (none, for a failure past the check), each with
 /// the text it makes, best first.
@@ -291,7 +298,7 @@ fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Fai
     let candidates = rule_candidates(&ctx.rule_input(recipe, &names));
     let parsed = recipe.recipe();
     let mut menu = Menu {
-        ops: menu_ops(&candidates, &failure.class),
+        ops: menu_ops(&candidates, &class_of(failure)),
         dependencies: parsed.dependencies.iter().map(|d| d.name.clone()).collect(),
         variants: parsed.variants.iter().map(|v| v.name.clone()).collect(),
         current_bases: parsed.bases.clone(),
@@ -447,7 +454,7 @@ pub fn edits_request(
     let user = prompts::repair_edits(&prompts::EditsContext {
         package: ctx.package,
         stage: &failure.stage,
-        class: &failure.class,
+        class: &class_of(failure),
         excerpt: &packsmith_agent::clip_chars(&excerpt, 1500),
         recipe: &numbered(&tree, &focus_lines(failure)),
         ops: menu
