@@ -987,6 +987,29 @@ class Heatsim(CMakePackage):
     }
 
     #[test]
+    fn a_refused_value_keeps_the_made_up_example_and_names_its_file() {
+        let src = tempfile::tempdir().unwrap();
+        std::fs::write(
+            src.path().join("pyproject.toml"),
+            "[project]\nclassifiers = [\n    \"Programming Language :: Python :: 3.13\",\n]\n",
+        )
+        .unwrap();
+        let excerpt = "  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n";
+        let failure =
+            super::super::stages::install_failure(FailureClass::Compilation, excerpt, &[]);
+        let (user, schema) = edit_offer(src.path(), &failure);
+        assert!(
+            user.contains("- pyproject.toml line 3: `\"Programming Language :: Python :: 3.13\",`"),
+            "{user}"
+        );
+        assert!(user.contains(r#""regex": "CC = gcc""#), "{user}");
+        assert_eq!(
+            op_schema(&schema, "filter_file")["properties"]["file"]["enum"],
+            serde_json::json!(["pyproject.toml"])
+        );
+    }
+
+    #[test]
     fn several_templates_for_a_missing_build_file_are_the_models_to_choose_from() {
         let src = tempfile::tempdir().unwrap();
         let config = src.path().join("config");

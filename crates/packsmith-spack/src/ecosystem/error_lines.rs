@@ -37,8 +37,7 @@ pub struct ErrorLine {
     pub line: usize,
     pub code: Option<String>,
     /// The part of the line at fault, when it is less than the line: the
-    /// value a build backend refused (rewriting the whole line invites a
-    /// dropped comma).
+    /// value a build backend refused.
     pub subject: Option<String>,
 }
 
@@ -50,12 +49,6 @@ impl ErrorLine {
             code: code.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
             subject: None,
         }
-    }
-
-    /// The text a `filter_file` of this line replaces: its subject, else
-    /// the whole line.
-    pub fn target(&self) -> Option<&str> {
-        self.subject.as_deref().or(self.code.as_deref())
     }
 }
 
@@ -296,9 +289,9 @@ mod tests {
             shown(lines.clone()),
             ["pyproject.toml line 5: `\"Programming Language :: Python :: 3.13\",`"]
         );
-        // What a filter_file of it replaces: the value, not the line.
+        // The value at fault, apart from its line.
         assert_eq!(
-            lines[0].target(),
+            lines[0].subject.as_deref(),
             Some("Programming Language :: Python :: 3.13")
         );
         // A value too short to point at one line, or no metadata file.

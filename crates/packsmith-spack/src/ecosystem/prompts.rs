@@ -271,7 +271,15 @@ fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
         OpKind::AddCompilerFlag => {
             r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into()
         }
-        OpKind::FilterFile => match hints.line.and_then(|l| Some((&l.file, l.target()?))) {
+        // A line the error names is the example's, with its replacement to
+        // fill; a value a backend refused is not: a small model answered
+        // such an example with its placeholder, and then with another
+        // operation, where the made-up example led it to write the value.
+        OpKind::FilterFile => match hints
+            .line
+            .filter(|l| l.subject.is_none())
+            .and_then(|l| Some((&l.file, l.code.as_deref()?)))
+        {
             Some((file, code)) => {
                 let quote = |v: &str| serde_json::to_string(v).unwrap_or_default();
                 format!(
