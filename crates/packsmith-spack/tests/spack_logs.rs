@@ -53,6 +53,9 @@ logs! {
     // From the real-failure set's dev split (dineof): a makefile includes a file the user makes
     // from a template the project ships.
     build_config_missing => ("build-config-missing", Stage::Install, FailureClass::MissingBuildConfig),
+    // From the fix-commit set (blitz, its python call mended by the model): a release archive's
+    // Autotools files made with an older libtool than this one.
+    stale_autotools => ("stale-autotools", Stage::Install, FailureClass::StaleAutotools),
 }
 
 /// The names a repair needs: what the configure tried to download.

@@ -53,6 +53,14 @@ const TOOLS: &[(&str, &str)] = &[
     ("swig", "swig"),
 ];
 
+/// libtool's refusal to run with macros of another release:
+/// `libtool: Version mismatch error.  This is libtool 2.4.7 …, but the`.
+static LIBTOOL_MISMATCH: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"libtool: Version mismatch error\.\s+This is libtool (\S+)"));
+
+/// The packages that regenerate an Autotools build.
+pub const AUTOTOOLS: [&str; 4] = ["autoconf", "automake", "libtool", "m4"];
+
 /// Programs that a package may install under another name only (Debian's
 /// Python, the external here, has `python3` and no `python`).
 const OTHER_NAMES: &[(&str, &str)] =
@@ -156,10 +164,49 @@ pub fn missing_build_tool(stage: Stage, lines: &[&str], build_lines: &[&str]) ->
     Some(d)
 }
 
+/// A source whose generated Autotools files come from another libtool
+/// than the one the build runs (a release archive made with an older one):
+/// only regenerating them (`force_autoreconf`) makes them agree.
+pub fn stale_autotools(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
+    let (i, c) = first_match(build_lines, &LIBTOOL_MISMATCH)?;
+    let here = c.get(1)?.as_str().to_string();
+    let excerpt = block(build_lines, i.saturating_sub(1), 6, |l| {
+        !l.trim().is_empty()
+    });
+    let mut d = diagnosis(
+        stage,
+        FailureClass::StaleAutotools,
+        build_lines[i].trim().to_string(),
+        excerpt,
+    );
+    d.hint = Some(format!(
+        "the source's generated build files were made with another libtool than this one \
+         ({here}): regenerate them with `force_autoreconf = True` and declare {} with \
+         type=\"build\"",
+        AUTOTOOLS.join(", ")
+    ));
+    d.names = AUTOTOOLS.iter().map(|t| t.to_string()).collect();
+    Some(d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::diagnose::classify;
+
+    #[test]
+    fn libtool_refusing_anothers_macros_is_stale_autotools() {
+        let log = "/bin/bash ../libtool  --tag=CXX   --mode=compile g++ -c -o globals.lo globals.cpp\n\
+            libtool: Version mismatch error.  This is libtool 2.4.7 Debian-2.4.7-7~deb12u1, but the\n\
+            libtool: definition of this LT_INIT comes from libtool 2.4.6.\n\
+            libtool: You should recreate aclocal.m4 with macros from libtool 2.4.7 Debian-2.4.7-7~deb12u1\n\
+            libtool: and run autoconf again.\n\
+            make[1]: *** [Makefile:549: globals.lo] Error 63\n";
+        let d = classify(Stage::Install, "==> Error: ProcessError", Some(log));
+        assert_eq!(d.class, FailureClass::StaleAutotools, "{d:#?}");
+        assert_eq!(d.names, AUTOTOOLS);
+        assert!(d.hint.unwrap().contains("force_autoreconf = True"));
+    }
 
     /// Spack 0.23 installing an Autotools recipe from a git export of a tag.
     const GENERATE: &str = "==> Installing lwgrp-1.0.5-abc\n\

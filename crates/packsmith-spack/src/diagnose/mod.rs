@@ -54,6 +54,10 @@ pub enum FailureClass {
     /// not found` for a build tool; `names` holds the Spack packages that
     /// provide them.
     MissingBuildTool,
+    /// The source's generated Autotools files come from another libtool
+    /// than the build's (`libtool: Version mismatch error`): they must be
+    /// regenerated; `names` holds the Autotools packages.
+    StaleAutotools,
     /// A file a makefile includes is not in the source (`config.mk`): the
     /// project expects it made before the build, usually from a template it
     /// ships; `names` holds the file.
@@ -106,7 +110,9 @@ impl FailureClass {
             Self::MissingDependency | Self::MissingBuildTool | Self::UndeclaredDependency => {
                 "missing_dependency"
             }
-            Self::MissingSourceFile | Self::MissingBuildConfig => "compilation",
+            Self::MissingSourceFile | Self::MissingBuildConfig | Self::StaleAutotools => {
+                "compilation"
+            }
             Self::CmakeConfigure => "cmake",
             Self::ConfigureDownload => "web",
             Self::NoInstallTarget => "compilation",

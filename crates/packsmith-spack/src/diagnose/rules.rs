@@ -189,6 +189,9 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
     if let Some(d) = super::build_tools::missing_build_tool(stage, &lines, build_lines) {
         return d;
     }
+    if let Some(d) = super::build_tools::stale_autotools(stage, build_lines) {
+        return d;
+    }
     if let Some(d) = super::build_config::missing_build_config(stage, build_lines) {
         return d;
     }

@@ -10,6 +10,32 @@ use packsmith_spack_knowledge::mapping::{Known, SpackNames};
 
 use super::dependencies;
 
+/// Generated Autotools files of another libtool: regenerated
+/// (`force_autoreconf = True`) with the Autotools declared as build
+/// dependencies. Once set, there is nothing more for the rule to do.
+pub(super) fn regenerate_autotools(
+    text: &str,
+    names: &[String],
+    kb: Option<&dyn SpackNames>,
+) -> Option<(String, String)> {
+    let set = EditOp::SetAttribute {
+        name: "force_autoreconf".into(),
+        value: serde_json::Value::Bool(true),
+    };
+    let forced = apply_edits(text, &[set]).ok()?;
+    let (fixed, declared) = match declare_build_tools(&forced, names, kb) {
+        Some((fixed, why)) => (fixed, format!("; {why}")),
+        None => (forced, String::new()),
+    };
+    Some((
+        fixed,
+        format!(
+            "the source's generated Autotools files come from another libtool: \
+             force_autoreconf = True{declared}"
+        ),
+    ))
+}
+
 pub(super) fn declare_build_tools(
     text: &str,
     names: &[String],
@@ -69,6 +95,25 @@ class Lwgrp(AutotoolsPackage):
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn stale_autotools_are_regenerated_once() {
+        let tools = names(&["autoconf", "automake", "libtool", "m4"]);
+        let plain = RECIPE.replace(
+            "    depends_on(\"libtool\", type=\"build\", when=\"@main\")\n",
+            "",
+        );
+        let (fixed, why) = regenerate_autotools(&plain, &tools, None).unwrap();
+        assert!(fixed.contains("force_autoreconf = True"), "{fixed}");
+        for tool in ["autoconf", "automake", "libtool", "m4"] {
+            assert!(
+                fixed.contains(&format!("depends_on(\"{tool}\", type=\"build\")")),
+                "{tool}: {fixed}"
+            );
+        }
+        assert!(why.contains("force_autoreconf"), "{why}");
+        assert!(regenerate_autotools(&fixed, &tools, None).is_none());
     }
 
     #[test]

@@ -229,6 +229,7 @@ pub fn auto_repair_with(
         FailureClass::UnknownPackage => drop_unknown(text, &names),
         FailureClass::NoInstallTarget => build::add_install_method(text),
         FailureClass::ParallelBuild => build::build_serially(text),
+        FailureClass::StaleAutotools => build_tools::regenerate_autotools(text, &d.names, kb),
         FailureClass::MissingBuildTool => {
             build_tools::declare_build_tools(text, &d.names, kb).or_else(|| otherwise(text, d))
         }
