@@ -344,7 +344,11 @@ fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Fai
     }
     // A `filter_file` edits a file the failure names, when it names any.
     let lines = if menu.ops.contains(&OpKind::FilterFile) {
-        error_lines::named(&failure.excerpt, ctx.source)
+        let autoreconf = parsed
+            .attributes
+            .iter()
+            .any(|a| a.name == "force_autoreconf" && a.value == RecipeValue::Bool(true));
+        error_lines::named(&failure.excerpt, ctx.source, autoreconf)
     } else {
         Vec::new()
     };

@@ -25,7 +25,7 @@ const MIN_VALUE: usize = 6;
 /// The build files make reads in a directory, the one it reads first: a
 /// source with its `configure` makes `Makefile` from `Makefile.in`, and
 /// `Makefile.am` matters only when automake runs again (no `configure`,
-/// so Spack runs autoreconf).
+/// or a recipe that forces autoreconf).
 const MAKEFILES: [&str; 4] = ["Makefile.in", "Makefile.am", "Makefile", "GNUmakefile"];
 const MAKEFILES_AUTORECONF: [&str; 4] = ["Makefile.am", "Makefile.in", "Makefile", "GNUmakefile"];
 
@@ -63,11 +63,13 @@ impl fmt::Display for ErrorLine {
 
 /// The lines `excerpt`'s errors name: compiler errors first, then the
 /// build-file lines of `source` that run a program not found, then the
-/// metadata lines holding a value a backend refused.
-pub fn named(excerpt: &str, source: Option<&Path>) -> Vec<ErrorLine> {
+/// metadata lines holding a value a backend refused. `autoreconf`: the
+/// recipe regenerates the Autotools files (`force_autoreconf`), so a
+/// `Makefile.am` is what counts.
+pub fn named(excerpt: &str, source: Option<&Path>, autoreconf: bool) -> Vec<ErrorLine> {
     let mut out = compiler_lines(excerpt);
     if let Some(root) = source {
-        let mut more = tool_lines(excerpt, root);
+        let mut more = tool_lines(excerpt, root, autoreconf);
         more.extend(metadata_lines(excerpt, root));
         for line in more {
             if out.len() == MAX {
@@ -118,7 +120,7 @@ fn compiler_lines(excerpt: &str) -> Vec<ErrorLine> {
 
 /// The lines of the makefiles in the directory make was in that run the
 /// program the shell reported `command not found` for.
-fn tool_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
+fn tool_lines(excerpt: &str, root: &Path, autoreconf: bool) -> Vec<ErrorLine> {
     static ENTERING: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(r"Entering directory '.*?/spack-src/?([^']*)'").ok());
     let Some(entering) = ENTERING.as_ref() else {
@@ -151,7 +153,7 @@ fn tool_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let order = if root.join("configure").is_file() {
+    let order = if !autoreconf && root.join("configure").is_file() {
         MAKEFILES
     } else {
         MAKEFILES_AUTORECONF
@@ -232,10 +234,10 @@ mod tests {
     fn the_source_lines_a_compiler_error_names_are_read() {
         let excerpt = "/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: size of array 'altStackMem' is not an integral constant-expression\n 7274 |     char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};\n      |                                             ^~~~~~~~\n/stage/spack-stage-clara-1.1.5-x/spack-src/third_party/catch.hpp:7274:45: error: again\nmake[2]: *** [CMakeFiles/ClaraTests.dir/build.make:79: main.cpp.o] Error 1\n";
         assert_eq!(
-            shown(named(excerpt, None)),
+            shown(named(excerpt, None, false)),
             ["third_party/catch.hpp line 7274: `char FatalConditionHandler::altStackMem[SIGSTKSZ] = {};`"]
         );
-        assert!(named("make: *** [Makefile:69: install] Error 1", None).is_empty());
+        assert!(named("make: *** [Makefile:69: install] Error 1", None, false).is_empty());
     }
 
     #[test]
@@ -255,7 +257,7 @@ mod tests {
         .unwrap();
         let excerpt = "/bin/bash: line 1: python: command not found\nmake[4]: Entering directory '{STAGE}/spack-stage-blitz-1.0.2-x/spack-src/blitz/generate'\npython genstencils.py ../../blitz/array/stencil-classes.cc\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: ../../blitz/array/stencil-classes.cc] Error 127\n";
         assert_eq!(
-            shown(named(excerpt, Some(dir.path()))),
+            shown(named(excerpt, Some(dir.path()), false)),
             [
                 "blitz/generate/Makefile.am line 3: `python $< $@`",
                 "blitz/generate/Makefile.in line 3: `python $< $@`",
@@ -264,13 +266,19 @@ mod tests {
         // With its configure, the source's Makefile.in is what make reads.
         std::fs::write(dir.path().join("configure"), "#!/bin/sh\n").unwrap();
         assert_eq!(
-            shown(named(excerpt, Some(dir.path())))[0],
+            shown(named(excerpt, Some(dir.path()), false))[0],
             "blitz/generate/Makefile.in line 3: `python $< $@`"
+        );
+        // A recipe that regenerates them: Makefile.am again.
+        assert_eq!(
+            shown(named(excerpt, Some(dir.path()), true))[0],
+            "blitz/generate/Makefile.am line 3: `python $< $@`"
         );
         // Without a program not found, nothing is read.
         assert!(named(
             "make[4]: Entering directory '/s/spack-src/blitz/generate'\n",
-            Some(dir.path())
+            Some(dir.path()),
+            false
         )
         .is_empty());
     }
@@ -284,7 +292,7 @@ mod tests {
         )
         .unwrap();
         let excerpt = "    File \"/site/hatchling/metadata/core.py\", line 979, in classifiers\n      raise ValueError(message)\n  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n";
-        let lines = named(excerpt, Some(dir.path()));
+        let lines = named(excerpt, Some(dir.path()), false);
         assert_eq!(
             shown(lines.clone()),
             ["pyproject.toml line 5: `\"Programming Language :: Python :: 3.13\",`"]
@@ -295,8 +303,8 @@ mod tests {
             Some("Programming Language :: Python :: 3.13")
         );
         // A value too short to point at one line, or no metadata file.
-        assert!(named("  ValueError: bad value: 3.13\n", Some(dir.path())).is_empty());
+        assert!(named("  ValueError: bad value: 3.13\n", Some(dir.path()), false).is_empty());
         let empty = tempfile::tempdir().unwrap();
-        assert!(named(excerpt, Some(empty.path())).is_empty());
+        assert!(named(excerpt, Some(empty.path()), false).is_empty());
     }
 }
