@@ -10,8 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::excerpt::block;
-use super::matching::{diagnosis, re};
+use super::matching::{diagnosis_at, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
@@ -53,11 +52,13 @@ pub fn missing_build_config(stage: Stage, build_lines: &[&str]) -> Option<Diagno
         } else {
             format!("{dir}/{file}")
         };
-        let mut d = diagnosis(
+        let mut d = diagnosis_at(
             stage,
             FailureClass::MissingBuildConfig,
-            line.to_string(),
-            block(build_lines, i, 4, |l| !l.trim().is_empty()),
+            build_lines,
+            i,
+            0,
+            4,
         );
         d.hint = Some(format!(
             "{makefile} line {number} includes `{file}`, which the source does not have: the \

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::excerpt::block;
-use super::matching::{diagnosis, first_match, re};
+use super::matching::{diagnosis, diagnosis_at, first_match, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
@@ -163,15 +163,7 @@ fn fortran_module_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> 
     {
         return None;
     }
-    let excerpt = block(build_lines, i.saturating_sub(3), 6, |l| {
-        !l.trim().is_empty()
-    });
-    let mut d = diagnosis(
-        stage,
-        FailureClass::ParallelBuild,
-        build_lines[i].trim().to_string(),
-        excerpt,
-    );
+    let mut d = diagnosis_at(stage, FailureClass::ParallelBuild, build_lines, i, 3, 6);
     d.hint = Some(format!(
         "a parallel make compiled a file that uses the Fortran module {module} before the \
          module was compiled: set `parallel = False` in the package class (if {module} belongs \
@@ -194,13 +186,7 @@ fn library_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
     if !made {
         return None;
     }
-    let excerpt = block(build_lines, i, 4, |l| !l.trim().is_empty());
-    let mut d = diagnosis(
-        stage,
-        FailureClass::ParallelBuild,
-        build_lines[i].trim().to_string(),
-        excerpt,
-    );
+    let mut d = diagnosis_at(stage, FailureClass::ParallelBuild, build_lines, i, 0, 4);
     d.hint = Some(format!(
         "the build makes lib{lib} itself but a parallel make linked against it first: set \
          `parallel = False` in the package class"
@@ -225,18 +211,24 @@ mod tests {
             compilation terminated.\n\
             make: *** [config/_:45: mod_incupd.o] Error 1\n\
             make: *** Waiting for unfinished jobs....\n";
+        // A serial make that cannot open a module: a dependency's, not a race.
+        race_unless(log, "mod_pipe", "Waiting");
+    }
+
+    /// `log` is a race on `name`, and is none without its lines holding
+    /// `evidence`.
+    fn race_unless(log: &str, name: &str, evidence: &str) {
         let lines: Vec<&str> = log.lines().collect();
         let d = parallel_build(Stage::Install, &lines).unwrap();
         assert_eq!(d.class, FailureClass::ParallelBuild);
-        assert_eq!(d.names, ["mod_pipe"]);
+        assert_eq!(d.names, [name]);
         assert!(d.hint.unwrap().contains("parallel = False"));
-        // A serial make that cannot open a module: a dependency's, not a race.
-        let serial: Vec<&str> = lines
+        let without: Vec<&str> = lines
             .iter()
             .copied()
-            .filter(|l| !l.contains("Waiting"))
+            .filter(|l| !l.contains(evidence))
             .collect();
-        assert!(parallel_build(Stage::Install, &serial).is_none());
+        assert!(parallel_build(Stage::Install, &without).is_none());
     }
 
     #[test]
@@ -248,18 +240,8 @@ mod tests {
             collect2: error: ld returned 1 exit status\n\
             make: *** [Makefile:40: test_suite] Error 1\n\
             ar rcs libTwoBit.a dystring.o dlist.o twoBitNew.o\n";
-        let lines: Vec<&str> = log.lines().collect();
-        let d = parallel_build(Stage::Install, &lines).unwrap();
-        assert_eq!(d.class, FailureClass::ParallelBuild);
-        assert_eq!(d.names, ["TwoBit"]);
-        assert!(d.hint.unwrap().contains("parallel = False"));
         // A library the build does not make is a missing dependency.
-        let foreign: Vec<&str> = lines
-            .iter()
-            .copied()
-            .filter(|l| !l.starts_with("ar "))
-            .collect();
-        assert!(parallel_build(Stage::Install, &foreign).is_none());
+        race_unless(log, "TwoBit", "ar rcs");
         // Through the classifier, before the missing-dependency rule.
         let d = crate::diagnose::classify(Stage::Install, "==> Error: ProcessError", Some(log));
         assert_eq!(d.class, FailureClass::ParallelBuild, "{d:#?}");

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::excerpt::block;
-use super::matching::{diagnosis, first_match, re};
+use super::matching::{diagnosis, diagnosis_at, first_match, re};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
@@ -133,15 +133,7 @@ pub fn missing_build_tool(stage: Stage, lines: &[&str], build_lines: &[&str]) ->
         }
     }
     let i = first?;
-    let excerpt = block(build_lines, i.saturating_sub(2), 8, |l| {
-        !l.trim().is_empty()
-    });
-    let mut d = diagnosis(
-        stage,
-        FailureClass::MissingBuildTool,
-        build_lines[i].trim().to_string(),
-        excerpt,
-    );
+    let mut d = diagnosis_at(stage, FailureClass::MissingBuildTool, build_lines, i, 2, 8);
     let renames: Vec<String> = programs
         .iter()
         .filter_map(|p| OTHER_NAMES.iter().find(|(from, _)| from == p))
@@ -170,15 +162,7 @@ pub fn missing_build_tool(stage: Stage, lines: &[&str], build_lines: &[&str]) ->
 pub fn stale_autotools(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
     let (i, c) = first_match(build_lines, &LIBTOOL_MISMATCH)?;
     let here = c.get(1)?.as_str().to_string();
-    let excerpt = block(build_lines, i.saturating_sub(1), 6, |l| {
-        !l.trim().is_empty()
-    });
-    let mut d = diagnosis(
-        stage,
-        FailureClass::StaleAutotools,
-        build_lines[i].trim().to_string(),
-        excerpt,
-    );
+    let mut d = diagnosis_at(stage, FailureClass::StaleAutotools, build_lines, i, 1, 6);
     d.hint = Some(format!(
         "the source's generated build files were made with another libtool than this one \
          ({here}): regenerate them with `force_autoreconf = True` and declare {} with \

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::excerpt::cap;
+use super::excerpt::{block, cap};
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
@@ -44,6 +44,22 @@ pub(super) fn signature(line: &str) -> String {
         Some(re) => re.replace_all(line, "N").into_owned(),
         None => line.to_string(),
     }
+}
+
+/// The diagnosis whose summary is `lines[i]` and whose excerpt is the
+/// non-blank lines from `before` lines above it, `count` at most.
+pub(super) fn diagnosis_at(
+    stage: Stage,
+    class: FailureClass,
+    lines: &[&str],
+    i: usize,
+    before: usize,
+    count: usize,
+) -> Diagnosis {
+    let excerpt = block(lines, i.saturating_sub(before), count, |l| {
+        !l.trim().is_empty()
+    });
+    diagnosis(stage, class, lines[i].trim().to_string(), excerpt)
 }
 
 pub(super) fn diagnosis<S: AsRef<str>>(
