@@ -570,6 +570,17 @@ fn source_check(source: Option<&Path>, edits: &[EditOp]) -> Result<(), String> {
         return Ok(());
     };
     for (i, edit) in edits.iter().enumerate() {
+        if let EditOp::AddCompilerFlag { flags, .. } = edit {
+            let language = flag_language(flags);
+            if language.is_some_and(|(_, exts)| !has_sources(root, exts)) {
+                return Err(format!(
+                    "edit {} (add_compiler_flag): the source has no {} file for {flags} to reach",
+                    i + 1,
+                    language.map_or("", |(name, _)| name)
+                ));
+            }
+            continue;
+        }
         let EditOp::FilterFile {
             file,
             regex,
@@ -602,6 +613,57 @@ fn source_check(source: Option<&Path>, edits: &[EditOp]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The language a flag variable reaches, and its source suffixes.
+fn flag_language(flags: &str) -> Option<(&'static str, &'static [&'static str])> {
+    match flags {
+        "cflags" => Some(("C", &["c"])),
+        "cxxflags" => Some(("C++", &["cc", "cpp", "cxx", "c++", "C"])),
+        "fflags" => Some((
+            "Fortran",
+            &[
+                "f", "F", "f90", "F90", "f95", "F95", "f03", "F03", "f08", "F08", "for", "f77",
+            ],
+        )),
+        _ => None,
+    }
+}
+
+/// Most entries read looking for a source file of a language.
+const MAX_ENTRIES: usize = 20_000;
+
+/// Whether the tree at `root` holds a file with one of `exts` (a flag for a
+/// compiler the project never runs changes nothing: a small model answered
+/// a Python package's failure with a Fortran flag, the menu's example).
+fn has_sources(root: &Path, exts: &[&str]) -> bool {
+    let mut stack = vec![root.to_path_buf()];
+    let mut seen = 0;
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                // Too large to tell: let Spack decide.
+                return true;
+            }
+            let path = entry.path();
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            match entry.file_type() {
+                Ok(t) if t.is_dir() && !hidden => stack.push(path),
+                Ok(t) if t.is_file() => {
+                    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+                    if exts.contains(&ext) {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// `" (its top files: a, b, …)"`: what a model could name instead.
@@ -872,6 +934,18 @@ class Heatsim(CMakePackage):
         let err = source_check(root, &[filter("CMakeLists.txt", "CC = gcc")]).unwrap_err();
         assert!(err.contains("does not occur in `CMakeLists.txt`"), "{err}");
         assert!(source_check(root, &[filter("CMakeLists.txt", "add_subdirectory(tests)")]).is_ok());
+        // A flag for a compiler the project never runs.
+        let flag = |flags: &str| EditOp::AddCompilerFlag {
+            flag: "-fallow-argument-mismatch".into(),
+            flags: flags.into(),
+            when: "%gcc@10:".into(),
+        };
+        let err = source_check(root, &[flag("fflags")]).unwrap_err();
+        assert!(err.contains("no Fortran file"), "{err}");
+        std::fs::create_dir_all(src.path().join("src")).unwrap();
+        std::fs::write(src.path().join("src/solver.F90"), "end\n").unwrap();
+        assert!(source_check(root, &[flag("fflags")]).is_ok());
+        assert!(source_check(root, &[flag("ldflags")]).is_ok());
         // No source tree (`packsmith repair`): nothing to check against.
         assert!(source_check(None, &[filter("Makefile", "CC = gcc")]).is_ok());
     }
