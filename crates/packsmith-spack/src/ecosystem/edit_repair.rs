@@ -570,6 +570,16 @@ fn source_check(source: Option<&Path>, edits: &[EditOp]) -> Result<(), String> {
         return Ok(());
     };
     for (i, edit) in edits.iter().enumerate() {
+        if let EditOp::CopyFile { from, .. } = edit {
+            if !root.join(from).is_file() {
+                return Err(format!(
+                    "edit {} (copy_file): the source has no file `{from}`{}",
+                    i + 1,
+                    top_files(root)
+                ));
+            }
+            continue;
+        }
         if let EditOp::AddCompilerFlag { flags, .. } = edit {
             let language = flag_language(flags);
             if language.is_some_and(|(_, exts)| !has_sources(root, exts)) {
@@ -934,6 +944,15 @@ class Heatsim(CMakePackage):
         let err = source_check(root, &[filter("CMakeLists.txt", "CC = gcc")]).unwrap_err();
         assert!(err.contains("does not occur in `CMakeLists.txt`"), "{err}");
         assert!(source_check(root, &[filter("CMakeLists.txt", "add_subdirectory(tests)")]).is_ok());
+        // A template to copy must be a file of the source.
+        let copy = EditOp::CopyFile {
+            from: "config.mk.template".into(),
+            to: "config.mk".into(),
+        };
+        let err = source_check(root, std::slice::from_ref(&copy)).unwrap_err();
+        assert!(err.contains("no file `config.mk.template`"), "{err}");
+        std::fs::write(src.path().join("config.mk.template"), "FC = gfortran\n").unwrap();
+        assert!(source_check(root, &[copy]).is_ok());
         // A flag for a compiler the project never runs.
         let flag = |flags: &str| EditOp::AddCompilerFlag {
             flag: "-fallow-argument-mismatch".into(),
@@ -1134,6 +1153,13 @@ class Heatsim(CMakePackage):
             r#"{"edits": [{"op": "copy_file", "from": "config/gnu_one", "to": "config/_"}]}"#,
         )
         .expect("a chosen template applies");
+        let unfilled = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            &clean,
+            r#"{"edits": [{"op": "copy_file", "from": "<one of the templates listed>", "to": "config/_"}]}"#,
+        );
+        assert!(unfilled.unwrap_err().contains("to fill in"));
         assert!(
             fixed.contains("copy(\"config/gnu_one\", \"config/_\")"),
             "{fixed}"

@@ -165,6 +165,9 @@ pub fn unfilled(edit: &EditOp) -> Option<String> {
         EditOp::FilterFile { regex, repl, .. } if repl == FILL_IN_REPL => Some(format!(
             "`{FILL_IN_REPL}` stands for the replacement of `{regex}`, to fill in"
         )),
+        EditOp::CopyFile { from, .. } if from == FILL_IN_TEMPLATE => Some(format!(
+            "`{FILL_IN_TEMPLATE}` stands for a template's path, to fill in"
+        )),
         EditOp::FilterFile { regex, repl, .. } if repl == regex => {
             Some(format!("filter_file replaces `{regex}` with itself"))
         }
