@@ -240,20 +240,45 @@ pub(super) fn add_compiler_flag(
         return Err(format!("{flag:?} is not a compiler flag"));
     }
     crate::spec::parse(when).map_err(|e| format!("{when:?} is not a valid spec: {e}"))?;
-    if method(reading, "flag_handler").is_some() {
-        return Err("the recipe has its own flag_handler; use replace_line".into());
-    }
+    let test = if when.trim().is_empty() {
+        format!("name == {}", py_str(flags))
+    } else {
+        format!(
+            "name == {} and self.spec.satisfies({})",
+            py_str(flags),
+            py_str(when)
+        )
+    };
     let i = &reading.class.body_indent;
-    let body = format!(
-        "{i}def flag_handler(self, name, flags):\n\
-         {i}{i}if name == {} and self.spec.satisfies({}):\n\
-         {i}{i}{i}flags.append({})\n\
-         {i}{i}return (flags, None, None)\n",
-        py_str(flags),
-        py_str(when),
-        py_str(flag)
-    );
-    Ok(append_method(source, reading, &body))
+    let Some(handler) = method(reading, "flag_handler") else {
+        let body = format!(
+            "{i}def flag_handler(self, name, flags):\n\
+             {i}{i}if {test}:\n\
+             {i}{i}{i}flags.append({})\n\
+             {i}{i}return (flags, None, None)\n",
+            py_str(flag)
+        );
+        return Ok(append_method(source, reading, &body));
+    };
+    // A handler that ends by returning the list it was given (`return
+    // (flags, None, None)`, as packsmith writes one) takes one more test
+    // before that return; any other shape is the model's to rewrite.
+    let returns_flags = handler
+        .final_return
+        .as_ref()
+        .filter(|(_, expr)| {
+            source[expr.clone()]
+                .trim_start_matches('(')
+                .trim_start()
+                .starts_with("flags,")
+        })
+        .map(|(lines, _)| lines.start);
+    let at = returns_flags.ok_or(
+        "the recipe's flag_handler does not end with `return (flags, …)`; use replace_line",
+    )?;
+    let b = &handler.body_indent;
+    let block = format!("{b}if {test}:\n{b}{i}flags.append({})\n", py_str(flag));
+    Ok(splice(source, at..at, &block))
 }
 
 /// Spack's values a `filter_file` replacement may name, and the Python

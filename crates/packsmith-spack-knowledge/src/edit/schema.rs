@@ -33,6 +33,11 @@ pub struct Menu {
     /// missing build file may be made from), and the files it may make.
     pub templates: Vec<String>,
     pub copy_to: Vec<String>,
+    /// Compiler flags a flag edit may add (the macros that select a
+    /// definition the build lacks), and the one flag kind they go to;
+    /// empty: any. A chosen macro holds for every compiler (no `when`).
+    pub flag_values: Vec<String>,
+    pub flag_kinds: Vec<String>,
     /// Lines of directives whose `when=` may be set.
     pub directive_lines: Vec<u32>,
     /// At most this many edits in one answer.
@@ -134,17 +139,26 @@ fn op_schema(kind: OpKind, menu: &Menu) -> Option<Value> {
             vec!["name", "variant"],
         ),
         OpKind::AddConfigureArg => (vec![("arg", any.clone())], vec!["arg"]),
-        OpKind::AddCompilerFlag => (
-            vec![
-                ("flag", any.clone()),
-                (
-                    "flags",
-                    json!({"type": "string", "enum": ["cflags", "cxxflags", "fflags"]}),
-                ),
-                ("when", any.clone()),
-            ],
-            vec!["flag", "flags", "when"],
-        ),
+        OpKind::AddCompilerFlag => {
+            let kinds = if menu.flag_kinds.is_empty() {
+                json!({"type": "string", "enum": ["cflags", "cxxflags", "fflags"]})
+            } else {
+                s(&menu.flag_kinds)
+            };
+            let when = if menu.flag_values.is_empty() {
+                any.clone()
+            } else {
+                json!({"type": "string", "enum": [""]})
+            };
+            (
+                vec![
+                    ("flag", s(&menu.flag_values)),
+                    ("flags", kinds),
+                    ("when", when),
+                ],
+                vec!["flag", "flags", "when"],
+            )
+        }
         OpKind::FilterFile => (
             vec![
                 ("file", s(&menu.files)),

@@ -276,6 +276,34 @@ fn a_missing_method_is_added() {
 }
 
 #[test]
+fn compiler_flags_gather_in_one_flag_handler() {
+    // A macro for every compiler (no `when`), then another: the second goes
+    // into the handler the first made, before its return.
+    let define = |recipe: &str, flag: &str| {
+        apply_edits(
+            recipe,
+            &[EditOp::AddCompilerFlag {
+                flag: flag.into(),
+                flags: "fflags".into(),
+                when: String::new(),
+            }],
+        )
+    };
+    let one = define(RECIPE, "-DEOS_17T").unwrap();
+    let two = define(&one, "-DEOS_SIG2").unwrap();
+    assert!(two.ends_with(
+        "    def flag_handler(self, name, flags):\n        if name == \"fflags\":\n            flags.append(\"-DEOS_17T\")\n        if name == \"fflags\":\n            flags.append(\"-DEOS_SIG2\")\n        return (flags, None, None)\n"
+    ));
+    // A handler of another shape is not edited blindly.
+    let own = format!("{RECIPE}\n    def flag_handler(self, name, flags):\n        return self.inject_flags(name, flags)\n");
+    let err = define(&own, "-DX").unwrap_err().to_string();
+    assert!(
+        err.contains("does not end with `return (flags, …)`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn header_edits() {
     let without = RECIPE.replace("from spack.package import *\n", "");
     let out = apply_edits(&without, &[EditOp::AddSpackImport {}]).unwrap();
@@ -567,6 +595,26 @@ fn a_filter_file_may_only_name_the_files_the_failure_names_when_there_are_some()
     assert_eq!(filter(&menu), json!({"type": "string"}));
     menu.files = vec!["blitz/generate/Makefile.in".into()];
     assert_eq!(filter(&menu)["enum"], json!(["blitz/generate/Makefile.in"]));
+}
+
+#[test]
+fn a_compiler_flag_may_only_be_a_listed_macro_for_every_compiler_when_there_are_some() {
+    let flag = |menu: &Menu| {
+        edit_schema(menu)["properties"]["edits"]["items"]["oneOf"][0]["properties"].clone()
+    };
+    let mut menu = Menu {
+        ops: vec![OpKind::AddCompilerFlag],
+        max_edits: 1,
+        ..Menu::default()
+    };
+    assert_eq!(flag(&menu)["flag"], json!({"type": "string"}));
+    assert_eq!(flag(&menu)["when"], json!({"type": "string"}));
+    menu.flag_values = vec!["-DEOS_7T".into(), "-DEOS_17T".into()];
+    menu.flag_kinds = vec!["fflags".into()];
+    let props = flag(&menu);
+    assert_eq!(props["flag"]["enum"], json!(["-DEOS_7T", "-DEOS_17T"]));
+    assert_eq!(props["flags"]["enum"], json!(["fflags"]));
+    assert_eq!(props["when"]["enum"], json!([""]));
 }
 
 #[test]

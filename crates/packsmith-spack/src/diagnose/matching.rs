@@ -78,5 +78,6 @@ pub(super) fn diagnosis<S: AsRef<str>>(
         names: Vec::new(),
         hint: None,
         findings: Vec::new(),
+        undefined: Vec::new(),
     }
 }

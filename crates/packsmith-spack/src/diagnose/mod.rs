@@ -18,6 +18,7 @@ mod python_build;
 mod reduce;
 mod rules;
 mod smoke;
+mod undefined;
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,7 @@ pub(crate) use hermetic::host_zlib_report;
 pub use reduce::{reduce_log, ReducedLog};
 pub use rules::classify;
 pub use smoke::diagnose_smoke;
+pub use undefined::{undefined_names, SourceLanguage, UndefinedName};
 
 /// What went wrong, coarse enough for the repair loop to dispatch on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -152,6 +154,10 @@ pub struct Diagnosis {
     /// The hermeticity check's findings, each with its evidence.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<UndeclaredDependency>,
+    /// For a compilation failure, the names the compiler could not find,
+    /// from the whole build log.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undefined: Vec<UndefinedName>,
 }
 
 /// Diagnoses a failed stage: from what the stage itself knows when
@@ -177,6 +183,9 @@ pub fn diagnose_outcome(outcome: &SpackStageOutcome) -> std::io::Result<Option<D
     };
     if outcome.timed_out {
         d.class = FailureClass::Timeout;
+    }
+    if d.class == FailureClass::Compilation {
+        d.undefined = undefined_names(build_log.as_deref().unwrap_or(&log));
     }
     Ok(Some(d))
 }

@@ -27,7 +27,9 @@ use crate::diagnose::FailureClass;
 use super::build_config::{self, Template};
 use super::edit_losses;
 use super::error_lines::{self, ErrorLine};
+use super::preprocessor_choice::{self, Choices};
 use super::prompts::{self, ExampleHints};
+use super::source_walk;
 use super::stages::{class_name, diagnosis_of};
 use super::RECIPE_FILE;
 
@@ -276,6 +278,8 @@ struct Offer {
     found: Vec<EditOp>,
     lines: Vec<ErrorLine>,
     templates: Vec<Template>,
+    /// The macros one of which defines a name the compiler could not find.
+    choices: Option<Choices>,
     build_tool: bool,
 }
 
@@ -357,6 +361,17 @@ fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Fai
             menu.files.push(line.file.clone());
         }
     }
+    // A build tool whose package the recipe declares is not missing as a
+    // package: the build calls it by another name (`python`, where the
+    // package installs `python3`), so declaring it again is no repair.
+    let declared = diagnosis_of(failure).is_some_and(|d| {
+        d.class == FailureClass::MissingBuildTool
+            && !d.names.is_empty()
+            && d.names.iter().all(|n| menu.dependencies.contains(n))
+    });
+    if declared {
+        menu.ops.retain(|o| *o != OpKind::AddDependency);
+    }
     // A build file make includes and the source lacks: the templates the
     // project ships for it, to copy one of.
     let mut templates = Vec::new();
@@ -372,6 +387,23 @@ fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Fai
     if templates.is_empty() {
         menu.ops.retain(|o| *o != OpKind::CopyFile);
     }
+    // A name the source defines only under macros the build leaves unset:
+    // which one to set is the whole job, so it is the only edit offered.
+    let choices = match (diagnosis_of(failure), ctx.source) {
+        (Some(d), Some(root)) if d.class == FailureClass::Compilation => {
+            // A macro the recipe already passes did not help.
+            let source = recipe.source();
+            preprocessor_choice::find(&d.undefined, root, |flag| {
+                source.contains(&format!("\"{flag}\""))
+            })
+        }
+        _ => None,
+    };
+    if let Some(found) = &choices {
+        menu.ops = vec![OpKind::AddCompilerFlag];
+        menu.flag_values = found.choices.iter().map(|c| c.flag()).collect();
+        menu.flag_kinds = vec![found.flags.to_string()];
+    }
     let copied = log.copied();
     if menu.ops.iter().any(|o| !copied.contains(o)) {
         menu.ops.retain(|o| !copied.contains(o));
@@ -384,6 +416,7 @@ fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Fai
         found,
         lines,
         templates,
+        choices,
         build_tool,
     }
 }
@@ -469,6 +502,12 @@ pub fn edits_request(
         suggestions: suggestions(ctx, log, &tree, failure),
         error_lines: offer.lines.iter().map(ToString::to_string).collect(),
         templates: offer.templates.iter().map(ToString::to_string).collect(),
+        choice_name: offer.choices.as_ref().map_or("", |c| c.name.as_str()),
+        choices: offer
+            .choices
+            .iter()
+            .flat_map(|c| c.choices.iter().map(ToString::to_string))
+            .collect(),
         packages: &menu.packages,
         variants: &variant_lines(&tree),
         new_variants: &menu.new_variants,
@@ -647,33 +686,14 @@ const MAX_ENTRIES: usize = 20_000;
 /// compiler the project never runs changes nothing: a small model answered
 /// a Python package's failure with a Fortran flag, the menu's example).
 fn has_sources(root: &Path, exts: &[&str]) -> bool {
-    let mut stack = vec![root.to_path_buf()];
-    let mut seen = 0;
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.filter_map(Result::ok) {
-            seen += 1;
-            if seen > MAX_ENTRIES {
-                // Too large to tell: let Spack decide.
-                return true;
-            }
-            let path = entry.path();
-            let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            match entry.file_type() {
-                Ok(t) if t.is_dir() && !hidden => stack.push(path),
-                Ok(t) if t.is_file() => {
-                    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-                    if exts.contains(&ext) {
-                        return true;
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    false
+    let mut found = false;
+    let whole = source_walk::walk_files(root, MAX_ENTRIES, |path| {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        found = exts.contains(&ext);
+        found
+    });
+    // Too large to tell: let Spack decide.
+    found || !whole
 }
 
 /// `" (its top files: a, b, …)"`: what a model could name instead.
@@ -1025,6 +1045,33 @@ class Heatsim(CMakePackage):
     }
 
     #[test]
+    fn a_build_tool_the_recipe_declares_is_not_offered_as_a_dependency_again() {
+        let src = tempfile::tempdir().unwrap();
+        let failure = tool_not_found(src.path());
+        let idx = names();
+        let ctx = context(&idx, Some(src.path()));
+        let offered = |recipe: &str| {
+            let request = edits_request(
+                &ctx,
+                &RuleLog::default(),
+                &Recipe::new("package.py", recipe),
+                &failure,
+                1,
+            );
+            request.messages[0].content.contains("add_dependency")
+        };
+        let clean = clean_recipe();
+        assert!(offered(&clean));
+        let declared = clean.replacen(
+            "    depends_on(",
+            "    depends_on(\"python\", type=\"build\")\n    depends_on(",
+            1,
+        );
+        assert_ne!(declared, clean);
+        assert!(!offered(&declared));
+    }
+
+    #[test]
     fn the_examples_are_drawn_from_the_failure_and_left_to_fill() {
         let src = tempfile::tempdir().unwrap();
         let failure = tool_not_found(src.path());
@@ -1177,6 +1224,70 @@ class Heatsim(CMakePackage):
             1,
         );
         assert!(!request.messages[0].content.contains("copy_file"));
+    }
+
+    #[test]
+    fn a_name_defined_only_under_unset_macros_offers_those_macros_alone() {
+        let src = tempfile::tempdir().unwrap();
+        std::fs::write(
+            src.path().join("stmt_fns.h"),
+            "#if defined (EOS_7T)\n      sig(t,s)=c1\n#elif (EOS_17T)\n      sig(t,s)=c2\n#endif\n",
+        )
+        .unwrap();
+        std::fs::write(
+            src.path().join("mod_incupd.F90"),
+            "#include \"stmt_fns.h\"\n",
+        )
+        .unwrap();
+        let excerpt = "Error: Function 'sig' at (1) has no IMPLICIT type\nmake: *** [config/_:45: mod_incupd.o] Error 1";
+        let failure =
+            super::super::stages::install_failure(FailureClass::Compilation, excerpt, &[]);
+        let (user, schema) = edit_offer(src.path(), &failure);
+        assert!(
+            user.contains("The source defines `sig` only where one of these macros is set")
+                && user.contains("- -DEOS_7T (selects the definition at stmt_fns.h:2)\n- -DEOS_17T (selects the definition at stmt_fns.h:4)\n"),
+            "{user}"
+        );
+        let items = schema["properties"]["edits"]["items"]["oneOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(items.len(), 1, "the choice is the only edit offered");
+        let flag = op_schema(&schema, "add_compiler_flag");
+        assert_eq!(
+            flag["properties"]["flag"]["enum"],
+            serde_json::json!(["-DEOS_7T", "-DEOS_17T"])
+        );
+        assert_eq!(
+            flag["properties"]["flags"]["enum"],
+            serde_json::json!(["fflags"])
+        );
+        let idx = names();
+        let ctx = context(&idx, Some(src.path()));
+        let fixed = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            &clean_recipe(),
+            r#"{"edits": [{"op": "add_compiler_flag", "flag": "-DEOS_17T", "flags": "fflags", "when": ""}]}"#,
+        )
+        .expect("a chosen macro applies");
+        assert!(fixed.contains("flags.append(\"-DEOS_17T\")"), "{fixed}");
+        let unfilled = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            &clean_recipe(),
+            r#"{"edits": [{"op": "add_compiler_flag", "flag": "<one of the macros listed>", "flags": "fflags", "when": ""}]}"#,
+        );
+        assert!(unfilled.unwrap_err().contains("to fill in"));
+        // The macro the recipe passes is not offered again; with none left,
+        // the usual menu is back.
+        let failed = Recipe::new("package.py", &fixed);
+        let request = edits_request(&ctx, &RuleLog::default(), &failed, &failure, 1);
+        assert!(!request.messages[0].content.contains("-DEOS_17T (selects"));
+        let schema = request.output_schema.unwrap().schema;
+        assert_eq!(
+            op_schema(&schema, "add_compiler_flag")["properties"]["flag"]["enum"],
+            serde_json::json!(["-DEOS_7T"])
+        );
     }
 
     #[test]

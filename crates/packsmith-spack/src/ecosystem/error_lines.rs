@@ -153,10 +153,13 @@ fn tool_lines(excerpt: &str, root: &Path, autoreconf: bool) -> Vec<ErrorLine> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let order = if !autoreconf && root.join("configure").is_file() {
-        MAKEFILES
-    } else {
+    // Spack runs autoreconf when the recipe forces it or the source has no
+    // configure script.
+    let regenerates = autoreconf || !root.join("configure").is_file();
+    let order = if regenerates {
         MAKEFILES_AUTORECONF
+    } else {
+        MAKEFILES
     };
     for file in order {
         let relative = if dir.is_empty() {
@@ -164,6 +167,14 @@ fn tool_lines(excerpt: &str, root: &Path, autoreconf: bool) -> Vec<ErrorLine> {
         } else {
             format!("{dir}/{file}")
         };
+        // Automake writes a Makefile.in again from its Makefile.am when
+        // autoreconf runs: an edit there is lost.
+        let regenerated = regenerates
+            && file == "Makefile.in"
+            && root.join(&relative).with_file_name("Makefile.am").is_file();
+        if regenerated {
+            continue;
+        }
         let Ok(text) = std::fs::read_to_string(root.join(&relative)) else {
             continue;
         };
@@ -256,12 +267,11 @@ mod tests {
         )
         .unwrap();
         let excerpt = "/bin/bash: line 1: python: command not found\nmake[4]: Entering directory '{STAGE}/spack-stage-blitz-1.0.2-x/spack-src/blitz/generate'\npython genstencils.py ../../blitz/array/stencil-classes.cc\n/bin/bash: line 1: python: command not found\nmake[4]: *** [Makefile:624: ../../blitz/array/stencil-classes.cc] Error 127\n";
+        // Without its configure, autoreconf runs and writes Makefile.in
+        // again from Makefile.am: only Makefile.am is named.
         assert_eq!(
             shown(named(excerpt, Some(dir.path()), false)),
-            [
-                "blitz/generate/Makefile.am line 3: `python $< $@`",
-                "blitz/generate/Makefile.in line 3: `python $< $@`",
-            ]
+            ["blitz/generate/Makefile.am line 3: `python $< $@`"]
         );
         // With its configure, the source's Makefile.in is what make reads.
         std::fs::write(dir.path().join("configure"), "#!/bin/sh\n").unwrap();
@@ -269,10 +279,10 @@ mod tests {
             shown(named(excerpt, Some(dir.path()), false))[0],
             "blitz/generate/Makefile.in line 3: `python $< $@`"
         );
-        // A recipe that regenerates them: Makefile.am again.
+        // A recipe that regenerates them: Makefile.am alone again.
         assert_eq!(
-            shown(named(excerpt, Some(dir.path()), true))[0],
-            "blitz/generate/Makefile.am line 3: `python $< $@`"
+            shown(named(excerpt, Some(dir.path()), true)),
+            ["blitz/generate/Makefile.am line 3: `python $< $@`"]
         );
         // Without a program not found, nothing is read.
         assert!(named(

@@ -12,9 +12,11 @@ mod finish;
 mod hermeticity;
 mod output;
 mod pick_repair;
+mod preprocessor_choice;
 mod prompts;
 mod references;
 mod smoke;
+mod source_walk;
 mod stages;
 #[cfg(test)]
 mod test_brief;

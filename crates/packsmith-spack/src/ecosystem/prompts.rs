@@ -105,6 +105,10 @@ pub struct EditsContext<'a> {
     /// The templates a missing build file may be copied from, each with
     /// its compiler line (for `copy_file`).
     pub templates: Vec<String>,
+    /// A name the compiler could not find, and the macros (as `-D` flags,
+    /// each with the definition it selects) one of which defines it.
+    pub choice_name: &'a str,
+    pub choices: Vec<String>,
     pub packages: &'a [String],
     pub variants: &'a [String],
     pub new_variants: &'a [String],
@@ -125,6 +129,7 @@ pub struct ExampleHints<'a> {
 const FILL_IN_REPL: &str = "<the text as it should read>";
 const FILL_IN_PACKAGE: &str = "<package>";
 const FILL_IN_TEMPLATE: &str = "<one of the templates listed>";
+const FILL_IN_MACRO: &str = "<one of the macros listed>";
 
 /// How the prompt offers an operation: an example of its JSON and when it
 /// fits. The example is `found` (an edit of this kind packsmith's rules
@@ -167,6 +172,9 @@ pub fn unfilled(edit: &EditOp) -> Option<String> {
         )),
         EditOp::CopyFile { from, .. } if from == FILL_IN_TEMPLATE => Some(format!(
             "`{FILL_IN_TEMPLATE}` stands for a template's path, to fill in"
+        )),
+        EditOp::AddCompilerFlag { flag, .. } if flag == FILL_IN_MACRO => Some(format!(
+            "`{FILL_IN_MACRO}` stands for one of the listed flags, to fill in"
         )),
         EditOp::FilterFile { regex, repl, .. } if repl == regex => {
             Some(format!("filter_file replaces `{regex}` with itself"))
@@ -271,9 +279,15 @@ fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
             first(&menu.variants, "mpi")
         ),
         OpKind::AddConfigureArg => r#"{"op": "add_configure_arg", "arg": "--without-x"}"#.into(),
-        OpKind::AddCompilerFlag => {
-            r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into()
-        }
+        // A macro to choose among those listed goes to every compiler.
+        OpKind::AddCompilerFlag => match menu.flag_kinds.first() {
+            Some(kind) if !menu.flag_values.is_empty() => format!(
+                r#"{{"op": "add_compiler_flag", "flag": {}, "flags": {}, "when": ""}}"#,
+                serde_json::to_string(FILL_IN_MACRO).unwrap_or_default(),
+                serde_json::to_string(kind).unwrap_or_default()
+            ),
+            _ => r#"{"op": "add_compiler_flag", "flag": "-fallow-argument-mismatch", "flags": "fflags", "when": "%gcc@10:"}"#.into(),
+        },
         // A line the error names is the example's, with its replacement to
         // fill; a value a backend refused is not: a small model answered
         // such an example with its placeholder, and then with another

@@ -73,6 +73,7 @@ pub(crate) fn install_failure(
         hint: None,
         signature: String::new(),
         findings: Vec::new(),
+        undefined: crate::diagnose::undefined_names(excerpt),
     };
     Failure::new("install", class_name(&d), excerpt).with_detail(d)
 }

@@ -279,6 +279,7 @@ mod tests {
             hint: None,
             signature: String::new(),
             findings: Vec::new(),
+            undefined: Vec::new(),
         }
     }
 
