@@ -28,6 +28,9 @@ const MAX_CHOICES: usize = 12;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
     pub macro_name: String,
+    /// Every macro its `#if`/`#elif` chain tests: one of them passed
+    /// already made that chain's choice.
+    pub alternatives: Vec<String>,
     /// The definition it selects, relative to the source root, and its line.
     pub file: String,
     pub line: usize,
@@ -67,6 +70,8 @@ trait Definitions {
     fn flags(self) -> &'static str;
     fn extensions(self) -> &'static [&'static str];
     fn definition_patterns(self, name: &str) -> Vec<Regex>;
+    fn continuation_pattern(self, name: &str) -> Option<Regex>;
+    fn continues(self, line: &str) -> bool;
     fn comment(self, line: &str) -> bool;
 }
 
@@ -108,6 +113,29 @@ impl Definitions for SourceLanguage {
         patterns.iter().filter_map(|p| Regex::new(p).ok()).collect()
     }
 
+    /// An entity a continued Fortran declaration initializes on a line of
+    /// its own (`real, parameter :: &` then `c1=-1.36E-01, &`).
+    fn continuation_pattern(self, name: &str) -> Option<Regex> {
+        match self {
+            Self::Fortran => {
+                Regex::new(&format!(r"(?i)^\s*&?\s*{}\s*=[^=]", regex::escape(name))).ok()
+            }
+            Self::C | Self::Cxx => None,
+        }
+    }
+
+    /// Whether the statement on `line` goes on on the next one: a Fortran
+    /// line whose code (before any `!` comment) ends with `&`.
+    fn continues(self, line: &str) -> bool {
+        match self {
+            Self::Fortran => line
+                .split('!')
+                .next()
+                .is_some_and(|code| code.trim_end().ends_with('&')),
+            Self::C | Self::Cxx => false,
+        }
+    }
+
     fn comment(self, line: &str) -> bool {
         let t = line.trim_start();
         match self {
@@ -128,7 +156,7 @@ pub fn find(
 ) -> Option<Choices> {
     undefined.iter().find_map(|u| {
         let mut choices = choices_for(root, &u.name, u.language)?;
-        choices.retain(|c| !passed(&c.flag()));
+        choices.retain(|c| !c.alternatives.iter().any(|m| passed(&format!("-D{m}"))));
         (!choices.is_empty()).then(|| Choices {
             name: u.name.clone(),
             flags: u.language.flags(),
@@ -142,8 +170,9 @@ enum Guard {
     /// Outside every condition, or under one that sets no macro (an
     /// `#else`, an `#ifndef`): the name is defined whatever is set.
     Open,
-    /// Under the macros the innermost condition tests.
-    Macros(Vec<String>),
+    /// Under the macros the innermost condition's branch tests, and every
+    /// macro its chain tests.
+    Macros(Vec<String>, Vec<String>),
 }
 
 /// The macros selecting `name`'s definitions in `root`; `None` when the
@@ -169,11 +198,12 @@ fn choices_for(root: &Path, name: &str, language: SourceLanguage) -> Option<Vec<
         for (line, guard) in definitions(&text, name, language, &patterns) {
             match guard {
                 Guard::Open => open = true,
-                Guard::Macros(macros) => {
+                Guard::Macros(macros, alternatives) => {
                     for macro_name in macros {
                         if !choices.iter().any(|c| c.macro_name == macro_name) {
                             choices.push(Choice {
                                 macro_name,
+                                alternatives: alternatives.clone(),
                                 file: relative.clone(),
                                 line,
                             });
@@ -188,6 +218,9 @@ fn choices_for(root: &Path, name: &str, language: SourceLanguage) -> Option<Vec<
     (!open && !choices.is_empty()).then_some(choices)
 }
 
+/// A branch's macros and its chain's index.
+type Branch = (Vec<String>, usize);
+
 /// The lines of `text` defining `name` (1-based), each with its guard.
 fn definitions(
     text: &str,
@@ -195,22 +228,35 @@ fn definitions(
     language: SourceLanguage,
     patterns: &[Regex],
 ) -> Vec<(usize, Guard)> {
-    // Each open condition's macros: `None` for a branch that sets none.
-    let mut stack: Vec<Option<Vec<String>>> = Vec::new();
-    let mut out = Vec::new();
+    // Each open condition: its branch's macros (`None` for a branch that
+    // sets none) and its chain's index in `chains`, every macro it tests.
+    let mut stack: Vec<(Option<Vec<String>>, usize)> = Vec::new();
+    let mut chains: Vec<Vec<String>> = Vec::new();
+    let mut found: Vec<(usize, Option<Branch>)> = Vec::new();
+    let continuation = language.continuation_pattern(name);
+    // The code line before goes on on this one (comments and directives
+    // between them do not break a continued statement).
+    let mut continued = false;
     for (i, line) in text.lines().enumerate() {
         if let Some((directive, condition)) = directive(line) {
             match directive {
-                "if" => stack.push(tested(condition)),
-                "ifdef" => stack.push(tested(condition)),
-                "ifndef" => stack.push(None),
+                "if" | "ifdef" | "ifndef" => {
+                    let macros = if directive == "ifndef" {
+                        None
+                    } else {
+                        tested(condition)
+                    };
+                    chains.push(macros.clone().unwrap_or_default());
+                    stack.push((macros, chains.len() - 1));
+                }
                 "elif" => {
-                    if let Some(top) = stack.last_mut() {
+                    if let Some((top, chain)) = stack.last_mut() {
                         *top = tested(condition);
+                        chains[*chain].extend(top.clone().unwrap_or_default());
                     }
                 }
                 "else" => {
-                    if let Some(top) = stack.last_mut() {
+                    if let Some((top, _)) = stack.last_mut() {
                         *top = None;
                     }
                 }
@@ -224,19 +270,34 @@ fn definitions(
                 continue;
             }
         }
+        let comment = language.comment(line) || line.trim().is_empty();
         let defines = line.contains(name)
-            && !language.comment(line)
-            && patterns.iter().any(|p| p.is_match(line));
-        if !defines {
-            continue;
+            && !comment
+            && (patterns.iter().any(|p| p.is_match(line))
+                || (continued && continuation.as_ref().is_some_and(|c| c.is_match(line))));
+        if !comment {
+            continued = language.continues(line);
         }
-        let guard = match stack.last() {
-            Some(Some(macros)) => Guard::Macros(macros.clone()),
-            _ => Guard::Open,
-        };
-        out.push((i + 1, guard));
+        if defines {
+            let guard = match stack.last() {
+                Some((Some(macros), chain)) => Some((macros.clone(), *chain)),
+                _ => None,
+            };
+            found.push((i + 1, guard));
+        }
     }
-    out
+    // A chain's macros are known once the file is read: its later
+    // branches count too.
+    found
+        .into_iter()
+        .map(|(line, guard)| {
+            let guard = match guard {
+                Some((macros, chain)) => Guard::Macros(macros, chains[chain].clone()),
+                None => Guard::Open,
+            };
+            (line, guard)
+        })
+        .collect()
 }
 
 /// A preprocessor line's directive and the rest.
@@ -295,6 +356,17 @@ mod tests {
 # elif defined (EOS_SIG2)
       real, parameter :: pref=2000.d4
 # endif
+# if defined (EOS_SIG0)
+      real, parameter :: &
+         c1=-1.36471E-01,   & !const. coefficent
+         c2= 4.68181E-02
+# elif defined (EOS_SIG2)
+! --- coefficients for sigma-2
+      real, parameter :: &
+         c1= 9.77093E+00,   & !const. coefficent
+         c2= 4.68181E-02
+# endif
+      if (c2 == 0.0) c2x=1.0
 ";
 
     const ERROR: &str =
@@ -343,6 +415,32 @@ make: *** [config/_:45: mod_incupd.o] Error 1";
     }
 
     #[test]
+    fn an_entity_a_continued_declaration_initializes_is_found() {
+        let dir = tree(&[("stmt_fns.h", STMT_FNS)]);
+        let error = "Error: Symbol 'c1' at (1) has no IMPLICIT type; did you mean 'a1'?";
+        let found = find(&undefined_names(error), dir.path(), |_| false).expect("choices");
+        assert_eq!(macros(&found), ["EOS_SIG0", "EOS_SIG2"]);
+        // An assignment outside a declaration is no definition.
+        let text = "#ifdef A\n      x = 1\n      c3 = 2.0\n#endif\n";
+        let dir = tree(&[("calc.F90", text)]);
+        let error = "Error: Symbol 'c3' at (1) has no IMPLICIT type";
+        assert_eq!(find(&undefined_names(error), dir.path(), |_| false), None);
+    }
+
+    #[test]
+    fn a_macro_whose_chain_already_has_its_choice_is_not_offered() {
+        // c1 is also defined straight under EOS_12T, an alternative of the
+        // EOS_7T the recipe passes: only the inner sigma choice is left.
+        let text = format!("{STMT_FNS}#if defined (EOS_7T)\n#elif (EOS_12T)\n      real, parameter :: c1=1.0\n#endif\n");
+        let dir = tree(&[("stmt_fns.h", &text)]);
+        let error = "Error: Symbol 'c1' at (1) has no IMPLICIT type";
+        let found = find(&undefined_names(error), dir.path(), |_| false).unwrap();
+        assert_eq!(macros(&found), ["EOS_SIG0", "EOS_SIG2", "EOS_12T"]);
+        let found = find(&undefined_names(error), dir.path(), |f| f == "-DEOS_7T").unwrap();
+        assert_eq!(macros(&found), ["EOS_SIG0", "EOS_SIG2"]);
+    }
+
+    #[test]
     fn a_name_whose_macros_are_all_passed_gives_way_to_the_next() {
         let dir = tree(&[("stmt_fns.h", STMT_FNS)]);
         let log = "Error: Function 'sig' at (1) has no IMPLICIT type\n\
@@ -350,8 +448,9 @@ make: *** [config/_:45: mod_incupd.o] Error 1";
         let passed = ["-DEOS_7T", "-DEOS_9T", "-DEOS_17T"];
         let found = find(&undefined_names(log), dir.path(), |f| passed.contains(&f)).unwrap();
         assert_eq!(found.name, "pref");
+        // One macro of sig's chain passed made that chain's choice.
         let found = find(&undefined_names(log), dir.path(), |f| f == "-DEOS_9T").unwrap();
-        assert_eq!(macros(&found), ["EOS_7T", "EOS_17T"]);
+        assert_eq!(found.name, "pref");
     }
 
     #[test]
