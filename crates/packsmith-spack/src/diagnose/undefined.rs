@@ -20,6 +20,44 @@ pub enum SourceLanguage {
     Cxx,
 }
 
+impl SourceLanguage {
+    const ALL: [Self; 3] = [Self::Fortran, Self::C, Self::Cxx];
+
+    /// The language whose compiler a Spack flag kind reaches.
+    pub fn from_flags(flags: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.flags() == flags)
+    }
+
+    /// The flag kind (`flag_handler`'s `name`) its compiler takes.
+    pub fn flags(self) -> &'static str {
+        match self {
+            Self::Fortran => "fflags",
+            Self::C => "cflags",
+            Self::Cxx => "cxxflags",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fortran => "Fortran",
+            Self::C => "C",
+            Self::Cxx => "C++",
+        }
+    }
+
+    /// The extensions of the files its compiler compiles (headers and
+    /// included files are not).
+    pub fn compiled_extensions(self) -> &'static [&'static str] {
+        match self {
+            Self::Fortran => &[
+                "f", "F", "f90", "F90", "f95", "F95", "f03", "F03", "f08", "F08", "for", "f77",
+            ],
+            Self::C => &["c"],
+            Self::Cxx => &["cc", "cpp", "cxx", "c++", "C"],
+        }
+    }
+}
+
 /// A name a compiler could not find, and its language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UndefinedName {

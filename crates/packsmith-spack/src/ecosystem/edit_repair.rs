@@ -22,13 +22,14 @@ use packsmith_spack_knowledge::recipe::{RecipeTree, Value as RecipeValue, Varian
 use packsmith_spack_knowledge::target::TargetSpack;
 use serde::{Deserialize, Serialize};
 
-use crate::diagnose::FailureClass;
+use crate::diagnose::{FailureClass, SourceLanguage};
 
 use super::build_config::{self, Template};
 use super::edit_losses;
 use super::error_lines::{self, ErrorLine};
 use super::preprocessor_choice::{self, Choices};
 use super::prompts::{self, ExampleHints};
+use super::recipe_statement;
 use super::source_walk;
 use super::stages::{class_name, diagnosis_of};
 use super::RECIPE_FILE;
@@ -281,6 +282,7 @@ struct Offer {
     /// The macros one of which defines a name the compiler could not find.
     choices: Option<Choices>,
     build_tool: bool,
+    recipe_line: Option<u32>,
 }
 
 impl Offer {
@@ -292,6 +294,7 @@ impl Offer {
         ExampleHints {
             line: self.lines.iter().find(|l| l.code.is_some()),
             build_tool: self.build_tool,
+            recipe_line: self.recipe_line,
         }
     }
 }
@@ -418,6 +421,7 @@ fn menu_for(ctx: &EditContext, log: &RuleLog, recipe: &RecipeTree, failure: &Fai
         templates,
         choices,
         build_tool,
+        recipe_line: recipe_statement::named(recipe.source(), &failure.excerpt),
     }
 }
 
@@ -478,6 +482,8 @@ pub fn edits_request(
     let tree = RecipeTree::parse(&recipe.text, RECIPE_FILE);
     let offer = menu_for(ctx, log, &tree, failure);
     let menu = &offer.menu;
+    let mut focus = focus_lines(failure);
+    focus.extend(offer.recipe_line);
     let excerpt: String = failure
         .excerpt
         .lines()
@@ -493,7 +499,7 @@ pub fn edits_request(
         stage: &failure.stage,
         class: &class_of(failure),
         excerpt: &packsmith_agent::clip_chars(&excerpt, 1500),
-        recipe: &numbered(&tree, &focus_lines(failure)),
+        recipe: &numbered(&tree, &focus),
         ops: menu
             .ops
             .iter()
@@ -620,12 +626,13 @@ fn source_check(source: Option<&Path>, edits: &[EditOp]) -> Result<(), String> {
             continue;
         }
         if let EditOp::AddCompilerFlag { flags, .. } = edit {
-            let language = flag_language(flags);
-            if language.is_some_and(|(_, exts)| !has_sources(root, exts)) {
+            let language = SourceLanguage::from_flags(flags);
+            if let Some(language) = language.filter(|l| !has_sources(root, l.compiled_extensions()))
+            {
                 return Err(format!(
                     "edit {} (add_compiler_flag): the source has no {} file for {flags} to reach",
                     i + 1,
-                    language.map_or("", |(name, _)| name)
+                    language.name()
                 ));
             }
             continue;
@@ -662,21 +669,6 @@ fn source_check(source: Option<&Path>, edits: &[EditOp]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The language a flag variable reaches, and its source suffixes.
-fn flag_language(flags: &str) -> Option<(&'static str, &'static [&'static str])> {
-    match flags {
-        "cflags" => Some(("C", &["c"])),
-        "cxxflags" => Some(("C++", &["cc", "cpp", "cxx", "c++", "C"])),
-        "fflags" => Some((
-            "Fortran",
-            &[
-                "f", "F", "f90", "F90", "f95", "F95", "f03", "F03", "f08", "F08", "for", "f77",
-            ],
-        )),
-        _ => None,
-    }
 }
 
 /// Most entries read looking for a source file of a language.
@@ -868,14 +860,14 @@ class Heatsim(CMakePackage):
             "{again:?}"
         );
         // The prompt's made-up example, answered verbatim, was copied.
-        for copied in [
-            r#"{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}"#,
-            r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#,
-        ] {
-            let answer = format!(r#"{{"edits": [{copied}]}}"#);
-            let err = apply_answer(&ctx, &RuleLog::default(), BROKEN, &answer).unwrap_err();
-            assert!(err.contains("the prompt's example"), "{err}");
-        }
+        let copied =
+            r#"{"edits": [{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}]}"#;
+        let err = apply_answer(&ctx, &RuleLog::default(), BROKEN, copied).unwrap_err();
+        assert!(err.contains("the prompt's example"), "{err}");
+        // A line's new text is left to fill; answered as is, it was copied.
+        let unfilled = r#"{"edits": [{"op": "replace_line", "line": 12, "text": "<the statement as it should read>"}]}"#;
+        let err = apply_answer(&ctx, &RuleLog::default(), BROKEN, unfilled).unwrap_err();
+        assert!(err.contains("new text of line 12, to fill in"), "{err}");
         // A line added over the homepage drops it: refused, with what it drops.
         let over = apply_answer(
             &ctx,
@@ -890,6 +882,32 @@ class Heatsim(CMakePackage):
     }
 
     #[test]
+    fn the_line_example_points_at_the_statement_the_failure_names() {
+        let idx = names();
+        let ctx = context(&idx, None);
+        let fetch = Failure::new(
+            "install",
+            "fetch",
+            "==> Error: FetchError: All fetchers failed for spack-stage-heatsim-\
+             0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        );
+        let request = edits_request(
+            &ctx,
+            &RuleLog::default(),
+            &Recipe::new("package.py", BROKEN),
+            &fetch,
+            1,
+        );
+        let user = &request.messages[0].content;
+        assert!(
+            user.contains(
+                r#"{"op": "replace_line", "line": 10, "text": "<the statement as it should read>"}"#
+            ),
+            "{user}"
+        );
+    }
+
+    #[test]
     fn an_operation_whose_example_was_copied_leaves_the_menu() {
         let idx = names();
         let ctx = context(&idx, None);
@@ -898,7 +916,11 @@ class Heatsim(CMakePackage):
                 &ctx,
                 log,
                 &Recipe::new("package.py", BROKEN),
-                &static_failure(),
+                &Failure::new(
+                    "install",
+                    "compilation",
+                    "error: 'auto_ptr' is not a member of 'std'",
+                ),
                 1,
             );
             let schema = &request.output_schema.as_ref().expect("a schema").schema;
@@ -910,12 +932,13 @@ class Heatsim(CMakePackage):
                 .collect()
         };
         let log = RuleLog::default();
-        assert!(offered(&log).contains(&"replace_line".to_string()));
-        let copied = r#"{"edits": [{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}]}"#;
+        assert!(offered(&log).contains(&"add_conflicts".to_string()));
+        let copied =
+            r#"{"edits": [{"op": "add_conflicts", "spec": "%gcc@:8", "msg": "needs C++17"}]}"#;
         assert!(apply_answer(&ctx, &log, BROKEN, copied).is_err());
         let now = offered(&log);
-        assert!(!now.contains(&"replace_line".to_string()), "{now:?}");
-        assert!(now.contains(&"rename_dependency".to_string()), "{now:?}");
+        assert!(!now.contains(&"add_conflicts".to_string()), "{now:?}");
+        assert!(now.contains(&"add_compiler_flag".to_string()), "{now:?}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod output;
 mod pick_repair;
 mod preprocessor_choice;
 mod prompts;
+mod recipe_statement;
 mod references;
 mod smoke;
 mod source_walk;

@@ -64,11 +64,9 @@ pub struct Choices {
     pub choices: Vec<Choice>,
 }
 
-/// The flag kind a language's compiler takes, the extensions of files
-/// that may define a name, how a line defines one, and what a comment is.
+/// The files of a language that may define a name, how a line defines one, and what a comment is.
 trait Definitions {
-    fn flags(self) -> &'static str;
-    fn extensions(self) -> &'static [&'static str];
+    fn may_define(self, ext: &str) -> bool;
     fn definition_patterns(self, name: &str) -> Vec<Regex>;
     fn continuation_pattern(self, name: &str) -> Option<Regex>;
     fn continues(self, line: &str) -> bool;
@@ -76,23 +74,14 @@ trait Definitions {
 }
 
 impl Definitions for SourceLanguage {
-    fn flags(self) -> &'static str {
-        match self {
-            Self::Fortran => "fflags",
-            Self::C => "cflags",
-            Self::Cxx => "cxxflags",
-        }
-    }
-
-    fn extensions(self) -> &'static [&'static str] {
-        match self {
-            Self::Fortran => &[
-                "f", "F", "f90", "F90", "f95", "F95", "f03", "F03", "f08", "F08", "for", "h",
-                "inc", "fi", "fh",
-            ],
-            Self::C => &["c", "h"],
-            Self::Cxx => &["cc", "cpp", "cxx", "C", "h", "hh", "hpp", "hxx"],
-        }
+    /// A file the compiler compiles, or one it includes.
+    fn may_define(self, ext: &str) -> bool {
+        let included: &[&str] = match self {
+            Self::Fortran => &["h", "inc", "fi", "fh"],
+            Self::C => &["h"],
+            Self::Cxx => &["h", "hh", "hpp", "hxx"],
+        };
+        self.compiled_extensions().contains(&ext) || included.contains(&ext)
     }
 
     /// A Fortran statement function, procedure or initialized entity; a C
@@ -184,7 +173,7 @@ fn choices_for(root: &Path, name: &str, language: SourceLanguage) -> Option<Vec<
     walk_files(root, MAX_ENTRIES, |path| {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= MAX_FILE_BYTES);
-        if !language.extensions().contains(&ext) || !small {
+        if !language.may_define(ext) || !small {
             return false;
         }
         let Ok(text) = std::fs::read_to_string(path) else {

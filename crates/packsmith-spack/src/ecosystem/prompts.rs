@@ -122,6 +122,8 @@ pub struct EditsContext<'a> {
 pub struct ExampleHints<'a> {
     pub line: Option<&'a ErrorLine>,
     pub build_tool: bool,
+    /// The first line of the recipe statement the failure names.
+    pub recipe_line: Option<u32>,
 }
 
 /// The value an example leaves for the model to fill; answered as is, it
@@ -130,6 +132,7 @@ const FILL_IN_REPL: &str = "<the text as it should read>";
 const FILL_IN_PACKAGE: &str = "<package>";
 const FILL_IN_TEMPLATE: &str = "<one of the templates listed>";
 const FILL_IN_MACRO: &str = "<one of the macros listed>";
+const FILL_IN_LINE: &str = "<the statement as it should read>";
 
 /// How the prompt offers an operation: an example of its JSON and when it
 /// fits. The example is `found` (an edit of this kind packsmith's rules
@@ -147,10 +150,9 @@ pub fn op_line(op: OpKind, menu: &Menu, found: Option<&EditOp>, hints: ExampleHi
 
 /// The examples that illustrate an operation's JSON with made-up values,
 /// never built from this recipe's menu or rules: answered verbatim, they
-/// were copied, not meant (a C++17 conflict on a Python package, a CMake
-/// dependency on line 12).
+/// were copied, not meant (a C++17 conflict on a Python package).
 pub fn placeholder_examples() -> Vec<EditOp> {
-    [OpKind::AddConflicts, OpKind::ReplaceLine]
+    [OpKind::AddConflicts]
         .into_iter()
         .filter_map(|op| {
             let example = op_example(op, &Menu::default(), ExampleHints::default());
@@ -175,6 +177,9 @@ pub fn unfilled(edit: &EditOp) -> Option<String> {
         )),
         EditOp::AddCompilerFlag { flag, .. } if flag == FILL_IN_MACRO => Some(format!(
             "`{FILL_IN_MACRO}` stands for one of the listed flags, to fill in"
+        )),
+        EditOp::ReplaceLine { line, text, .. } if text == FILL_IN_LINE => Some(format!(
+            "`{FILL_IN_LINE}` stands for the new text of line {line}, to fill in"
         )),
         EditOp::FilterFile { regex, repl, .. } if repl == regex => {
             Some(format!("filter_file replaces `{regex}` with itself"))
@@ -314,9 +319,14 @@ fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
             serde_json::to_string(FILL_IN_TEMPLATE).unwrap_or_default(),
             first(&menu.copy_to, "config.mk")
         ),
-        OpKind::ReplaceLine => {
-            r#"{"op": "replace_line", "line": 12, "text": "depends_on('cmake@3.16:', type='build')"}"#.into()
-        }        OpKind::AddMethod => {
+        // The text is the model's to write: a small model copied a made-up
+        // one (a CMake dependency) over a recipe's patch.
+        OpKind::ReplaceLine => format!(
+            r#"{{"op": "replace_line", "line": {}, "text": {}}}"#,
+            hints.recipe_line.unwrap_or(12),
+            serde_json::to_string(FILL_IN_LINE).unwrap_or_default()
+        ),
+        OpKind::AddMethod => {
             r#"{"op": "add_method", "text": "    def install(self, spec, prefix):\n        make(\"install\")\n"}"#.into()
         }
         OpKind::SetAttribute => {
