@@ -32,6 +32,8 @@ logs! {
     unknown_dependency_at_concretize => ("unknown-dependency-spec", Stage::Concretize, FailureClass::UnknownPackage),
     depends_on_c_on_0_23 => ("depends-on-c", Stage::Audit, FailureClass::UnknownPackage),
     unsatisfiable_version => ("unsatisfiable", Stage::Concretize, FailureClass::Constraint),
+    // From the fix-commit set (py-xgboost): a dependency's version this Spack's package lacks.
+    unknown_dependency_version_at_audit => ("unknown-version", Stage::Audit, FailureClass::Constraint),
     cmake_configure_error => ("cmake-define-fails", Stage::Install, FailureClass::CmakeConfigure),
     missing_find_package => ("missing-find-package", Stage::Install, FailureClass::MissingDependency),
     cxx_compile_error => ("compile-error", Stage::Install, FailureClass::Compilation),

@@ -44,7 +44,7 @@ regex!(
 );
 regex!(
     CONSTRAINT,
-    r"(?i)(is unsatisfiable|failed to concretize|cannot satisfy|no such variant|conflicts with|invalid values for variant|does not satisfy|unsatisfiable)"
+    r"(?i)(is unsatisfiable|failed to concretize|cannot satisfy|cannot be satisfied by known versions|no such variant|conflicts with|invalid values for variant|does not satisfy|unsatisfiable)"
 );
 regex!(
     FETCH,
@@ -440,13 +440,41 @@ fn constraint(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
                 t.split_once(". ")
                     .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
                     || l.contains("issues found")
+                    || t.starts_with("known versions of")
             })
-            .copied()
-            .collect();
+            .fold(Vec::new(), |mut kept, l| {
+                // The known versions repeat under every issue.
+                if !kept.contains(l) {
+                    kept.push(*l);
+                }
+                kept
+            });
         if !issues.is_empty() {
             d.excerpt = cap(&issues);
             d.summary = issues[0].trim().to_string();
             d.signature = signature(&d.summary);
+        }
+        // A version this Spack's package of a dependency lacks: the
+        // audit reads every version's directives, not only the one built.
+        let unknown: Vec<String> = lines
+            .iter()
+            .filter_map(|l| UNSAT_KNOWN.as_ref()?.captures(l)?.get(2))
+            .map(|m| m.as_str().to_string())
+            .fold(Vec::new(), |mut names, n| {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+                names
+            });
+        if !unknown.is_empty() {
+            d.hint = Some(format!(
+                "this Spack's {} lacks the versions the recipe asks for (the known ones \
+                 are listed): bound each such depends_on with when= to the recipe's \
+                 versions that need it, and keep only versions whose dependencies this \
+                 Spack has",
+                unknown.join(", ")
+            ));
+            d.names = unknown;
         }
     }
     Some(d)
