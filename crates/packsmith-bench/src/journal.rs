@@ -137,6 +137,11 @@ pub struct PairResult {
     /// and its review's open items, from the report's extras.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub levels: Option<serde_json::Value>,
+    /// The model's smoke test where the deterministic one had nothing to
+    /// run (`report.extras.smoke_job`: its answer, check and whether it
+    /// was written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smoke_job: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub review_open: Vec<String>,
 }
@@ -305,6 +310,7 @@ mod tests {
             score_error: None,
             repair_class: None,
             levels: None,
+            smoke_job: None,
             review_open: Vec::new(),
         }
     }

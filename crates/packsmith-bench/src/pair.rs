@@ -331,6 +331,7 @@ pub fn run_pair(plan: &Plan, out: &Path, pair: &Pair) -> Result<PairResult> {
         score_error: None,
         repair_class: task.repair_class().map(str::to_string),
         levels: None,
+        smoke_job: None,
         review_open: Vec::new(),
     };
     let report = find_report(&dir, task.run_name()).map(|p| (read_report(&p), p));
@@ -475,6 +476,7 @@ fn absorb(r: &mut PairResult, report: &RunReport) {
         .collect();
     r.attempts = report.attempts.len() as u32;
     r.levels = report.extras.get("levels").cloned();
+    r.smoke_job = report.extras.get("smoke_job").cloned();
     r.review_open = report
         .extras
         .get("review")

@@ -57,6 +57,17 @@ fn run_once(answer: &str) -> Option<Run> {
 /// One attempt on the project `make` writes, packaged as `(name,
 /// version)` by the recipe `answer`.
 fn run_project(package: (&str, &str), make: fn(&Path), answer: &str) -> Option<Run> {
+    run_project_then(package, make, answer, &[])
+}
+
+/// As [`run_project`], the scripted model answering `later` after the
+/// recipe (the after-run smoke job's question), the run's directory kept.
+fn run_project_then(
+    package: (&str, &str),
+    make: fn(&Path),
+    answer: &str,
+    later: &[&str],
+) -> Option<Run> {
     let _spack = crate::spack_real::SPACK
         .lock()
         .unwrap_or_else(|e| e.into_inner());
@@ -66,7 +77,10 @@ fn run_project(package: (&str, &str), make: fn(&Path), answer: &str) -> Option<R
         smoke: true,
     };
     let LoopEnv { eco, src, .. } = ecosystem(run.path(), "smoke", package, make, after)?;
-    let model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));
+    let mut model = ScriptedModel::new("scripted:test").text(format!("```python\n{answer}```"));
+    for text in later {
+        model = model.text(*text);
+    }
     let mut options = AgentOptions::new(run.path().join("out"));
     options.tools = false;
     options.max_attempts = 1;
@@ -80,7 +94,9 @@ fn run_project(package: (&str, &str), make: fn(&Path), answer: &str) -> Option<R
     let mut sink = |_: &AgentEvent| {};
     let report = Agent::run(&task, &eco, &model, &options, &mut sink).unwrap();
     let out = run.path().join("out").join(package.0);
-    let recipe = std::fs::read_to_string(out.join("attempts/01/package.py")).unwrap_or_default();
+    let recipe = std::fs::read_to_string(out.join("package.py"))
+        .or_else(|_| std::fs::read_to_string(out.join("attempts/01/package.py")))
+        .unwrap_or_default();
     let smoke_log =
         std::fs::read_to_string(out.join("attempts/01/logs/smoke.log")).unwrap_or_default();
     Some(Run {
@@ -338,4 +354,77 @@ fn a_program_that_refuses_the_flags_is_tested_to_start() {
         log.contains("PASSED: Stubborn::test_stubborn_version"),
         "{log}"
     );
+}
+
+/// `bin/waiter`: `-V` prints its version; anything else makes it wait for
+/// work, so the probes of `--version` and `--help` are cut off.
+fn waiter_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(waiter VERSION 0.5.0 LANGUAGES C)\n\
+         add_executable(waiter src/waiter.c)\n\
+         install(TARGETS waiter)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/waiter.c"),
+        "#include <stdio.h>\n#include <string.h>\n#include <unistd.h>\n\
+         int main(int argc, char **argv) {\n\
+           if (argc > 1 && strcmp(argv[1], \"-V\") == 0) { puts(\"waiter 0.5.0\"); return 0; }\n\
+           sleep(60);\n  return 0;\n}\n",
+    )
+    .unwrap();
+}
+
+/// Where nothing derived can be tested, the model's one check is proved
+/// on the prefix, run with `spack test run` on the same install and
+/// written into the recipe the run hands over; a check that does not
+/// answer is refused and nothing is written.
+#[test]
+fn the_models_smoke_test_is_written_where_nothing_derived_ran() {
+    let recipe = format!(
+        "from spack.package import *\n\n\nclass Waiter(CMakePackage):\n    \"\"\"A program.\"\"\"\n\n    \
+         homepage = \"https://example.invalid/waiter\"\n    url = \"file:///wrong/waiter-0.5.0.tar.gz\"\n\n    \
+         version(\"0.5.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
+        "0".repeat(64)
+    );
+    let answer = r#"{"op": "run", "program": "waiter", "arg": "-V"}"#;
+    let Some(run) = run_project_then(("waiter", "0.5.0"), waiter_project, &recipe, &[answer])
+    else {
+        return;
+    };
+    eprintln!("{}", run.smoke_log);
+    assert_eq!(run.report.status, RunStatus::Succeeded, "{:#?}", run.report);
+    assert!(
+        run.smoke_log.contains("recipe: nothing to test"),
+        "{}",
+        run.smoke_log
+    );
+    let job = &run.report.extras["smoke_job"];
+    assert_eq!(job["written"], true, "{job:#}");
+    assert_eq!(job["spack_test_run"]["passed"], true, "{job:#}");
+    assert_eq!(run.report.extras["levels"]["smoke_tested"], true);
+    assert!(
+        run.recipe.contains("    def test_waiter_v(self):\n")
+            && run.recipe.contains("        exe(\"-V\")\n"),
+        "{}",
+        run.recipe
+    );
+    assert_eq!(run.report.model_calls, 2, "the recipe and the smoke job");
+
+    // An argument the program does not answer at once: refused, not written.
+    let wrong = r#"{"op": "run", "program": "waiter", "arg": "--usage"}"#;
+    let Some(run) = run_project_then(("waiter", "0.5.0"), waiter_project, &recipe, &[wrong]) else {
+        return;
+    };
+    let job = &run.report.extras["smoke_job"];
+    assert_eq!(job["written"], false, "{job:#}");
+    assert!(
+        job["refused"].as_str().unwrap().contains("did not exit 0"),
+        "{job:#}"
+    );
+    assert_eq!(run.report.extras["levels"]["smoke_tested"], false);
+    assert!(!run.recipe.contains("def test_"), "{}", run.recipe);
 }

@@ -58,6 +58,10 @@ pub struct ConfigStats {
     /// `pick_package`, `rewrite`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub model_jobs: BTreeMap<String, usize>,
+    /// Succeeded pairs whose install nothing derived tested and the model
+    /// was asked for a smoke test, and those whose test it wrote.
+    #[serde(default)]
+    pub smoke_jobs: (usize, usize),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -161,7 +165,12 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
     let mut installed_by: BTreeMap<String, usize> = BTreeMap::new();
     let mut model_path = ModelPath::default();
     let mut model_jobs: BTreeMap<String, usize> = BTreeMap::new();
+    let mut smoke_jobs = (0, 0);
     for r in results.iter().filter(|r| r.outcome == Outcome::Succeeded) {
+        if let Some(job) = &r.smoke_job {
+            smoke_jobs.0 += 1;
+            smoke_jobs.1 += usize::from(job["written"] == true);
+        }
         let by = r.installed_by.clone().unwrap_or_else(|| "unknown".into());
         *installed_by.entry(by).or_default() += 1;
         if let Some(p) = &r.model_path {
@@ -177,6 +186,7 @@ pub fn config_stats(name: &str, results: &[&PairResult], k: u32) -> ConfigStats 
         installed_by,
         model_path,
         model_jobs,
+        smoke_jobs,
         name: name.to_string(),
         n,
         succeeded,

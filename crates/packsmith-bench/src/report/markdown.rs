@@ -317,6 +317,13 @@ fn who_made_it(r: &Report) -> String {
          the model; without a model the run stops at the first failure the rules cannot repair, \
          so these are the pairs the model turned into a success.\n",
     );
+    for c in r.configurations.iter().filter(|c| c.smoke_jobs.0 > 0) {
+        s.push_str(&format!(
+            "\n`{}`: on {} installs where nothing derived could be tested, the model was asked \
+             for a smoke test; {} passed under `spack test run` and were written.\n",
+            c.name, c.smoke_jobs.0, c.smoke_jobs.1
+        ));
+    }
     s
 }
 
@@ -524,9 +531,13 @@ mod tests {
             seconds: 42.0,
             jobs: vec!["pick_package".into()],
         });
-        let old = pair("c", Outcome::Succeeded, Some(2));
-        let failed = pair("d", Outcome::Failed, None);
+        let mut old = pair("c", Outcome::Succeeded, Some(2));
+        old.smoke_job = Some(serde_json::json!({"written": true}));
+        let mut failed = pair("d", Outcome::Failed, None);
+        failed.smoke_job = Some(serde_json::json!({"written": false}));
+        by_draft.smoke_job = Some(serde_json::json!({"written": false}));
         let stats = config_stats("c", &[&by_draft, &by_model, &old, &failed], 3);
+        assert_eq!(stats.smoke_jobs, (2, 1));
         assert_eq!(stats.installed_by.get("model"), Some(&1));
         assert_eq!(stats.installed_by.get("unknown"), Some(&1));
         let report = Report {
@@ -546,5 +557,9 @@ mod tests {
             "{table}"
         );
         assert!(table.contains(" / 42 s |"), "{table}");
+        assert!(
+            table.contains("`c`: on 2 installs where nothing derived could be tested, the model was asked for a smoke test; 1 passed"),
+            "{table}"
+        );
     }
 }

@@ -41,6 +41,7 @@ pub(crate) fn pair(task: &str, outcome: Outcome, success_attempt: Option<u32>) -
         score_error: None,
         repair_class: None,
         levels: None,
+        smoke_job: None,
         review_open: Vec::new(),
     }
 }

@@ -1,8 +1,9 @@
 //! What a Spack run adds to its report after the loop, through the
 //! loop's one `Ecosystem::finish` hook (so report.json and report.md are
 //! written once): the tokens of a `--brief llm` distillation, the
-//! hermeticity record, the variant check on the recipe that passed, and
-//! the review gate with the three levels.
+//! hermeticity record, the variant check on the recipe that passed, the
+//! model's smoke test where none was derived, and the review gate with
+//! the three levels.
 
 use packsmith_agent::{FinishContext, RunReport, RunStatus};
 use packsmith_core::chat::Usage;
@@ -38,6 +39,8 @@ pub(super) fn finish(eco: &SpackEcosystem, report: &mut RunReport, cx: &mut Fini
     if eco.after_run.variant_check && !cx.cancelled {
         check_variants(eco, report, cx);
     }
+    // Before the review, which reads the recipe's tests for its levels.
+    super::smoke_job::after_run(eco, report, cx);
     let style = crate::style::StyleTools::find(&eco.validation.setup.env);
     crate::review::record(report, cx.run_dir, style.as_ref().map_err(String::as_str));
 }

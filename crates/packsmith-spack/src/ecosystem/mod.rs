@@ -17,6 +17,7 @@ mod prompts;
 mod recipe_statement;
 mod references;
 mod smoke;
+mod smoke_job;
 mod source_walk;
 mod stages;
 #[cfg(test)]
@@ -144,6 +145,8 @@ pub struct SpackEcosystem {
     source_root: Option<std::path::PathBuf>,
     /// What the run adds to its report after the loop.
     after_run: AfterRun,
+    /// The installs whose smoke stage found nothing to test.
+    untested: smoke_job::UntestedLog,
 }
 
 impl SpackEcosystem {
@@ -167,6 +170,7 @@ impl SpackEcosystem {
             last_stage: None,
             source_root: None,
             after_run: AfterRun::default(),
+            untested: smoke_job::UntestedLog::default(),
         }
     }
 

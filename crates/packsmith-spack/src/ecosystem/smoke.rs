@@ -8,7 +8,7 @@ use std::time::Instant;
 use packsmith_agent::{AttemptDir, EcosystemError, Recipe, StageOutcome};
 use packsmith_spack_knowledge::edit::smoke::{add_smoke_test, NotWritten, SmokeTest};
 
-use super::{stages, SpackEcosystem, RECIPE_FILE};
+use super::{smoke_job, stages, SpackEcosystem, RECIPE_FILE};
 use crate::validate::smoke::{derive_smoke_test, run_smoke_test, smoke_without_spack};
 use crate::validate::Attempt;
 
@@ -73,6 +73,12 @@ impl SpackEcosystem {
                 None
             }
             Err(NotWritten::Empty) => {
+                // After the loop, a model may write one check (smoke_job).
+                self.untested.record(smoke_job::Untested {
+                    attempt: dir.number(),
+                    recipe: recipe.text.clone(),
+                    derivation: derivation.clone(),
+                });
                 lines.push(
                     "recipe: nothing to test (no program answered --version or --help, no \
                      module of a Python package); the stage passes with nothing checked"

@@ -10,15 +10,19 @@
 //! - `explain_failure`: a failure's class and cause from its log, reduced
 //!   (`diagnose::reduce_log`) or whole; `log_diagnosis` puts it beside the
 //!   rules' verdict (`packsmith diagnose`).
+//! - `smoke_test`: a smoke test where the deterministic one found nothing
+//!   to run, checked on the installed prefix (`ecosystem/smoke_job`).
 
 pub mod explain_failure;
 pub mod log_diagnosis;
 pub mod pick_package;
+pub mod smoke_test;
 pub mod unresolved;
 
 pub use explain_failure::{explain_failure, Explanation};
 pub use log_diagnosis::{diagnose_log, LogDiagnosis, LogView};
 pub use pick_package::{pick_package, Pick, PickQuestion};
+pub use smoke_test::{write_smoke_test, CheckSite, SmokeAnswer, SmokeChoice, SmokeQuestion};
 pub use unresolved::{unresolved_picks, JobError, UnresolvedPick};
 
 use std::time::Instant;

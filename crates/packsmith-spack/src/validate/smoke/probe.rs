@@ -76,6 +76,18 @@ pub fn probe_sandbox(stages: &Sandbox, scratch: &Path) -> Sandbox {
 /// `timeout` ([`PROBE_TIMEOUT`] in the stage). `scratch` must exist; it is
 /// the program's working directory.
 pub fn probe_executable(sandbox: &Sandbox, exe: &Path, scratch: &Path, timeout: Duration) -> Probe {
+    probe_with(sandbox, exe, &PROBE_ARGS, scratch, timeout)
+}
+
+/// Runs `exe` with each of `args` in turn (one argument a run) until one
+/// exits 0 within `timeout`.
+pub fn probe_with(
+    sandbox: &Sandbox,
+    exe: &Path,
+    args: &[&str],
+    scratch: &Path,
+    timeout: Duration,
+) -> Probe {
     let mut probe = Probe {
         tried: Vec::new(),
         answered: None,
@@ -89,7 +101,7 @@ pub fn probe_executable(sandbox: &Sandbox, exe: &Path, scratch: &Path, timeout: 
             return probe;
         }
     }
-    for arg in PROBE_ARGS {
+    for &arg in args {
         let mut command = CommandSpec::new(exe).arg(arg).cwd(scratch).timeout(timeout);
         command.max_output = PROBE_OUTPUT;
         let out = match packsmith_exec::run(&sandbox.wrap(command)) {
