@@ -541,7 +541,8 @@ pub fn apply_answer(
     start: &str,
     raw: &str,
 ) -> Result<String, String> {
-    let list = parse_edit_list(raw)?;
+    let mut list = parse_edit_list(raw)?;
+    read_as_regex(ctx.source, &mut list.edits);
     if list.edits.is_empty() {
         return Err("the edit list is empty".into());
     }
@@ -578,8 +579,19 @@ pub fn apply_answer(
         let fixed_tree = RecipeTree::parse(&fixed, RECIPE_FILE);
         let after = ctx.tally(&fixed_tree);
         if after.errors > before.errors {
+            // A small model rewrites a build file's line with replace_line.
+            let recipe_only = if list
+                .edits
+                .iter()
+                .any(|e| matches!(e, EditOp::ReplaceLine { .. }))
+            {
+                "; replace_line rewrites a line of the recipe (package.py) with Python, \
+                 never a build file's: filter_file changes those"
+            } else {
+                ""
+            };
             Err(format!(
-                "the edits add static-check errors ({} before, {} after)",
+                "the edits add static-check errors ({} before, {} after){recipe_only}",
                 before.errors, after.errors
             ))
         } else if after.repeats > before.repeats {
@@ -605,6 +617,38 @@ pub fn apply_answer(
         });
     }
     outcome
+}
+
+/// A `filter_file` text that does not occur as written but matches as a
+/// regular expression is one: a small model writes `python.*` in the
+/// field named `regex` and leaves `literal` at its default.
+fn read_as_regex(source: Option<&Path>, edits: &mut [EditOp]) {
+    let Some(root) = source else {
+        return;
+    };
+    for edit in edits {
+        let EditOp::FilterFile {
+            file,
+            regex,
+            literal,
+            ..
+        } = edit
+        else {
+            continue;
+        };
+        let special = regex.contains(['.', '*', '+', '?', '[', '^', '$', '\\', '(', '|']);
+        if !*literal || !special {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(root.join(&*file)) else {
+            continue;
+        };
+        if !text.contains(regex.as_str())
+            && regex::Regex::new(regex).is_ok_and(|r| r.is_match(&text))
+        {
+            *literal = false;
+        }
+    }
 }
 
 /// Every `filter_file` edit names a file of the source tree holding the
@@ -879,6 +923,38 @@ class Heatsim(CMakePackage):
             over.as_ref().unwrap_err().contains("overwrites homepage"),
             "{over:?}"
         );
+    }
+
+    #[test]
+    fn a_filter_text_that_only_matches_as_a_regex_is_read_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Makefile.in"), "\tpython $< $@\n").unwrap();
+        let filter = |regex: &str| EditOp::FilterFile {
+            file: "Makefile.in".into(),
+            regex: regex.into(),
+            repl: "python3 $< $@".into(),
+            literal: true,
+        };
+        let mut edits = vec![filter("python.*"), filter("python $< $@"), filter("perl.*")];
+        read_as_regex(Some(dir.path()), &mut edits);
+        let literals: Vec<bool> = edits
+            .iter()
+            .map(|e| matches!(e, EditOp::FilterFile { literal: true, .. }))
+            .collect();
+        // Found as written, or matching nothing either way: left literal.
+        assert_eq!(literals, [false, true, true]);
+        assert!(source_check(Some(dir.path()), &edits[..2]).is_ok());
+    }
+
+    #[test]
+    fn a_build_file_line_written_into_the_recipe_is_refused_with_the_edit_that_fits() {
+        let idx = names();
+        let ctx = context(&idx, None);
+        let answer =
+            r#"{"edits": [{"op": "replace_line", "line": 11, "text": "    python3 $< $@"}]}"#;
+        let err = apply_answer(&ctx, &RuleLog::default(), BROKEN, answer).unwrap_err();
+        assert!(err.contains("add static-check errors"), "{err}");
+        assert!(err.contains("filter_file changes those"), "{err}");
     }
 
     #[test]
