@@ -31,6 +31,11 @@ pub enum Command {
     /// Why a Spack stage failed, from its log: the rules' class, and with
     /// --model the model's class and cause read from the reduced log.
     Diagnose(DiagnoseArgs),
+    /// Ask a model for one smoke test of an installed Spack prefix (run an
+    /// installed program with one argument, or import a module) and prove
+    /// it on the prefix: the job `packsmith spack` runs after a pass when
+    /// nothing derived could be tested. Exit 1 when no check passed.
+    SmokeTest(SmokeTestArgs),
     /// Local models (GGUF) for `--model local:NAME`: pull, list.
     Model(ModelArgs),
     /// Serve a model as an OpenAI-compatible endpoint (POST
@@ -480,6 +485,25 @@ pub struct HermeticityArgs {
     #[arg(long, conflicts_with = "kb")]
     pub no_kb: bool,
     /// One JSON array of reports instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SmokeTestArgs {
+    /// The install prefix (`spack location -i <spec>`).
+    pub prefix: std::path::PathBuf,
+    /// The model to ask (e.g. local:qwen2.5-coder-1.5b; default: the
+    /// configured one).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// The source tree, for its README.
+    #[arg(long)]
+    pub source: Option<std::path::PathBuf>,
+    /// Run the check without the sandbox (where user namespaces are
+    /// unavailable): installed programs run with your rights.
+    #[arg(long)]
+    pub no_sandbox: bool,
     #[arg(long)]
     pub json: bool,
 }

@@ -246,22 +246,45 @@ fn site_packages(prefix: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The interpreter whose `site-packages` the prefix fills
-/// (`lib/python3.11` → `python3.11` on `PATH`), else `python3` on `PATH`.
+/// The interpreter the install was built against: the `python` node of
+/// the prefix's `.spack/spec.json` (an external's path, else its prefix),
+/// as `bin/python3.11` when `lib/python3.11` holds the modules; else
+/// that name, then `python3`, on `PATH`.
 pub fn python_for(prefix: &Path) -> Option<PathBuf> {
     let version = site_packages(prefix)
         .first()
         .and_then(|s| s.parent()?.file_name()?.to_str().map(str::to_string));
+    let names: Vec<&str> = version
+        .iter()
+        .map(String::as_str)
+        .chain(["python3"])
+        .collect();
+    if let Some(root) = spec_python(prefix) {
+        let bin = root.join("bin");
+        if let Some(found) = names.iter().map(|n| bin.join(n)).find(|p| p.is_file()) {
+            return Some(found);
+        }
+    }
     let path = std::env::var_os("PATH")?;
-    let find = |name: &str| {
+    names.iter().find_map(|name| {
         std::env::split_paths(&path)
             .map(|d| d.join(name))
             .find(|p| p.is_file())
-    };
-    version
-        .as_deref()
-        .and_then(find)
-        .or_else(|| find("python3"))
+    })
+}
+
+/// The `python` node's root in the install's concrete spec.
+fn spec_python(prefix: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(prefix.join(".spack/spec.json")).ok()?;
+    let spec: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let node = spec["spec"]["nodes"]
+        .as_array()?
+        .iter()
+        .find(|n| n["name"] == "python")?;
+    node["external"]["path"]
+        .as_str()
+        .or_else(|| node["prefix"].as_str())
+        .map(PathBuf::from)
 }
 
 /// Whether `python` imports `module` with `path` as its `PYTHONPATH`,
@@ -540,6 +563,22 @@ mod tests {
         assert!(run("os; import evil")
             .unwrap_err()
             .contains("not a dotted module"));
+    }
+
+    #[test]
+    fn the_interpreter_is_the_one_the_install_was_built_against() {
+        let dir = tempfile::tempdir().unwrap();
+        let python = dir.path().join("python-root/bin/python3.11");
+        std::fs::create_dir_all(python.parent().unwrap()).unwrap();
+        std::fs::write(&python, "").unwrap();
+        let prefix = dir.path().join("pkg");
+        std::fs::create_dir_all(prefix.join("lib/python3.11/site-packages")).unwrap();
+        std::fs::create_dir_all(prefix.join(".spack")).unwrap();
+        let spec = serde_json::json!({"spec": {"nodes": [
+            {"name": "pkg"},
+            {"name": "python", "external": {"path": dir.path().join("python-root")}}]}});
+        std::fs::write(prefix.join(".spack/spec.json"), spec.to_string()).unwrap();
+        assert_eq!(python_for(&prefix), Some(python));
     }
 
     #[test]

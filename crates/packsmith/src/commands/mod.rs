@@ -15,6 +15,7 @@ mod repair;
 mod score;
 mod serve;
 pub mod setup;
+mod smoke_test;
 mod spack;
 pub mod spack_default;
 mod update;
@@ -31,6 +32,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit, CliError> {
         Command::Score(args) => score::run(&args),
         Command::Hermeticity(args) => hermeticity::run(&args),
         Command::Diagnose(args) => diagnose::run(&args),
+        Command::SmokeTest(args) => smoke_test::run(&args),
         Command::Model(args) => model::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Spack(args) => spack::run(&args),
