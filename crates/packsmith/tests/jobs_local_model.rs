@@ -112,3 +112,77 @@ fn a_real_model_explains_a_captured_failure_from_the_reduced_log() {
     assert!(m["usage"]["prompt_tokens"].as_u64().unwrap() > 0, "{m:#}");
     assert!(m["class"].is_string() || m["refused"].is_string(), "{m:#}");
 }
+
+/// A prefix laid out as Spack installs one: `bin/waiter` answers `-V` and
+/// nothing else (the README says so), a share file, `.spack/spec.json`.
+fn waiter_prefix(root: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let prefix = root.join(format!(
+        "opt/linux-x86_64/gcc-12.2.0/waiter-0.5.0-{}",
+        "a".repeat(32)
+    ));
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::fs::create_dir_all(prefix.join("share/waiter")).unwrap();
+    std::fs::create_dir_all(prefix.join(".spack")).unwrap();
+    std::fs::write(
+        prefix.join(".spack/spec.json"),
+        r#"{"spec": {"nodes": []}}"#,
+    )
+    .unwrap();
+    std::fs::write(prefix.join("share/waiter/jobs.txt"), "x\n").unwrap();
+    let exe = prefix.join("bin/waiter");
+    std::fs::write(
+        &exe,
+        "#!/bin/sh\ncase \"$1\" in -V) echo 'waiter 0.5.0'; exit 0;; *) sleep 30;; esac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    prefix
+}
+
+#[test]
+fn a_real_model_writes_a_smoke_test_that_is_proved_on_the_prefix() {
+    let name = "a_real_model_writes_a_smoke_test_that_is_proved_on_the_prefix";
+    let Some(model) = common::e2e_model(name) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let prefix = waiter_prefix(tmp.path());
+    let source = tmp.path().join("src");
+    std::fs::create_dir_all(&source).unwrap();
+    std::fs::write(
+        source.join("README.md"),
+        "# waiter\n\nWaits for jobs. `waiter -V` prints the version.\n",
+    )
+    .unwrap();
+    let o = packsmith(&tmp.path().join("cache"))
+        .arg("smoke-test")
+        .arg(&prefix)
+        .arg("--source")
+        .arg(&source)
+        .arg("--model")
+        .arg(format!("local:{}", model.display()))
+        .arg("--json")
+        .output()
+        .unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    eprintln!("--- smoke-test with {} ---\n{a:#}", model.display());
+    assert!(a["usage"]["prompt_tokens"].as_u64().unwrap() > 0, "{a:#}");
+    // Through the grammar and the check: a proved test (exit 0), or none,
+    // or refused with the reason (exit 1).
+    match a["choice"]["op"].as_str() {
+        Some("run") if a["refused"].is_null() => {
+            assert_eq!(a["choice"]["program"], "waiter", "{a:#}");
+            assert_eq!(a["choice"]["arg"], "-V", "{a:#}");
+            assert!(o.status.success(), "{a:#}");
+        }
+        _ => {
+            assert_eq!(o.status.code(), Some(1), "{a:#}");
+            assert!(
+                a["refused"].is_string() || a["choice"]["op"] == "none",
+                "{a:#}"
+            );
+        }
+    }
+}
