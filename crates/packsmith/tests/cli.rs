@@ -718,3 +718,32 @@ fn hermeticity_refuses_a_directory_that_is_no_prefix() {
     assert!(err.contains("is no Spack install prefix"), "{err}");
     assert!(err.contains("hint:"), "{err}");
 }
+
+#[test]
+fn smoke_test_refuses_a_directory_that_is_no_prefix_and_a_run_without_a_model() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = packsmith(
+        &[
+            "smoke-test",
+            "--model",
+            "none",
+            dir.path().to_str().unwrap(),
+        ],
+        cache.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("is no Spack install prefix"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+    let prefix = dir.path().join(format!("demo-1.0-{}", "b".repeat(32)));
+    std::fs::create_dir_all(prefix.join(".spack")).unwrap();
+    let out = packsmith(
+        &["smoke-test", "--model", "none", prefix.to_str().unwrap()],
+        cache.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("no model is configured"), "{err}");
+    assert!(err.contains("--model"), "{err}");
+}
