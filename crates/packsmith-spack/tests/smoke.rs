@@ -42,6 +42,17 @@ fn recipe(extra: &str) -> String {
     )
 }
 
+/// A CMake recipe of `class` with no tests, its source URL to be replaced
+/// by the run's mirror.
+fn cmake_recipe(class: &str, name: &str, version: &str, doc: &str) -> String {
+    format!(
+        "from spack.package import *\n\n\nclass {class}(CMakePackage):\n    \"\"\"{doc}\"\"\"\n\n    \
+         homepage = \"https://example.invalid/{name}\"\n    url = \"file:///wrong/{name}-{version}.tar.gz\"\n\n    \
+         version(\"{version}\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
+        "0".repeat(64)
+    )
+}
+
 struct Run {
     report: RunReport,
     recipe: String,
@@ -220,12 +231,7 @@ fn tinylib_project(dir: &Path) {
 /// program against it, and `spack test run` passes it.
 #[test]
 fn a_library_gains_a_link_test_that_passes() {
-    let recipe = format!(
-        "from spack.package import *\n\n\nclass Tinylib(CMakePackage):\n    \"\"\"A library.\"\"\"\n\n    \
-         homepage = \"https://example.invalid/tinylib\"\n    url = \"file:///wrong/tinylib-1.2.0.tar.gz\"\n\n    \
-         version(\"1.2.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
-        "0".repeat(64)
-    );
+    let recipe = cmake_recipe("Tinylib", "tinylib", "1.2.0", "A library.");
     let Some(Run {
         report,
         recipe: written,
@@ -271,12 +277,7 @@ fn tinyhdr_project(dir: &Path) {
 /// (tried as C, compiled as C++), and `spack test run` passes it.
 #[test]
 fn a_header_only_library_gains_an_include_test_that_passes() {
-    let recipe = format!(
-        "from spack.package import *\n\n\nclass Tinyhdr(CMakePackage):\n    \"\"\"Headers.\"\"\"\n\n    \
-         homepage = \"https://example.invalid/tinyhdr\"\n    url = \"file:///wrong/tinyhdr-0.9.0.tar.gz\"\n\n    \
-         version(\"0.9.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
-        "0".repeat(64)
-    );
+    let recipe = cmake_recipe("Tinyhdr", "tinyhdr", "0.9.0", "Headers.");
     let Some(Run {
         report,
         recipe: written,
@@ -326,12 +327,7 @@ fn stubborn_project(dir: &Path) {
 /// it so, and `spack test run` passes it.
 #[test]
 fn a_program_that_refuses_the_flags_is_tested_to_start() {
-    let recipe = format!(
-        "from spack.package import *\n\n\nclass Stubborn(CMakePackage):\n    \"\"\"A program.\"\"\"\n\n    \
-         homepage = \"https://example.invalid/stubborn\"\n    url = \"file:///wrong/stubborn-0.2.0.tar.gz\"\n\n    \
-         version(\"0.2.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
-        "0".repeat(64)
-    );
+    let recipe = cmake_recipe("Stubborn", "stubborn", "0.2.0", "A program.");
     let Some(Run {
         report,
         recipe: written,
@@ -384,12 +380,7 @@ fn waiter_project(dir: &Path) {
 /// answer is refused and nothing is written.
 #[test]
 fn the_models_smoke_test_is_written_where_nothing_derived_ran() {
-    let recipe = format!(
-        "from spack.package import *\n\n\nclass Waiter(CMakePackage):\n    \"\"\"A program.\"\"\"\n\n    \
-         homepage = \"https://example.invalid/waiter\"\n    url = \"file:///wrong/waiter-0.5.0.tar.gz\"\n\n    \
-         version(\"0.5.0\", sha256=\"{}\")\n\n    depends_on(\"cmake@3.18:\", type=\"build\")\n",
-        "0".repeat(64)
-    );
+    let recipe = cmake_recipe("Waiter", "waiter", "0.5.0", "A program.");
     let answer = r#"{"op": "run", "program": "waiter", "arg": "-V"}"#;
     let Some(run) = run_project_then(("waiter", "0.5.0"), waiter_project, &recipe, &[answer])
     else {
