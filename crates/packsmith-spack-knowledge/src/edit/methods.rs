@@ -363,6 +363,10 @@ pub(super) fn add_filter_file(
         filter_replacement(repl)?,
         py_str(file)
     );
+    // The same rewrite twice changes nothing the first did not.
+    if source.lines().any(|l| l.trim() == call) {
+        return Err(format!("the recipe already has {call}"));
+    }
     Ok(add_phase_call(source, reading, &call))
 }
 

@@ -468,6 +468,20 @@ fn filter_file_goes_into_patch_with_spacks_values() {
         "{twice}"
     );
     assert_eq!(twice.matches("def patch(self)").count(), 1);
+    // The same rewrite again is refused: it changes nothing.
+    let again = apply_edits(
+        &out,
+        &[EditOp::FilterFile {
+            file: "Makefile".into(),
+            regex: "CC = gcc".into(),
+            repl: "CC = {spack_cc}".into(),
+            literal: true,
+        }],
+    );
+    assert!(again
+        .unwrap_err()
+        .to_string()
+        .contains("already has filter_file"));
     // A Makefile package filters in its `edit` phase.
     let make = RECIPE.replace("(CMakePackage)", "(MakefilePackage)");
     let out = apply_edits(
