@@ -294,6 +294,17 @@ const FILTER_PLACEHOLDERS: &[(&str, &str)] = &[
 /// The Python for a replacement: a plain string, or an f-string when it
 /// names one of [`FILTER_PLACEHOLDERS`] (other braces kept literal).
 fn filter_replacement(repl: &str) -> Result<String, String> {
+    // A placeholder's name without its braces is a plain word in the
+    // build file (a small model wrote `spack_cc $< $@` for `python $< $@`).
+    let bare = repl
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '{' || c == '}'))
+        .find(|w| w.starts_with("spack_") && FILTER_PLACEHOLDERS.iter().any(|(n, _)| n == w));
+    if let Some(word) = bare {
+        return Err(format!(
+            "`{word}` without braces is written as the word itself; {{{word}}} stands for \
+             Spack's value"
+        ));
+    }
     let mut body = String::new();
     let mut placeholders = 0;
     let mut rest = repl;

@@ -482,6 +482,20 @@ fn filter_file_goes_into_patch_with_spacks_values() {
         .unwrap_err()
         .to_string()
         .contains("already has filter_file"));
+    // Spack's value is named in braces; the bare word is refused.
+    let bare = apply_edits(
+        &out,
+        &[EditOp::FilterFile {
+            file: "Makefile.in".into(),
+            regex: "python $< $@".into(),
+            repl: "spack_cc $< $@".into(),
+            literal: true,
+        }],
+    );
+    assert!(bare
+        .unwrap_err()
+        .to_string()
+        .contains("`spack_cc` without braces"));
     // A Makefile package filters in its `edit` phase.
     let make = RECIPE.replace("(CMakePackage)", "(MakefilePackage)");
     let out = apply_edits(
