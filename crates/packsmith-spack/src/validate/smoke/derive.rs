@@ -89,6 +89,24 @@ fn module_of_file(file: &str) -> Option<&str> {
     Some(stem.split('.').next().unwrap_or(stem))
 }
 
+/// A module worth importing: importable, not private, not a test suite.
+fn public(name: &str) -> bool {
+    importable(name) && !name.starts_with('_') && name != "test" && name != "tests"
+}
+
+/// The packages (directories with `__init__.py`) directly inside a
+/// namespace package's directory.
+fn namespace_packages(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("__init__.py").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| public(n))
+        .collect()
+}
+
 /// The top-level modules installed under `prefix/lib*/python*/site-packages`:
 /// packages (a directory with `__init__.py`), single-file modules and
 /// extension modules. Private (`_name`) and test modules are left out:
@@ -109,15 +127,23 @@ pub fn python_modules(prefix: &Path) -> Vec<String> {
             for e in entries.flatten() {
                 let file = e.file_name().to_string_lossy().into_owned();
                 let path = e.path();
+                if path.is_dir() && !path.join("__init__.py").is_file() && importable(&file) {
+                    // A namespace package (PEP 420, `pdm/backend/`): its
+                    // packages are the modules.
+                    out.extend(
+                        namespace_packages(&path)
+                            .into_iter()
+                            .map(|sub| format!("{file}.{sub}")),
+                    );
+                    continue;
+                }
                 let module = if path.is_dir() {
                     path.join("__init__.py").is_file().then_some(file.as_str())
                 } else {
                     module_of_file(&file)
                 };
-                if let Some(m) = module.filter(|m| importable(m)) {
-                    if !m.starts_with('_') && m != "test" && m != "tests" {
-                        out.push(m.to_string());
-                    }
+                if let Some(m) = module.filter(|m| public(m)) {
+                    out.push(m.to_string());
                 }
             }
         }
@@ -196,6 +222,10 @@ mod tests {
             std::fs::write(site.join(f), "").unwrap();
         }
         std::fs::write(site.join("tests/__init__.py"), "").unwrap();
+        // A namespace package: its packages count, its data directories do not.
+        std::fs::create_dir_all(site.join("nsp/backend")).unwrap();
+        std::fs::create_dir_all(site.join("nsp/data")).unwrap();
+        std::fs::write(site.join("nsp/backend/__init__.py"), "").unwrap();
         std::fs::write(site.join("single.py"), "").unwrap();
         std::fs::write(site.join("fast.cpython-311-x86_64-linux-gnu.so"), "").unwrap();
         std::fs::write(site.join("demo.pth"), "").unwrap();
@@ -204,7 +234,7 @@ mod tests {
         std::fs::write(lib64.join("__init__.py"), "").unwrap();
         assert_eq!(
             python_modules(dir.path()),
-            ["demo", "demo_cli", "fast", "single"]
+            ["demo", "demo_cli", "fast", "nsp.backend", "single"]
         );
         assert!(python_modules(&dir.path().join("none")).is_empty());
     }
