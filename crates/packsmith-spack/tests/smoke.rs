@@ -419,3 +419,55 @@ fn the_models_smoke_test_is_written_where_nothing_derived_ran() {
     assert_eq!(run.report.extras["levels"]["smoke_tested"], false);
     assert!(!run.recipe.contains("def test_"), "{}", run.recipe);
 }
+
+/// `bin/halfinst` links `libhalfinst_core.so`, which the install leaves
+/// out: the program cannot start once installed.
+fn halfinst_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(halfinst VERSION 0.1.0 LANGUAGES C)\n\
+         add_library(halfinst_core SHARED src/core.c)\n\
+         add_executable(halfinst src/main.c)\n\
+         target_link_libraries(halfinst halfinst_core)\n\
+         install(TARGETS halfinst)\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/core.c"), "int core(void) { return 0; }\n").unwrap();
+    std::fs::write(
+        dir.join("src/main.c"),
+        "#include <stdio.h>\nint core(void);\n\
+         int main(void) { puts(\"halfinst 0.1.0\"); return core(); }\n",
+    )
+    .unwrap();
+}
+
+/// An install whose program cannot load a library it links fails the
+/// smoke stage as `test`, naming the library, instead of passing with
+/// nothing tested.
+#[test]
+fn a_program_missing_its_library_fails_the_smoke_stage() {
+    let recipe = cmake_recipe("Halfinst", "halfinst", "0.1.0", "A program.");
+    let Some(run) = run_project(("halfinst", "0.1.0"), halfinst_project, &recipe) else {
+        return;
+    };
+    eprintln!("{}", run.smoke_log);
+    assert_ne!(run.report.status, RunStatus::Succeeded, "{:#?}", run.report);
+    let failure = run.report.attempts[0].failure.as_ref().unwrap();
+    assert_eq!(
+        (failure.stage.as_str(), failure.class.as_str()),
+        ("smoke", "test")
+    );
+    assert!(
+        failure.excerpt.contains("libhalfinst_core.so"),
+        "{}",
+        failure.excerpt
+    );
+    assert!(
+        run.smoke_log
+            .contains("bin/halfinst cannot load a shared library"),
+        "{}",
+        run.smoke_log
+    );
+}

@@ -24,6 +24,10 @@ pub struct ExeCheck {
     /// The program refused `arg` with this exit code (and said why): the
     /// test checks that it starts and answers so, not that it succeeds.
     pub refused_with: Option<i32>,
+    /// The program could not load a shared library when probed: the test
+    /// checks only that it starts (not the loader's 127), so it fails
+    /// until the library is there and passes once it is.
+    pub loads_only: bool,
 }
 
 /// Compile a program that includes an installed header and references
@@ -210,6 +214,16 @@ fn render_exe_test(check: &ExeCheck, indent: &str) -> String {
     let arg = check.arg.trim_start_matches('-');
     let name = format!("test_{}_{}", ident(&check.name), ident(arg));
     let i2 = format!("{indent}{indent}");
+    if check.loads_only {
+        return format!(
+            "{indent}def test_{}_loads(self):\n{i2}\"\"\"run {} {}: it must load its libraries (smoke test)\"\"\"\n{i2}exe = which(self.prefix.bin.join({}), required=True)\n{i2}out = exe({}, output=str, error=str, fail_on_error=False)\n{i2}assert exe.returncode != 127, out\n",
+            ident(&check.name),
+            check.name,
+            check.arg,
+            py_str(&check.name),
+            py_str(&check.arg)
+        );
+    }
     if let Some(code) = check.refused_with {
         let mut s = format!(
             "{indent}def {name}(self):\n{i2}\"\"\"run {} {}: it starts and refuses the flag (smoke test)\"\"\"\n{i2}exe = which(self.prefix.bin.join({}), required=True)\n",
@@ -388,7 +402,29 @@ mod tests {
             arg: arg.into(),
             expect_version,
             refused_with: None,
+            loads_only: false,
         }
+    }
+
+    #[test]
+    fn a_program_that_cannot_load_its_libraries_is_tested_to_load() {
+        let check = ExeCheck {
+            loads_only: true,
+            ..exe("trace", "--version", false)
+        };
+        let test = SmokeTest {
+            executables: vec![check],
+            ..SmokeTest::default()
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        let method = out
+            .split_once("    def test_trace_loads(self):\n")
+            .unwrap()
+            .1;
+        assert!(
+            method.contains("        out = exe(\"--version\", output=str, error=str, fail_on_error=False)\n        assert exe.returncode != 127, out\n"),
+            "{method}"
+        );
     }
 
     #[test]

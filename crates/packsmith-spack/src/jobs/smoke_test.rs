@@ -349,6 +349,7 @@ pub fn check(
                     arg: arg.clone(),
                     expect_version: false,
                     refused_with: None,
+                    loads_only: false,
                 }],
                 ..SmokeTest::default()
             }))

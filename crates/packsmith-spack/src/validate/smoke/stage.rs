@@ -14,7 +14,7 @@ use super::library::{derive_header_check, derive_link_check};
 use super::{
     executable_candidates, installed_spec, probe_executable, probe_sandbox, python_modules,
 };
-use super::{InstalledSpec, PROBE_TIMEOUT};
+use super::{InstalledSpec, PROBE_ARGS, PROBE_TIMEOUT};
 use crate::validate::hermetic::installed_prefix;
 use crate::validate::stages::{
     packsmith_lines, run_sandboxed, spack_command, stage_log, write_log,
@@ -72,6 +72,8 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
     let strict = probe_sandbox(sandbox, &scratch);
     // A program that refused both flags but started is the fallback.
     let mut refused: Option<ExeCheck> = None;
+    // A program that cannot load a shared library is a broken install.
+    let mut unloadable: Option<ExeCheck> = None;
     for name in candidates {
         let probe = probe_executable(
             &strict,
@@ -80,12 +82,26 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
             PROBE_TIMEOUT,
         );
         notes.push(format!("probe bin/{name}: {}", probe.tried.join("; ")));
+        let loader = probe
+            .tried
+            .iter()
+            .any(|t| t.contains("error while loading shared libraries"));
+        if loader && unloadable.is_none() {
+            unloadable = Some(ExeCheck {
+                name: name.clone(),
+                arg: PROBE_ARGS[0].to_string(),
+                expect_version: false,
+                refused_with: None,
+                loads_only: true,
+            });
+        }
         if let Some((arg, output)) = probe.answered {
             test.executables.push(ExeCheck {
                 expect_version: mentions_version(&output, &spec.version),
                 name,
                 arg,
                 refused_with: None,
+                loads_only: false,
             });
             break;
         }
@@ -95,8 +111,17 @@ pub fn derive_smoke_test(attempt: &Attempt, sandbox: &Sandbox) -> Result<SmokeDe
                 arg,
                 expect_version: false,
                 refused_with: Some(code),
+                loads_only: false,
             });
         }
+    }
+    if let Some(check) = unloadable {
+        notes.push(format!(
+            "bin/{} cannot load a shared library: its test checks that it loads, and fails \
+             until the install has the library",
+            check.name
+        ));
+        test.executables.push(check);
     }
     if let (true, Some(check)) = (test.executables.is_empty(), refused) {
         notes.push(format!(
@@ -333,6 +358,31 @@ mod tests {
     }
 
     #[test]
+    fn a_program_that_cannot_load_a_library_gets_a_test_that_it_loads() {
+        let root = tempfile::tempdir().unwrap();
+        let (attempt, prefix) = installed(root.path());
+        // The loader's own words and exit code, as a missing library gives.
+        std::fs::write(
+            prefix.join("bin/demo"),
+            "#!/bin/sh\necho \"$0: error while loading shared libraries: libdemo_trace.so: \
+             cannot open shared object file: No such file or directory\" >&2\nexit 127\n",
+        )
+        .unwrap();
+        let d = derive_smoke_test(&attempt, &Sandbox::None).unwrap();
+        assert_eq!(d.test.executables.len(), 1, "{:?}", d.test);
+        let check = &d.test.executables[0];
+        assert!(check.loads_only, "{check:?}");
+        assert_eq!(check.name, "demo");
+        assert!(
+            d.notes
+                .iter()
+                .any(|n| n.contains("bin/demo cannot load a shared library")),
+            "{:?}",
+            d.notes
+        );
+    }
+
+    #[test]
     fn the_test_is_derived_from_the_prefix_the_install_named() {
         let root = tempfile::tempdir().unwrap();
         let (attempt, prefix) = installed(root.path());
@@ -346,6 +396,7 @@ mod tests {
                 arg: "--version".into(),
                 expect_version: true,
                 refused_with: None,
+                loads_only: false,
             }]
         );
         assert_eq!(d.test.import_modules, ["demo"]);
