@@ -1182,6 +1182,12 @@ class Heatsim(CMakePackage):
             "{user}"
         );
         assert!(!user.contains("CC = gcc"), "{user}");
+        // A program's name, not a compiler, is what the line needs.
+        assert!(!user.contains("{spack_cc}"), "{user}");
+        assert!(
+            user.contains("with the name its package installs"),
+            "{user}"
+        );
         // A build tool is a build dependency; no package is made up.
         assert!(
             user.contains(r#"{"op": "add_dependency", "spec": "<package>", "type": ["build"]}"#),

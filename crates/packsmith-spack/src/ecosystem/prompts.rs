@@ -141,10 +141,20 @@ const FILL_IN_LINE: &str = "<the statement as it should read>";
 /// examples: the file and text of the line the error names, not a made-up
 /// `Makefile`), with a value to fill where only the model can know it.
 pub fn op_line(op: OpKind, menu: &Menu, found: Option<&EditOp>, hints: ExampleHints) -> String {
+    let build_tool = hints.build_tool;
     let example = match found {
         Some(edit) => edit.summary(),
         None => op_example(op, menu, hints),
     };
+    // A program the build runs by a name no package installs: Spack's
+    // compiler placeholders are beside the point, and a small model
+    // offered them wrote `spack_cc` for `python3`.
+    if op == OpKind::FilterFile && build_tool {
+        return format!(
+            "{example}: rewrite text in a build file, here the line that runs the program, \
+             with the name its package installs"
+        );
+    }
     format!("{example}: {}", op_use(op))
 }
 
