@@ -44,6 +44,30 @@ fn captures(re: &LazyLock<Option<Regex>>, text: &str) -> Vec<String> {
     out
 }
 
+/// Letters and digits only, lower case: `FusionIo` and `libfusionio_trace.so`
+/// compare as `fusionio` and `libfusioniotraceso`.
+fn squashed(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether `library` carries the name of the package whose test failed
+/// (`FAILED: FusionIo::test_trace_loads`): the package's own library.
+fn own_library(library: &str, failed: &[String]) -> bool {
+    let lib = squashed(library);
+    failed.iter().any(|f| {
+        let class = f
+            .trim_start_matches("FAILED: ")
+            .split("::")
+            .next()
+            .map(squashed)
+            .unwrap_or_default();
+        class.len() >= 3 && lib.contains(&class)
+    })
+}
+
 /// The diagnosis of a failed smoke stage from its stage log and Spack's
 /// test log (when the run left one).
 pub fn diagnose_smoke(stage_log: &str, test_log: Option<&str>) -> Diagnosis {
@@ -94,6 +118,12 @@ pub fn diagnose_smoke(stage_log: &str, test_log: Option<&str>) -> Diagnosis {
              with `depends_on(..., type=(\"build\", \"run\"))`",
             modules.join(", ")
         )
+    } else if let Some(own) = libraries.iter().find(|l| own_library(l, &failed)) {
+        format!(
+            "an installed program cannot find {own}, the package's own library: the install \
+             leaves it out (install it with the program: the build's install targets or \
+             rules), or the program's RPATH misses where it is installed"
+        )
     } else if !libraries.is_empty() {
         format!(
             "an installed program cannot find {} at run time: declare the package that provides \
@@ -127,6 +157,21 @@ FAILED: PyDemo::test_imports_demo: Command exited with status 1:\n\
   File \"/work/src/spack-023/bin/spack\", line 52, in <module>\n\
     sys.exit(main())\n\
 ======================== 1 failed, 0 passed of 1 parts =========================\n";
+
+    #[test]
+    fn the_packages_own_library_missing_is_said_to_be_left_out_of_the_install() {
+        let log = "==> Testing package fusion-io-2026-03-06-pwv5p5y\n\
+/opt/fusion-io/bin/trace: error while loading shared libraries: libfusionio_trace.so: cannot open shared object file: No such file or directory\n\
+FAILED: FusionIo::test_trace_loads: /opt/fusion-io/bin/trace: error while loading shared libraries: libfusionio_trace.so: cannot open shared object file\n";
+        let d = diagnose_smoke("", Some(log));
+        assert_eq!(d.names, ["libfusionio_trace.so"]);
+        let hint = d.hint.unwrap();
+        assert!(hint.contains("the package's own library"), "{hint}");
+        // Another package's library is a dependency to declare.
+        let other = log.replace("libfusionio_trace.so", "libnetcdf.so.19");
+        let hint = diagnose_smoke("", Some(&other)).hint.unwrap();
+        assert!(hint.contains("as a link dependency"), "{hint}");
+    }
 
     #[test]
     fn a_missing_module_names_it_and_hints_at_a_run_dependency() {
