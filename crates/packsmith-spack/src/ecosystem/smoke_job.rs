@@ -7,7 +7,7 @@
 //! there changes the recipe the run hands over; its tokens count toward
 //! the run, and `report.extras.smoke_job` says what happened.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use packsmith_agent::{AttemptDir, FinishContext, Recipe, RunReport, RunStatus};
@@ -18,9 +18,6 @@ use packsmith_spack_knowledge::edit::smoke::add_smoke_test;
 use super::{SpackEcosystem, RECIPE_FILE};
 use crate::jobs::smoke_test::{self, CheckSite, SmokeQuestion};
 use crate::validate::smoke::{probe_sandbox, run_smoke_test, SmokeDerivation};
-
-/// README files read for the question, first found first.
-const READMES: [&str; 4] = ["README.md", "README.rst", "README", "README.txt"];
 
 /// An install whose smoke stage found nothing to test.
 #[derive(Debug, Clone)]
@@ -50,13 +47,6 @@ impl UntestedLog {
             .find(|u| u.attempt == attempt && u.recipe == recipe)
             .cloned()
     }
-}
-
-fn readme(root: Option<&Path>) -> Option<String> {
-    let root = root?;
-    READMES
-        .iter()
-        .find_map(|f| std::fs::read_to_string(root.join(f)).ok())
 }
 
 /// The job on the run's passing recipe, when its install went untested.
@@ -102,13 +92,13 @@ fn ask_and_run(
     attempt: u32,
 ) -> Result<(serde_json::Value, Option<Usage>), String> {
     let d = &untested.derivation;
-    let python = smoke_test::python_for(&d.prefix).unwrap_or_else(|| PathBuf::from("python3"));
+    let python = smoke_test::python_for(&d.prefix);
     let attempt_dir = cx.run_dir.join("attempts").join(format!("{attempt:02}"));
     let scratch = attempt_dir.join("smoke-job");
     std::fs::create_dir_all(&scratch)
         .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let sandbox = probe_sandbox(&eco.validation.sandbox, &scratch);
-    let readme = readme(eco.source_root.as_deref());
+    let readme = eco.source_root.as_deref().and_then(smoke_test::readme);
     let question = SmokeQuestion {
         package: &eco.brief.package,
         version: &d.spec.version,

@@ -19,7 +19,7 @@ use packsmith_llm::{ChatModel, LlmError};
 use packsmith_spack_knowledge::edit::smoke::{ExeCheck, SmokeTest};
 use serde::Serialize;
 
-use crate::validate::smoke::{probe_with, PROBE_TIMEOUT};
+use crate::validate::smoke::{bin_executables, probe_with, site_packages, PROBE_TIMEOUT};
 
 /// The answer that writes nothing.
 pub const NONE: &str = "none";
@@ -83,24 +83,6 @@ shows; never one that reads input or starts long work), or one Python module to 
 run or imported. Answer with JSON: {\"op\": \"run\", \"program\": NAME, \"arg\": ARG}, \
 {\"op\": \"import\", \"module\": NAME} or {\"op\": \"none\"}.";
 
-/// The executables of `prefix/bin`, sorted.
-pub fn programs(prefix: &Path) -> Vec<String> {
-    use std::os::unix::fs::PermissionsExt;
-    let mut out: Vec<String> = std::fs::read_dir(prefix.join("bin"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| {
-            std::fs::metadata(e.path())
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    out.sort();
-    out
-}
-
 /// The prefix's files, relative, breadth first, at most [`MAX_FILES`];
 /// Spack's own `.spack` directory left out.
 pub fn listing(prefix: &Path) -> Vec<String> {
@@ -135,7 +117,7 @@ pub fn listing(prefix: &Path) -> Vec<String> {
 /// The request for `q`: the prefix's files, the probes' results, the
 /// README fenced; the answer under a grammar of the installed programs.
 pub fn request(q: &SmokeQuestion<'_>) -> ChatRequest {
-    let programs = programs(q.prefix);
+    let programs = bin_executables(q.prefix);
     let mut user = format!(
         "Package {} {} installed these files (relative to its prefix):\n",
         q.package, q.version
@@ -228,29 +210,25 @@ fn module_path(module: &str) -> bool {
         })
 }
 
-/// The `site-packages` directories of `prefix`.
-fn site_packages(prefix: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for lib in ["lib", "lib64"] {
-        for python in std::fs::read_dir(prefix.join(lib))
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let dir = python.path().join("site-packages");
-            if python.file_name().to_string_lossy().starts_with("python") && dir.is_dir() {
-                out.push(dir);
-            }
-        }
-    }
-    out
+/// README files read for the question, first found first.
+const READMES: [&str; 4] = ["README.md", "README.rst", "README", "README.txt"];
+
+/// The first README of the source tree at `root`, whole.
+pub fn readme(root: &Path) -> Option<String> {
+    READMES
+        .iter()
+        .find_map(|f| std::fs::read_to_string(root.join(f)).ok())
 }
 
 /// The interpreter the install was built against: the `python` node of
 /// the prefix's `.spack/spec.json` (an external's path, else its prefix),
 /// as `bin/python3.11` when `lib/python3.11` holds the modules; else
-/// that name, then `python3`, on `PATH`.
-pub fn python_for(prefix: &Path) -> Option<PathBuf> {
+/// that name, then `python3`, on `PATH`; else plain `python3`.
+pub fn python_for(prefix: &Path) -> PathBuf {
+    interpreter_of(prefix).unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+fn interpreter_of(prefix: &Path) -> Option<PathBuf> {
     let version = site_packages(prefix)
         .first()
         .and_then(|s| s.parent()?.file_name()?.to_str().map(str::to_string));
@@ -327,7 +305,7 @@ pub fn check(
     match choice {
         SmokeChoice::None => Ok(None),
         SmokeChoice::Run { program, arg } => {
-            if !programs(prefix).contains(program) {
+            if !bin_executables(prefix).contains(program) {
                 return Err(format!("bin/{program} is not an installed program"));
             }
             if !harmless_arg(arg) {
@@ -491,7 +469,7 @@ mod tests {
     fn a_program_that_answers_its_argument_is_written_and_others_are_refused() {
         let prefix = prefix_with_tool();
         let scratch = tempfile::tempdir().unwrap();
-        let python = python_for(prefix.path()).unwrap();
+        let python = python_for(prefix.path());
         let python = python.as_path();
         let run = |choice: &SmokeChoice| {
             let mut checked = Vec::new();
@@ -538,7 +516,7 @@ mod tests {
         std::fs::create_dir_all(&site).unwrap();
         std::fs::write(site.join("__init__.py"), "").unwrap();
         let scratch = tempfile::tempdir().unwrap();
-        let python = python_for(dir.path()).unwrap();
+        let python = python_for(dir.path());
         let python = python.as_path();
         let mut checked = Vec::new();
         let mut run = |module: &str| {
@@ -579,7 +557,7 @@ mod tests {
             {"name": "pkg"},
             {"name": "python", "external": {"path": dir.path().join("python-root")}}]}});
         std::fs::write(prefix.join(".spack/spec.json"), spec.to_string()).unwrap();
-        assert_eq!(python_for(&prefix), Some(python));
+        assert_eq!(python_for(&prefix), python);
     }
 
     #[test]

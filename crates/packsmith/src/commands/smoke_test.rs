@@ -7,6 +7,7 @@ use std::path::Path;
 
 use packsmith_exec::sandbox::{Sandbox, SandboxPolicy};
 use packsmith_spack::jobs::smoke_test::{self, CheckSite, SmokeAnswer, SmokeChoice, SmokeQuestion};
+use packsmith_spack::validate::smoke::installed_spec;
 
 use crate::cli::SmokeTestArgs;
 use crate::commands::optional_model::load_optional_model;
@@ -14,19 +15,13 @@ use crate::exit::{CliError, Exit};
 use crate::model_config::llm_error;
 use crate::progress::{emit, json};
 
-/// `<name>-<version>-<hash>`, Spack's default projection, as name and version.
+/// `<name>-<version>-<hash>`, Spack's default projection, as name and
+/// version (the name is what precedes the last two dashes).
 fn name_and_version(prefix: &Path) -> Option<(String, String)> {
     let base = prefix.file_name()?.to_str()?;
-    let (rest, hash) = base.rsplit_once('-')?;
-    let (name, version) = rest.rsplit_once('-')?;
-    (hash.len() == 32 && !name.is_empty()).then(|| (name.to_string(), version.to_string()))
-}
-
-fn readme(source: Option<&Path>) -> Option<String> {
-    let root = source?;
-    ["README.md", "README.rst", "README", "README.txt"]
-        .iter()
-        .find_map(|f| std::fs::read_to_string(root.join(f)).ok())
+    let name = base.rsplitn(3, '-').nth(2)?;
+    let spec = installed_spec(prefix, name)?;
+    Some((name.to_string(), spec.version))
 }
 
 pub fn run(a: &SmokeTestArgs) -> Result<Exit, CliError> {
@@ -78,8 +73,8 @@ pub fn run(a: &SmokeTestArgs) -> Result<Exit, CliError> {
         CliError::new(Exit::Environment, format!("no sandbox: {e}"))
             .hint("install bubblewrap, or pass --no-sandbox to run the check with your rights")
     })?;
-    let python = smoke_test::python_for(&a.prefix).unwrap_or_else(|| "python3".into());
-    let readme = readme(a.source.as_deref());
+    let python = smoke_test::python_for(&a.prefix);
+    let readme = a.source.as_deref().and_then(smoke_test::readme);
     let question = SmokeQuestion {
         package: &package,
         version: &version,

@@ -4,7 +4,7 @@
 //! top-level modules of `lib/python*/site-packages`.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Executables probed at most: one that answers is enough for a smoke
 /// test, and each probe costs up to [`super::PROBE_TIMEOUT`].
@@ -53,21 +53,49 @@ fn rank(name: &str, package: &str) -> u8 {
 /// [`MAX_CANDIDATES`]. A link is followed (it may point into the prefix
 /// or a dependency); a shared library or a hidden file is no program.
 pub fn executable_candidates(prefix: &Path, package: &str) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(prefix.join("bin")) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
+    let mut names: Vec<String> = bin_executables(prefix)
+        .into_iter()
+        .filter(|n| !n.contains(".so"))
+        .collect();
+    names.sort_by(|a, b| (rank(a, package), a).cmp(&(rank(b, package), b)));
+    names.truncate(MAX_CANDIDATES);
+    names
+}
+
+/// The executable files of `prefix/bin` (a link followed), hidden ones
+/// left out, sorted.
+pub fn bin_executables(prefix: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(prefix.join("bin"))
+        .into_iter()
+        .flatten()
         .flatten()
         .filter(|e| {
             std::fs::metadata(e.path())
                 .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| !n.starts_with('.') && !n.contains(".so"))
+        .filter(|n| !n.starts_with('.'))
         .collect();
-    names.sort_by(|a, b| (rank(a, package), a).cmp(&(rank(b, package), b)));
-    names.truncate(MAX_CANDIDATES);
+    names.sort();
     names
+}
+
+/// The `site-packages` directories of `prefix` (`lib*/python*/site-packages`).
+pub fn site_packages(prefix: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for lib in ["lib", "lib64"] {
+        for python in std::fs::read_dir(prefix.join(lib))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let dir = python.path().join("site-packages");
+            if python.file_name().to_string_lossy().starts_with("python") && dir.is_dir() {
+                out.push(dir);
+            }
+        }
+    }
+    out
 }
 
 /// A name Python can import as written (`import name`).
@@ -113,38 +141,30 @@ fn namespace_packages(dir: &Path) -> Vec<String> {
 /// importing the public ones is the smoke test. Sorted.
 pub fn python_modules(prefix: &Path) -> Vec<String> {
     let mut out = Vec::new();
-    for lib in ["lib", "lib64"] {
-        let Ok(pythons) = std::fs::read_dir(prefix.join(lib)) else {
+    for site in site_packages(prefix) {
+        let Ok(entries) = std::fs::read_dir(&site) else {
             continue;
         };
-        for python in pythons.flatten() {
-            if !python.file_name().to_string_lossy().starts_with("python") {
+        for e in entries.flatten() {
+            let file = e.file_name().to_string_lossy().into_owned();
+            let path = e.path();
+            if path.is_dir() && !path.join("__init__.py").is_file() && importable(&file) {
+                // A namespace package (PEP 420, `pdm/backend/`): its
+                // packages are the modules.
+                out.extend(
+                    namespace_packages(&path)
+                        .into_iter()
+                        .map(|sub| format!("{file}.{sub}")),
+                );
                 continue;
             }
-            let Ok(entries) = std::fs::read_dir(python.path().join("site-packages")) else {
-                continue;
+            let module = if path.is_dir() {
+                path.join("__init__.py").is_file().then_some(file.as_str())
+            } else {
+                module_of_file(&file)
             };
-            for e in entries.flatten() {
-                let file = e.file_name().to_string_lossy().into_owned();
-                let path = e.path();
-                if path.is_dir() && !path.join("__init__.py").is_file() && importable(&file) {
-                    // A namespace package (PEP 420, `pdm/backend/`): its
-                    // packages are the modules.
-                    out.extend(
-                        namespace_packages(&path)
-                            .into_iter()
-                            .map(|sub| format!("{file}.{sub}")),
-                    );
-                    continue;
-                }
-                let module = if path.is_dir() {
-                    path.join("__init__.py").is_file().then_some(file.as_str())
-                } else {
-                    module_of_file(&file)
-                };
-                if let Some(m) = module.filter(|m| public(m)) {
-                    out.push(m.to_string());
-                }
+            if let Some(m) = module.filter(|m| public(m)) {
+                out.push(m.to_string());
             }
         }
     }

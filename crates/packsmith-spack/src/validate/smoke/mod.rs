@@ -19,7 +19,10 @@ mod library;
 mod probe;
 mod stage;
 
-pub use derive::{executable_candidates, installed_spec, python_modules, InstalledSpec};
+pub use derive::{
+    bin_executables, executable_candidates, installed_spec, python_modules, site_packages,
+    InstalledSpec,
+};
 pub use library::{derive_link_check, exported_symbol, header_of, library_of, probe_link};
 pub use probe::{probe_executable, probe_sandbox, probe_with, Probe, PROBE_ARGS, PROBE_TIMEOUT};
 pub use stage::{derive_smoke_test, run_smoke_test, smoke_without_spack, SmokeDerivation};
