@@ -156,6 +156,8 @@ def main():
     ap.add_argument("--installable-only", action="store_true",
                     help="draw only from the commits whose fixed recipe is installable here")
     ap.add_argument("--population", action="store_true", help="list the population, no draw")
+    ap.add_argument("--exclude", action="append", default=[], metavar="TASKS.jsonl",
+                    help="leave out the packages of an earlier draw (a second batch)")
     a = ap.parse_args()
     probe = subprocess.run(["git", "-C", a.spack_packages, "cat-file", "-e", f"HEAD:{PACKAGES}"],
                            capture_output=True)
@@ -166,10 +168,18 @@ def main():
         sys.exit(f"fix-commits-tasks: no packages.yaml at {a.externals} "
                  "(hint: run `packsmith setup spack` first, or pass its config scope's file)")
     externals = corpus_tasks.externals_of(a.externals)
+    drawn = set()
+    for path in a.exclude:
+        try:
+            with open(path) as f:
+                drawn |= {json.loads(line)["name"] for line in f if line.strip()}
+        except (OSError, ValueError, KeyError) as e:
+            sys.exit(f"fix-commits-tasks: cannot read the earlier draw {path}: {e} "
+                     "(hint: pass a task file this script wrote)")
     tasks = []
     for c in replay_tasks.commits(a.spack_packages, (PACKAGES, OLD_PACKAGES), SINCE):
         t = candidate(a.spack_packages, *c, externals)
-        if t and (t["installable_here"] or not a.installable_only):
+        if t and t["name"] not in drawn and (t["installable_here"] or not a.installable_only):
             tasks.append(t)
     if a.population:
         for t in tasks:
