@@ -246,3 +246,39 @@ fn a_makefile_in_src_is_the_build_directory() {
     assert!(text.contains("(MakefilePackage):"), "{text}");
     assert!(text.contains("    build_directory = \"src\"\n"), "{text}");
 }
+
+/// A Makefile in `src/` whose first rule makes an object file, so plain
+/// `make` links nothing, and whose programs are written to the top
+/// (`-o ../$@`): the draft names them in `build_targets` and copies them
+/// by name from the source root.
+#[test]
+fn programs_plain_make_leaves_unbuilt_are_build_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("README.md"), "# finder\n").unwrap();
+    std::fs::write(
+        dir.path().join("src/main.c"),
+        "int main(void) { return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/Makefile"),
+        "CC = cc\nOBJS = main.o\n\n*.o: *.h Makefile*\n\n.c.o:\n\t$(CC) -c -o $@ $<\n\n\
+         finder: $(OBJS)\n\t$(CC) -o ../$@ $^ -lm\n\nclean:\n\trm -f *.o\n",
+    )
+    .unwrap();
+    let text = render_recipe(
+        &brief_for(dir.path(), TargetSpack::V0_23),
+        &DraftOptions::default(),
+    );
+    assert!(text.contains("    build_directory = \"src\"\n"), "{text}");
+    assert!(
+        text.contains("    build_targets = [\"finder\"]\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("for path in find(self.stage.source_path, [\"finder\"]):"),
+        "{text}"
+    );
+    assert!(!text.contains("FIXME: no targets are known"), "{text}");
+}

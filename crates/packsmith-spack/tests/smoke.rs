@@ -471,3 +471,50 @@ fn a_program_missing_its_library_fails_the_smoke_stage() {
         run.smoke_log
     );
 }
+
+/// `hollow`: a program the build makes; the recipe's install() makes
+/// `bin/` and copies nothing into it.
+fn hollow_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\n\
+         project(hollow VERSION 0.1.0 LANGUAGES C)\n\
+         add_executable(hollow src/main.c)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/main.c"),
+        "#include <stdio.h>\nint main(void) { puts(\"hollow 0.1.0\"); return 0; }\n",
+    )
+    .unwrap();
+}
+
+/// An install that leaves only empty directories in its prefix fails the
+/// smoke stage as `test`, saying so, instead of passing with nothing to
+/// test.
+#[test]
+fn an_install_that_copied_nothing_fails_the_smoke_stage() {
+    let mut recipe = cmake_recipe("Hollow", "hollow", "0.1.0", "A program.");
+    recipe.push_str("\n    def install(self, spec, prefix):\n        mkdirp(prefix.bin)\n");
+    let Some(run) = run_project(("hollow", "0.1.0"), hollow_project, &recipe) else {
+        return;
+    };
+    eprintln!("{}", run.smoke_log);
+    assert_ne!(run.report.status, RunStatus::Succeeded, "{:#?}", run.report);
+    let failure = run.report.attempts[0].failure.as_ref().unwrap();
+    assert_eq!(
+        (failure.stage.as_str(), failure.class.as_str()),
+        ("smoke", "test")
+    );
+    assert!(
+        failure.excerpt.contains("put no file into its prefix"),
+        "{}",
+        failure.excerpt
+    );
+    assert!(
+        !run.smoke_log.contains("recipe: nothing to test"),
+        "{}",
+        run.smoke_log
+    );
+}

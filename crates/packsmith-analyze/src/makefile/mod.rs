@@ -4,6 +4,7 @@
 //! subdirectories it names (`$(MAKE) -C src`, `SUBDIRS = lib src`).
 
 mod eval;
+mod goals;
 mod man;
 mod scan;
 
@@ -83,7 +84,10 @@ pub fn analyze(
     let tools = tools.collect();
     let uninstalled_man_pages = man::uninstalled(ctx, &read);
     let writes_home = read.iter().find_map(|(path, text)| home_use(path, text));
+    let unbuilt = goals::unbuilt_programs(&read[0].1, &read[0].0);
     Some(MakefileFacts {
+        unbuilt_programs: unbuilt.programs,
+        programs_written_to: unbuilt.written_to,
         writes_home,
         tools,
         uninstalled_man_pages,

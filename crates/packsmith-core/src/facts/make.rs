@@ -29,6 +29,15 @@ pub struct MakefileFacts {
     /// database): the package needs a writable HOME.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writes_home: Option<Evidence>,
+    /// The programs the primary Makefile links that plain `make` does not
+    /// build (its first rule makes an object or a pattern): a recipe
+    /// names them in `build_targets`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unbuilt_programs: Vec<Sourced<String>>,
+    /// Where their link lines write them, relative to the Makefile's
+    /// directory (`..` for `-o ../$@`), when not beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub programs_written_to: Option<String>,
 }
 
 /// A Lazarus (Free Pascal) project at the top of the tree: `lazbuild`

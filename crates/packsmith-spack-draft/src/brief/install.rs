@@ -24,6 +24,10 @@ pub struct InstallPlan {
     /// them without building.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub headers_only: bool,
+    /// Where the build writes the executables, relative to the source
+    /// root (`""`: the root itself), when not in its build directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub products_dir: Option<String>,
 }
 
 /// Fills in the install plan and the CMake root directory.
@@ -84,6 +88,9 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
         headers_only(brief, plan, &rules.evidence);
         return;
     }
+    if makefile {
+        name_unbuilt_programs(facts, brief, &mut plan);
+    }
     brief.notes.push(BriefNote {
         message: format!(
             "the build has no install rules ({}): the recipe's install() copies {} executable(s), {} library(ies){}",
@@ -98,6 +105,52 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
         evidence: Some(rules.evidence.clone()),
     });
     brief.install = Some(plan);
+}
+
+/// Plain `make` builds none of the programs the Makefile links (its first
+/// rule makes an object): `build_targets` names them, and `install()`
+/// copies them by name from where their link lines write them.
+fn name_unbuilt_programs(facts: &RepoFacts, brief: &mut SpackBrief, plan: &mut InstallPlan) {
+    let Some(make) = facts
+        .make
+        .as_ref()
+        .filter(|m| !m.unbuilt_programs.is_empty())
+    else {
+        return;
+    };
+    let names: Vec<String> = make
+        .unbuilt_programs
+        .iter()
+        .map(|p| p.value.clone())
+        .collect();
+    brief.notes.push(BriefNote {
+        message: format!(
+            "plain `make` builds none of the programs the Makefile links (its first rule makes \
+             an object file): build_targets = {}",
+            names.join(", ")
+        ),
+        evidence: Some(make.unbuilt_programs[0].evidence.clone()),
+    });
+    brief.build_targets = names.clone();
+    plan.executables = names;
+    plan.products_dir = make.programs_written_to.as_deref().and_then(|to| {
+        let base = brief.build_directory.as_deref().unwrap_or("");
+        relative_join(base, to)
+    });
+}
+
+/// `base/rel` as a path from the source root, `..` resolved; `None` when
+/// it leaves the source tree.
+fn relative_join(base: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        if part == ".." {
+            parts.pop()?;
+        } else {
+            parts.push(part);
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Every target the CMake build makes is a test program (an executable

@@ -144,6 +144,10 @@ pub struct SpackBrief {
     /// `build_directory` of a Makefile build whose Makefile is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_directory: Option<String>,
+    /// `build_targets` of a Makefile build whose plain `make` builds none
+    /// of its programs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub build_targets: Vec<String>,
     /// Compiler variables configure must get MPI's wrappers in (`CC`,
     /// `CXX`, `FC`, `F77`): the project asks for `AC_PROG_CC([mpicc])`,
     /// which Spack's own `CC` would otherwise override.
@@ -309,6 +313,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         notes: Vec::new(),
         root_cmakelists_dir: None,
         build_directory: None,
+        build_targets: Vec::new(),
         mpi_wrappers: Vec::new(),
         make_prefix_variable: None,
         configure_template: None,

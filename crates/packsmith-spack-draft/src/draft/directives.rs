@@ -63,6 +63,15 @@ pub fn render_body(
         out.push(String::new());
         out.push(format!("    build_directory = {}", py_str(dir)));
     }
+    if !b.build_targets.is_empty() {
+        if b.build_directory.is_none() {
+            out.push(String::new());
+        }
+        out.push(format!(
+            "    build_targets = [{}]",
+            quoted(&b.build_targets).join(", ")
+        ));
+    }
     // A section that opens with a blank line of its own after the separator
     // (only listed dependencies) would leave two: flake8's E303 in a class.
     out.dedup_by(|a, b| a.is_empty() && b.is_empty());

@@ -22,9 +22,25 @@ fn py_list(items: &[String]) -> String {
     )
 }
 
-/// One `for path in find(...)` loop that installs matches into `dest`.
-fn copy_loop(patterns: &[String], recursive: bool, test: &str, dest: &str) -> Vec<String> {
-    let mut args = vec!["self.build_directory".to_string(), py_list(patterns)];
+/// Where the copy loops look: the build directory, or where the build
+/// writes its programs when that is elsewhere in the source tree.
+fn search_root(plan: &InstallPlan) -> String {
+    match plan.products_dir.as_deref() {
+        None => "self.build_directory".into(),
+        Some("") => "self.stage.source_path".into(),
+        Some(dir) => format!("join_path(self.stage.source_path, {})", py_str(dir)),
+    }
+}
+
+/// One `for path in find(root, ...)` loop that installs matches into `dest`.
+fn copy_loop(
+    root: &str,
+    patterns: &[String],
+    recursive: bool,
+    test: &str,
+    dest: &str,
+) -> Vec<String> {
+    let mut args = vec![root.to_string(), py_list(patterns)];
     if !recursive {
         args.push("recursive=False".into());
     }
@@ -70,6 +86,7 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
         out.extend(headers(plan));
         return out;
     }
+    let root = search_root(plan);
     let no_targets = plan.executables.is_empty() && plan.libraries.is_empty();
     if no_targets {
         out.push(
@@ -82,6 +99,7 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
         );
         out.push("        mkdirp(prefix.bin)".into());
         out.extend(copy_loop(
+            &root,
             &["*".to_string()],
             true,
             "skip = \"CMakeFiles\" in path or \"_deps\" in path or \".\" in path.rsplit(\"/\", 1)[-1]\nis_exe(path) and not skip",
@@ -89,6 +107,7 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
         ));
         out.push("        mkdirp(prefix.lib)".into());
         out.extend(copy_loop(
+            &root,
             &["lib*.so*".to_string(), "lib*.a".to_string()],
             true,
             NOT_PRODUCTS,
@@ -98,6 +117,7 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
     if !plan.executables.is_empty() {
         out.push("        mkdirp(prefix.bin)".into());
         out.extend(copy_loop(
+            &root,
             &plan.executables,
             true,
             &format!("is_exe(path) and {NOT_PRODUCTS}"),
@@ -117,7 +137,13 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
             })
             .collect();
         out.push("        mkdirp(prefix.lib)".into());
-        out.extend(copy_loop(&patterns, true, NOT_PRODUCTS, "prefix.lib"));
+        out.extend(copy_loop(
+            &root,
+            &patterns,
+            true,
+            NOT_PRODUCTS,
+            "prefix.lib",
+        ));
     }
     if no_targets && plan.headers.is_none() {
         out.extend(call(
@@ -166,6 +192,7 @@ mod tests {
             headers: Some("include".into()),
             why: "no install() in the 1 CMake file(s) read".into(),
             headers_only: false,
+            ..InstallPlan::default()
         };
         let text = render_install(&plan).join("\n");
         assert!(
@@ -228,6 +255,27 @@ mod tests {
             text.contains(
                 "for path in find(self.stage.source_path, [\"include\"], recursive=False):"
             ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn programs_written_outside_the_build_directory_are_copied_from_there() {
+        let mut plan = InstallPlan {
+            executables: vec!["halo-finder".into()],
+            why: "no install: target".into(),
+            products_dir: Some(String::new()),
+            ..InstallPlan::default()
+        };
+        let text = render_install(&plan).join("\n");
+        assert!(
+            text.contains("        for path in find(self.stage.source_path, [\"halo-finder\"]):"),
+            "{text}"
+        );
+        plan.products_dir = Some("bin".into());
+        let text = render_install(&plan).join("\n");
+        assert!(
+            text.contains("find(join_path(self.stage.source_path, \"bin\"), [\"halo-finder\"])"),
             "{text}"
         );
     }

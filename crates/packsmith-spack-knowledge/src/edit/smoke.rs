@@ -83,6 +83,9 @@ pub struct HeaderCheck {
     pub header: String,
     /// The program is compiled as C++ (with `$CXX`).
     pub cxx: bool,
+    /// The C++ standard the headers need beyond the compiler's default
+    /// (`c++20` for concepts), given as `-std=`.
+    pub std: Option<String>,
 }
 
 /// The program of a header check, probed by the backend and written into
@@ -377,10 +380,16 @@ fn render_header_test(check: &HeaderCheck, indent: &str) -> String {
     for source_line in include_source(check).split_inclusive('\n') {
         lines.extend(call(&i3, "f.write", &[py_str(source_line)]));
     }
+    let mut inputs: Vec<String> = check
+        .std
+        .iter()
+        .map(|std| py_str(&format!("-std={std}")))
+        .collect();
+    inputs.push(py_str(main_file));
     lines.extend(build_and_run(
         &i2,
         Builder::Compiler(compiler),
-        &[py_str(main_file)],
+        &inputs,
         &[],
     ));
     let mut s = lines.join("\n");
@@ -558,6 +567,7 @@ mod tests {
             headers: vec![HeaderCheck {
                 header: "glm/glm.hpp".into(),
                 cxx: true,
+                std: None,
             }],
             ..SmokeTest::default()
         };
@@ -581,6 +591,23 @@ mod tests {
             "{method}"
         );
         assert!(method.ends_with("        smoke()\n"), "{method}");
+    }
+
+    #[test]
+    fn a_header_check_that_needs_a_newer_standard_asks_for_it() {
+        let test = SmokeTest {
+            headers: vec![HeaderCheck {
+                header: "algebra/math.hpp".into(),
+                cxx: true,
+                std: Some("c++20".into()),
+            }],
+            ..SmokeTest::default()
+        };
+        let out = add_smoke_test(CMAKE, &test).unwrap().unwrap();
+        assert!(
+            out.contains("build(\"-I\" + self.prefix.include, \"-std=c++20\", \"smoke_main.cpp\""),
+            "{out}"
+        );
     }
 
     #[test]

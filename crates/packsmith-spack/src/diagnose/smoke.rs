@@ -11,6 +11,7 @@ use regex::Regex;
 use super::excerpt::strip_ansi;
 use super::matching::{diagnosis, re};
 use super::{Diagnosis, FailureClass};
+use crate::validate::smoke::INSTALLED_NOTHING;
 use crate::validate::Stage;
 
 static MODULE: LazyLock<Option<Regex>> =
@@ -112,7 +113,13 @@ pub fn diagnose_smoke(stage_log: &str, test_log: Option<&str>) -> Diagnosis {
     let mut d = diagnosis(Stage::Smoke, FailureClass::Test, summary, excerpt);
     let modules = captures(&MODULE, &text);
     let libraries = captures(&LIBRARY, &text);
-    d.hint = Some(if !modules.is_empty() {
+    d.hint = Some(if stage_log.contains(INSTALLED_NOTHING) {
+        "the install copied nothing into the prefix: the build made none of the programs or \
+         libraries install() looks for, or made them elsewhere. Build them (name the build's \
+         targets that make them in `build_targets`) and copy them from where the build writes \
+         them"
+            .to_string()
+    } else if !modules.is_empty() {
         format!(
             "the installed package imports {} at run time: declare the package that provides it \
              with `depends_on(..., type=(\"build\", \"run\"))`",
@@ -157,6 +164,22 @@ FAILED: PyDemo::test_imports_demo: Command exited with status 1:\n\
   File \"/work/src/spack-023/bin/spack\", line 52, in <module>\n\
     sys.exit(main())\n\
 ======================== 1 failed, 0 passed of 1 parts =========================\n";
+
+    #[test]
+    fn an_install_of_empty_directories_is_said_to_have_copied_nothing() {
+        let log = format!(
+            "packsmith smoke test\nbin/: no executable\n{INSTALLED_NOTHING} (only empty \
+             directories): the build made nothing the recipe's install copied\n"
+        );
+        let d = diagnose_smoke(&log, None);
+        assert_eq!(d.class, FailureClass::Test);
+        assert!(
+            d.summary.contains("put no file into its prefix"),
+            "{}",
+            d.summary
+        );
+        assert!(d.hint.unwrap().contains("build_targets"));
+    }
 
     #[test]
     fn the_packages_own_library_missing_is_said_to_be_left_out_of_the_install() {

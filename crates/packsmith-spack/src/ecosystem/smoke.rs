@@ -9,7 +9,9 @@ use packsmith_agent::{AttemptDir, EcosystemError, Recipe, StageOutcome};
 use packsmith_spack_knowledge::edit::smoke::{add_smoke_test, NotWritten, SmokeTest};
 
 use super::{smoke_job, stages, SpackEcosystem, RECIPE_FILE};
-use crate::validate::smoke::{derive_smoke_test, run_smoke_test, smoke_without_spack};
+use crate::validate::smoke::{
+    derive_smoke_test, installed_anything, run_smoke_test, smoke_without_spack, INSTALLED_NOTHING,
+};
 use crate::validate::Attempt;
 
 /// What the stage says about the recipe, for the log.
@@ -32,8 +34,8 @@ fn written_line(test: &SmokeTest) -> String {
 
 impl SpackEcosystem {
     /// The smoke stage on the install `attempt` holds. A prefix that
-    /// cannot be found fails the stage with the reason; nothing to test
-    /// passes it without a Spack command (the log says so).
+    /// cannot be found, or holds no file, fails the stage with the reason;
+    /// nothing to test passes it without a Spack command (the log says so).
     pub(super) fn run_smoke_stage(
         &self,
         attempt: &Attempt,
@@ -58,6 +60,16 @@ impl SpackEcosystem {
             derivation.spec.hash
         )];
         lines.extend(derivation.notes.iter().cloned());
+        // Empty directories are no install: nothing to test is a failure here.
+        if !installed_anything(&derivation.prefix) {
+            lines.push(format!(
+                "{INSTALLED_NOTHING} (only empty directories): the build made nothing the \
+                 recipe's install copied"
+            ));
+            let outcome = smoke_without_spack(attempt, &lines, false, started)
+                .map_err(EcosystemError::from)?;
+            return stages::to_loop_outcome(&outcome);
+        }
         let written = add_smoke_test(&recipe.text, &derivation.test).map_err(|e| {
             EcosystemError::new(format!(
                 "the smoke test could not be written into the recipe: {e}"

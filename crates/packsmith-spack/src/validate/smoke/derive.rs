@@ -36,6 +36,29 @@ pub fn installed_spec(prefix: &Path, package: &str) -> Option<InstalledSpec> {
     })
 }
 
+/// Whether `prefix` holds a file of the package's own: anything but a
+/// directory outside Spack's `.spack` metadata. An install whose
+/// `install()` copied nothing has only the directories it made.
+pub fn installed_anything(prefix: &Path) -> bool {
+    let mut stack = vec![prefix.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if dir == prefix && e.file_name() == ".spack" {
+                continue;
+            }
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push(e.path()),
+                Ok(_) => return true,
+                Err(_) => {}
+            }
+        }
+    }
+    false
+}
+
 /// How well a file name of `bin/` stands for the package: its own name
 /// first, then names that start with it (`heatsim-run`), then the rest.
 fn rank(name: &str, package: &str) -> u8 {
@@ -176,6 +199,19 @@ pub fn python_modules(prefix: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefix_of_empty_directories_installed_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = dir.path();
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        std::fs::create_dir_all(prefix.join("lib/pkgconfig")).unwrap();
+        std::fs::create_dir_all(prefix.join(".spack")).unwrap();
+        std::fs::write(prefix.join(".spack/spec.json"), "{}").unwrap();
+        assert!(!installed_anything(prefix));
+        std::fs::write(prefix.join("lib/pkgconfig/demo.pc"), "").unwrap();
+        assert!(installed_anything(prefix));
+    }
 
     const HASH: &str = "ws23qsgtjbutjim2ftk6sfgpyk44hpvs";
 

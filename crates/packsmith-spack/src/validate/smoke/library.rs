@@ -23,6 +23,10 @@ use packsmith_spack_knowledge::mapping::library_stem;
 /// A compile, a link or the run of the program takes at most this.
 const STEP_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The standard a C++ header that fails with the compiler's default is
+/// tried with.
+const NEWER_CXX: &str = "c++20";
+
 /// Library directories of a prefix, in the order they are tried.
 const LIB_DIRS: [&str; 2] = ["lib", "lib64"];
 
@@ -312,12 +316,13 @@ fn probe_header(
     };
     std::fs::write(scratch.join(main_file), include_source(check))
         .map_err(|e| format!("cannot write {}: {e}", scratch.join(main_file).display()))?;
-    let args = [
+    let mut args: Vec<String> = check.std.iter().map(|s| format!("-std={s}")).collect();
+    args.extend([
         format!("-I{}", prefix.join("include").display()),
         main_file.to_string(),
         "-o".to_string(),
         "smoke".to_string(),
-    ];
+    ]);
     step(sandbox, compiler, &args, scratch)?;
     step(
         sandbox,
@@ -345,16 +350,35 @@ pub fn derive_header_check(
     let Some((header, cxx)) = header_of(prefix, package, package) else {
         return Ok(None);
     };
-    let mut check = HeaderCheck { header, cxx };
-    if let Err(as_c) = probe_header(sandbox, &check, prefix, scratch) {
-        if check.cxx {
-            return Err(as_c);
-        }
+    let mut check = HeaderCheck {
+        header,
+        cxx,
+        std: None,
+    };
+    let Err(first) = probe_header(sandbox, &check, prefix, scratch) else {
+        return Ok(Some(check));
+    };
+    let mut tried = Vec::new();
+    if !check.cxx {
+        tried.push(format!("as C: {first}"));
         check.cxx = true;
-        probe_header(sandbox, &check, prefix, scratch)
-            .map_err(|as_cxx| format!("as C: {as_c}; as C++: {as_cxx}"))?;
+        match probe_header(sandbox, &check, prefix, scratch) {
+            Ok(()) => return Ok(Some(check)),
+            Err(e) => tried.push(format!("as C++: {e}")),
+        }
+    } else {
+        tried.push(first);
     }
-    Ok(Some(check))
+    // Headers written for a newer standard than the compiler's default
+    // (C++20 concepts and `requires`) compile when asked for it.
+    check.std = Some(NEWER_CXX.to_string());
+    match probe_header(sandbox, &check, prefix, scratch) {
+        Ok(()) => Ok(Some(check)),
+        Err(e) => {
+            tried.push(format!("as {NEWER_CXX}: {e}"));
+            Err(tried.join("; "))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -429,6 +453,45 @@ mod tests {
     }
 
     #[test]
+    fn a_header_written_for_cxx20_is_checked_with_that_standard() {
+        let root = tempfile::tempdir().unwrap();
+        let prefix = root.path().join("algebra-1.0-hhhh");
+        std::fs::create_dir_all(prefix.join("include/algebra")).unwrap();
+        // A constraint gcc 12's default (C++17) does not parse.
+        std::fs::write(
+            prefix.join("include/algebra/algebra.hpp"),
+            "#include <type_traits>
+template <class M> struct value {};
+             template <typename T>
+    requires(std::is_arithmetic_v<T>)
+             struct value<T> { using type = T; };
+",
+        )
+        .unwrap();
+        let scratch = root.path().join("scratch");
+        std::fs::create_dir_all(&scratch).unwrap();
+        let check = match derive_header_check(&Sandbox::None, &prefix, "algebra", &scratch, false) {
+            Ok(c) => c.unwrap(),
+            Err(e) if e.contains("could not run") => {
+                eprintln!("SKIPPED: no compiler here ({e})");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(check.std.as_deref(), Some("c++20"), "{check:?}");
+        assert!(check.cxx);
+        // A header no standard fixes says what each try gave.
+        std::fs::write(
+            prefix.join("include/algebra/algebra.hpp"),
+            "#include <no_such_dependency.hpp>\n",
+        )
+        .unwrap();
+        let err =
+            derive_header_check(&Sandbox::None, &prefix, "algebra", &scratch, false).unwrap_err();
+        assert!(err.contains("as c++20:"), "{err}");
+    }
+
+    #[test]
     fn a_header_only_library_gets_an_include_check_tried_as_cxx() {
         let root = tempfile::tempdir().unwrap();
         let prefix = root.path().join("tiny-1.0-hhhh");
@@ -453,7 +516,8 @@ mod tests {
             check,
             HeaderCheck {
                 header: "tiny/tiny.h".into(),
-                cxx: true
+                cxx: true,
+                std: None,
             }
         );
         assert!(scratch.join("smoke").is_file());

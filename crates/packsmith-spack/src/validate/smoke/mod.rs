@@ -20,9 +20,13 @@ mod probe;
 mod stage;
 
 pub use derive::{
-    bin_executables, executable_candidates, installed_spec, python_modules, site_packages,
-    InstalledSpec,
+    bin_executables, executable_candidates, installed_anything, installed_spec, python_modules,
+    site_packages, InstalledSpec,
 };
+
+/// The smoke log's line for an install that put no file into its prefix
+/// (the diagnosis reads it back).
+pub const INSTALLED_NOTHING: &str = "packsmith: the install put no file into its prefix";
 pub use library::{derive_link_check, exported_symbol, header_of, library_of, probe_link};
 pub use probe::{probe_executable, probe_sandbox, probe_with, Probe, PROBE_ARGS, PROBE_TIMEOUT};
 pub use stage::{derive_smoke_test, run_smoke_test, smoke_without_spack, SmokeDerivation};

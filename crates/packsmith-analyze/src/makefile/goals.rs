@@ -1,0 +1,151 @@
+//! What plain `make` builds: a Makefile whose first rule is an object
+//! file or a pattern (`*.o: *.h Makefile`) makes no program when run
+//! without a target, though its other rules link some. Those programs
+//! (a rule whose recipe links with `-o` and does not compile with `-c`)
+//! are the targets a recipe names, and where their `-o` writes them
+//! (`-o ../$@`) is where its `install()` finds them.
+
+use packsmith_core::{Evidence, Sourced};
+
+/// The programs plain `make` leaves unbuilt, and the directory, relative
+/// to the Makefile's, that their link lines write them to (when not the
+/// Makefile's own).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct UnbuiltPrograms {
+    pub programs: Vec<Sourced<String>>,
+    pub written_to: Option<String>,
+}
+
+/// A rule line's targets, when the line is a rule (not a recipe line, a
+/// comment, an assignment or a conditional).
+fn rule_targets(line: &str) -> Option<Vec<&str>> {
+    if line.starts_with(['\t', '#']) || line.trim().is_empty() {
+        return None;
+    }
+    let (targets, rest) = line.split_once(':')?;
+    if rest.starts_with('=') || targets.contains('=') || targets.trim().is_empty() {
+        return None;
+    }
+    Some(targets.split_whitespace().collect())
+}
+
+/// Whether plain `make` would build `goal` as an object or a pattern: no
+/// program comes of it.
+fn builds_no_program(goal: &str) -> bool {
+    goal.contains(['*', '%']) || goal.ends_with(".o")
+}
+
+/// Where a link line writes its output: `Some(dir)` for `-o dir/$@` or
+/// `-o dir/<target>`, `Some("")` beside the Makefile, `None` when the
+/// line is no link of `target`.
+fn link_output(line: &str, target: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.contains(&"-c") {
+        return None;
+    }
+    let out = words.windows(2).find(|w| w[0] == "-o").map(|w| w[1])?;
+    let (dir, name) = out.rsplit_once('/').unwrap_or(("", out));
+    (name == "$@" || name == target).then(|| dir.to_string())
+}
+
+/// A target name a user would build: not internal (`_name`), not a
+/// special (`.PHONY`), not a file kind make derives.
+fn program_name(target: &str) -> bool {
+    !target.starts_with(['_', '.', '$'])
+        && !builds_no_program(target)
+        && !target.ends_with(".a")
+        && !target.contains(".so")
+}
+
+/// The programs `text` (the Makefile at `file`) links but plain `make`
+/// does not build, in the order the rules come.
+pub fn unbuilt_programs(text: &str, file: &str) -> UnbuiltPrograms {
+    let lines: Vec<&str> = text.lines().collect();
+    let first_goal = lines.iter().find_map(|l| {
+        rule_targets(l)?
+            .into_iter()
+            .find(|t| !t.starts_with('.') || t.contains('/'))
+    });
+    let mut found = UnbuiltPrograms::default();
+    if !first_goal.is_some_and(builds_no_program) {
+        return found;
+    }
+    for (i, line) in lines.iter().enumerate() {
+        let Some(targets) = rule_targets(line) else {
+            continue;
+        };
+        let [target] = targets.as_slice() else {
+            continue;
+        };
+        if !program_name(target) {
+            continue;
+        }
+        let recipe = lines[i + 1..].iter().take_while(|l| l.starts_with('\t'));
+        let Some(dir) = recipe.into_iter().find_map(|l| link_output(l, target)) else {
+            continue;
+        };
+        if !dir.is_empty() {
+            found.written_to.get_or_insert(dir);
+        }
+        found.programs.push(Sourced::new(
+            target.to_string(),
+            Evidence::new(file, i as u32 + 1),
+        ));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAKEFILE: &str = "CC = mpicc\n\
+OBJS = main.o util.o\n\
+\n\
+*.o: *.h Makefile*\n\
+\n\
+.c.o:\n\
+\t$(CC) $(CFLAGS) -c -o $@ $<\n\
+\n\
+.PHONY: libtool_core\n\
+libtool_core: $(OBJS)\n\
+\tar rcs libtool_core.a $^\n\
+\n\
+.PHONY: halo-finder\n\
+halo-finder: $(OBJS)\n\
+\t$(CXX) $(CXXFLAGS) -o ../$@ $^ -lm\n\
+\n\
+_halo-finder_hdf5: $(OBJS)\n\
+\t$(CXX) -o ../halo-finder_hdf5 $^ -lhdf5\n\
+\n\
+find_parents: parents.o\n\
+\t$(CC) $(CFLAGS) -o ../$@ $^ -lm\n\
+\n\
+clean:\n\
+\trm -f *.o\n";
+
+    #[test]
+    fn a_first_rule_of_objects_leaves_the_linked_programs_unbuilt() {
+        let found = unbuilt_programs(MAKEFILE, "src/Makefile");
+        let names: Vec<&str> = found.programs.iter().map(|p| p.value.as_str()).collect();
+        assert_eq!(names, ["halo-finder", "find_parents"]);
+        assert_eq!(
+            found.programs[0].evidence,
+            Evidence::new("src/Makefile", 14)
+        );
+        assert_eq!(found.written_to.as_deref(), Some(".."));
+    }
+
+    #[test]
+    fn a_makefile_whose_first_goal_builds_its_programs_needs_no_targets() {
+        let text = format!("all: halo-finder find_parents\n\n{MAKEFILE}");
+        assert_eq!(
+            unbuilt_programs(&text, "Makefile"),
+            UnbuiltPrograms::default()
+        );
+        let beside = "*.o: *.h\n\ntool: tool.o\n\t$(CC) -o tool tool.o\n";
+        let found = unbuilt_programs(beside, "Makefile");
+        assert_eq!(found.programs.len(), 1);
+        assert_eq!(found.written_to, None);
+    }
+}
