@@ -311,6 +311,7 @@ fn describes(paragraph: &str) -> bool {
         || licence_terms.iter().any(|t| lower.contains(t))
         || shouts(paragraph)
         || looks_like_code(paragraph)
+        || fields(paragraph)
     {
         return false;
     }
@@ -319,6 +320,19 @@ fn describes(paragraph: &str) -> bool {
     let contents = (lower.starts_with("a)") && lower.contains(" b)"))
         || (lower.starts_with("1)") && lower.contains(" 2)"));
     !first_sentence.trim_end().ends_with('?') && !links_bar && !contents
+}
+
+/// `Key: value` at the start of a line (or after the previous field, the
+/// paragraph's lines joined), the key a capitalised word or three.
+static FIELD: std::sync::LazyLock<Option<regex::Regex>> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"(?:^|\s)[A-Z][\w/-]*(?: [\w/-]+){0,2}: ").ok());
+
+/// A paragraph of fields (`Base code: Rockstar`, `Repository: https://…`,
+/// `Paper: …`): the project's particulars, not what it is.
+fn fields(paragraph: &str) -> bool {
+    FIELD
+        .as_ref()
+        .is_some_and(|re| re.find_iter(paragraph).count() >= 2)
 }
 
 /// A paragraph mostly in capitals: a licence's disclaimer, a banner.
@@ -705,6 +719,24 @@ ENABLE_MPI=\"ON\"
 module load cray-hdf5
 ";
         assert_eq!(describe(code), None);
+    }
+
+    #[test]
+    fn a_paragraph_of_fields_is_no_description() {
+        let text = "# MPI-Halo: a parallel halo finder\n\nCopyright(c) 2024 A. Author\n\n\
+                    Base code: Halo ( (c) 2011 B. Author)\nRepository: https://example.org/halo/\n\
+                    Science Paper: https://example.org/paper/\n\n\
+                    MPI-Halo is a massively parallel halo finder.\n";
+        assert_eq!(
+            describe(text).as_deref(),
+            Some("MPI-Halo is a massively parallel halo finder.")
+        );
+        // One colon in a sentence is prose.
+        let prose = "# Tool\n\nTool: a fast parser for logs of every kind.\n";
+        assert_eq!(
+            describe(prose).as_deref(),
+            Some("Tool: a fast parser for logs of every kind.")
+        );
     }
 
     #[test]

@@ -169,6 +169,7 @@ pub fn prepare_draft(
             tauri: None,
             lazarus: None,
             maintainers: Vec::new(),
+            make_install: None,
         },
     };
     template_input.maintainers = input.maintainers.to_vec();
@@ -179,7 +180,11 @@ pub fn prepare_draft(
         .and_then(|f| f.python.as_ref())
         .and_then(|p| p.subdir.clone())
         .filter(|_| matches!(builder, Builder::PythonPackage | Builder::PythonApplication));
-    template_input.source_root = input.source_root.map(str::to_string).or(python_subdir);
+    template_input.source_root = input
+        .source_root
+        .map(str::to_string)
+        .or(python_subdir)
+        .or(template_input.source_root.take());
     Ok(PreparedDraft {
         builder,
         chosen_by: chosen_by.into(),

@@ -310,6 +310,38 @@ pub struct TemplateInput {
     /// nixpkgs maintainer handles (attributes of `lib.maintainers`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub maintainers: Vec<String>,
+    /// Plain make with no `install:` target: what `installPhase` copies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub make_install: Option<MakeInstall>,
+}
+
+/// A Makefile that installs nothing: the programs `installPhase` copies.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MakeInstall {
+    /// Programs plain `make` leaves unbuilt (its first rule makes an
+    /// object): `buildFlags` names them. Empty when none is known.
+    pub programs: Vec<String>,
+    /// Where their link lines write them, relative to the Makefile's
+    /// directory (`..`), when not beside it.
+    pub written_to: Option<String>,
+}
+
+impl MakeInstall {
+    /// For a plain-make project whose Makefile has no `install:` target.
+    fn from_facts(facts: &RepoFacts) -> Option<Self> {
+        let make = facts.primary_build_system == Some(BuildSystemKind::Makefile);
+        let installs = facts.install_rules.as_ref().is_none_or(|r| r.present);
+        if !make || installs {
+            return None;
+        }
+        let m = facts.make.as_ref();
+        Some(Self {
+            programs: m
+                .map(|m| m.unbuilt_programs.iter().map(|p| p.value.clone()).collect())
+                .unwrap_or_default(),
+            written_to: m.and_then(|m| m.programs_written_to.clone()),
+        })
+    }
 }
 
 impl TemplateInput {
@@ -357,7 +389,11 @@ impl TemplateInput {
                 .map(|g| g.binaries.clone())
                 .unwrap_or_default(),
             python_final_attrs: false,
-            source_root: None,
+            // A Makefile below the top is built where it is.
+            source_root: (facts.primary_build_system == Some(BuildSystemKind::Makefile))
+                .then(|| facts.build_root.as_ref().map(|r| r.value.clone()))
+                .flatten(),
+            make_install: MakeInstall::from_facts(facts),
             js_lock: facts
                 .npm
                 .as_ref()

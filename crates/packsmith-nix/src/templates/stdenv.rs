@@ -1,7 +1,7 @@
 //! `stdenv.mkDerivation (finalAttrs: { … })` for CMake, Meson, Autotools,
 //! plain make, Lazarus, and the generic starting point.
 
-use super::{Builder, Draft, TemplateInput};
+use super::{Builder, Draft, MakeInstall, TemplateInput};
 
 pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
     let mut d = Draft::new("stdenv.mkDerivation (finalAttrs: {", "})");
@@ -70,7 +70,12 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
             if !build.is_empty() {
                 d.list("buildInputs", &build);
             }
-            d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
+            match &input.make_install {
+                None => {
+                    d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);
+                }
+                Some(install) => install_by_hand(&mut d, install),
+            }
             post_install(&mut d, &input.derived.post_install);
         }
         Builder::Lazarus => match &input.lazarus {
@@ -93,6 +98,43 @@ fn unknown_build(d: &mut Draft) {
         "  runHook postInstall",
         "'';",
     ]);
+}
+
+/// A Makefile with no `install:` target: `buildFlags` for the programs
+/// plain `make` leaves unbuilt, and an `installPhase` that copies them
+/// from where their link lines write them (a FIXME when none is known).
+fn install_by_hand(d: &mut Draft, install: &MakeInstall) {
+    let flags: Vec<String> = install
+        .programs
+        .iter()
+        .map(|p| format!("\"{p}\""))
+        .collect();
+    flag_list(d, "buildFlags", &flags);
+    let mut block = vec![
+        "installPhase = ''".to_string(),
+        "  runHook preInstall".to_string(),
+    ];
+    if install.programs.is_empty() {
+        block.push(
+            "  # FIXME: the Makefile has no install target: copy what the build makes".into(),
+        );
+        block.push("  mkdir -p $out/bin".into());
+    } else {
+        let dir = install
+            .written_to
+            .as_deref()
+            .map(|d| format!("{}/", d.trim_end_matches('/')))
+            .unwrap_or_default();
+        let paths: Vec<String> = install
+            .programs
+            .iter()
+            .map(|p| format!("{dir}{p}"))
+            .collect();
+        block.push(format!("  install -Dm755 -t $out/bin {}", paths.join(" ")));
+    }
+    block.push("  runHook postInstall".into());
+    block.push("'';".into());
+    d.block(block);
 }
 
 /// `postInstall = '' … '';` with the given lines, when there is any.

@@ -948,3 +948,58 @@ fn a_program_that_answers_version_gets_the_version_check_hook() {
         NixParser::default().check(&with).unwrap();
     }
 }
+
+/// A Makefile in `src/` with no `install:` target, whose plain `make`
+/// links nothing and whose programs are written to the top: built in
+/// `src` (`sourceRoot`), the programs named in `buildFlags`, and an
+/// `installPhase` that copies them from there. Without known programs,
+/// the `installPhase` is a FIXME, never `make install`.
+#[test]
+fn a_makefile_without_install_target_gets_an_install_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("src/main.c"),
+        "int main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let makefile = "CC = cc\n\n*.o: *.h Makefile*\n\n.c.o:\n\t$(CC) -c -o $@ $<\n\n\
+                    finder: main.o\n\t$(CC) -o ../$@ $^ -lm\n\nclean:\n\trm -f *.o\n";
+    std::fs::write(dir.path().join("src/Makefile"), makefile).unwrap();
+    let analyse = || {
+        packsmith_analyze::analyze_dir(
+            dir.path(),
+            SourceInfo {
+                kind: "path".into(),
+                given: "finder".into(),
+                release_tag: None,
+            },
+        )
+        .expect("the tree analyses")
+    };
+    let input = TemplateInput::from_facts(&analyse(), "finder", "1.0", github_src("1.0"));
+    let text = render(Builder::Make, &input);
+    assert!(
+        text.contains("sourceRoot = \"${finalAttrs.src.name}/src\";"),
+        "{text}"
+    );
+    assert!(text.contains("buildFlags = [ \"finder\" ];"), "{text}");
+    assert!(
+        text.contains("    install -Dm755 -t $out/bin ../finder\n"),
+        "{text}"
+    );
+    assert!(!text.contains("PREFIX="), "{text}");
+    // The first rule builds the program: nothing is known to copy.
+    std::fs::write(
+        dir.path().join("src/Makefile"),
+        format!("all: finder\n\n{makefile}"),
+    )
+    .unwrap();
+    let input = TemplateInput::from_facts(&analyse(), "finder", "1.0", github_src("1.0"));
+    let text = render(Builder::Make, &input);
+    assert!(!text.contains("buildFlags"), "{text}");
+    assert!(
+        text.contains("# FIXME: the Makefile has no install target"),
+        "{text}"
+    );
+}
