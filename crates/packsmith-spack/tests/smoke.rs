@@ -452,6 +452,19 @@ fn a_program_missing_its_library_fails_the_smoke_stage() {
     let Some(run) = run_project(("halfinst", "0.1.0"), halfinst_project, &recipe) else {
         return;
     };
+    let excerpt = smoke_test_failure(&run);
+    assert!(excerpt.contains("libhalfinst_core.so"), "{excerpt}");
+    assert!(
+        run.smoke_log
+            .contains("bin/halfinst cannot load a shared library"),
+        "{}",
+        run.smoke_log
+    );
+}
+
+/// The excerpt of the run's first attempt, which must have failed its
+/// smoke stage as `test`.
+fn smoke_test_failure(run: &Run) -> String {
     eprintln!("{}", run.smoke_log);
     assert_ne!(run.report.status, RunStatus::Succeeded, "{:#?}", run.report);
     let failure = run.report.attempts[0].failure.as_ref().unwrap();
@@ -459,17 +472,7 @@ fn a_program_missing_its_library_fails_the_smoke_stage() {
         (failure.stage.as_str(), failure.class.as_str()),
         ("smoke", "test")
     );
-    assert!(
-        failure.excerpt.contains("libhalfinst_core.so"),
-        "{}",
-        failure.excerpt
-    );
-    assert!(
-        run.smoke_log
-            .contains("bin/halfinst cannot load a shared library"),
-        "{}",
-        run.smoke_log
-    );
+    failure.excerpt.clone()
 }
 
 /// `hollow`: a program the build makes; the recipe's install() makes
@@ -500,18 +503,8 @@ fn an_install_that_copied_nothing_fails_the_smoke_stage() {
     let Some(run) = run_project(("hollow", "0.1.0"), hollow_project, &recipe) else {
         return;
     };
-    eprintln!("{}", run.smoke_log);
-    assert_ne!(run.report.status, RunStatus::Succeeded, "{:#?}", run.report);
-    let failure = run.report.attempts[0].failure.as_ref().unwrap();
-    assert_eq!(
-        (failure.stage.as_str(), failure.class.as_str()),
-        ("smoke", "test")
-    );
-    assert!(
-        failure.excerpt.contains("put no file into its prefix"),
-        "{}",
-        failure.excerpt
-    );
+    let excerpt = smoke_test_failure(&run);
+    assert!(excerpt.contains("put no file into its prefix"), "{excerpt}");
     assert!(
         !run.smoke_log.contains("recipe: nothing to test"),
         "{}",
