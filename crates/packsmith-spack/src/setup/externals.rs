@@ -193,20 +193,41 @@ pub fn detect_own_externals(python_sites: &Path) -> Vec<OwnExternal> {
 
 fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
     let version = pkg_config(&["--modversion", module])?;
+    let libs_only_l = pkg_config(&["--libs-only-L", module]);
     let prefix = install_prefix(
         pkg_config(&["--variable=prefix", module]).as_deref(),
-        pkg_config(&["--libs-only-L", module]).as_deref(),
+        libs_only_l.as_deref(),
     );
     let variants = match package {
-        "hdf5" if pkg_config(&["--exists", "hdf5_hl"]).is_some() => "+hl",
-        _ => "",
+        "hdf5" => hdf5_variants(
+            libs_only_l.as_deref(),
+            pkg_config(&["--exists", "hdf5_hl"]).is_some(),
+        ),
+        "netcdf-c" => netcdf_variants(nc_config_parallel().as_deref()),
+        _ => String::new(),
     };
     Some(OwnExternal {
         package: package.into(),
         version: clean_version(&version),
-        variants: variants.into(),
+        variants,
         prefix,
     })
+}
+
+/// The host HDF5's variants: `+hl` when its high-level library has a
+/// module of its own, and whether it was built for MPI, read from the
+/// directory its libraries are in (Debian's `hdf5/serial` and
+/// `hdf5/openmpi`). A serial HDF5 declared without `~mpi` lets Spack
+/// pick it for `hdf5+mpi`, and the link fails on `H5Pset_fapl_mpio`.
+fn hdf5_variants(libs_only_l: Option<&str>, hl: bool) -> String {
+    let dirs = libs_only_l.unwrap_or_default();
+    let mut variants = String::from(if hl { "+hl" } else { "" });
+    if dirs.contains("/hdf5/serial") {
+        variants.push_str("~mpi");
+    } else if dirs.contains("/hdf5/openmpi") || dirs.contains("/hdf5/mpich") {
+        variants.push_str("+mpi");
+    }
+    variants
 }
 
 /// The system python's distributions, each at a prefix of its own under
@@ -267,6 +288,26 @@ fn pkg_config(args: &[&str]) -> Option<String> {
     out.success().then(|| out.stdout.trim().to_string())
 }
 
+/// What `nc-config --has-parallel` answers (`yes`/`no`), when it runs.
+fn nc_config_parallel() -> Option<String> {
+    let spec = CommandSpec::new("nc-config")
+        .arg("--has-parallel")
+        .timeout(PROBE_TIMEOUT);
+    let out = packsmith_exec::run(&spec).ok()?;
+    out.success().then(|| out.stdout.trim().to_string())
+}
+
+/// The host netCDF-C's `mpi` variant from `nc-config --has-parallel`:
+/// as for HDF5, a serial one declared without `~mpi` stands in for
+/// `netcdf-c+mpi`.
+fn netcdf_variants(has_parallel: Option<&str>) -> String {
+    match has_parallel {
+        Some("yes") => "+mpi".into(),
+        Some("no") => "~mpi".into(),
+        _ => String::new(),
+    }
+}
+
 /// Spack versions are dotted numbers: `1.2.13-dfsg` becomes `1.2.13`.
 pub(crate) fn clean_version(raw: &str) -> String {
     raw.split(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -316,6 +357,21 @@ mod tests {
             Some("1.83.0")
         );
         assert_eq!(boost_version("nothing"), None);
+    }
+
+    #[test]
+    fn a_serial_hdf5_is_declared_without_mpi() {
+        let serial = Some("-L/usr/lib/x86_64-linux-gnu/hdf5/serial");
+        assert_eq!(hdf5_variants(serial, false), "~mpi");
+        assert_eq!(hdf5_variants(serial, true), "+hl~mpi");
+        let parallel = Some("-L/usr/lib/x86_64-linux-gnu/hdf5/openmpi");
+        assert_eq!(hdf5_variants(parallel, false), "+mpi");
+        // Nothing says which: nothing is claimed.
+        assert_eq!(hdf5_variants(Some("-L/opt/hdf5/lib"), false), "");
+        assert_eq!(hdf5_variants(None, false), "");
+        assert_eq!(netcdf_variants(Some("no")), "~mpi");
+        assert_eq!(netcdf_variants(Some("yes")), "+mpi");
+        assert_eq!(netcdf_variants(None), "");
     }
 
     #[test]
