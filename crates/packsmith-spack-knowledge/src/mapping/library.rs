@@ -117,6 +117,9 @@ mod tests {
         assert_eq!(spack("libopenblas.so.0").as_deref(), Some("blas"));
         assert_eq!(spack("libblas.so.3").as_deref(), Some("blas"));
         assert_eq!(spack("libfftw3_omp.so.3").as_deref(), Some("fftw-api"));
+        // Single precision, and its threaded build.
+        assert_eq!(spack("libfftw3f.so.3").as_deref(), Some("fftw-api"));
+        assert_eq!(spack("libfftw3f_threads.so.3").as_deref(), Some("fftw-api"));
         assert_eq!(spack("libpython3.11.so.1.0").as_deref(), Some("python"));
         assert_eq!(spack("libbz2.so.1.0").as_deref(), Some("bzip2"));
     }

@@ -48,6 +48,22 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         when: "%gcc@12:",
         why: "g++ refuses a friend declaration with default arguments that is not a definition",
     },
+    CompatRule {
+        id: "openmpi-cxx-bindings",
+        pattern: r"undefined reference to .(?:ompi_mpi_cxx_|MPI::)",
+        flags: "cxxflags",
+        flag: "-DOMPI_SKIP_MPICXX",
+        when: "^openmpi",
+        why: "C++ code that includes mpi.h gets Open MPI's C++ bindings, which a C link lacks",
+    },
+    CompatRule {
+        id: "mpich-cxx-bindings",
+        pattern: r"undefined reference to .(?:ompi_mpi_cxx_|MPI::)",
+        flags: "cxxflags",
+        flag: "-DMPICH_SKIP_MPICXX",
+        when: "^mpich",
+        why: "C++ code that includes mpi.h gets MPICH's C++ bindings, which a C link lacks",
+    },
 ];
 
 static PATTERNS: LazyLock<Vec<(CompatRule, Option<Regex>)>> =
@@ -117,5 +133,20 @@ mod tests {
             ["gfortran-argument-mismatch", "gcc-friend-default-argument"]
         );
         assert!(compiler_compat(Stage::Install, &["error: 'x' was not declared"]).is_none());
+    }
+
+    #[test]
+    fn mpi_cxx_bindings_missing_at_the_link_are_skipped_for_either_mpi() {
+        // p3dfft3's test programs, linked with mpicc against a C++ library.
+        let log = [
+            "/usr/bin/ld: ../../build/libp3dfft.3.a(init.o): in function `MPI::Op::Init(void (*)(void const*, void*, int, MPI::Datatype const&), bool)':",
+            "/usr/lib/x86_64-linux-gnu/openmpi/include/openmpi/ompi/mpi/cxx/op_inln.h:121: undefined reference to `ompi_mpi_cxx_op_intercept'",
+            "collect2: error: ld returned 1 exit status",
+        ];
+        let d = compiler_compat(Stage::Install, &log).unwrap();
+        assert_eq!(d.names, ["openmpi-cxx-bindings", "mpich-cxx-bindings"]);
+        // Another undefined reference is no such error.
+        let other = ["main.c:(.text+0x5): undefined reference to `gzopen'"];
+        assert!(compiler_compat(Stage::Install, &other).is_none());
     }
 }

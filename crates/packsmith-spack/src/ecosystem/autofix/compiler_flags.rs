@@ -1,7 +1,7 @@
 //! Repair of a `compiler_compat` failure: the flags of the matching rules
 //! (`diagnose::COMPAT_RULES`) go into a `flag_handler` for the compiler
-//! range that needs them. A recipe that already has a `flag_handler` is
-//! left to the model, which can merge the flags into it.
+//! range that needs them. A recipe's own `flag_handler` takes them before
+//! its `return (flags, …)`; one of another shape is left to the model.
 
 use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 use packsmith_spack_knowledge::recipe::parse_recipe;
@@ -31,7 +31,7 @@ pub fn add_compat_flags(text: &str, ids: &[String]) -> Option<(String, String)> 
         .filter_map(|id| compat_rule(id))
         .filter(|r| !text.contains(r.flag))
         .collect();
-    if rules.is_empty() || parse_recipe(text, RECIPE_FILE).has_method("flag_handler") {
+    if rules.is_empty() {
         return None;
     }
     let what = rules
@@ -39,11 +39,25 @@ pub fn add_compat_flags(text: &str, ids: &[String]) -> Option<(String, String)> 
         .map(|r| format!("{} for {} {}", r.flag, r.when, r.flags))
         .collect::<Vec<_>>()
         .join(", ");
-    let edit = EditOp::AddMethod {
-        text: render(&rules).join("\n"),
+    // A handler the recipe has (one an earlier rule wrote) takes the new
+    // tests before its `return (flags, …)`; any other shape is refused by
+    // the edit and left to the model.
+    let edits: Vec<EditOp> = if parse_recipe(text, RECIPE_FILE).has_method("flag_handler") {
+        rules
+            .iter()
+            .map(|r| EditOp::AddCompilerFlag {
+                flag: r.flag.into(),
+                flags: r.flags.into(),
+                when: r.when.into(),
+            })
+            .collect()
+    } else {
+        vec![EditOp::AddMethod {
+            text: render(&rules).join("\n"),
+        }]
     };
     Some((
-        apply_edits(text, &[edit]).ok()?,
+        apply_edits(text, &edits).ok()?,
         format!("known compiler-compatibility error: added a flag_handler with {what}"),
     ))
 }

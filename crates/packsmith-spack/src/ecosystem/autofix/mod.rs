@@ -497,7 +497,8 @@ mod tests {
 
     /// The known compiler-compatibility errors (our own logs) are
     /// diagnosed as such and repaired with their flag for the compiler
-    /// range, once; a recipe with its own flag_handler is left alone.
+    /// range, once, into the recipe's own flag_handler when it returns
+    /// `(flags, …)`.
     #[test]
     fn compiler_compat_errors_get_their_flags() {
         let cases = [
@@ -531,8 +532,14 @@ mod tests {
             assert!(why.contains("compiler-compatibility"), "{why}");
             // Applied once: the repaired recipe gets no second handler.
             assert!(auto_repair(&out, &d).is_none());
+            // A handler the recipe has takes the test before its return.
             let own = format!("{recipe}\n    def flag_handler(self, name, flags):\n        return (flags, None, None)\n");
-            assert!(auto_repair(&own, &d).is_none());
+            let (merged, _) = auto_repair(&own, &d).unwrap();
+            assert!(merged.contains(want), "{merged}");
+            assert_eq!(merged.matches("def flag_handler").count(), 1, "{merged}");
+            // One of another shape is the model's to rewrite.
+            let other = own.replace("return (flags, None, None)", "return (None, flags, None)");
+            assert!(auto_repair(&other, &d).is_none());
         }
     }
 
