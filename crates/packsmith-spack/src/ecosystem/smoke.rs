@@ -26,6 +26,11 @@ fn written_line(test: &SmokeTest) -> String {
             .iter()
             .map(|l| format!("link a program against lib{}", l.library)),
     );
+    parts.extend(
+        test.headers
+            .iter()
+            .map(|h| format!("compile a program that includes <{}>", h.header)),
+    );
     if !test.import_modules.is_empty() {
         parts.push(format!("import {}", test.import_modules.join(", ")));
     }
@@ -119,5 +124,30 @@ impl SpackEcosystem {
         loop_outcome.duration_ms = started.elapsed().as_millis() as u64;
         loop_outcome.amended = amended;
         Ok(loop_outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use packsmith_spack_knowledge::edit::smoke::HeaderCheck;
+
+    use super::*;
+
+    #[test]
+    fn the_log_line_names_every_check_written() {
+        let test = SmokeTest {
+            headers: vec![HeaderCheck {
+                header: "algebra/array.hpp".into(),
+                cxx: true,
+                std: Some("c++20".into()),
+            }],
+            import_modules: vec!["demo".into()],
+            ..SmokeTest::default()
+        };
+        assert_eq!(
+            written_line(&test),
+            "recipe: smoke test written: compile a program that includes <algebra/array.hpp>; \
+             import demo"
+        );
     }
 }
