@@ -666,6 +666,12 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         };
         assert_eq!(status.code(), Some(130));
+        // A killed group's last members are reaped by init, which a loaded
+        // machine may take a moment to do; a live group stays past that.
+        let reaped = Instant::now();
+        while group_alive(pgid) && reaped.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let survived = group_alive(pgid);
         if let Some(p) = rustix::process::Pid::from_raw(pgid).filter(|_| survived) {
             let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
