@@ -124,16 +124,10 @@ fn install_in_unread_file(ctx: &Ctx<'_>, read: &[String]) -> Option<Evidence> {
 /// `install:` (or `install ::`, or `install uninstall:`) as a rule target.
 fn makefile_install(text: &str, file: &str) -> InstallRules {
     for (i, line) in text.lines().enumerate() {
-        if line.starts_with(['\t', ' ', '#']) {
-            continue;
-        }
-        let Some((targets, _)) = line.split_once(':') else {
+        let Some(targets) = crate::makefile::rule_targets(line) else {
             continue;
         };
-        if line[targets.len()..].starts_with(":=") {
-            continue; // an assignment
-        }
-        if targets.split_whitespace().any(|t| t == "install") {
+        if targets.contains(&"install") {
             return InstallRules {
                 present: true,
                 how: "install: target".into(),

@@ -16,10 +16,11 @@ pub struct UnbuiltPrograms {
     pub written_to: Option<String>,
 }
 
-/// A rule line's targets, when the line is a rule (not a recipe line, a
-/// comment, an assignment or a conditional).
-fn rule_targets(line: &str) -> Option<Vec<&str>> {
-    if line.starts_with(['\t', '#']) || line.trim().is_empty() {
+/// A rule line's targets, when the line is a rule (not a recipe line, an
+/// indented line, a comment, an assignment such as `x := y` or `url = a:b`,
+/// or a conditional).
+pub(crate) fn rule_targets(line: &str) -> Option<Vec<&str>> {
+    if line.starts_with(['\t', ' ', '#']) || line.trim().is_empty() {
         return None;
     }
     let (targets, rest) = line.split_once(':')?;

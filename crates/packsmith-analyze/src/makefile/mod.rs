@@ -10,6 +10,7 @@ mod scan;
 
 use crate::context::Ctx;
 use eval::{Evaluation, Findings};
+pub(crate) use goals::rule_targets;
 use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence, MakefileFacts, Sourced};
 
 /// Most Makefiles read, includes and subdirectories together.
