@@ -30,6 +30,9 @@ pub struct CompatRule {
     pub why: &'static str,
 }
 
+/// A link that wants the MPI C++ bindings: one error, a flag for each MPI.
+const MPI_CXX_BINDINGS: &str = r"undefined reference to .(?:ompi_mpi_cxx_|MPI::)";
+
 /// The table, most common first.
 pub const COMPAT_RULES: &[CompatRule] = &[
     CompatRule {
@@ -50,7 +53,7 @@ pub const COMPAT_RULES: &[CompatRule] = &[
     },
     CompatRule {
         id: "openmpi-cxx-bindings",
-        pattern: r"undefined reference to .(?:ompi_mpi_cxx_|MPI::)",
+        pattern: MPI_CXX_BINDINGS,
         flags: "cxxflags",
         flag: "-DOMPI_SKIP_MPICXX",
         when: "^openmpi",
@@ -58,7 +61,7 @@ pub const COMPAT_RULES: &[CompatRule] = &[
     },
     CompatRule {
         id: "mpich-cxx-bindings",
-        pattern: r"undefined reference to .(?:ompi_mpi_cxx_|MPI::)",
+        pattern: MPI_CXX_BINDINGS,
         flags: "cxxflags",
         flag: "-DMPICH_SKIP_MPICXX",
         when: "^mpich",

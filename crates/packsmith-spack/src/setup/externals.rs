@@ -275,26 +275,25 @@ fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
 }
 
 fn pkg_config(args: &[&str]) -> Option<String> {
-    let mut spec = CommandSpec::new("pkg-config")
-        .args(args.iter().copied())
-        .timeout(PROBE_TIMEOUT);
+    let mut spec = CommandSpec::new("pkg-config").args(args.iter().copied());
     // The user's own module directories count, as for any pkg-config call.
     for key in ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"] {
         if let Some(value) = std::env::var_os(key) {
             spec = spec.env(key, value);
         }
     }
-    let out = packsmith_exec::run(&spec).ok()?;
+    probe_output(spec)
+}
+
+/// What a host probe printed, trimmed, when it ran and exited 0.
+fn probe_output(spec: CommandSpec) -> Option<String> {
+    let out = packsmith_exec::run(&spec.timeout(PROBE_TIMEOUT)).ok()?;
     out.success().then(|| out.stdout.trim().to_string())
 }
 
 /// What `nc-config --has-parallel` answers (`yes`/`no`), when it runs.
 fn nc_config_parallel() -> Option<String> {
-    let spec = CommandSpec::new("nc-config")
-        .arg("--has-parallel")
-        .timeout(PROBE_TIMEOUT);
-    let out = packsmith_exec::run(&spec).ok()?;
-    out.success().then(|| out.stdout.trim().to_string())
+    probe_output(CommandSpec::new("nc-config").arg("--has-parallel"))
 }
 
 /// The host netCDF-C's `mpi` variant from `nc-config --has-parallel`:

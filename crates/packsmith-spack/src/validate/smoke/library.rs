@@ -460,12 +460,9 @@ mod tests {
         // A constraint gcc 12's default (C++17) does not parse.
         std::fs::write(
             prefix.join("include/algebra/algebra.hpp"),
-            "#include <type_traits>
-template <class M> struct value {};
-             template <typename T>
-    requires(std::is_arithmetic_v<T>)
-             struct value<T> { using type = T; };
-",
+            "#include <type_traits>\ntemplate <class M> struct value {};\n\
+             template <typename T>\n    requires(std::is_arithmetic_v<T>)\n\
+             struct value<T> { using type = T; };\n",
         )
         .unwrap();
         let scratch = root.path().join("scratch");
