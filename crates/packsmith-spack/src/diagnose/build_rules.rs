@@ -1,7 +1,7 @@
-//! Two build failures with a certain repair, recognised before the
-//! generic network, sandbox and make rules would take them: a configure
-//! that tried to download a dependency, and a build with no install
-//! target.
+//! Build failures with a certain cause, recognised before the generic
+//! network, sandbox, make and CMake rules would take them: a configure
+//! that tried to download a dependency, a build with no install target,
+//! and install rules that copy a source path the source lacks.
 
 use std::sync::LazyLock;
 
@@ -27,6 +27,12 @@ static CLONING: LazyLock<Option<Regex>> = LazyLock::new(|| re(r"^Cloning into '(
 static NO_INSTALL: LazyLock<Option<Regex>> = LazyLock::new(|| {
     re(r"(No rule to make target '?install'?|ninja: error: unknown target 'install')")
 });
+
+/// CMake's `file INSTALL cannot find "<path>"`: the path follows on the
+/// same line or, wrapped, on one of the next two.
+static INSTALL_CANNOT_FIND: LazyLock<Option<Regex>> =
+    LazyLock::new(|| re(r"file INSTALL cannot find"));
+static SOURCE_PATH: LazyLock<Option<Regex>> = LazyLock::new(|| re(r#""[^"]*/spack-src/([^"]+)""#));
 
 /// The linker missing a library by `-l` name.
 static CANNOT_FIND_LIB: LazyLock<Option<Regex>> =
@@ -144,6 +150,43 @@ pub fn no_install_target(stage: Stage, lines: &[&str], build_lines: &[&str]) -> 
     Some(d)
 }
 
+/// The source paths (relative to the source root) that the project's
+/// install rules copy and the source does not have: CMake's `file INSTALL
+/// cannot find "…/spack-src/cmake/hip"`. A path in the build directory is
+/// not one: the build should have made it.
+pub fn install_missing_sources(lines: &[&str]) -> Vec<String> {
+    let (Some(cannot), Some(path)) = (INSTALL_CANNOT_FIND.as_ref(), SOURCE_PATH.as_ref()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(at) = cannot.find(line) else {
+            continue;
+        };
+        let rest = std::iter::once(&line[at.end()..]).chain(lines[i + 1..].iter().take(2).copied());
+        if let Some(c) = rest.filter_map(|l| path.captures(l)).next() {
+            let name = c[1].trim_end_matches('/').to_string();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// The hint for install rules that copy source paths the source lacks.
+pub fn install_missing_hint(paths: &[String]) -> String {
+    let list = paths
+        .iter()
+        .map(|p| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "the project's install rules copy {list}, which this version's source does not have: \
+         remove the path from the line of the CMake file that names it with filter_file, or fetch a source that has it"
+    )
+}
+
 /// A parallel build that used what it makes itself before it was made:
 /// `ld: cannot find -lTwoBit` while the same log shows `libTwoBit.a` being
 /// archived (or `libTwoBit.so` linked) by the project's own rules; or a
@@ -245,6 +288,40 @@ mod tests {
         // Through the classifier, before the missing-dependency rule.
         let d = crate::diagnose::classify(Stage::Install, "==> Error: ProcessError", Some(log));
         assert_eq!(d.class, FailureClass::ParallelBuild, "{d:#?}");
+    }
+
+    #[test]
+    fn install_rules_copying_a_source_path_the_source_lacks_are_read() {
+        let log = [
+            "CMake Error at cmake_install.cmake:84 (file):",
+            "  file INSTALL cannot find",
+            "  \"/stage/spack-stage-vecmem-1.23.0-x/spack-src/cmake/hip\":",
+            "  No such file or directory.",
+            "CMake Error at cmake_install.cmake:90 (file): file INSTALL cannot find \"/stage/spack-src/share/data/\"",
+        ];
+        assert_eq!(install_missing_sources(&log), ["cmake/hip", "share/data"]);
+        // A file the build should have made, in the build directory.
+        let built = [
+            "  file INSTALL cannot find",
+            "  \"/stage/spack-build-x/libfoo.so\":",
+        ];
+        assert!(install_missing_sources(&built).is_empty());
+        assert!(install_missing_hint(&["cmake/hip".into()]).contains("`cmake/hip`"));
+        // Through the classifier: no configure error, but a source file.
+        let d = crate::diagnose::classify(
+            Stage::Install,
+            "==> Error: ProcessError: Command exited with status 2:",
+            Some(&log.join("\n")),
+        );
+        assert_eq!(d.class, FailureClass::MissingSourceFile, "{d:#?}");
+        assert_eq!(d.names, ["cmake/hip", "share/data"]);
+        assert!(d.excerpt.contains("file INSTALL cannot find"), "{d:#?}");
+        let other = crate::diagnose::classify(
+            Stage::Install,
+            "==> Error: ProcessError",
+            Some("CMake Error at CMakeLists.txt:3 (message):\n  bad option"),
+        );
+        assert_eq!(other.class, FailureClass::CmakeConfigure);
     }
 
     #[test]

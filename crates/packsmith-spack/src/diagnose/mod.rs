@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::validate::hermetic::UndeclaredDependency;
 use crate::validate::{SpackStageOutcome, Stage};
 
+pub use build_rules::install_missing_sources;
 pub use build_tools::program_not_found;
 pub use compiler_compat::{compat_rule, CompatRule, COMPAT_RULES};
 pub use excerpt::{cap, MAX_BYTES, MAX_LINES};
@@ -65,7 +66,8 @@ pub enum FailureClass {
     /// ships; `names` holds the file.
     MissingBuildConfig,
     /// A header of the project itself (included with quotes) is not in
-    /// the source: the archive lacks a file, which no dependency provides.
+    /// the source, or its install rules copy a source path it lacks: the
+    /// archive lacks a file, which no dependency provides.
     MissingSourceFile,
     /// Any other CMake configure error.
     CmakeConfigure,

@@ -225,12 +225,20 @@ pub fn classify(stage: Stage, log: &str, build_log: Option<&str>) -> Diagnosis {
     if let Some((i, _)) = first_match(build_lines, &CMAKE_ERROR) {
         let mut excerpt = process_error(&lines);
         excerpt.extend(cmake_blocks(build_lines, i));
-        return diagnosis(
-            stage,
-            FailureClass::CmakeConfigure,
-            build_lines[i].trim().to_string(),
-            excerpt,
-        );
+        // An install step that copies a source path the source lacks: no
+        // configure error, and no dependency provides it.
+        let missing = super::build_rules::install_missing_sources(build_lines);
+        let class = if missing.is_empty() {
+            FailureClass::CmakeConfigure
+        } else {
+            FailureClass::MissingSourceFile
+        };
+        let mut d = diagnosis(stage, class, build_lines[i].trim().to_string(), excerpt);
+        if !missing.is_empty() {
+            d.hint = Some(super::build_rules::install_missing_hint(&missing));
+            d.names = missing;
+        }
+        return d;
     }
     if let Some(d) = super::compiler_compat::compiler_compat(stage, build_lines) {
         return d;

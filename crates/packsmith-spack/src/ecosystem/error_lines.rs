@@ -3,7 +3,8 @@
 //! the build-file lines that run a program the shell could not find (in the
 //! directory make was in), and the line of a Python project's metadata
 //! that its build backend refused (the backend quotes the value, not the
-//! file). The model fills the edit; these say where.
+//! file), and the CMake lines that install a source path the source
+//! lacks. The model fills the edit; these say where.
 
 use std::fmt;
 use std::path::Path;
@@ -11,13 +12,18 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::diagnose::program_not_found;
+use super::source_walk::walk_files;
+use crate::diagnose::{install_missing_sources, program_not_found};
 
 /// Most lines listed.
 const MAX: usize = 3;
 
 /// The files a Python build backend reads the project's metadata from.
 const METADATA_FILES: [&str; 3] = ["pyproject.toml", "setup.cfg", "setup.py"];
+
+/// Most entries of a source tree read for the CMake files that name a
+/// path: a huge tree is not searched to its end.
+const MAX_ENTRIES: usize = 20_000;
 
 /// A value shorter than this matches too many lines to point at one.
 const MIN_VALUE: usize = 6;
@@ -71,6 +77,7 @@ pub fn named(excerpt: &str, source: Option<&Path>, autoreconf: bool) -> Vec<Erro
     if let Some(root) = source {
         let mut more = tool_lines(excerpt, root, autoreconf);
         more.extend(metadata_lines(excerpt, root));
+        more.extend(install_lines(excerpt, root));
         for line in more {
             if out.len() == MAX {
                 break;
@@ -233,6 +240,62 @@ fn metadata_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
     out
 }
 
+/// The lines of the project's CMake files that name a source path its
+/// install rules copy and the source lacks (`install(DIRECTORY
+/// "${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip"`), written from the source root
+/// or from the CMake file's own directory.
+fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
+    let missing = install_missing_sources(&excerpt.lines().collect::<Vec<_>>());
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    // Each line with the first missing path it names: the lines are listed
+    // in the error's order of paths, whatever order the walk found them in.
+    let mut found: Vec<(usize, ErrorLine)> = Vec::new();
+    walk_files(root, MAX_ENTRIES, |path| {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if name != "CMakeLists.txt" && !name.ends_with(".cmake") {
+            return false;
+        }
+        let (Ok(relative), Ok(text)) = (path.strip_prefix(root), std::fs::read_to_string(path))
+        else {
+            return false;
+        };
+        let file = relative.to_string_lossy().replace('\\', "/");
+        let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            let named = missing.iter().position(|m| {
+                let local = (!dir.is_empty())
+                    .then(|| m.strip_prefix(dir)?.strip_prefix('/'))
+                    .flatten();
+                names_path(line, m) || local.is_some_and(|l| names_path(line, l))
+            });
+            if let Some(k) = named {
+                found.push((k, ErrorLine::new(&file, i + 1, Some(line))));
+            }
+        }
+        found.len() >= MAX * missing.len()
+    });
+    found.sort_by(|(a, x), (b, y)| (a, &x.file, x.line).cmp(&(b, &y.file, y.line)));
+    found.into_iter().take(MAX).map(|(_, l)| l).collect()
+}
+
+/// `line` names `path` as a whole path, or as the end of one.
+fn names_path(line: &str, path: &str) -> bool {
+    let before_ok = |c: Option<char>| c.is_none_or(|c| matches!(c, '/' | '"' | '(' | ' ' | '\t'));
+    let after_ok = |c: Option<char>| c.is_none_or(|c| matches!(c, '/' | '"' | ')' | ' ' | '\t'));
+    line.match_indices(path).any(|(at, _)| {
+        before_ok(line[..at].chars().next_back())
+            && after_ok(line[at + path.len()..].chars().next())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +350,39 @@ mod tests {
         // Without a program not found, nothing is read.
         assert!(named(
             "make[4]: Entering directory '/s/spack-src/blitz/generate'\n",
+            Some(dir.path()),
+            false
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn the_cmake_lines_that_install_a_missing_source_path_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("cmake")).unwrap();
+        std::fs::create_dir_all(dir.path().join("share")).unwrap();
+        std::fs::write(
+            dir.path().join("cmake/vecmem-packaging.cmake"),
+            "# installs cmake/hip\ninstall( DIRECTORY \"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip\"\n   \"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hipster\"\n   DESTINATION x )\n",
+        )
+        .unwrap();
+        // From a subdirectory's CMakeLists, the path is its own.
+        std::fs::write(
+            dir.path().join("share/CMakeLists.txt"),
+            "install(DIRECTORY data DESTINATION share)\n",
+        )
+        .unwrap();
+        let excerpt = "CMake Error at cmake_install.cmake:84 (file):\n  file INSTALL cannot find\n  \"/stage/spack-stage-vecmem-1.23.0-x/spack-src/cmake/hip\":\n  No such file or directory.\n  file INSTALL cannot find \"/stage/spack-src/share/data\"\n";
+        assert_eq!(
+            shown(named(excerpt, Some(dir.path()), false)),
+            [
+                "cmake/vecmem-packaging.cmake line 2: `install( DIRECTORY \"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip\"`",
+                "share/CMakeLists.txt line 1: `install(DIRECTORY data DESTINATION share)`",
+            ]
+        );
+        // Without the install error, no CMake file is read.
+        assert!(named(
+            "CMake Error at CMakeLists.txt:3 (find_package):",
             Some(dir.path()),
             false
         )
