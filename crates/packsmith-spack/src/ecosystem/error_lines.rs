@@ -265,7 +265,12 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
             return false;
         };
         let file = relative.to_string_lossy().replace('\\', "/");
-        let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+        // A relative path in a CMakeLists.txt is from its own directory; a
+        // `.cmake` file runs in the directory of the one including it.
+        let dir = match file.rsplit_once('/') {
+            Some((d, _)) if name == "CMakeLists.txt" => d,
+            _ => "",
+        };
         for (i, line) in text.lines().enumerate() {
             if line.trim_start().starts_with('#') {
                 continue;
@@ -274,7 +279,7 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
                 let local = (!dir.is_empty())
                     .then(|| m.strip_prefix(dir)?.strip_prefix('/'))
                     .flatten();
-                names_path(line, m) || local.is_some_and(|l| names_path(line, l))
+                names_path(line, m, true) || local.is_some_and(|l| names_path(line, l, false))
             });
             if let Some(k) = named {
                 found.push((k, ErrorLine::new(&file, i + 1, Some(line))));
@@ -286,13 +291,20 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
     found.into_iter().take(MAX).map(|(_, l)| l).collect()
 }
 
-/// `line` names `path` as a whole path, or as the end of one.
-fn names_path(line: &str, path: &str) -> bool {
-    let before_ok = |c: Option<char>| c.is_none_or(|c| matches!(c, '/' | '"' | '(' | ' ' | '\t'));
-    let after_ok = |c: Option<char>| c.is_none_or(|c| matches!(c, '/' | '"' | ')' | ' ' | '\t'));
+/// `line` names `path` as a whole argument, or as the end of one when
+/// `tail` (`${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip`): never as the start of
+/// a longer path (`hip/hip_runtime.h`).
+fn names_path(line: &str, path: &str, tail: bool) -> bool {
+    let token_end = |c: Option<char>| c.is_none_or(|c| matches!(c, '"' | ')' | ' ' | '\t'));
     line.match_indices(path).any(|(at, _)| {
-        before_ok(line[..at].chars().next_back())
-            && after_ok(line[at + path.len()..].chars().next())
+        let before = line[..at].chars().next_back();
+        let starts = before.is_none_or(|c| matches!(c, '"' | '(' | ' ' | '\t'))
+            || (tail && before == Some('/'));
+        let mut after = line[at + path.len()..].chars();
+        let first = after.next();
+        // `cmake/hip/`: the directory's contents.
+        let ends = token_end(first) || (first == Some('/') && token_end(after.next()));
+        starts && ends
     })
 }
 
@@ -364,6 +376,12 @@ mod tests {
         std::fs::write(
             dir.path().join("cmake/vecmem-packaging.cmake"),
             "# installs cmake/hip\ninstall( DIRECTORY \"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip\"\n   \"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hipster\"\n   DESTINATION x )\n",
+        )
+        .unwrap();
+        // A file beside it whose paths start with the missing one's last part.
+        std::fs::write(
+            dir.path().join("cmake/FindHIPToolkit.cmake"),
+            "find_path( HIP_INCLUDE_DIR\n   NAMES \"hip/hip_runtime.h\"\n   PATHS \"/opt/rocm/hip\" hip )\n",
         )
         .unwrap();
         // From a subdirectory's CMakeLists, the path is its own.
