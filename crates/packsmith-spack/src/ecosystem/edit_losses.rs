@@ -3,7 +3,8 @@
 //! stands there (the `homepage`, a dependency it added one attempt before)
 //! while meaning to add a line. A declaration is taken out only by the edit
 //! that says so (`remove_dependency`, `rename_dependency`), never as a side
-//! effect of rewriting a line.
+//! effect of rewriting a line. And what a literal `filter_file` breaks in
+//! the build file: a bracket its replacement adds or drops.
 
 use std::collections::BTreeSet;
 
@@ -65,6 +66,39 @@ pub fn dropped_by_replace(
         lost.extend(had.difference(has).cloned());
     }
     lost
+}
+
+/// A literal `filter_file` whose replacement leaves another number of
+/// brackets open than the text it replaces: the rest of the file is
+/// unchanged, so a statement that goes on past the line (`install(
+/// DIRECTORY "a"` … `)`) no longer parses. The reason, for the model.
+pub fn unbalanced_filter(edits: &[EditOp]) -> Option<String> {
+    edits.iter().enumerate().find_map(|(i, edit)| {
+        let EditOp::FilterFile {
+            regex,
+            repl,
+            literal: true,
+            ..
+        } = edit
+        else {
+            return None;
+        };
+        ["()", "[]", "{}"].iter().find_map(|pair| {
+            let mut chars = pair.chars();
+            let (open, close) = (chars.next()?, chars.next()?);
+            let balance =
+                |t: &str| t.matches(open).count() as i64 - t.matches(close).count() as i64;
+            let (was, now) = (balance(regex), balance(repl));
+            (was != now).then(|| {
+                format!(
+                    "edit {} (filter_file): the text replaced leaves {was} `{open}` open and the \
+                     replacement {now}: the rest of the file is unchanged, so keep the brackets \
+                     as the text has them",
+                    i + 1
+                )
+            })
+        })
+    })
 }
 
 #[cfg(test)]
@@ -144,5 +178,27 @@ class Lwgrp(AutotoolsPackage):
             name: "autoconf".into(),
         }];
         assert!(dropped(START, &apply(12, ""), &edits).is_empty());
+    }
+
+    #[test]
+    fn a_literal_filter_that_adds_or_drops_a_bracket_is_found() {
+        let filter = |regex: &str, repl: &str, literal: bool| EditOp::FilterFile {
+            file: "cmake/pack.cmake".into(),
+            regex: regex.into(),
+            repl: repl.into(),
+            literal,
+        };
+        let line = r#"install( DIRECTORY "${SRC}/cmake/hip""#;
+        // The statement goes on past the line: a `)` added closes it early.
+        let why = unbalanced_filter(&[filter(line, r#"install( DIRECTORY "${SRC}/cmake")"#, true)])
+            .expect("refused");
+        assert!(
+            why.contains("edit 1") && why.contains("1 `(` open"),
+            "{why}"
+        );
+        assert!(unbalanced_filter(&[filter(line, "install( DIRECTORY", true)]).is_none());
+        assert!(unbalanced_filter(&[filter("python $<", "python3 $<", true)]).is_none());
+        // In a regular expression, brackets are its own syntax.
+        assert!(unbalanced_filter(&[filter(r"f\((.*)\)", "g(\\1", false)]).is_none());
     }
 }

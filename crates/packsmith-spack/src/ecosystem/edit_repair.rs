@@ -573,6 +573,7 @@ pub fn apply_answer(
         (None, None) => Ok(()),
     }
     .and_then(|()| source_check(ctx.source, &list.edits))
+    .and_then(|()| edit_losses::unbalanced_filter(&list.edits).map_or(Ok(()), Err))
     .and_then(|()| apply_edits_to(&start, &list.edits).map_err(|e| e.to_string()))
     .and_then(|fixed| {
         let before = ctx.tally(&start);
