@@ -271,7 +271,8 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
             Some((d, _)) if name == "CMakeLists.txt" => d,
             _ => "",
         };
-        for (i, line) in text.lines().enumerate() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
             if line.trim_start().starts_with('#') {
                 continue;
             }
@@ -282,7 +283,16 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
                 names_path(line, m, true) || local.is_some_and(|l| names_path(line, l, false))
             });
             if let Some(k) = named {
-                found.push((k, ErrorLine::new(&file, i + 1, Some(line))));
+                // The statement's lines after it, to its closing bracket:
+                // what an edit of the one line must leave working.
+                let mut open = 0i64;
+                for (j, l) in lines.iter().enumerate().skip(i) {
+                    if j > i && open <= 0 {
+                        break;
+                    }
+                    open += l.matches('(').count() as i64 - l.matches(')').count() as i64;
+                    found.push((k, ErrorLine::new(&file, j + 1, Some(l))));
+                }
             }
         }
         found.len() >= MAX * missing.len()
@@ -395,8 +405,19 @@ mod tests {
             shown(named(excerpt, Some(dir.path()), false)),
             [
                 "cmake/vecmem-packaging.cmake line 2: `install( DIRECTORY \"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip\"`",
-                "share/CMakeLists.txt line 1: `install(DIRECTORY data DESTINATION share)`",
+                "cmake/vecmem-packaging.cmake line 3: `\"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hipster\"`",
+                "cmake/vecmem-packaging.cmake line 4: `DESTINATION x )`",
             ]
+        );
+        // A statement on one line is that line alone.
+        let share = named(
+            "file INSTALL cannot find \"/stage/spack-src/share/data\"",
+            Some(dir.path()),
+            false,
+        );
+        assert_eq!(
+            shown(share),
+            ["share/CMakeLists.txt line 1: `install(DIRECTORY data DESTINATION share)`"]
         );
         // Without the install error, no CMake file is read.
         assert!(named(
