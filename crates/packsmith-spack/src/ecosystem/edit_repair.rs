@@ -1237,6 +1237,40 @@ class Heatsim(CMakePackage):
     }
 
     #[test]
+    fn a_missing_install_path_is_offered_as_its_argument_in_the_statement() {
+        let src = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(src.path().join("cmake")).unwrap();
+        std::fs::write(
+            src.path().join("cmake/pack.cmake"),
+            "install( DIRECTORY \"${SRC}/cmake/hip\"\n   \"${SRC}/cmake/sycl\"\n   DESTINATION x )\n",
+        )
+        .unwrap();
+        let excerpt = "CMake Error at cmake_install.cmake:84 (file):\n  file INSTALL cannot find\n  \"/stage/spack-src/cmake/hip\":\n  No such file or directory.\n";
+        let failure =
+            super::super::stages::install_failure(FailureClass::MissingSourceFile, excerpt, &[]);
+        let (user, _) = edit_offer(src.path(), &failure);
+        // The whole statement is shown; the example replaces the path alone.
+        assert!(
+            user.contains("- cmake/pack.cmake line 3: `DESTINATION x )`"),
+            "{user}"
+        );
+        assert!(
+            user.contains(r#"{"op": "filter_file", "file": "cmake/pack.cmake", "regex": "\"${SRC}/cmake/hip\"", "repl": "<the text as it should read>"}"#),
+            "{user}"
+        );
+        let idx = names();
+        let ctx = context(&idx, Some(src.path()));
+        let fixed = apply_answer(
+            &ctx,
+            &RuleLog::default(),
+            &clean_recipe(),
+            r#"{"edits": [{"op": "filter_file", "file": "cmake/pack.cmake", "regex": "\"${SRC}/cmake/hip\"", "repl": ""}]}"#,
+        )
+        .expect("the path removed");
+        assert!(fixed.contains("cmake/pack.cmake"), "{fixed}");
+    }
+
+    #[test]
     fn a_refused_value_keeps_the_made_up_example_and_names_its_file() {
         let src = tempfile::tempdir().unwrap();
         std::fs::write(

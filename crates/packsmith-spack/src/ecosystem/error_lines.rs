@@ -45,6 +45,10 @@ pub struct ErrorLine {
     /// The part of the line at fault, when it is less than the line: the
     /// value a build backend refused.
     pub subject: Option<String>,
+    /// The text an edit of the line replaces, when less than the line: a
+    /// path in a statement that goes on past it, where rewriting the whole
+    /// line invites a bracket that ends the statement early.
+    pub target: Option<String>,
 }
 
 impl ErrorLine {
@@ -54,6 +58,7 @@ impl ErrorLine {
             line,
             code: code.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
             subject: None,
+            target: None,
         }
     }
 }
@@ -291,7 +296,13 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
                         break;
                     }
                     open += l.matches('(').count() as i64 - l.matches(')').count() as i64;
-                    found.push((k, ErrorLine::new(&file, j + 1, Some(l))));
+                    let mut entry = ErrorLine::new(&file, j + 1, Some(l));
+                    if j == i {
+                        entry.target = path_argument(l, &missing[k]).filter(|a| {
+                            a.len() < l.trim().len() && text.matches(a.as_str()).count() == 1
+                        });
+                    }
+                    found.push((k, entry));
                 }
             }
         }
@@ -299,6 +310,18 @@ fn install_lines(excerpt: &str, root: &Path) -> Vec<ErrorLine> {
     });
     found.sort_by(|(a, x), (b, y)| (a, &x.file, x.line).cmp(&(b, &y.file, y.line)));
     found.into_iter().take(MAX).map(|(_, l)| l).collect()
+}
+
+/// The argument of `line` that holds `path` (`"${SRC}/cmake/hip"`, quotes
+/// included), when it names the path from the source root.
+fn path_argument(line: &str, path: &str) -> Option<String> {
+    let (at, _) = line
+        .match_indices(path)
+        .find(|(at, _)| names_path(&line[*at..], path, true))?;
+    let edge = |c: char| c.is_whitespace() || c == '(' || c == ')';
+    let start = line[..at].rfind(edge).map_or(0, |i| i + 1);
+    let end = line[at..].find(edge).map_or(line.len(), |i| at + i);
+    Some(line[start..end].to_string())
 }
 
 /// `line` names `path` as a whole argument, or as the end of one when
@@ -409,6 +432,13 @@ mod tests {
                 "cmake/vecmem-packaging.cmake line 4: `DESTINATION x )`",
             ]
         );
+        // An edit of the first line replaces the path's argument.
+        let lines = named(excerpt, Some(dir.path()), false);
+        assert_eq!(
+            lines[0].target.as_deref(),
+            Some("\"${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip\"")
+        );
+        assert_eq!(lines[1].target, None);
         // A statement on one line is that line alone.
         let share = named(
             "file INSTALL cannot find \"/stage/spack-src/share/data\"",

@@ -307,10 +307,11 @@ fn op_example(op: OpKind, menu: &Menu, hints: ExampleHints) -> String {
         // fill; a value a backend refused is not: a small model answered
         // such an example with its placeholder, and then with another
         // operation, where the made-up example led it to write the value.
+        // Of a statement that goes on past the line, the part at fault.
         OpKind::FilterFile => match hints
             .line
             .filter(|l| l.subject.is_none())
-            .and_then(|l| Some((&l.file, l.code.as_deref()?)))
+            .and_then(|l| Some((&l.file, l.target.as_deref().or(l.code.as_deref())?)))
         {
             Some((file, code)) => {
                 let quote = |v: &str| serde_json::to_string(v).unwrap_or_default();
