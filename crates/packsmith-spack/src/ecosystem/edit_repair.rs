@@ -1236,19 +1236,30 @@ class Heatsim(CMakePackage):
         assert!(fixed.contains("python3 $< $@"), "{fixed}");
     }
 
+    /// The edit offer for an install failure of `class` with `excerpt`,
+    /// on a source holding the one build file `(path, text)`.
+    fn offer_on_file(
+        src: &Path,
+        (path, text): (&str, &str),
+        class: FailureClass,
+        excerpt: &str,
+    ) -> (String, serde_json::Value) {
+        let file = src.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+        let failure = super::super::stages::install_failure(class, excerpt, &[]);
+        edit_offer(src, &failure)
+    }
+
     #[test]
     fn a_missing_install_path_is_offered_as_its_argument_in_the_statement() {
         let src = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(src.path().join("cmake")).unwrap();
-        std::fs::write(
-            src.path().join("cmake/pack.cmake"),
-            "install( DIRECTORY \"${SRC}/cmake/hip\"\n   \"${SRC}/cmake/sycl\"\n   DESTINATION x )\n",
-        )
-        .unwrap();
-        let excerpt = "CMake Error at cmake_install.cmake:84 (file):\n  file INSTALL cannot find\n  \"/stage/spack-src/cmake/hip\":\n  No such file or directory.\n";
-        let failure =
-            super::super::stages::install_failure(FailureClass::MissingSourceFile, excerpt, &[]);
-        let (user, _) = edit_offer(src.path(), &failure);
+        let (user, _) = offer_on_file(
+            src.path(),
+            ("cmake/pack.cmake", "install( DIRECTORY \"${SRC}/cmake/hip\"\n   \"${SRC}/cmake/sycl\"\n   DESTINATION x )\n"),
+            FailureClass::MissingSourceFile,
+            "CMake Error at cmake_install.cmake:84 (file):\n  file INSTALL cannot find\n  \"/stage/spack-src/cmake/hip\":\n  No such file or directory.\n",
+        );
         // The whole statement is shown; the example replaces the path alone.
         assert!(
             user.contains("- cmake/pack.cmake line 3: `DESTINATION x )`"),
@@ -1273,15 +1284,12 @@ class Heatsim(CMakePackage):
     #[test]
     fn a_refused_value_keeps_the_made_up_example_and_names_its_file() {
         let src = tempfile::tempdir().unwrap();
-        std::fs::write(
-            src.path().join("pyproject.toml"),
-            "[project]\nclassifiers = [\n    \"Programming Language :: Python :: 3.13\",\n]\n",
-        )
-        .unwrap();
-        let excerpt = "  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n";
-        let failure =
-            super::super::stages::install_failure(FailureClass::Compilation, excerpt, &[]);
-        let (user, schema) = edit_offer(src.path(), &failure);
+        let (user, schema) = offer_on_file(
+            src.path(),
+            ("pyproject.toml", "[project]\nclassifiers = [\n    \"Programming Language :: Python :: 3.13\",\n]\n"),
+            FailureClass::Compilation,
+            "  ValueError: Unknown classifier in field `project.classifiers`: Programming Language :: Python :: 3.13\n",
+        );
         assert!(
             user.contains("- pyproject.toml line 3: `\"Programming Language :: Python :: 3.13\",`"),
             "{user}"
