@@ -92,6 +92,7 @@ project(tinyproj VERSION 1.0.0 LANGUAGES CXX)
 option(TINY_FAIL "Stop at configure time" OFF)
 option(TINY_NEEDS_FOO "Require the LibFoo package" OFF)
 option(TINY_BROKEN "Compile the broken code path" OFF)
+option(TINY_INSTALL_HIP "Install a directory the source lacks" OFF)
 if(TINY_FAIL)
   message(FATAL_ERROR "TINY_FAIL is set: this configuration is not supported")
 endif()
@@ -103,6 +104,10 @@ if(TINY_BROKEN)
   target_compile_definitions(tiny PRIVATE TINY_BROKEN)
 endif()
 install(TARGETS tiny)
+if(TINY_INSTALL_HIP)
+  install( DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/cmake/hip"
+     DESTINATION share/tiny )
+endif()
 "#,
     )
     .unwrap();
@@ -336,6 +341,19 @@ fn captured_failures_classify() {
                 expect: FailureClass::Compilation,
             },
             tiny_recipe(&src.url, &good, "", "self.define(\"TINY_BROKEN\", True)"),
+        ),
+        (
+            Case {
+                name: "install-missing-source-path",
+                stages: &[Stage::Install],
+                expect: FailureClass::MissingSourceFile,
+            },
+            tiny_recipe(
+                &src.url,
+                &good,
+                "",
+                "self.define(\"TINY_INSTALL_HIP\", True)",
+            ),
         ),
         (
             Case {
