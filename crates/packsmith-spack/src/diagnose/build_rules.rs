@@ -183,7 +183,8 @@ pub fn install_missing_hint(paths: &[String]) -> String {
         .join(", ");
     format!(
         "the project's install rules copy {list}, which this version's source does not have: \
-         remove the path from the line of the CMake file that names it with filter_file, or fetch a source that has it"
+         remove the path from the line of the CMake file that names it with filter_file, or \
+         fetch a source that has it"
     )
 }
 

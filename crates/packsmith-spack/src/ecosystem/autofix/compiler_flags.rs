@@ -42,7 +42,8 @@ pub fn add_compat_flags(text: &str, ids: &[String]) -> Option<(String, String)> 
     // A handler the recipe has (one an earlier rule wrote) takes the new
     // tests before its `return (flags, …)`; any other shape is refused by
     // the edit and left to the model.
-    let edits: Vec<EditOp> = if parse_recipe(text, RECIPE_FILE).has_method("flag_handler") {
+    let merged = parse_recipe(text, RECIPE_FILE).has_method("flag_handler");
+    let edits: Vec<EditOp> = if merged {
         rules
             .iter()
             .map(|r| EditOp::AddCompilerFlag {
@@ -58,6 +59,10 @@ pub fn add_compat_flags(text: &str, ids: &[String]) -> Option<(String, String)> 
     };
     Some((
         apply_edits(text, &edits).ok()?,
-        format!("known compiler-compatibility error: added a flag_handler with {what}"),
+        if merged {
+            format!("known compiler-compatibility error: added {what} to the recipe's flag_handler")
+        } else {
+            format!("known compiler-compatibility error: added a flag_handler with {what}")
+        },
     ))
 }

@@ -534,8 +534,9 @@ mod tests {
             assert!(auto_repair(&out, &d).is_none());
             // A handler the recipe has takes the test before its return.
             let own = format!("{recipe}\n    def flag_handler(self, name, flags):\n        return (flags, None, None)\n");
-            let (merged, _) = auto_repair(&own, &d).unwrap();
+            let (merged, why) = auto_repair(&own, &d).unwrap();
             assert!(merged.contains(want), "{merged}");
+            assert!(why.contains("to the recipe's flag_handler"), "{why}");
             assert_eq!(merged.matches("def flag_handler").count(), 1, "{merged}");
             // One of another shape is the model's to rewrite.
             let other = own.replace("return (flags, None, None)", "return (None, flags, None)");
