@@ -522,15 +522,20 @@ fn a_signal_stops_the_running_pair_and_journals_nothing() {
             .spawn()
             .unwrap();
         let grandchild = tmp.path().join("out/runs/zero-shot/hang/grandchild.pid");
+        // The file is made before its pid is written into it: wait for the
+        // pid, or `/proc//stat` below reads the system's `/proc/stat`.
         let t0 = Instant::now();
-        while !grandchild.exists() {
+        let g = loop {
+            let pid = std::fs::read_to_string(&grandchild).unwrap_or_default();
+            if !pid.trim().is_empty() {
+                break pid;
+            }
             assert!(
                 t0.elapsed() < Duration::from_secs(60),
                 "the pair never started"
             );
             std::thread::sleep(Duration::from_millis(20));
-        }
-        let g = std::fs::read_to_string(&grandchild).unwrap();
+        };
         // The shell's own `kill`: no procps needed.
         let sent = Command::new("sh")
             .args(["-c", &format!("kill {signal} {}", child.id())])
