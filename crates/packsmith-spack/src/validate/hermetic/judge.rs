@@ -382,6 +382,34 @@ mod tests {
         assert!(heads[0].starts_with("arpack-ng"), "{heads:?}");
     }
 
+    /// Seen on spiral-software's maintainer recipe: FindUnixCommands' bash
+    /// is the base system's, while the Python 3 it found beside it is
+    /// still a tool the recipe does not declare.
+    #[test]
+    fn the_base_systems_shell_is_no_finding() {
+        let seen = [
+            obs(
+                Some("UnixCommands"),
+                "/usr/bin/bash",
+                EvidenceSource::ConfigureOutput,
+                "-- Found UnixCommands: /usr/bin/bash",
+            ),
+            obs(
+                Some("Python3"),
+                "/usr/bin/python3",
+                EvidenceSource::ConfigureOutput,
+                "-- Found Python3: /usr/bin/python3",
+            ),
+        ];
+        let found = judge(
+            &seen,
+            &dag(&["spiral-software", "cmake"], &[]),
+            &NoKnowledge,
+        );
+        let heads: Vec<String> = found.iter().map(|f| f.headline()).collect();
+        assert_eq!(heads, ["python (Python3): /usr/bin/python3"]);
+    }
+
     #[test]
     fn cache_keys_map_through_their_known_prefix() {
         let cache = [
