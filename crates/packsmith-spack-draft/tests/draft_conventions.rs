@@ -632,3 +632,21 @@ fn cmake_libraries_get_spacks_shared_and_pic() {
     );
     assert!(names.is_empty(), "{names:?}");
 }
+
+/// A Python lookup with the NumPy component compiles against NumPy's
+/// headers: py-numpy is declared beside python, with the same types.
+#[test]
+fn a_numpy_component_declares_py_numpy() {
+    let b = brief_with("numpy-ext", &NoKnowledge);
+    let specs: Vec<(&str, &[String])> = b
+        .dependencies
+        .iter()
+        .map(|d| (d.spec.as_str(), d.types.as_slice()))
+        .collect();
+    let python = specs.iter().find(|(s, _)| s.starts_with("python"));
+    let numpy = specs.iter().find(|(s, _)| *s == "py-numpy");
+    assert!(python.is_some(), "{specs:?}");
+    assert_eq!(numpy.map(|(_, t)| *t), python.map(|(_, t)| *t), "{specs:?}");
+    let text = draft(&b);
+    assert!(text.contains("depends_on(\"py-numpy\""), "{text}");
+}

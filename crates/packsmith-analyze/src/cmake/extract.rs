@@ -30,6 +30,8 @@ pub fn declares_facts(c: &Command) -> bool {
         | "enable_language"
         | "check_language"
         | "cpmaddpackage"
+        | "add_project_dependency"
+        | "findpython"
         | "add_executable"
         | "add_library" => true,
         // A generator per loop item (igraph's parsers) decides its own
@@ -68,6 +70,8 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "target_compile_features"
                 | "find_package"
                 | "vtk_module_find_package"
+                | "add_project_dependency"
+                | "findpython"
                 | "pkg_check_modules"
                 | "pkg_search_module"
                 | "find_library"
@@ -130,6 +134,21 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         }
         "find_package" => find_package(w, args, site),
         "vtk_module_find_package" => find_package(w, &vtk_find_package_args(args), site),
+        // jrl-cmakemodules' lookups (eigenpy, pinocchio, coal): the module
+        // collection is a submodule often empty here, so its macros are read
+        // as what they wrap unless the project defines them itself.
+        "add_project_dependency" if !w.functions.contains_key(name) => {
+            find_package(w, &jrl_dependency_args(args), site)
+        }
+        "findpython" if !w.functions.contains_key(name) => {
+            // Set differently per branch (eigenpy's cross-compiling case):
+            // every component any branch asks for.
+            let components = match w.vars.get("PYTHON_COMPONENTS") {
+                Some("${PYTHON_COMPONENTS}") => w.alternatives.get("PYTHON_COMPONENTS").cloned(),
+                other => other.map(split_list),
+            };
+            find_package(w, &jrl_findpython_args(args, components), site)
+        }
         "pkg_check_modules" | "pkg_search_module" => pkg_config(w, name, args, site),
         "find_library" | "find_path" | "find_program" | "find_file" => {
             find_item(w, name, args, site)
@@ -373,6 +392,41 @@ fn vtk_find_package_args(args: &[String]) -> Vec<String> {
         }
     }
     package.into_iter().chain(version).chain(rest).collect()
+}
+
+/// `add_project_dependency(Eigen3 REQUIRED PKG_CONFIG_REQUIRES "eigen3 >=
+/// 3.0.5")` as the `find_package` it makes: the keywords that only shape
+/// the exported package files go, with their values.
+fn jrl_dependency_args(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if skip {
+            skip = false;
+        } else if matches!(
+            a.as_str(),
+            "PKG_CONFIG_REQUIRES" | "FOR_COMPONENT" | "FIND_EXTERNAL"
+        ) {
+            skip = true;
+        } else {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// `findpython(REQUIRED)` as `find_package(Python REQUIRED COMPONENTS …)`,
+/// the components from `PYTHON_COMPONENTS` (jrl-cmakemodules' default is
+/// the interpreter and the development files).
+fn jrl_findpython_args(args: &[String], components: Option<Vec<String>>) -> Vec<String> {
+    let mut out = vec!["Python".to_string()];
+    out.extend(args.iter().filter(|a| *a == "REQUIRED").cloned());
+    out.push("COMPONENTS".into());
+    match components.filter(|c| !c.is_empty()) {
+        Some(list) => out.extend(list),
+        None => out.extend(["Interpreter".to_string(), "Development".to_string()]),
+    }
+    out
 }
 
 fn find_package(w: &mut Walker<'_, '_>, args: &[String], site: Site) {

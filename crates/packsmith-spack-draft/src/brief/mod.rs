@@ -1385,6 +1385,17 @@ fn add_dependency(
         },
         component_variants(kb, &spack, components)
     );
+    let numpy = numpy_component(upstream, components, kb).then(|| {
+        dep(
+            "py-numpy",
+            when.clone(),
+            types.clone(),
+            upstream,
+            mapping.confidence,
+            "the NumPy component of the Python lookup",
+            evidence.clone(),
+        )
+    });
     let d = dep(
         &spec,
         when.clone(),
@@ -1394,11 +1405,23 @@ fn add_dependency(
         &mapping.evidence,
         evidence.clone(),
     );
-    if required || when.is_some() || test_only {
-        push_dep(&mut brief.dependencies, d);
+    let list = if required || when.is_some() || test_only {
+        &mut brief.dependencies
     } else {
-        push_dep(&mut brief.optional_dependencies, d);
+        &mut brief.optional_dependencies
+    };
+    push_dep(list, d);
+    if let Some(numpy) = numpy {
+        push_dep(list, numpy);
     }
+}
+
+/// `find_package(Python COMPONENTS NumPy)` compiles against NumPy's
+/// headers: py-numpy is a dependency beside python.
+fn numpy_component(upstream: &str, components: &[String], kb: &dyn SpackNames) -> bool {
+    upstream.to_ascii_lowercase().starts_with("python")
+        && components.iter().any(|c| c == "NumPy")
+        && (!kb.knows_names() || kb.lookup("py-numpy") != Known::Unknown)
 }
 
 /// `+serialization+filesystem` for `find_package(Boost COMPONENTS
