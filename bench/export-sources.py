@@ -15,7 +15,9 @@ tag; a row fetched from PyPI is the release's sdist, downloaded from PyPI.
 A mirror of github.com/OWNER/REPO is looked for at DIR/OWNER+REPO/repo or
 DIR/OWNER+REPO (bare or not) — the layout of the search tool's `fetch`, or
 your own `git clone --mirror`. Each tree is a plain export (no .git), like a
-release tarball: submodules stay empty. A blob missing from a partial mirror is
+release tarball: submodules stay empty. With --clones, a task whose tree has
+submodules is a clone instead (origin the forge's URL, submodules checked out
+from their mirrors at the pinned commits), as a user's recursive clone. A blob missing from a partial mirror is
 skipped and listed in OUT/export.json. A task whose version has no tag is
 exported at the mirror's HEAD and the map's [versions] says so.
 """
@@ -103,6 +105,73 @@ def export(repo, ref, dest):
     return missing
 
 
+def submodules_at(repo, commit):
+    """The submodules of the tree at commit: (path, url, pinned commit)."""
+    gitlinks = {}
+    for entry in filter(None, git(repo, "ls-tree", "-r", "-z", "--full-tree", commit).split("\0")):
+        meta, path = entry.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == "commit":
+            gitlinks[path] = sha
+    if not gitlinks:
+        return []
+    try:
+        config = git(repo, "config", "--blob", f"{commit}:.gitmodules", "--list")
+    except RuntimeError:
+        return []
+    paths, urls = {}, {}
+    for line in config.splitlines():
+        key, _, value = line.partition("=")
+        m = re.fullmatch(r"submodule\.(.+)\.(path|url)", key)
+        if m:
+            (paths if m.group(2) == "path" else urls)[m.group(1)] = value
+    return [(paths[k], urls.get(k, ""), gitlinks[paths[k]]) for k in sorted(paths) if paths[k] in gitlinks]
+
+
+def forge_url(base, url):
+    """A submodule URL as the forge resolves it (`../../o/r.git` against
+    https://github.com/owner/repo)."""
+    if url.startswith(("../", "./")):
+        parts = base.rstrip("/").split("/")
+        for comp in url.split("/"):
+            if comp == "..":
+                parts.pop()
+            elif comp != ".":
+                parts.append(comp)
+        return "/".join(parts)
+    return url
+
+
+def clone(repo, commit, tag, gh, mirrors, dest):
+    """A clone of the mirror at commit, as a user's recursive clone of the
+    forge: origin is the forge's URL, the tag is there, and each submodule
+    with a mirror holding its pinned commit has that commit's files (an
+    export: a partial mirror lacks blobs a checkout would insist on).
+    Returns the submodules left empty and the blobs missing."""
+    def run(*args, cwd=dest):
+        out = subprocess.run(["git", "-c", "protocol.file.allow=always", *args],
+                             cwd=cwd, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(out.stderr.strip())
+    origin = f"https://github.com/{gh[0]}/{gh[1]}"
+    run("clone", "-q", "--no-checkout", repo, dest, cwd=None)
+    run("checkout", "-q", "--detach", commit)
+    run("remote", "set-url", "origin", origin + ".git")
+    left, missing = [], []
+    for path, url, pin in submodules_at(repo, commit):
+        sub = re.search(r"github\.com[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$", forge_url(origin, url))
+        mirror = find_mirror(mirrors, sub.group(1), sub.group(2)) if sub else None
+        try:
+            if mirror is None:
+                raise RuntimeError("no mirror")
+            git(mirror, "cat-file", "-e", f"{pin}^{{commit}}")
+        except RuntimeError:
+            left.append(path)
+            continue
+        missing += [f"{path}/{m}" for m in export(mirror, pin, os.path.join(dest, path))]
+    return left, missing
+
+
 def task_name(task):
     return task.get("name") or task["package_name"]
 
@@ -176,6 +245,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--map", help="write the bench sources map (TOML) here")
     ap.add_argument("--only", help="comma-separated task names: export these only")
+    ap.add_argument("--clones", action="store_true",
+                    help="a task whose tree has git submodules becomes a clone (origin the forge, "
+                         "submodules checked out from their mirrors), as a user's recursive clone")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     report, sources, versions, failed = {}, {}, {}, []
@@ -206,14 +278,24 @@ def main():
         tag = pinned or resolve_tag(repo, name, task["version"])
         ref = tag or "HEAD"
         commit = git(repo, "rev-parse", f"{ref}^{{commit}}").strip()
+        as_clone = a.clones and bool(submodules_at(repo, commit))
         try:
-            missing = place(a.out, tree, lambda tmp: export(repo, commit, tmp))
+            if as_clone:
+                # place() made the directory; git clones into a fresh one.
+                left, missing = place(a.out, tree, lambda tmp: (os.rmdir(tmp), clone(repo, commit, tag, gh, a.mirrors, tmp))[1])
+            else:
+                missing = place(a.out, tree, lambda tmp: export(repo, commit, tmp))
         except Exception as e:
             failed.append(f"{name}: {e}")
             continue
         sources[name] = tree
         if tag is None:
             versions[name] = git(repo, "log", "-1", "--format=%cs", commit).strip()
+        if as_clone:
+            report[name] = {"repo": "/".join(gh), "ref": ref, "commit": commit, "clone": True,
+                            "submodules_empty": left, "missing": missing}
+            print(f"{name}: clone at {ref} ({commit[:10]}), submodules left empty: {left or 'none'}")
+            continue
         report[name] = {"repo": "/".join(gh), "ref": ref, "commit": commit, "missing": missing}
         print(f"{name}: {ref} ({commit[:10]}){' missing ' + str(len(missing)) if missing else ''}")
     with open(os.path.join(a.out, "export.json"), "w") as f:

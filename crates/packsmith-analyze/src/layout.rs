@@ -209,9 +209,13 @@ fn public_headers(ctx: &Ctx<'_>, build_file: &str) -> Option<String> {
     })
 }
 
-/// Marks each submodule whose directory holds no file here and that a
-/// CMake check or `add_subdirectory` needs, with that check; fills in the
-/// upstream name from its URL.
+/// Marks each submodule the build needs, with what needs it, and whether
+/// its directory holds files here; fills in the upstream name from its
+/// URL. An empty one is needed by a CMake check, `add_subdirectory` or
+/// `include` of a path in it, or a target's source file in it; a checked
+/// out one (a recursive clone) by a CMake file the build read in it or a
+/// target's source file in it. A release archive, like `git archive`,
+/// leaves either kind empty.
 pub fn required_submodules(
     ctx: &Ctx<'_>,
     downloads: &mut [DownloadFact],
@@ -226,17 +230,30 @@ pub fn required_submodules(
         }
         let dir = d.name.trim_end_matches('/');
         let prefix = format!("{dir}/");
-        if ctx.view.files().iter().any(|f| f.rel.starts_with(&prefix)) {
-            continue; // checked out: nothing is missing
-        }
+        let inside = |path: &str| path == dir || path.starts_with(&prefix);
+        d.present = ctx.view.files().iter().any(|f| f.rel.starts_with(&prefix));
         let Some(cmake) = cmake else { continue };
-        let needed = cmake
-            .required_paths
-            .iter()
-            .find(|r| r.path == dir || r.path.starts_with(&prefix));
-        if let Some(r) = needed {
-            d.required_by = Some(Sourced::new(r.check.clone(), r.evidence.clone()));
-        }
+        let checked = if d.present {
+            cmake
+                .files
+                .iter()
+                .find(|f| inside(f))
+                .map(|f| Sourced::new(format!("the build reads {f}"), d.evidence.clone()))
+        } else {
+            cmake
+                .required_paths
+                .iter()
+                .find(|r| inside(&r.path))
+                .map(|r| Sourced::new(r.check.clone(), r.evidence.clone()))
+        };
+        let compiled = || {
+            cmake
+                .target_sources
+                .iter()
+                .find(|r| inside(&r.path))
+                .map(|r| Sourced::new(r.check.clone(), r.evidence.clone()))
+        };
+        d.required_by = checked.or_else(compiled);
     }
 }
 

@@ -145,3 +145,45 @@ fn an_install_in_a_file_not_followed_still_counts() {
     assert!(rules.present, "{rules:?}");
     assert_eq!(rules.evidence, Evidence::new("cmake/Install.cmake", 2));
 }
+
+/// pumgen's shape: a target compiles a file of a submodule. Empty here,
+/// the submodule is required by that target; checked out (a recursive
+/// clone), it is required and present, and so is one whose CMake file the
+/// build includes; a checked-out one the build never reads is neither.
+#[test]
+fn a_submodule_a_target_compiles_from_is_required_empty_or_checked_out() {
+    let gitmodules = "[submodule \"x\"]\n\tpath = ext/tinyxml2\n\turl = ../../leethomason/tinyxml2.git\n\
+                      [submodule \"m\"]\n\tpath = cmake/jrl\n\turl = https://github.com/jrl-umi3218/jrl-cmakemodules.git\n\
+                      [submodule \"d\"]\n\tpath = docs/theme\n\turl = https://github.com/example/theme.git\n";
+    let cmake = "cmake_minimum_required(VERSION 3.10)\nproject(p CXX)\ninclude(cmake/jrl/base.cmake)\n\
+                 add_library(tinyxml2 ext/tinyxml2/tinyxml2.cpp)\nadd_executable(p src/main.cpp)\n";
+    let empty = crate::common::facts_of(&[
+        (".gitmodules", gitmodules),
+        ("CMakeLists.txt", cmake),
+        ("src/main.cpp", "int main() {}\n"),
+    ]);
+    let find = |facts: &packsmith_core::RepoFacts, name: &str| {
+        facts.downloads.iter().find(|d| d.name == name).cloned().unwrap()
+    };
+    let tinyxml2 = find(&empty, "ext/tinyxml2");
+    assert!(!tinyxml2.present);
+    let why = tinyxml2.required_by.expect("the target's source requires it");
+    assert!(why.value.contains("ext/tinyxml2/tinyxml2.cpp"), "{}", why.value);
+    assert_eq!(why.evidence, Evidence::new("CMakeLists.txt", 4));
+
+    let checked_out = crate::common::facts_of(&[
+        (".gitmodules", gitmodules),
+        ("CMakeLists.txt", cmake),
+        ("src/main.cpp", "int main() {}\n"),
+        ("ext/tinyxml2/tinyxml2.cpp", "int x;\n"),
+        ("cmake/jrl/base.cmake", "set(JRL 1)\n"),
+        ("docs/theme/conf.py", "x = 1\n"),
+    ]);
+    let tinyxml2 = find(&checked_out, "ext/tinyxml2");
+    assert!(tinyxml2.present && tinyxml2.required_by.is_some(), "{tinyxml2:?}");
+    let jrl = find(&checked_out, "cmake/jrl");
+    assert!(jrl.present, "{jrl:?}");
+    assert!(jrl.required_by.unwrap().value.contains("cmake/jrl/base.cmake"));
+    let theme = find(&checked_out, "docs/theme");
+    assert!(theme.present && theme.required_by.is_none(), "{theme:?}");
+}

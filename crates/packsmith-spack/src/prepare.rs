@@ -16,7 +16,7 @@ use packsmith_spack_knowledge::mapping::SpackNames;
 use packsmith_spack_knowledge::target::TargetSpack;
 
 use crate::validate::{
-    pack_as_archive, pack_local_source, pack_upstream_release, recipe_archive_extension,
+    pack_as_archive, pack_local_source, pack_tree, pack_upstream_release, recipe_archive_extension,
     upstream_release_sha256, LocalSource, Sandbox, SandboxPolicy, SpackSandboxPolicy, SpackSetup,
     UpstreamRelease, ValidateError,
 };
@@ -115,6 +115,39 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
     let mut setup = inputs.setup;
     setup.scratch = run_dir.clone();
     let mirror = run_dir.join("mirror");
+    let mut notes = Vec::new();
+    let git = brief
+        .fetch
+        .submodules
+        .then(|| git_source(inputs.facts, &version))
+        .flatten();
+    if let Some(git) = git {
+        // Spack looks for a git version in the mirror under the archive's
+        // name, so the run installs the tree as checked out, submodules
+        // included, while the recipe fetches with git.
+        let source = pack_tree(inputs.source_root, &brief.package, &version, &mirror)
+            .map_err(PrepareError::Pack)?;
+        notes.push(submodule_note(inputs.facts, &git));
+        pin_git_source(&mut brief, git);
+        let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
+        return Ok(PreparedRun {
+            brief,
+            version,
+            run_dir,
+            setup,
+            sandbox,
+            source,
+            notes,
+        });
+    }
+    if brief.fetch.submodules {
+        notes.push(format!(
+            "the build needs a git submodule, but {} has no forge remote and tag (or commit) for \
+             {version}: the recipe pins the packed tree by a file:// URL; package a clone of the \
+             forge's repository for `git=` with `submodules=True`",
+            inputs.source_root.display()
+        ));
+    }
     let upstream = upstream_release(inputs.facts, &version);
     let released = match &upstream {
         Some(release) => pack_upstream_release(
@@ -127,7 +160,6 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         .map_err(PrepareError::Pack)?,
         None => None,
     };
-    let mut notes = Vec::new();
     if let (Some(release), None) = (&upstream, &released) {
         notes.push(format!(
             "{} is not a clean checkout at {} (the GitHub release of {version}): the recipe pins \
@@ -326,6 +358,71 @@ fn pin_upstream_release(
             })
         })
         .collect();
+}
+
+/// Where a recipe fetches with git: the forge's repository and the tag
+/// and commit of the version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct GitSource {
+    url: String,
+    tag: Option<String>,
+    commit: Option<String>,
+}
+
+/// The checkout's git source of `version`: a forge remote (or any
+/// network URL) and the tag that names the version, else the commit the
+/// checkout is at. None when either is unknown (a tarball, a tree with no
+/// remote).
+fn git_source(facts: &RepoFacts, version: &str) -> Option<GitSource> {
+    let v = &facts.versions;
+    let remote = v.remote.as_deref()?;
+    let url = match packsmith_core::forge::ForgeRepo::parse_remote(remote) {
+        Some(repo) => format!("{}.git", repo.web_url()),
+        None if remote.contains("://") && !remote.starts_with("file:") => remote.to_string(),
+        None => return None,
+    };
+    let tagged = v.recent_tags.iter().find(|t| t.version == version);
+    let (tag, commit) = match tagged {
+        Some(t) => (Some(t.tag.clone()), t.commit.clone()),
+        None => (None, Some(v.commit.clone()?)),
+    };
+    Some(GitSource { url, tag, commit })
+}
+
+/// The recipe fetches the version with git and its submodules; no archive
+/// URL or checksum (Spack checks a git version by its commit).
+fn pin_git_source(brief: &mut SpackBrief, git: GitSource) {
+    if let Some(repo) = packsmith_core::forge::ForgeRepo::parse_remote(&git.url) {
+        brief.homepage.get_or_insert_with(|| repo.web_url());
+    }
+    brief.fetch.url = None;
+    brief.fetch.sha256 = None;
+    brief.fetch.git = Some(git.url);
+    brief.fetch.tag = git.tag;
+    brief.fetch.commit = git.commit;
+    brief.fetch.older.clear();
+}
+
+/// What the user is told about a git source with submodules.
+fn submodule_note(facts: &RepoFacts, git: &GitSource) -> String {
+    let at = git
+        .tag
+        .as_deref()
+        .or(git.commit.as_deref())
+        .unwrap_or_default();
+    let names: Vec<String> = facts
+        .downloads
+        .iter()
+        .filter(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule)
+        .filter(|d| d.required_by.is_some())
+        .map(|d| format!("`{}`", d.name))
+        .collect();
+    format!(
+        "the build needs git submodule(s) {} that release archives lack: the recipe fetches \
+         {} at {at} with submodules=True; the run installs this tree as checked out",
+        names.join(", "),
+        git.url
+    )
 }
 
 /// The packed tarball is what the draft fetches: its `file://` URL and

@@ -1210,3 +1210,143 @@ class Zippy(CMakePackage):
         assert!(source.is_file(), "{}", source.display());
     }
 }
+
+/// `git -C dir args…`, which must succeed (local file submodules allowed).
+fn git_in(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "protocol.file.allow=always", "-c", "user.name=t"])
+        .args([
+            "-c",
+            "user.email=t@example.org",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A recursive clone of a CMake project that compiles a source file of a
+/// git submodule (pumgen's tinyxml2 shape), with a forge remote and a tag.
+fn project_with_submodule(root: &Path) -> PathBuf {
+    let vend = root.join("vend");
+    std::fs::create_dir_all(&vend).unwrap();
+    std::fs::write(vend.join("vend.cpp"), "int vend_answer() { return 7; }\n").unwrap();
+    git_in(&vend, &["init", "-q"]);
+    git_in(&vend, &["add", "."]);
+    git_in(&vend, &["commit", "-q", "-m", "vend"]);
+    let src = root.join("subdemo");
+    std::fs::create_dir_all(src.join("src")).unwrap();
+    std::fs::write(
+        src.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.18)\nproject(subdemo VERSION 1.0.0 LANGUAGES CXX)\n\
+         add_library(subdemo src/subdemo.cpp ext/vend/vend.cpp)\ninstall(TARGETS subdemo)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("src/subdemo.cpp"),
+        "int vend_answer();\nint subdemo_answer() { return vend_answer() * 6; }\n",
+    )
+    .unwrap();
+    git_in(&src, &["init", "-q"]);
+    git_in(
+        &src,
+        &["submodule", "add", "-q", vend.to_str().unwrap(), "ext/vend"],
+    );
+    git_in(&src, &["add", "."]);
+    git_in(&src, &["commit", "-q", "-m", "subdemo 1.0.0"]);
+    git_in(&src, &["tag", "v1.0.0"]);
+    git_in(
+        &src,
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/example/subdemo.git",
+        ],
+    );
+    src
+}
+
+/// A build that compiles a submodule's file: the recipe fetches with git
+/// and `submodules=True` (no archive URL, no file:// path), and the run
+/// installs the checkout, submodule included, from its mirror.
+#[test]
+fn a_build_that_needs_a_submodule_installs_from_git_with_submodules() {
+    let Some(env) =
+        spack_or_skip("a_build_that_needs_a_submodule_installs_from_git_with_submodules")
+    else {
+        return;
+    };
+    let _guard = SPACK.lock().unwrap_or_else(|e| e.into_inner());
+    let src = project_with_submodule(env.run.path());
+    let facts = packsmith_analyze::analyze_dir(
+        &src,
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: src.display().to_string(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let prepared = packsmith_spack::prepare::prepare_run(packsmith_spack::prepare::RunInputs {
+        facts: &facts,
+        source_root: &src,
+        setup: env.setup.clone(),
+        target: TargetSpack::V0_23,
+        names: &NoKnowledge,
+        overrides: Default::default(),
+        out: &env.run.path().join("runs"),
+        replace: false,
+        no_sandbox: false,
+    })
+    .unwrap();
+    let fetch = &prepared.brief.fetch;
+    assert_eq!(
+        fetch.git.as_deref(),
+        Some("https://github.com/example/subdemo.git")
+    );
+    assert_eq!(fetch.tag.as_deref(), Some("v1.0.0"));
+    assert!(fetch.url.is_none() && fetch.sha256.is_none(), "{fetch:?}");
+    assert!(
+        prepared.notes.iter().any(|n| n.contains("`ext/vend`")),
+        "{:?}",
+        prepared.notes
+    );
+    let recipe = render_recipe(&prepared.brief, &DraftOptions::default());
+    assert!(recipe.contains("submodules=True"), "{recipe}");
+    assert!(
+        !recipe.contains("file://") && !recipe.contains("url ="),
+        "{recipe}"
+    );
+    let attempt = prepare_attempt(
+        &prepared.run_dir,
+        "subdemo",
+        1,
+        &prepared.brief.package,
+        &recipe,
+        Some(&prepared.source.mirror),
+    )
+    .unwrap();
+    let outcomes = run_stages(
+        &env.setup,
+        &prepared.sandbox,
+        &attempt,
+        &Stage::ALL,
+        &StageOptions::default(),
+    )
+    .unwrap();
+    let last = outcomes.last().unwrap();
+    assert!(
+        last.passed && outcomes.len() == 4,
+        "failed at {}: {}\nrecipe:\n{recipe}",
+        last.stage,
+        std::fs::read_to_string(&last.log_path).unwrap_or_default()
+    );
+}

@@ -618,6 +618,7 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
         evidence: site.evidence,
         name,
         required_by: None,
+        present: false,
     });
 }
 
@@ -668,6 +669,7 @@ fn cpm(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
         evidence: site.evidence,
         switch,
         required_by: None,
+        present: false,
     });
 }
 
@@ -689,5 +691,6 @@ fn file_download(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
         evidence: site.evidence,
         switch,
         required_by: None,
+        present: false,
     });
 }

@@ -4,6 +4,7 @@
 //! name the submodules the build cannot do without.
 
 use super::state::{Site, Walker};
+use super::vars::split_list;
 use packsmith_core::{CmakeRequiredPath, CmakeTarget, CmakeTargetKind};
 
 /// `add_executable(name …)` / `add_library(name [TYPE] …)`; imported,
@@ -16,7 +17,11 @@ pub fn target(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site
     }
     let rest = &args[1..];
     let has = |word: &str| rest.iter().take(3).any(|a| a == word);
-    if has("IMPORTED") || has("ALIAS") || has("EXCLUDE_FROM_ALL") {
+    if has("IMPORTED") || has("ALIAS") {
+        return;
+    }
+    target_sources(w, command, name, rest, &site);
+    if has("EXCLUDE_FROM_ALL") {
         return;
     }
     let kind = if command == "add_executable" {
@@ -39,6 +44,50 @@ pub fn target(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site
         conditions: site.conditions,
         evidence: site.evidence,
     });
+}
+
+/// Bounds the source files kept per build.
+const MAX_TARGET_SOURCES: usize = 4096;
+
+/// Words of `add_library`/`add_executable` that are no source file.
+const TARGET_WORDS: &[&str] = &[
+    "STATIC",
+    "SHARED",
+    "MODULE",
+    "OBJECT",
+    "INTERFACE",
+    "WIN32",
+    "MACOSX_BUNDLE",
+    "EXCLUDE_FROM_ALL",
+];
+
+/// Keeps the target's source files that are paths in the tree (as
+/// written or under the current directory), for the layout reader to tell
+/// which submodules the build compiles from.
+fn target_sources(w: &mut Walker<'_, '_>, command: &str, name: &str, rest: &[String], site: &Site) {
+    for arg in rest.iter().filter(|a| !TARGET_WORDS.contains(&a.as_str())) {
+        for item in split_list(arg) {
+            if w.facts.target_sources.len() >= MAX_TARGET_SOURCES {
+                return;
+            }
+            if item.contains("$<") || !item.contains('.') {
+                continue;
+            }
+            let written = if item.starts_with('/') || item.starts_with("${") {
+                item.clone()
+            } else {
+                format!("${{CMAKE_CURRENT_SOURCE_DIR}}/{item}")
+            };
+            let Some((_, rel)) = w.condition_path(&written) else {
+                continue;
+            };
+            w.facts.target_sources.push(CmakeRequiredPath {
+                path: rel,
+                check: format!("{command}({name} … {item})"),
+                evidence: site.evidence.clone(),
+            });
+        }
+    }
 }
 
 /// The package a `NOT <Pkg>_FOUND` condition (or `NOT <Pkg>_<LANG>_FOUND`,

@@ -50,6 +50,7 @@ pub fn read_subprojects(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
             upstream: None,
             switch: None,
             required_by: None,
+            present: false,
         });
     }
     // subproject() calls with neither a wrap nor a bundled directory.

@@ -238,4 +238,9 @@ pub struct CmakeFacts {
     /// Module directories entered through a VTK-style module system.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub module_dirs: Vec<CmakeModuleDir>,
+    /// Source files the targets name, repository-relative (bounded): which
+    /// git submodules the build compiles from. Not serialized: only the
+    /// layout reader uses them.
+    #[serde(skip)]
+    pub target_sources: Vec<CmakeRequiredPath>,
 }

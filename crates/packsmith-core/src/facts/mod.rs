@@ -262,11 +262,15 @@ pub struct DownloadFact {
     /// The project's switch that turns the download off, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switch: Option<DownloadSwitch>,
-    /// For a submodule whose directory is empty in this tree: the build
-    /// command or check that needs it (`add_subdirectory(blt)`,
-    /// `if(NOT EXISTS …/SetupBLT.cmake)`).
+    /// For a submodule the build needs: the build command or check that
+    /// needs it (`add_subdirectory(blt)`, `if(NOT EXISTS …/SetupBLT.cmake)`,
+    /// a target's source file in it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required_by: Option<Sourced<String>>,
+    /// For a submodule: its directory holds files here (a recursive
+    /// checkout), which a release archive or `git archive` leaves out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub present: bool,
 }
 
 impl DownloadFact {
@@ -282,6 +286,7 @@ impl DownloadFact {
             upstream: None,
             switch: None,
             required_by: None,
+            present: false,
         }
     }
 }

@@ -171,9 +171,10 @@ fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
     })
 }
 
-/// A required submodule that is empty here: depend on the Spack package
-/// that provides it; BLT's path variable is a convention every LLNL
-/// project shares.
+/// A required submodule: checked out here, the build compiles the
+/// vendored copy, so the recipe fetches with git and its submodules; empty
+/// here, depend on the Spack package that provides it (BLT's path variable
+/// is a convention every LLNL project shares), else fetch with git too.
 fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
     let Some(required) = &d.required_by else {
         brief.notes.push(BriefNote {
@@ -185,7 +186,19 @@ fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
         });
         return;
     };
+    if d.present {
+        brief.fetch.submodules = true;
+        brief.notes.push(BriefNote {
+            message: format!(
+                "the build uses submodule `{}` ({}, {}), which release archives lack: fetched with git and submodules=True",
+                d.name, required.value, required.evidence
+            ),
+            evidence: Some(d.evidence.clone()),
+        });
+        return;
+    }
     let spack = spack_name(d, kb);
+    brief.fetch.submodules |= spack.is_none();
     let message = match &spack {
         Some(name) => {
             let types = if name == "blt" {

@@ -95,7 +95,8 @@ pub struct FetchPlan {
     pub git: Option<String>,
     pub tag: Option<String>,
     pub commit: Option<String>,
-    /// Submodules are needed (use git with `submodules=True`).
+    /// The build needs a submodule no Spack package stands in for: fetch
+    /// with git and `submodules=True`.
     pub submodules: bool,
     /// Earlier releases with their archive checksums, newest first (as
     /// `spack checksum` lists them); filled by the caller that made them.
@@ -816,10 +817,8 @@ fn fetch_plan(facts: &RepoFacts) -> FetchPlan {
         commit: tag
             .and_then(|t| t.commit.clone())
             .or_else(|| v.commit.clone()),
-        submodules: facts
-            .downloads
-            .iter()
-            .any(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule),
+        // Set by the submodules the build needs (`downloads`).
+        submodules: false,
         older: Vec::new(),
     }
 }

@@ -35,7 +35,7 @@ pub use packsmith_exec::sandbox::{PidsCgroup, Sandbox, SandboxError, SandboxPoli
 pub use sandbox::SpackSandboxPolicy;
 pub use setup::{SpackPaths, SpackSetup};
 pub use source::{
-    archive_extension, archive_from_url, pack_as_archive, pack_local_source,
+    archive_extension, archive_from_url, pack_as_archive, pack_local_source, pack_tree,
     recipe_archive_extension, sha256_file, LocalSource, FIXED_MTIME,
 };
 pub use stages::{

@@ -150,6 +150,37 @@ pub fn pack_local_source(
     version: &str,
     mirror: &Path,
 ) -> Result<LocalSource, ValidateError> {
+    pack(dir, name, version, mirror, Packing::AsArchive)
+}
+
+/// Packs `dir` as [`pack_local_source`] does, always with `tar`: the tree
+/// as checked out, git submodules included (what Spack's git fetcher with
+/// `submodules=True` makes), where `git archive` would leave them empty.
+pub fn pack_tree(
+    dir: &Path,
+    name: &str,
+    version: &str,
+    mirror: &Path,
+) -> Result<LocalSource, ValidateError> {
+    pack(dir, name, version, mirror, Packing::WorkTree)
+}
+
+/// How a tree is packed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Packing {
+    /// `git archive HEAD` for a clean checkout (a forge's archive), else `tar`.
+    AsArchive,
+    /// `tar` of the files on disk.
+    WorkTree,
+}
+
+fn pack(
+    dir: &Path,
+    name: &str,
+    version: &str,
+    mirror: &Path,
+    packing: Packing,
+) -> Result<LocalSource, ValidateError> {
     let mirror = package_mirror(mirror, name, version)?;
     let dir = std::fs::canonicalize(dir).map_err(|e| ValidateError::io("read", dir, e))?;
     let target_dir = mirror.join(name);
@@ -157,7 +188,7 @@ pub fn pack_local_source(
     let tar = target_dir.join(format!("{stem}.tar"));
     let gz = clear_archive(&tar)?;
     let method;
-    if clean_git_checkout(&dir) {
+    if packing == Packing::AsArchive && clean_git_checkout(&dir) {
         method = "git archive";
         let spec = CommandSpec::new("git")
             .args(["archive", "--format=tar"])
