@@ -130,6 +130,41 @@ fn refresh_tags(
     }
 }
 
+/// Checks out `paths`, submodules of a clone packsmith made, at the
+/// commits the clone pins (shallow): the files a recipe with
+/// `submodules=True` fetches. Returns why not, in a few words, when git
+/// fails; a user's own checkout is never written (call this on clones in
+/// the cache only).
+pub fn fetch_submodules(
+    clone: &Path,
+    paths: &[String],
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    progress(&format!(
+        "fetching the git submodule(s) the build needs: {} …",
+        paths.join(", ")
+    ));
+    // Shallow first; a server that will not send a commit that is no
+    // branch's tip by itself gets the whole history.
+    let mut why = String::new();
+    for depth in [&["--depth", "1"][..], &[]] {
+        let spec = git(&["-C"])
+            .arg(clone)
+            .args(["submodule", "update", "--init", "--recursive"])
+            .args(depth.iter().copied())
+            .arg("--")
+            .args(paths.iter().map(String::as_str))
+            .stall_timeout(STALL_TIMEOUT);
+        match watched(&spec, progress) {
+            Ok(out) if out.success() => return Ok(()),
+            Ok(out) if out.cancelled => return Err("interrupted".into()),
+            Ok(out) => why = failure_reason(&out, STALL_TIMEOUT),
+            Err(e) => why = e.to_string(),
+        }
+    }
+    Err(why)
+}
+
 /// Clones into a temporary sibling, then renames, so an interrupted clone
 /// never looks like a finished one. Every way out but the rename leaves
 /// the sibling to `tmp`'s drop, which removes it: git is dead by then.
@@ -282,6 +317,93 @@ mod tests {
         // Reused from the cache: still at the release.
         let (_, again) = resolve(&url, cache.path(), &mut |_| {}).unwrap();
         assert_eq!(again.release_tag.as_deref(), Some("v1.0"));
+    }
+
+    /// `git daemon` serving the repositories under a directory on
+    /// loopback (git:// is a protocol submodules may use, unlike local
+    /// paths); killed on drop.
+    struct GitDaemon {
+        child: std::process::Child,
+        port: u16,
+    }
+
+    impl GitDaemon {
+        fn serve(root: &Path) -> Self {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            // The daemon itself, not `git daemon` (whose git would stay
+            // as a parent, and a kill would orphan the daemon).
+            let exec_path = std::process::Command::new("git")
+                .arg("--exec-path")
+                .output()
+                .unwrap();
+            let exec_path = String::from_utf8(exec_path.stdout).unwrap();
+            let child = std::process::Command::new(Path::new(exec_path.trim()).join("git-daemon"))
+                .args(["--reuseaddr", "--export-all", "--listen=127.0.0.1"])
+                .arg(format!("--port={port}"))
+                .arg(format!("--base-path={}", root.display()))
+                .arg(root)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            for _ in 0..100 {
+                if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Self { child, port }
+        }
+    }
+
+    impl Drop for GitDaemon {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    /// A clone's required submodule is checked out at the commit the clone
+    /// pins, not at its remote's newest; a path that is no submodule is an
+    /// error that says why.
+    #[test]
+    fn a_clones_submodules_are_fetched_at_their_pinned_commit() {
+        let root = tempfile::tempdir().unwrap();
+        let vend = root.path().join("vend");
+        std::fs::create_dir_all(&vend).unwrap();
+        git_in(&vend, &["init", "-q"]);
+        std::fs::write(vend.join("vend.c"), "int v1;\n").unwrap();
+        git_in(&vend, &["add", "."]);
+        git_in(&vend, &["commit", "-qm", "v1"]);
+        let daemon = GitDaemon::serve(root.path());
+        let up = root.path().join("up");
+        std::fs::create_dir_all(&up).unwrap();
+        git_in(&up, &["init", "-q"]);
+        let vend_url = format!("git://127.0.0.1:{}/vend", daemon.port);
+        git_in(&up, &["submodule", "add", "-q", &vend_url, "ext/vend"]);
+        git_in(&up, &["commit", "-qm", "1.0"]);
+        git_in(&up, &["tag", "v1.0"]);
+        // The submodule's remote moves on; the clone keeps its pin.
+        std::fs::write(vend.join("vend.c"), "int v2;\n").unwrap();
+        git_in(&vend, &["commit", "-qam", "v2"]);
+        let cache = tempfile::tempdir().unwrap();
+        let url = format!("file://{}", up.display());
+        let (dir, _) = resolve(&url, cache.path(), &mut |_| {}).unwrap();
+        assert!(!dir.join("ext/vend/vend.c").exists());
+        let mut lines = Vec::new();
+        fetch_submodules(&dir, &["ext/vend".to_string()], &mut |l| {
+            lines.push(l.to_string())
+        })
+        .unwrap();
+        let text = std::fs::read_to_string(dir.join("ext/vend/vend.c")).unwrap();
+        assert_eq!(text, "int v1;\n");
+        assert!(lines[0].contains("ext/vend"), "{lines:?}");
+        let why = fetch_submodules(&dir, &["no/such".to_string()], &mut |_| {}).unwrap_err();
+        assert!(why.contains("no/such"), "{why}");
     }
 
     /// A `git://` server on loopback that accepts and never answers, as a

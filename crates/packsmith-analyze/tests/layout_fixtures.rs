@@ -155,7 +155,8 @@ fn a_submodule_a_target_compiles_from_is_required_empty_or_checked_out() {
     let gitmodules = "[submodule \"x\"]\n\tpath = ext/tinyxml2\n\turl = ../../leethomason/tinyxml2.git\n\
                       [submodule \"m\"]\n\tpath = cmake/jrl\n\turl = https://github.com/jrl-umi3218/jrl-cmakemodules.git\n\
                       [submodule \"d\"]\n\tpath = docs/theme\n\turl = https://github.com/example/theme.git\n";
-    let cmake = "cmake_minimum_required(VERSION 3.10)\nproject(p CXX)\ninclude(cmake/jrl/base.cmake)\n\
+    let cmake =
+        "cmake_minimum_required(VERSION 3.10)\nproject(p CXX)\ninclude(cmake/jrl/base.cmake)\n\
                  add_library(tinyxml2 ext/tinyxml2/tinyxml2.cpp)\nadd_executable(p src/main.cpp)\n";
     let empty = crate::common::facts_of(&[
         (".gitmodules", gitmodules),
@@ -163,12 +164,23 @@ fn a_submodule_a_target_compiles_from_is_required_empty_or_checked_out() {
         ("src/main.cpp", "int main() {}\n"),
     ]);
     let find = |facts: &packsmith_core::RepoFacts, name: &str| {
-        facts.downloads.iter().find(|d| d.name == name).cloned().unwrap()
+        facts
+            .downloads
+            .iter()
+            .find(|d| d.name == name)
+            .cloned()
+            .unwrap()
     };
     let tinyxml2 = find(&empty, "ext/tinyxml2");
     assert!(!tinyxml2.present);
-    let why = tinyxml2.required_by.expect("the target's source requires it");
-    assert!(why.value.contains("ext/tinyxml2/tinyxml2.cpp"), "{}", why.value);
+    let why = tinyxml2
+        .required_by
+        .expect("the target's source requires it");
+    assert!(
+        why.value.contains("ext/tinyxml2/tinyxml2.cpp"),
+        "{}",
+        why.value
+    );
     assert_eq!(why.evidence, Evidence::new("CMakeLists.txt", 4));
 
     let checked_out = crate::common::facts_of(&[
@@ -180,10 +192,17 @@ fn a_submodule_a_target_compiles_from_is_required_empty_or_checked_out() {
         ("docs/theme/conf.py", "x = 1\n"),
     ]);
     let tinyxml2 = find(&checked_out, "ext/tinyxml2");
-    assert!(tinyxml2.present && tinyxml2.required_by.is_some(), "{tinyxml2:?}");
+    assert!(
+        tinyxml2.present && tinyxml2.required_by.is_some(),
+        "{tinyxml2:?}"
+    );
     let jrl = find(&checked_out, "cmake/jrl");
     assert!(jrl.present, "{jrl:?}");
-    assert!(jrl.required_by.unwrap().value.contains("cmake/jrl/base.cmake"));
+    assert!(jrl
+        .required_by
+        .unwrap()
+        .value
+        .contains("cmake/jrl/base.cmake"));
     let theme = find(&checked_out, "docs/theme");
     assert!(theme.present && theme.required_by.is_none(), "{theme:?}");
 }

@@ -208,8 +208,33 @@ fn analyse(
         say(line)
     })
     .map_err(|e| RunError::from_hint_as(&e, true))?;
-    let facts = analyze_dir(&root, info).map_err(|e| RunError::from_hint_as(&e, true))?;
-    Ok((root, facts))
+    let from_clone = info.kind == "git";
+    let facts = analyze_dir(&root, info.clone()).map_err(|e| RunError::from_hint_as(&e, true))?;
+    // Packsmith's own clone has empty submodules; the recipe's git fetch
+    // with submodules=True will not, so the run checks out those the build
+    // needs before it packs the tree. A user's checkout is left as it is.
+    let needed: Vec<String> = facts
+        .downloads
+        .iter()
+        .filter(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule)
+        .filter(|d| d.required_by.is_some() && !d.present)
+        .map(|d| d.name.clone())
+        .collect();
+    if !from_clone || needed.is_empty() {
+        return Ok((root, facts));
+    }
+    match source::fetch_submodules(&root, &needed, &mut |line| say(line)) {
+        Ok(()) => {
+            let facts = analyze_dir(&root, info).map_err(|e| RunError::from_hint_as(&e, true))?;
+            Ok((root, facts))
+        }
+        Err(why) => {
+            say(&format!(
+                "warning: the submodules were not fetched ({why}); the install will lack them"
+            ));
+            Ok((root, facts))
+        }
+    }
 }
 
 /// `--repair-mode auto` picks structured edits for a local model and
