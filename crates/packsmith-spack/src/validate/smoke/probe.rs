@@ -34,6 +34,16 @@ pub struct Probe {
     pub refused: Option<(String, i32)>,
 }
 
+/// First lines of a script whose interpreter stopped before the program
+/// read its arguments (a Python entry point run without the package's
+/// `PYTHONPATH`, which `spack test run` sets): no refusal of the flag.
+const INTERPRETER_CRASHES: &[&str] = &[
+    "Traceback (most recent call last)",
+    "ModuleNotFoundError:",
+    "ImportError:",
+    "Can't locate ",
+];
+
 /// An exit code a program that started gives: not the shell's "cannot
 /// execute" (126) or "not found" (127, also a missing shared library), nor
 /// a signal.
@@ -135,7 +145,12 @@ pub fn probe_with(
         probe
             .tried
             .push(format!("{arg}: {code} in {secs:.1} s: {}", first.trim()));
-        if let (None, Some(c), false) = (&probe.refused, started(out.code), first.is_empty()) {
+        let crashed = INTERPRETER_CRASHES
+            .iter()
+            .any(|m| first.trim().starts_with(m));
+        if let (None, Some(c), false, false) =
+            (&probe.refused, started(out.code), first.is_empty(), crashed)
+        {
             probe.refused = Some((arg.to_string(), c));
         }
     }
@@ -200,6 +215,24 @@ mod tests {
         );
         let probe = probe_executable(&Sandbox::None, &broken, dir.path(), PROBE_TIMEOUT);
         assert_eq!(probe.refused, None);
+    }
+
+    /// Seen on py-termgraph and py-tld: a Python entry point probed without
+    /// the package's PYTHONPATH stops at its import (exit 1, a traceback);
+    /// under `spack test run` it answers (0) or refuses with argparse's 2.
+    /// The crash is no refusal, so no check is derived from it.
+    #[test]
+    fn an_interpreter_that_stops_at_an_import_is_no_refusal() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = script(
+            dir.path(),
+            "termgraph",
+            "echo 'Traceback (most recent call last):' >&2; \
+             echo \"ModuleNotFoundError: No module named 'termgraph'\" >&2; exit 1",
+        );
+        let probe = probe_executable(&Sandbox::None, &exe, dir.path(), PROBE_TIMEOUT);
+        assert_eq!((probe.answered, probe.refused), (None, None));
+        assert_eq!(probe.tried.len(), 2, "{:?}", probe.tried);
     }
 
     #[test]
