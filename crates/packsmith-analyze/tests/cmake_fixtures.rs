@@ -577,16 +577,13 @@ endforeach()
     assert!(facts.cmake.as_ref().unwrap().required_paths.is_empty());
 }
 
-/// jrl-cmakemodules' lookups (eigenpy's): with the module collection's
-/// submodule empty, `add_project_dependency` and `findpython` are read as
-/// the `find_package` they make; a project that defines its own
-/// `add_project_dependency` is read through its definition instead.
+/// jrl-cmakemodules' lookups (eigenpy's) are read as the `find_package`
+/// they make, whether the module collection's submodule is empty (its
+/// macros unknown) or checked out (their definitions too indirect to
+/// follow).
 #[test]
 fn jrl_cmakemodules_lookups_are_find_packages() {
-    let facts = facts_of(&[
-        (
-            "CMakeLists.txt",
-            r#"cmake_minimum_required(VERSION 3.10)
+    let cmakelists = r#"cmake_minimum_required(VERSION 3.10)
 project(eigenpy CXX)
 include(cmake/base.cmake)
 if(CMAKE_CROSSCOMPILING)
@@ -596,39 +593,38 @@ else()
 endif()
 findpython(REQUIRED)
 add_project_dependency(Eigen3 3.0.5 REQUIRED PKG_CONFIG_REQUIRES "eigen3 >= 3.0.5")
+search_for_boost_python(REQUIRED)
 if(BUILD_WITH_CHOLMOD_SUPPORT)
   add_project_dependency(CHOLMOD REQUIRED FIND_EXTERNAL "CHOLMOD")
 endif()
-"#,
-        ),
-        (".gitmodules", "[submodule \"cmake\"]\n\tpath = cmake\n\turl = https://github.com/jrl-umi3218/jrl-cmakemodules.git\n"),
-    ]);
-    let eigen = find_package(&facts, "Eigen3");
-    assert_eq!(eigen.version.as_deref(), Some("3.0.5"));
-    assert!(eigen.required);
-    assert!(eigen.components.is_empty(), "{:?}", eigen.components);
-    let python = find_package(&facts, "Python");
-    assert!(python.required);
-    let mut components = python.components.clone();
-    components.sort();
-    assert_eq!(components, ["Development.Module", "Interpreter", "NumPy"]);
-    let cholmod = find_package(&facts, "CHOLMOD");
-    assert!(cholmod.required);
-    assert!(cholmod.components.is_empty(), "{:?}", cholmod.components);
-    assert_eq!(cholmod.conditions, ["BUILD_WITH_CHOLMOD_SUPPORT"]);
-
-    let own = facts_of(&[(
-        "CMakeLists.txt",
-        "project(p C)\nmacro(add_project_dependency)\n  find_package(Own ${ARGN})\nendmacro()\nadd_project_dependency(REQUIRED)\n",
-    )]);
-    let names: Vec<&str> = own
-        .cmake
-        .as_ref()
-        .unwrap()
-        .find_packages
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect();
-    assert!(names.contains(&"Own"), "{names:?}");
-    assert!(!names.contains(&"REQUIRED"), "{names:?}");
+"#;
+    let gitmodules = "[submodule \"cmake\"]\n\tpath = cmake\n\turl = https://github.com/jrl-umi3218/jrl-cmakemodules.git\n";
+    // The collection checked out: its own (indirect) definitions.
+    let base = "macro(add_project_dependency)\n  set(_args ${ARGN})\n  _add_to_list(_PKG_CONFIG_DEPENDENCIES \"${_args}\")\nendmacro()\n\
+                macro(findpython)\n  set(_x 1)\nendmacro()\nmacro(search_for_boost_python)\n  set(_y 1)\nendmacro()\n";
+    for files in [
+        vec![(".gitmodules", gitmodules), ("CMakeLists.txt", cmakelists)],
+        vec![
+            (".gitmodules", gitmodules),
+            ("CMakeLists.txt", cmakelists),
+            ("cmake/base.cmake", base),
+        ],
+    ] {
+        let facts = facts_of(&files);
+        let eigen = find_package(&facts, "Eigen3");
+        assert_eq!(eigen.version.as_deref(), Some("3.0.5"));
+        assert!(eigen.required);
+        assert!(eigen.components.is_empty(), "{:?}", eigen.components);
+        let python = find_package(&facts, "Python");
+        assert!(python.required);
+        let mut components = python.components.clone();
+        components.sort();
+        assert_eq!(components, ["Development.Module", "Interpreter", "NumPy"]);
+        let boost = find_package(&facts, "Boost");
+        assert_eq!(boost.components, ["python"]);
+        let cholmod = find_package(&facts, "CHOLMOD");
+        assert!(cholmod.required);
+        assert!(cholmod.components.is_empty(), "{:?}", cholmod.components);
+        assert_eq!(cholmod.conditions, ["BUILD_WITH_CHOLMOD_SUPPORT"]);
+    }
 }

@@ -425,3 +425,62 @@ fn a_test_program_beside_another_executable_keeps_the_cmake_build() {
     assert!(!plan.headers_only);
     assert_eq!(plan.executables, ["ParselyTests", "parsely-cli"]);
 }
+
+/// Which required submodules make the recipe fetch with git and
+/// `submodules=True`: a checked-out one the build compiles from, and an
+/// empty one no Spack package stands in for; not BLT (a Spack package) nor
+/// a submodule the build never reads.
+#[test]
+fn the_submodules_the_build_needs_decide_the_git_fetch() {
+    let gitmodules = |path: &str| {
+        format!(
+            "[submodule \"s\"]\n\tpath = {path}\n\turl = https://github.com/example/{path}.git\n"
+        )
+    };
+    let compiles = "project(p CXX)\nadd_library(p src/p.cpp ext/vend/vend.cpp)\n";
+    let checked_out = brief_of_tree(&[
+        (".gitmodules", &gitmodules("ext/vend")),
+        ("CMakeLists.txt", compiles),
+        ("src/p.cpp", "int p;\n"),
+        ("ext/vend/vend.cpp", "int v;\n"),
+    ]);
+    assert!(checked_out.fetch.submodules);
+    assert!(
+        checked_out
+            .notes
+            .iter()
+            .any(|n| n.message.contains("the build uses submodule `ext/vend`")),
+        "{:?}",
+        checked_out.notes
+    );
+    let empty = brief_of_tree(&[
+        (".gitmodules", &gitmodules("ext/vend")),
+        ("CMakeLists.txt", compiles),
+        ("src/p.cpp", "int p;\n"),
+    ]);
+    assert!(empty.fetch.submodules);
+    let blt = brief_of_tree(&[
+        (".gitmodules", &gitmodules("blt")),
+        (
+            "CMakeLists.txt",
+            "project(p CXX)\ninclude(blt/SetupBLT.cmake)\nadd_library(p src/p.cpp)\n",
+        ),
+        ("src/p.cpp", "int p;\n"),
+    ]);
+    assert!(!blt.fetch.submodules);
+    assert!(
+        blt.dependencies.iter().any(|d| d.spec == "blt"),
+        "{:?}",
+        blt.dependencies
+    );
+    let unread = brief_of_tree(&[
+        (".gitmodules", &gitmodules("docs/theme")),
+        (
+            "CMakeLists.txt",
+            "project(p CXX)\nadd_library(p src/p.cpp)\n",
+        ),
+        ("src/p.cpp", "int p;\n"),
+        ("docs/theme/conf.py", "x = 1\n"),
+    ]);
+    assert!(!unread.fetch.submodules);
+}

@@ -31,6 +31,7 @@ pub fn declares_facts(c: &Command) -> bool {
         | "check_language"
         | "cpmaddpackage"
         | "add_project_dependency"
+        | "search_for_boost_python"
         | "findpython"
         | "add_executable"
         | "add_library" => true,
@@ -71,6 +72,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "find_package"
                 | "vtk_module_find_package"
                 | "add_project_dependency"
+                | "search_for_boost_python"
                 | "findpython"
                 | "pkg_check_modules"
                 | "pkg_search_module"
@@ -134,13 +136,16 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         }
         "find_package" => find_package(w, args, site),
         "vtk_module_find_package" => find_package(w, &vtk_find_package_args(args), site),
-        // jrl-cmakemodules' lookups (eigenpy, pinocchio, coal): the module
-        // collection is a submodule often empty here, so its macros are read
-        // as what they wrap unless the project defines them itself.
-        "add_project_dependency" if !w.functions.contains_key(name) => {
-            find_package(w, &jrl_dependency_args(args), site)
+        // jrl-cmakemodules' lookups (eigenpy, pinocchio, coal), read as
+        // what they wrap: the collection is a submodule, empty in a release
+        // archive, and its definitions, when checked out, are too indirect
+        // for the walker to follow to their find_package.
+        "add_project_dependency" => find_package(w, &jrl_dependency_args(args), site),
+        "search_for_boost_python" => {
+            let args = ["Boost", "REQUIRED", "COMPONENTS", "python"].map(String::from);
+            find_package(w, &args, site)
         }
-        "findpython" if !w.functions.contains_key(name) => {
+        "findpython" => {
             // Set differently per branch (eigenpy's cross-compiling case):
             // every component any branch asks for.
             let components = match w.vars.get("PYTHON_COMPONENTS") {
