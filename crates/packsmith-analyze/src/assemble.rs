@@ -68,6 +68,10 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     } else {
         Vec::new()
     };
+    // Only a build that looks for HDF5 is searched for its parallel driver.
+    let hdf5_mpi_io = uses_hdf5(readers.cmake.as_ref())
+        .then(|| includes::scan_hdf5_mpi_io(&mut ctx))
+        .flatten();
     let lazarus = primary.is_none().then(|| lazarus::analyze(&ctx)).flatten();
     // Only a project that builds programs is searched for the flag.
     let version_flag = if readers.builds_programs(primary) || lazarus.is_some() {
@@ -95,6 +99,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
         make,
         gi_requires,
         includes,
+        hdf5_mpi_io,
         lazarus,
         version_flag,
         languages,
@@ -410,4 +415,13 @@ fn dedup_in_place<T: PartialEq + Clone>(items: &mut Vec<T>) {
         }
     }
     *items = kept;
+}
+
+/// Whether the CMake build looks for HDF5.
+fn uses_hdf5(cmake: Option<&packsmith_core::CmakeFacts>) -> bool {
+    cmake.is_some_and(|c| {
+        c.find_packages
+            .iter()
+            .any(|f| f.name.eq_ignore_ascii_case("hdf5"))
+    })
 }

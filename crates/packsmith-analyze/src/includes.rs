@@ -66,6 +66,56 @@ pub fn scan_includes(ctx: &mut Ctx<'_>) -> Vec<Sourced<String>> {
     out
 }
 
+/// The MPI-IO driver calls of HDF5's C and Fortran APIs.
+const HDF5_MPI_IO_CALLS: &[&str] = &[
+    "H5Pset_fapl_mpio",
+    "H5Pset_dxpl_mpio",
+    "h5pset_fapl_mpio_f",
+    "h5pset_dxpl_mpio_f",
+];
+
+fn is_fortran(name: &str) -> bool {
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "f" | "f90" | "f95" | "f03" | "f08" | "for"
+    )
+}
+
+/// The first call of HDF5's MPI-IO driver in the C, C++ and Fortran
+/// sources outside tests, examples and vendored code (a parallel HDF5 is
+/// needed), with its file and line.
+pub fn scan_hdf5_mpi_io(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
+    let files: Vec<String> = ctx
+        .view
+        .files()
+        .iter()
+        .filter(|f| (is_c_or_cxx(f.name()) || is_fortran(f.name())) && !in_noise_dir(f))
+        .take(MAX_FILES)
+        .map(|f| f.rel.clone())
+        .collect();
+    for file in files {
+        let Some(text) = ctx.read(&file) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") || code.starts_with('!') || code.starts_with('*') {
+                continue;
+            }
+            let lower = line.to_ascii_lowercase();
+            let call = HDF5_MPI_IO_CALLS
+                .iter()
+                .find(|c| lower.contains(&c.to_ascii_lowercase()));
+            if let Some(call) = call {
+                let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                return Some(Sourced::new(call.to_string(), Evidence::new(file, line_no)));
+            }
+        }
+    }
+    None
+}
+
 fn base_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }

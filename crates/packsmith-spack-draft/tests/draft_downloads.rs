@@ -17,7 +17,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn kb() -> NameIndex {
-    let packages = ["cmake", "fmt", "eigen", "nlohmann-json", "blt", "zlib"];
+    let packages = ["cmake", "fmt", "eigen", "nlohmann-json", "blt", "zlib", "hdf5"];
     NameIndex {
         packages: packages.iter().map(|s| s.to_string()).collect(),
         virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]
@@ -483,4 +483,51 @@ fn the_submodules_the_build_needs_decide_the_git_fetch() {
         ("docs/theme/conf.py", "x = 1\n"),
     ]);
     assert!(!unread.fetch.submodules);
+}
+
+/// pumgen's shape: sources that call HDF5's MPI-IO driver need a parallel
+/// HDF5 (`hdf5+hl+mpi`); the same lookup in a serial code stays as it is,
+/// and a call in a comment or a test does not count.
+#[test]
+fn an_mpi_io_call_asks_for_a_parallel_hdf5() {
+    let cmake = "project(p CXX)\nfind_package(MPI REQUIRED)\nfind_package(HDF5 REQUIRED COMPONENTS C HL)\nadd_executable(p src/p.cpp)\n";
+    let hdf5 = |b: &SpackBrief| {
+        b.dependencies
+            .iter()
+            .find(|d| d.spec.starts_with("hdf5"))
+            .map(|d| d.spec.clone())
+    };
+    let parallel = brief_of_tree(&[
+        ("CMakeLists.txt", cmake),
+        (
+            "src/p.cpp",
+            "#include <hdf5.h>\nvoid open(hid_t p) {\n  H5Pset_fapl_mpio(p, MPI_COMM_WORLD, MPI_INFO_NULL);\n}\n",
+        ),
+    ]);
+    let spec = hdf5(&parallel).expect("hdf5 is declared");
+    assert!(spec.starts_with("hdf5") && spec.ends_with("+mpi"), "{spec}");
+    assert!(
+        parallel
+            .notes
+            .iter()
+            .any(|n| n.message.contains("H5Pset_fapl_mpio")
+                && n.evidence
+                    .as_ref()
+                    .is_some_and(|e| e.file == "src/p.cpp" && e.line == 3)),
+        "{:?}",
+        parallel.notes
+    );
+    let serial = brief_of_tree(&[
+        ("CMakeLists.txt", cmake),
+        (
+            "src/p.cpp",
+            "#include <hdf5.h>\n// H5Pset_fapl_mpio is not used here\nint main() {}\n",
+        ),
+        (
+            "tests/t.cpp",
+            "void t(hid_t p) { H5Pset_fapl_mpio(p, 0, 0); }\n",
+        ),
+    ]);
+    let spec = hdf5(&serial).expect("hdf5 is declared");
+    assert!(!spec.contains("mpi"), "{spec}");
 }

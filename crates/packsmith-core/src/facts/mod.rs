@@ -399,6 +399,11 @@ pub struct RepoFacts {
     /// Spack brief and the Nix draft map them to libraries).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub includes: Vec<Sourced<String>>,
+    /// The first HDF5 call of the MPI-IO driver in the sources
+    /// (`H5Pset_fapl_mpio`, `h5pset_fapl_mpio_f`): the build needs a
+    /// parallel HDF5, which a serial one does not declare.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hdf5_mpi_io: Option<Sourced<String>>,
     /// A Lazarus project at the top, when no other build system is there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lazarus: Option<LazarusProject>,
@@ -448,6 +453,7 @@ impl RepoFacts {
             make: None,
             gi_requires: Vec::new(),
             includes: Vec::new(),
+            hdf5_mpi_io: None,
             lazarus: None,
             version_flag: None,
             languages: Vec::new(),

@@ -261,8 +261,36 @@ pub fn build_brief_with(
     keep_declared_lookups(kb, &mut brief);
     install::apply(facts, &mut brief);
     virtuals::apply(kb, &mut brief);
+    parallel_hdf5(facts, &mut brief);
     own_name::drop_self(facts, &mut brief);
     brief
+}
+
+/// Sources that call HDF5's MPI-IO driver need a parallel HDF5: the
+/// dependency asks for `+mpi` (a serial one builds and then fails to
+/// compile those calls).
+fn parallel_hdf5(facts: &RepoFacts, brief: &mut SpackBrief) {
+    let Some(call) = &facts.hdf5_mpi_io else {
+        return;
+    };
+    let lists = [&mut brief.dependencies, &mut brief.optional_dependencies];
+    let mut changed = false;
+    for d in lists.into_iter().flatten() {
+        let name_end = d.spec.find(['@', '+', '~', ' ']).unwrap_or(d.spec.len());
+        if &d.spec[..name_end] == "hdf5" && !d.spec.contains("mpi") {
+            d.spec.push_str("+mpi");
+            changed = true;
+        }
+    }
+    if changed {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "hdf5+mpi: the sources call HDF5's MPI-IO driver ({})",
+                call.value
+            ),
+            evidence: Some(call.evidence.clone()),
+        });
+    }
 }
 
 /// A brief with the package's names, metadata and fetch plan, and nothing
