@@ -7,8 +7,7 @@
 //! start a long job or wait on stdin instead).
 
 use crate::context::Ctx;
-use crate::detect::in_noise_dir;
-use packsmith_core::{Evidence, Sourced};
+use packsmith_core::Sourced;
 
 /// Source files read at most, as for the include scan.
 const MAX_FILES: usize = 400;
@@ -44,26 +43,9 @@ fn handles_version(line: &str) -> bool {
 
 /// The first file and line that handles `--version`, or None.
 pub fn version_flag(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
-    let files: Vec<String> = ctx
-        .view
-        .files()
-        .iter()
-        .filter(|f| is_program_source(f.name()) && !in_noise_dir(f))
-        .take(MAX_FILES)
-        .map(|f| f.rel.clone())
-        .collect();
-    for file in files {
-        let Some(text) = ctx.read(&file) else {
-            continue;
-        };
-        if let Some(i) = text.lines().position(handles_version) {
-            return Some(Sourced::new(
-                "--version".to_string(),
-                Evidence::new(file, i as u32 + 1),
-            ));
-        }
-    }
-    None
+    ctx.first_source_line(is_program_source, MAX_FILES, |l| {
+        handles_version(l).then(|| "--version".to_string())
+    })
 }
 
 #[cfg(test)]

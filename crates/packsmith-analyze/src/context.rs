@@ -1,7 +1,8 @@
 //! The state every build-system reader shares while analysing one repository.
 
+use crate::detect::in_noise_dir;
 use crate::view::RepoView;
-use packsmith_core::{AnalysisWarning, DownloadFact, FeatureHint, LanguageUse};
+use packsmith_core::{AnalysisWarning, DownloadFact, Evidence, FeatureHint, LanguageUse, Sourced};
 
 /// Passed to each reader: the files, plus the cross-cutting findings that
 /// several readers contribute to (languages, feature hints, downloads).
@@ -32,5 +33,38 @@ impl<'a> Ctx<'a> {
     /// Reads a file's text, recording any problem as a warning.
     pub fn read(&mut self, rel: &str) -> Option<String> {
         self.view.read_text(rel, &mut self.warnings).map(|t| t.text)
+    }
+
+    /// The first line, in the project's own sources (the first `max` files
+    /// `is_source` accepts by name, outside tests, examples and vendored
+    /// code), for which `find` gives a value: that value, file and line.
+    pub fn first_source_line(
+        &mut self,
+        is_source: impl Fn(&str) -> bool,
+        max: usize,
+        find: impl Fn(&str) -> Option<String>,
+    ) -> Option<Sourced<String>> {
+        let files: Vec<String> = self
+            .view
+            .files()
+            .iter()
+            .filter(|f| is_source(f.name()) && !in_noise_dir(f))
+            .take(max)
+            .map(|f| f.rel.clone())
+            .collect();
+        for file in files {
+            let Some(text) = self.read(&file) else {
+                continue;
+            };
+            let hit = text
+                .lines()
+                .enumerate()
+                .find_map(|(i, l)| Some((i, find(l)?)));
+            if let Some((i, value)) = hit {
+                let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                return Some(Sourced::new(value, Evidence::new(file, line)));
+            }
+        }
+        None
     }
 }

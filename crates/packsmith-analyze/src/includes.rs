@@ -86,34 +86,18 @@ fn is_fortran(name: &str) -> bool {
 /// sources outside tests, examples and vendored code (a parallel HDF5 is
 /// needed), with its file and line.
 pub fn scan_hdf5_mpi_io(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
-    let files: Vec<String> = ctx
-        .view
-        .files()
-        .iter()
-        .filter(|f| (is_c_or_cxx(f.name()) || is_fortran(f.name())) && !in_noise_dir(f))
-        .take(MAX_FILES)
-        .map(|f| f.rel.clone())
-        .collect();
-    for file in files {
-        let Some(text) = ctx.read(&file) else {
-            continue;
-        };
-        for (i, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            if code.starts_with("//") || code.starts_with('!') || code.starts_with('*') {
-                continue;
-            }
-            let lower = line.to_ascii_lowercase();
-            let call = HDF5_MPI_IO_CALLS
-                .iter()
-                .find(|c| lower.contains(&c.to_ascii_lowercase()));
-            if let Some(call) = call {
-                let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                return Some(Sourced::new(call.to_string(), Evidence::new(file, line_no)));
-            }
+    let is_source = |name: &str| is_c_or_cxx(name) || is_fortran(name);
+    ctx.first_source_line(is_source, MAX_FILES, |line| {
+        let code = line.trim_start();
+        if code.starts_with("//") || code.starts_with('!') || code.starts_with('*') {
+            return None;
         }
-    }
-    None
+        let lower = line.to_ascii_lowercase();
+        HDF5_MPI_IO_CALLS
+            .iter()
+            .find(|c| lower.contains(&c.to_ascii_lowercase()))
+            .map(|c| c.to_string())
+    })
 }
 
 fn base_name(path: &str) -> &str {

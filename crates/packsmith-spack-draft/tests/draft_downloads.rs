@@ -17,7 +17,15 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn kb() -> NameIndex {
-    let packages = ["cmake", "fmt", "eigen", "nlohmann-json", "blt", "zlib", "hdf5"];
+    let packages = [
+        "cmake",
+        "fmt",
+        "eigen",
+        "nlohmann-json",
+        "blt",
+        "zlib",
+        "hdf5",
+    ];
     NameIndex {
         packages: packages.iter().map(|s| s.to_string()).collect(),
         virtuals: [("mpi".to_string(), vec!["openmpi".to_string()])]

@@ -114,80 +114,15 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
     let run_dir = claim_run_dir(inputs.out, &brief.package, inputs.replace)?;
     let mut setup = inputs.setup;
     setup.scratch = run_dir.clone();
-    let mirror = run_dir.join("mirror");
     let mut notes = Vec::new();
-    let git = brief
-        .fetch
-        .submodules
-        .then(|| git_source(inputs.facts, &version))
-        .flatten();
-    if let Some(git) = git {
-        // Spack looks for a git version in the mirror under the archive's
-        // name, so the run installs the tree as checked out, submodules
-        // included, while the recipe fetches with git.
-        let source = pack_tree(inputs.source_root, &brief.package, &version, &mirror)
-            .map_err(PrepareError::Pack)?;
-        notes.push(submodule_note(inputs.facts, &git));
-        pin_git_source(&mut brief, git);
-        let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
-        return Ok(PreparedRun {
-            brief,
-            version,
-            run_dir,
-            setup,
-            sandbox,
-            source,
-            notes,
-        });
-    }
-    if brief.fetch.submodules {
-        notes.push(format!(
-            "the build needs a git submodule, but {} has no forge remote and tag (or commit) for \
-             {version}: the recipe pins the packed tree by a file:// URL; package a clone of the \
-             forge's repository for `git=` with `submodules=True`",
-            inputs.source_root.display()
-        ));
-    }
-    let upstream = upstream_release(inputs.facts, &version);
-    let released = match &upstream {
-        Some(release) => pack_upstream_release(
-            inputs.source_root,
-            &brief.package,
-            &version,
-            &mirror,
-            release,
-        )
-        .map_err(PrepareError::Pack)?,
-        None => None,
-    };
-    if let (Some(release), None) = (&upstream, &released) {
-        notes.push(format!(
-            "{} is not a clean checkout at {} (the GitHub release of {version}): the recipe pins \
-             the packed tree by a file:// URL; `git checkout {}` there for the forge's URL and \
-             checksum",
-            inputs.source_root.display(),
-            release.tag,
-            release.tag
-        ));
-    }
-    let source = match released {
-        Some(source) => {
-            pin_upstream_release(
-                &mut brief,
-                &source,
-                inputs.facts,
-                inputs.source_root,
-                &version,
-            );
-            source
-        }
-        None => {
-            let source = pack_local_source(inputs.source_root, &brief.package, &version, &mirror)
-                .map_err(PrepareError::Pack)?;
-            pin_local_source(&mut brief, &source);
-            source
-        }
-    };
+    let source = pack_and_pin(
+        &mut brief,
+        inputs.facts,
+        inputs.source_root,
+        &version,
+        &run_dir.join("mirror"),
+        &mut notes,
+    )?;
     let sandbox = spack_sandbox(&setup, &run_dir, inputs.no_sandbox)?;
     Ok(PreparedRun {
         brief,
@@ -198,6 +133,72 @@ pub fn prepare_run(inputs: RunInputs<'_>) -> Result<PreparedRun, PrepareError> {
         source,
         notes,
     })
+}
+
+/// Packs the tree into the run's mirror and pins the brief's fetch to it:
+/// with git and its submodules when the build needs one (the tree as
+/// checked out), else the forge's release archive a clean checkout at its
+/// tag reproduces, else the packed tree by its `file://` URL.
+fn pack_and_pin(
+    brief: &mut SpackBrief,
+    facts: &RepoFacts,
+    root: &Path,
+    version: &str,
+    mirror: &Path,
+    notes: &mut Vec<String>,
+) -> Result<LocalSource, PrepareError> {
+    let git = brief
+        .fetch
+        .submodules
+        .then(|| git_source(facts, version))
+        .flatten();
+    if let Some(git) = git {
+        // Spack looks for a git version in the mirror under the archive's
+        // name, so the run installs the tree as checked out, submodules
+        // included, while the recipe fetches with git.
+        let source =
+            pack_tree(root, &brief.package, version, mirror).map_err(PrepareError::Pack)?;
+        notes.push(submodule_note(facts, &git));
+        pin_git_source(brief, git);
+        return Ok(source);
+    }
+    if brief.fetch.submodules {
+        notes.push(format!(
+            "the build needs a git submodule, but {} has no forge remote and tag (or commit) for \
+             {version}: the recipe pins the packed tree by a file:// URL; package a clone of the \
+             forge's repository for `git=` with `submodules=True`",
+            root.display()
+        ));
+    }
+    let upstream = upstream_release(facts, version);
+    let released = match &upstream {
+        Some(release) => pack_upstream_release(root, &brief.package, version, mirror, release)
+            .map_err(PrepareError::Pack)?,
+        None => None,
+    };
+    if let (Some(release), None) = (&upstream, &released) {
+        notes.push(format!(
+            "{} is not a clean checkout at {} (the GitHub release of {version}): the recipe pins \
+             the packed tree by a file:// URL; `git checkout {}` there for the forge's URL and \
+             checksum",
+            root.display(),
+            release.tag,
+            release.tag
+        ));
+    }
+    let source = match released {
+        Some(source) => {
+            pin_upstream_release(brief, &source, facts, root, version);
+            source
+        }
+        None => {
+            let source = pack_local_source(root, &brief.package, version, mirror)
+                .map_err(PrepareError::Pack)?;
+            pin_local_source(brief, &source);
+            source
+        }
+    };
+    Ok(source)
 }
 
 /// What `packsmith repair` decided: the recipe's package, Spack and the
