@@ -159,14 +159,27 @@ pub fn probe_with(
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::PermissionsExt;
-
     use super::*;
 
+    /// An executable script at `dir/name`, written by a shell of its own:
+    /// a file this process held open for writing could still be open in a
+    /// child another test forks at that moment (until it execs), and
+    /// running the script would then fail with "Text file busy".
     fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        use std::io::Write;
         let path = dir.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut writer = std::process::Command::new("sh")
+            .args(["-c", "cat > \"$0\" && chmod 755 \"$0\""])
+            .arg(&path)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = writer.stdin.take().unwrap();
+        stdin
+            .write_all(format!("#!/bin/sh\n{body}\n").as_bytes())
+            .unwrap();
+        drop(stdin);
+        assert!(writer.wait().unwrap().success());
         path
     }
 
