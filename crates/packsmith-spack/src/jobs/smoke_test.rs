@@ -420,7 +420,6 @@ pub fn write_smoke_test(
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::PermissionsExt;
 
     use super::*;
 
@@ -429,12 +428,10 @@ mod tests {
         let bin = dir.path().join("bin");
         std::fs::create_dir_all(&bin).unwrap();
         let exe = bin.join("tool");
-        std::fs::write(
+        crate::validate::smoke::write_executable(
             &exe,
             "#!/bin/sh\ncase \"$1\" in -V) echo 'tool 2.0'; exit 0;; *) echo 'usage: tool -V' >&2; exit 3;; esac\n",
-        )
-        .unwrap();
-        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         std::fs::create_dir_all(dir.path().join("share/tool")).unwrap();
         std::fs::write(dir.path().join("share/tool/data.txt"), "x").unwrap();
         std::fs::create_dir_all(dir.path().join(".spack")).unwrap();

@@ -30,3 +30,22 @@ pub const INSTALLED_NOTHING: &str = "packsmith: the install put no file into its
 pub use library::{derive_link_check, exported_symbol, header_of, library_of, probe_link};
 pub use probe::{probe_executable, probe_sandbox, probe_with, Probe, PROBE_ARGS, PROBE_TIMEOUT};
 pub use stage::{derive_smoke_test, run_smoke_test, smoke_without_spack, SmokeDerivation};
+
+/// Writes an executable file for a test, by a shell of its own: a file
+/// this process held open for writing could still be open in a child
+/// another test forks at that moment (until it execs), and running it
+/// would then fail with "Text file busy".
+#[cfg(test)]
+pub(crate) fn write_executable(path: &std::path::Path, text: &str) {
+    use std::io::Write;
+    let mut writer = std::process::Command::new("sh")
+        .args(["-c", "cat > \"$0\" && chmod 755 \"$0\""])
+        .arg(path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = writer.stdin.take().unwrap();
+    stdin.write_all(text.as_bytes()).unwrap();
+    drop(stdin);
+    assert!(writer.wait().unwrap().success());
+}

@@ -161,25 +161,9 @@ pub fn probe_with(
 mod tests {
     use super::*;
 
-    /// An executable script at `dir/name`, written by a shell of its own:
-    /// a file this process held open for writing could still be open in a
-    /// child another test forks at that moment (until it execs), and
-    /// running the script would then fail with "Text file busy".
     fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-        use std::io::Write;
         let path = dir.join(name);
-        let mut writer = std::process::Command::new("sh")
-            .args(["-c", "cat > \"$0\" && chmod 755 \"$0\""])
-            .arg(&path)
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = writer.stdin.take().unwrap();
-        stdin
-            .write_all(format!("#!/bin/sh\n{body}\n").as_bytes())
-            .unwrap();
-        drop(stdin);
-        assert!(writer.wait().unwrap().success());
+        super::super::write_executable(&path, &format!("#!/bin/sh\n{body}\n"));
         path
     }
 

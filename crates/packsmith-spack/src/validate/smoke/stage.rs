@@ -321,7 +321,6 @@ pub fn smoke_without_spack(
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::PermissionsExt;
 
     use super::*;
     use crate::validate::prepare_attempt_in;
@@ -339,12 +338,10 @@ mod tests {
         let prefix = root.join(format!("opt/demo-1.2.0-{HASH}"));
         std::fs::create_dir_all(prefix.join("bin")).unwrap();
         let exe = prefix.join("bin/demo");
-        std::fs::write(
+        super::super::write_executable(
             &exe,
             "#!/bin/sh\n[ \"$1\" = --version ] && echo 'demo 1.2.0'\n",
-        )
-        .unwrap();
-        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         let site = prefix.join("lib/python3.11/site-packages/demo");
         std::fs::create_dir_all(&site).unwrap();
         std::fs::write(site.join("__init__.py"), "").unwrap();
