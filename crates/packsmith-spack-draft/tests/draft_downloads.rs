@@ -539,3 +539,49 @@ fn an_mpi_io_call_asks_for_a_parallel_hdf5() {
     let spec = hdf5(&serial).expect("hdf5 is declared");
     assert!(!spec.contains("mpi"), "{spec}");
 }
+
+/// Two lookups of one package ask for the union of their components:
+/// `find_package(Boost)` then `find_package(Boost COMPONENTS python)` is
+/// `boost+python`, whichever comes first, and a version stays.
+#[test]
+fn two_lookups_of_a_package_keep_both_their_variants() {
+    let kb = NameIndex {
+        packages: ["boost", "cmake"].iter().map(|s| s.to_string()).collect(),
+        variants: [(
+            "boost".to_string(),
+            vec!["python".to_string(), "system".to_string()],
+        )]
+        .into_iter()
+        .collect(),
+        ..Default::default()
+    };
+    let spec_of = |cmake: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("CMakeLists.txt"), cmake).unwrap();
+        let facts = packsmith_analyze::analyze_dir(
+            dir.path(),
+            packsmith_core::SourceInfo {
+                kind: "path".into(),
+                given: "fixture".into(),
+                release_tag: None,
+            },
+        )
+        .unwrap();
+        let b = build_brief(&facts, TargetSpack::V0_23, &kb);
+        let boost: Vec<String> = b
+            .dependencies
+            .iter()
+            .filter(|d| d.spec.starts_with("boost"))
+            .map(|d| d.spec.clone())
+            .collect();
+        boost
+    };
+    assert_eq!(
+        spec_of("project(p CXX)\nfind_package(Boost REQUIRED)\nfind_package(Boost 1.70 REQUIRED COMPONENTS python)\n"),
+        ["boost@1.70:+python"]
+    );
+    assert_eq!(
+        spec_of("project(p CXX)\nfind_package(Boost REQUIRED COMPONENTS system)\nfind_package(Boost REQUIRED COMPONENTS python)\n"),
+        ["boost+system+python"]
+    );
+}

@@ -1233,13 +1233,33 @@ fn push_dep(list: &mut Vec<BriefDependency>, d: BriefDependency) {
         .iter_mut()
         .find(|e| spec_package(&e.spec) == spec_package(&d.spec) && e.when == d.when)
     {
-        // Keep the stricter spec (one with a version) and the wider types.
-        if !existing.spec.contains('@') && d.spec.contains('@') {
-            existing.spec = d.spec;
+        // Keep the stricter spec (one with a version) and every variant
+        // either lookup asks for (`find_package(Boost)`, then
+        // `find_package(Boost COMPONENTS python)`: `boost+python`).
+        let (mut kept, other) = if !existing.spec.contains('@') && d.spec.contains('@') {
+            (d.spec, std::mem::take(&mut existing.spec))
+        } else {
+            (std::mem::take(&mut existing.spec), d.spec)
+        };
+        for variant in enabled_variants(&other) {
+            if !enabled_variants(&kept).contains(&variant) {
+                kept.push('+');
+                kept.push_str(variant);
+            }
         }
+        existing.spec = kept;
         return;
     }
     list.push(d);
+}
+
+/// The `+name` variants a spec turns on (`hdf5@1.10:+hl+mpi`: hl, mpi).
+fn enabled_variants(spec: &str) -> Vec<&str> {
+    spec.split('+')
+        .skip(1)
+        .map(|v| v.split(['~', '^', ' ', '@']).next().unwrap_or(v))
+        .filter(|v| !v.is_empty())
+        .collect()
 }
 
 /// Upstream versions are minimums: `1.10` becomes `@1.10:`.
