@@ -467,6 +467,25 @@ fn the_submodules_the_build_needs_decide_the_git_fetch() {
         ("src/p.cpp", "int p;\n"),
     ]);
     assert!(empty.fetch.submodules);
+    // Spack has the vendored library (zlib here), but the build compiles
+    // the submodule's own file: no dependency stands in for it.
+    let vendored_zlib = brief_of_tree(&[
+        (".gitmodules", &gitmodules("ext/zlib")),
+        (
+            "CMakeLists.txt",
+            "project(p C)\nadd_library(p src/p.c ext/zlib/inflate.c)\n",
+        ),
+        ("src/p.c", "int p;\n"),
+    ]);
+    assert!(vendored_zlib.fetch.submodules);
+    assert!(
+        !vendored_zlib
+            .dependencies
+            .iter()
+            .any(|d| d.spec.starts_with("zlib")),
+        "{:?}",
+        vendored_zlib.dependencies
+    );
     let blt = brief_of_tree(&[
         (".gitmodules", &gitmodules("blt")),
         (
