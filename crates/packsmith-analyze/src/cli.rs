@@ -7,6 +7,8 @@
 //! start a long job or wait on stdin instead).
 
 use crate::context::Ctx;
+use crate::detect::in_noise_dir;
+use crate::view::RepoFile;
 use packsmith_core::Sourced;
 
 /// Source files read at most, as for the include scan.
@@ -43,7 +45,8 @@ fn handles_version(line: &str) -> bool {
 
 /// The first file and line that handles `--version`, or None.
 pub fn version_flag(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
-    ctx.first_source_line(is_program_source, MAX_FILES, |l| {
+    let own_program = |f: &RepoFile| is_program_source(f.name()) && !in_noise_dir(f);
+    ctx.first_source_line(own_program, MAX_FILES, |l| {
         handles_version(l).then(|| "--version".to_string())
     })
 }

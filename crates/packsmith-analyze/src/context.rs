@@ -1,7 +1,6 @@
 //! The state every build-system reader shares while analysing one repository.
 
-use crate::detect::in_noise_dir;
-use crate::view::RepoView;
+use crate::view::{RepoFile, RepoView};
 use packsmith_core::{AnalysisWarning, DownloadFact, Evidence, FeatureHint, LanguageUse, Sourced};
 
 /// Passed to each reader: the files, plus the cross-cutting findings that
@@ -35,12 +34,11 @@ impl<'a> Ctx<'a> {
         self.view.read_text(rel, &mut self.warnings).map(|t| t.text)
     }
 
-    /// The first line, in the project's own sources (the first `max` files
-    /// `is_source` accepts by name, outside tests, examples and vendored
-    /// code), for which `find` gives a value: that value, file and line.
+    /// The first line, in the first `max` files `wanted` accepts, for
+    /// which `find` gives a value: that value, file and line.
     pub fn first_source_line(
         &mut self,
-        is_source: impl Fn(&str) -> bool,
+        wanted: impl Fn(&RepoFile) -> bool,
         max: usize,
         find: impl Fn(&str) -> Option<String>,
     ) -> Option<Sourced<String>> {
@@ -48,7 +46,7 @@ impl<'a> Ctx<'a> {
             .view
             .files()
             .iter()
-            .filter(|f| is_source(f.name()) && !in_noise_dir(f))
+            .filter(|f| wanted(f))
             .take(max)
             .map(|f| f.rel.clone())
             .collect();

@@ -86,8 +86,9 @@ fn is_fortran(name: &str) -> bool {
 /// sources outside tests, examples and vendored code (a parallel HDF5 is
 /// needed), with its file and line.
 pub fn scan_hdf5_mpi_io(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
-    let is_source = |name: &str| is_c_or_cxx(name) || is_fortran(name);
-    ctx.first_source_line(is_source, MAX_FILES, |line| {
+    let own_source =
+        |f: &RepoFile| (is_c_or_cxx(f.name()) || is_fortran(f.name())) && !in_noise_dir(f);
+    ctx.first_source_line(own_source, MAX_FILES, |line| {
         let code = line.trim_start();
         if code.starts_with("//") || code.starts_with('!') || code.starts_with('*') {
             return None;
