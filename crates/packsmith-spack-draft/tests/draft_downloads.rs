@@ -457,7 +457,7 @@ fn the_submodules_the_build_needs_decide_the_git_fetch() {
         checked_out
             .notes
             .iter()
-            .any(|n| n.message.contains("the build uses submodule `ext/vend`")),
+            .any(|n| n.message.contains("`ext/vend` is checked out here")),
         "{:?}",
         checked_out.notes
     );
@@ -495,6 +495,18 @@ fn the_submodules_the_build_needs_decide_the_git_fetch() {
         ("src/p.cpp", "int p;\n"),
     ]);
     assert!(!blt.fetch.submodules);
+    // Checked out, BLT is still Spack's package, as LLNL's recipes have it.
+    let blt_checked_out = brief_of_tree(&[
+        (".gitmodules", &gitmodules("blt")),
+        (
+            "CMakeLists.txt",
+            "project(p CXX)\ninclude(blt/SetupBLT.cmake)\nadd_library(p src/p.cpp)\n",
+        ),
+        ("src/p.cpp", "int p;\n"),
+        ("blt/SetupBLT.cmake", "set(BLT_LOADED 1)\n"),
+    ]);
+    assert!(!blt_checked_out.fetch.submodules);
+    assert!(blt_checked_out.dependencies.iter().any(|d| d.spec == "blt"));
     assert!(
         blt.dependencies.iter().any(|d| d.spec == "blt"),
         "{:?}",

@@ -171,10 +171,11 @@ fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
     })
 }
 
-/// A required submodule: checked out here, the build compiles the
-/// vendored copy, so the recipe fetches with git and its submodules; empty
-/// here, depend on the Spack package that provides it (BLT's path variable
-/// is a convention every LLNL project shares), else fetch with git too.
+/// A required submodule, checked out here or empty: depend on the Spack
+/// package that provides it (BLT's path variable is a convention every
+/// LLNL project shares), unless the build compiles the vendored copy's
+/// files or Spack has none; then the recipe fetches with git and its
+/// submodules.
 fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
     let Some(required) = &d.required_by else {
         brief.notes.push(BriefNote {
@@ -186,21 +187,15 @@ fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
         });
         return;
     };
-    if d.present {
-        brief.fetch.submodules = true;
-        brief.notes.push(BriefNote {
-            message: format!(
-                "the build uses submodule `{}` ({}, {}), which release archives lack: fetched with git and submodules=True",
-                d.name, required.value, required.evidence
-            ),
-            evidence: Some(d.evidence.clone()),
-        });
-        return;
-    }
     // A build that compiles the vendored copy's own files cannot use the
     // package instead: it needs the submodule itself.
     let spack = spack_name(d, kb).filter(|_| !compiles_from(d));
     brief.fetch.submodules |= spack.is_none();
+    let state = if d.present {
+        "checked out here"
+    } else {
+        "empty here"
+    };
     let message = match &spack {
         Some(name) => {
             let types = if name == "blt" {
@@ -217,12 +212,12 @@ fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
                 push_define(brief, "BLT_SOURCE_DIR", "self.spec[\"blt\"].prefix");
             }
             format!(
-                "submodule `{}` is empty here and required by {} ({}): depends on `{name}`; pass its path to the variable the check reads",
+                "submodule `{}` is {state} and required by {} ({}): depends on `{name}`; pass its path to the variable the check reads",
                 d.name, required.value, required.evidence
             )
         }
         None => format!(
-            "submodule `{}` is empty here and required by {} ({}): fetch with git and submodules=True",
+            "submodule `{}` is {state} and required by {} ({}), and release archives lack it: fetch with git and submodules=True",
             d.name, required.value, required.evidence
         ),
     };
