@@ -142,14 +142,14 @@ def forge_url(base, url):
     return url
 
 
-def clone(repo, commit, tag, gh, mirrors, dest):
+def clone(repo, commit, gh, mirrors, dest):
     """A clone of the mirror at commit, as a user's recursive clone of the
-    forge: origin is the forge's URL, the tag is there, and each submodule
+    forge: origin is the forge's URL, the mirror's tags are there, and each submodule
     with a mirror holding its pinned commit has that commit's files (an
     export: a partial mirror lacks blobs a checkout would insist on).
     Returns the submodules left empty and the blobs missing."""
     def run(*args, cwd=dest):
-        out = subprocess.run(["git", "-c", "protocol.file.allow=always", *args],
+        out = subprocess.run(["git", *args],
                              cwd=cwd, capture_output=True, text=True)
         if out.returncode != 0:
             raise RuntimeError(out.stderr.strip())
@@ -282,7 +282,7 @@ def main():
         try:
             if as_clone:
                 # place() made the directory; git clones into a fresh one.
-                left, missing = place(a.out, tree, lambda tmp: (os.rmdir(tmp), clone(repo, commit, tag, gh, a.mirrors, tmp))[1])
+                left, missing = place(a.out, tree, lambda tmp: (os.rmdir(tmp), clone(repo, commit, gh, a.mirrors, tmp))[1])
             else:
                 missing = place(a.out, tree, lambda tmp: export(repo, commit, tmp))
         except Exception as e:

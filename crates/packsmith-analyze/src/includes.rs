@@ -66,13 +66,10 @@ pub fn scan_includes(ctx: &mut Ctx<'_>) -> Vec<Sourced<String>> {
     out
 }
 
-/// The MPI-IO driver calls of HDF5's C and Fortran APIs.
-const HDF5_MPI_IO_CALLS: &[&str] = &[
-    "H5Pset_fapl_mpio",
-    "H5Pset_dxpl_mpio",
-    "h5pset_fapl_mpio_f",
-    "h5pset_dxpl_mpio_f",
-];
+/// The MPI-IO driver calls of HDF5's C API; matched without regard to
+/// case, they are also the start of the Fortran API's names
+/// (`h5pset_fapl_mpio_f`).
+const HDF5_MPI_IO_CALLS: &[&str] = &["H5Pset_fapl_mpio", "H5Pset_dxpl_mpio"];
 
 fn is_fortran(name: &str) -> bool {
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
@@ -88,16 +85,20 @@ fn is_fortran(name: &str) -> bool {
 pub fn scan_hdf5_mpi_io(ctx: &mut Ctx<'_>) -> Option<Sourced<String>> {
     let own_source =
         |f: &RepoFile| (is_c_or_cxx(f.name()) || is_fortran(f.name())) && !in_noise_dir(f);
+    let needles: Vec<(String, &str)> = HDF5_MPI_IO_CALLS
+        .iter()
+        .map(|c| (c.to_ascii_lowercase(), *c))
+        .collect();
     ctx.first_source_line(own_source, MAX_FILES, |line| {
         let code = line.trim_start();
         if code.starts_with("//") || code.starts_with('!') || code.starts_with('*') {
             return None;
         }
         let lower = line.to_ascii_lowercase();
-        HDF5_MPI_IO_CALLS
+        needles
             .iter()
-            .find(|c| lower.contains(&c.to_ascii_lowercase()))
-            .map(|c| c.to_string())
+            .find(|(needle, _)| lower.contains(needle.as_str()))
+            .map(|(_, call)| call.to_string())
     })
 }
 

@@ -246,14 +246,13 @@ pub fn required_submodules(
                 .find(|r| inside(&r.path))
                 .map(|r| Sourced::new(r.check.clone(), r.evidence.clone()))
         };
-        let compiled = || {
-            cmake
-                .target_sources
-                .iter()
-                .find(|r| inside(&r.path))
-                .map(|r| Sourced::new(r.check.clone(), r.evidence.clone()))
-        };
-        d.required_by = checked.or_else(compiled);
+        let compiled = cmake
+            .target_sources
+            .iter()
+            .find(|r| inside(&r.path))
+            .map(|r| Sourced::new(r.check.clone(), r.evidence.clone()));
+        d.compiled = compiled.is_some();
+        d.required_by = checked.or(compiled);
     }
 }
 

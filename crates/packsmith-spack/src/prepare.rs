@@ -414,8 +414,7 @@ fn submodule_note(facts: &RepoFacts, git: &GitSource) -> String {
     let names: Vec<String> = facts
         .downloads
         .iter()
-        .filter(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule)
-        .filter(|d| d.required_by.is_some())
+        .filter(|d| d.is_required_submodule())
         .map(|d| format!("`{}`", d.name))
         .collect();
     format!(

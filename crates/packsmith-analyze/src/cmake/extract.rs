@@ -624,6 +624,7 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
         name,
         required_by: None,
         present: false,
+        compiled: false,
     });
 }
 
@@ -675,6 +676,7 @@ fn cpm(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
         switch,
         required_by: None,
         present: false,
+        compiled: false,
     });
 }
 
@@ -697,5 +699,6 @@ fn file_download(w: &mut Walker<'_, '_>, args: &[String], site: Site) {
         switch,
         required_by: None,
         present: false,
+        compiled: false,
     });
 }

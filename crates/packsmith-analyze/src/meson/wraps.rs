@@ -51,6 +51,7 @@ pub fn read_subprojects(ctx: &mut Ctx<'_>, facts: &mut MesonFacts) {
             switch: None,
             required_by: None,
             present: false,
+            compiled: false,
         });
     }
     // subproject() calls with neither a wrap nor a bundled directory.

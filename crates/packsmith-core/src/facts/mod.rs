@@ -271,6 +271,10 @@ pub struct DownloadFact {
     /// checkout), which a release archive or `git archive` leaves out.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub present: bool,
+    /// For a submodule: a target compiles a file of it, so no Spack
+    /// package of what it vendors can stand in for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub compiled: bool,
 }
 
 impl DownloadFact {
@@ -287,7 +291,13 @@ impl DownloadFact {
             switch: None,
             required_by: None,
             present: false,
+            compiled: false,
         }
+    }
+
+    /// A git submodule the build needs (`required_by` says what needs it).
+    pub fn is_required_submodule(&self) -> bool {
+        self.kind == DownloadKind::GitSubmodule && self.required_by.is_some()
     }
 }
 

@@ -189,7 +189,7 @@ fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
     };
     // A build that compiles the vendored copy's own files cannot use the
     // package instead: it needs the submodule itself.
-    let spack = spack_name(d, kb).filter(|_| !compiles_from(d));
+    let spack = spack_name(d, kb).filter(|_| !d.compiled);
     brief.fetch.submodules |= spack.is_none();
     let state = if d.present {
         "checked out here"
@@ -225,15 +225,6 @@ fn submodule(d: &DownloadFact, kb: &dyn SpackNames, brief: &mut SpackBrief) {
         message,
         evidence: Some(d.evidence.clone()),
     });
-}
-
-/// Whether a target compiles a file of the submodule: the layout reader
-/// names such a requirement by the command, `add_library(…)` or
-/// `add_executable(…)`.
-fn compiles_from(d: &DownloadFact) -> bool {
-    d.required_by.as_ref().is_some_and(|r| {
-        r.value.starts_with("add_library(") || r.value.starts_with("add_executable(")
-    })
 }
 
 fn note_download(d: &DownloadFact, brief: &mut SpackBrief, spack: Option<&str>) {

@@ -276,8 +276,7 @@ fn parallel_hdf5(facts: &RepoFacts, brief: &mut SpackBrief) {
     let lists = [&mut brief.dependencies, &mut brief.optional_dependencies];
     let mut changed = false;
     for d in lists.into_iter().flatten() {
-        let name_end = d.spec.find(['@', '+', '~', ' ']).unwrap_or(d.spec.len());
-        if &d.spec[..name_end] == "hdf5" && !d.spec.contains("mpi") {
+        if spec_package(&d.spec) == "hdf5" && !d.spec.contains("mpi") {
             d.spec.push_str("+mpi");
             changed = true;
         }

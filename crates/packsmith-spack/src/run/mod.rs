@@ -216,8 +216,7 @@ fn analyse(
     let needed: Vec<String> = facts
         .downloads
         .iter()
-        .filter(|d| d.kind == packsmith_core::DownloadKind::GitSubmodule)
-        .filter(|d| d.required_by.is_some() && !d.present)
+        .filter(|d| d.is_required_submodule() && !d.present)
         .map(|d| d.name.clone())
         .collect();
     if !from_clone || needed.is_empty() {
