@@ -50,11 +50,11 @@ pub fn pair_args(
             a.push("repair".into());
             a.push(recipe.into());
             push(&mut a, "--name", t.name.clone());
-            push(
-                &mut a,
-                "--version",
-                version.unwrap_or(&t.version).to_string(),
-            );
+            // The recipe's own version, which the task names (a sources
+            // map's dated snapshot version is for the draft): a recipe
+            // that fetches only from git (`version("master", branch=…)`)
+            // has no URL to extrapolate another version's archive from.
+            push(&mut a, "--version", t.version.clone());
             a.push("--source".into());
             a.push(source.into());
             a.extend(["--until", "install"].map(OsString::from));
@@ -698,6 +698,28 @@ mod tests {
                 recipe.display()
             )
         );
+        // A snapshot's dated version (from the sources map) is the draft's;
+        // the human recipe installs the version it declares.
+        let task = &parse_tasks(
+            r#"{"name": "n", "spack_dir": "n", "version": "master"}"#,
+            "t",
+        )
+        .unwrap()[0];
+        let c = Configuration {
+            name: "human".into(),
+            baseline: Some("human".into()),
+            knobs: baseline("human").unwrap(),
+        };
+        let a = pair_args(
+            task,
+            Path::new("/src/x"),
+            Some("2026-03-06"),
+            &c,
+            &config,
+            Path::new("/out/p"),
+        );
+        let at = a.iter().position(|x| x == "--version").unwrap();
+        assert_eq!(a[at + 1], "master");
     }
 
     #[test]
