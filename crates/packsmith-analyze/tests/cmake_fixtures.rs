@@ -628,3 +628,30 @@ endif()
         assert_eq!(cholmod.conditions, ["BUILD_WITH_CHOLMOD_SUPPORT"]);
     }
 }
+
+/// A quiet lookup whose imported target every build links cannot be done
+/// without: CMake stops at generate time on a missing `<Pkg>::<target>`.
+/// A link under a condition, or of a test framework, leaves it optional.
+#[test]
+fn an_imported_target_linked_unconditionally_makes_its_lookup_required() {
+    let facts = facts_of(&[(
+        "CMakeLists.txt",
+        r#"cmake_minimum_required(VERSION 3.14)
+project(mstore Fortran)
+if(NOT TARGET "mctc-lib::mctc-lib")
+  find_package("mctc-lib")
+endif()
+set(lib-deps "mctc-lib::mctc-lib")
+find_package(OpenMP)
+find_package(GTest)
+add_library(mstore-lib src.f90)
+target_link_libraries(mstore-lib PUBLIC "${lib-deps}" GTest::gtest)
+if(WITH_OPENMP)
+  target_link_libraries(mstore-lib PRIVATE OpenMP::OpenMP_Fortran)
+endif()
+"#,
+    )]);
+    assert!(find_package(&facts, "mctc-lib").required);
+    assert!(!find_package(&facts, "OpenMP").required);
+    assert!(!find_package(&facts, "GTest").required);
+}

@@ -616,3 +616,87 @@ fn two_lookups_of_a_package_keep_both_their_variants() {
         ["boost+system+python"]
     );
 }
+
+/// `find_package(fmt)` under `if(NOT TARGET fmt::fmt)` (a superproject may
+/// have made the target) with `fmt::fmt` linked by every build: built on
+/// its own the project always needs fmt, so it is an unconditional
+/// dependency, not an optional one switched off in `cmake_args` (mstore's
+/// configure stopped on its `mctc-lib::mctc-lib` that way). A lookup whose
+/// target is linked only under an option stays optional.
+#[test]
+fn a_lookup_whose_target_every_build_links_is_a_dependency() {
+    let b = brief_of_cmake(
+        r#"project(p CXX)
+if(NOT TARGET "fmt::fmt")
+  find_package("fmt")
+endif()
+set(deps "fmt::fmt")
+find_package(ZLIB)
+add_library(p p.cpp)
+target_link_libraries(p PUBLIC "${deps}")
+option(P_ZLIB "compress" OFF)
+if(P_ZLIB)
+  target_link_libraries(p PRIVATE ZLIB::ZLIB)
+endif()
+"#,
+    );
+    let fmt: Vec<_> = b.dependencies.iter().filter(|d| d.spec == "fmt").collect();
+    assert_eq!(fmt.len(), 1, "{:#?}", b.dependencies);
+    assert_eq!(fmt[0].when, None);
+    assert!(
+        b.optional_dependencies.iter().all(|d| d.spec != "fmt"),
+        "{:#?}",
+        b.optional_dependencies
+    );
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(!text.contains("CMAKE_DISABLE_FIND_PACKAGE_fmt"), "{text}");
+    assert!(
+        !b.dependencies
+            .iter()
+            .any(|d| d.spec == "zlib" && d.when.is_none()),
+        "{:#?}",
+        b.dependencies
+    );
+}
+
+/// A library that follows `BUILD_SHARED_LIBS` and has no install rule,
+/// linked (through its alias) by an installed program: built shared, the
+/// program would be installed without it (fusion-io's `trace`), so the
+/// draft offers no `shared` variant and says why. Once the library is
+/// installed too, `shared` is offered as usual.
+#[test]
+fn no_shared_variant_when_a_shared_build_would_install_a_program_without_its_library() {
+    let tree = |install_lib: &str| {
+        format!(
+            r#"project(fio CXX)
+add_library(fio_core core.cpp)
+add_library(fio_trace trace.cpp)
+add_library(fio::trace ALIAS fio_trace)
+target_link_libraries(fio_trace PUBLIC fio_core)
+add_executable(trace main.cpp)
+target_link_libraries(trace PRIVATE fio::trace)
+install(TARGETS trace RUNTIME DESTINATION bin)
+install(TARGETS fio_core {install_lib})
+"#
+        )
+    };
+    let b = brief_of_cmake(&tree(""));
+    assert!(
+        b.variants.iter().all(|v| v.name != "shared"),
+        "{:#?}",
+        b.variants
+    );
+    assert!(
+        b.notes
+            .iter()
+            .any(|n| n.message.contains("fio_trace") && n.message.contains("trace")),
+        "{:#?}",
+        b.notes
+    );
+    let b = brief_of_cmake(&tree("fio_trace"));
+    assert!(
+        b.variants.iter().any(|v| v.name == "shared"),
+        "{:#?}",
+        b.variants
+    );
+}

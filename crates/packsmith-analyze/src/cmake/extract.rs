@@ -193,6 +193,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
             w.facts.testing.get_or_insert(site.evidence);
         }
         "install" => {
+            super::targets::installed(w, args);
             w.facts.installs.get_or_insert(site.evidence);
         }
         "add_executable" | "add_library" => super::targets::target(w, name, args, site),
@@ -201,7 +202,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
             super::targets::fatal_error(w, site)
         }
         "add_subdirectory" => super::targets::vendored_fallback(w, &site),
-        "target_link_libraries" => super::targets::linked(w, args),
+        "target_link_libraries" => super::targets::linked(w, args, &site),
         "target_compile_definitions" | "add_compile_definitions" | "add_definitions" => {
             super::targets::definitions(w, name, args)
         }

@@ -17,6 +17,12 @@ pub fn target(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site
     }
     let rest = &args[1..];
     let has = |word: &str| rest.iter().take(3).any(|a| a == word);
+    if let (true, Some(target)) = (rest.first().is_some_and(|a| a == "ALIAS"), rest.get(1)) {
+        if w.facts.target_aliases.len() < MAX_NAMES {
+            w.facts.target_aliases.insert(name.clone(), target.clone());
+        }
+        return;
+    }
     if has("IMPORTED") || has("ALIAS") {
         return;
     }
@@ -224,7 +230,7 @@ fn push_name(list: &mut Vec<String>, name: &str) {
 /// `target_link_libraries(tgt [PUBLIC|PRIVATE|…] lib…)`: the plain library
 /// and `ns::target` names, which say which modules of a framework a
 /// project uses (`juce::juce_opengl`).
-pub fn linked(w: &mut Walker<'_, '_>, args: &[String]) {
+pub fn linked(w: &mut Walker<'_, '_>, args: &[String], site: &Site) {
     for a in args.iter().skip(1) {
         let plain = !a.is_empty()
             && !LINK_KEYWORDS.contains(&a.as_str())
@@ -232,6 +238,39 @@ pub fn linked(w: &mut Walker<'_, '_>, args: &[String]) {
             && !a.contains(['$', '/', '\\', '<', '>', ';', ' ']);
         if plain {
             push_name(&mut w.facts.linked, a);
+            if let Some(target) = args.first().filter(|t| !t.contains(['$', '<'])) {
+                if w.facts.target_links.len() < MAX_NAMES {
+                    let links = w.facts.target_links.entry(target.clone()).or_default();
+                    push_name(links, a);
+                }
+            }
+        }
+    }
+    if site.conditions.is_empty() {
+        linked_imported_targets(w, args);
+    }
+}
+
+/// An unconditional link of `<Pkg>::<target>` after a `find_package(<Pkg>)`
+/// without `REQUIRED`: the build cannot generate without the target
+/// (mstore's `mctc-lib::mctc-lib`, found under `if(NOT TARGET …)`), so
+/// the lookup is as good as required. Test frameworks stay optional.
+fn linked_imported_targets(w: &mut Walker<'_, '_>, args: &[String]) {
+    for item in args.iter().skip(1).flat_map(|a| split_list(a)) {
+        let Some((namespace, _)) = item.split_once("::") else {
+            continue;
+        };
+        if TEST_FRAMEWORKS.contains(&namespace.to_ascii_lowercase().as_str()) {
+            continue;
+        }
+        if let Some(fp) = w
+            .facts
+            .find_packages
+            .iter_mut()
+            .rev()
+            .find(|fp| fp.name.eq_ignore_ascii_case(namespace))
+        {
+            fp.required = true;
         }
     }
 }
@@ -261,6 +300,48 @@ pub fn definitions(w: &mut Walker<'_, '_>, command: &str, args: &[String]) {
             && !def.contains(['$', '<', ' ']);
         if plain {
             push_name(&mut w.facts.compile_definitions, def);
+        }
+    }
+}
+
+/// Words of `install(TARGETS …)` that end its list of targets.
+const INSTALL_WORDS: &[&str] = &[
+    "EXPORT",
+    "ARCHIVE",
+    "LIBRARY",
+    "RUNTIME",
+    "OBJECTS",
+    "FRAMEWORK",
+    "BUNDLE",
+    "PRIVATE_HEADER",
+    "PUBLIC_HEADER",
+    "RESOURCE",
+    "FILE_SET",
+    "CXX_MODULES_BMI",
+    "DESTINATION",
+    "PERMISSIONS",
+    "CONFIGURATIONS",
+    "COMPONENT",
+    "NAMELINK_COMPONENT",
+    "OPTIONAL",
+    "EXCLUDE_FROM_ALL",
+    "NAMELINK_ONLY",
+    "NAMELINK_SKIP",
+    "INCLUDES",
+];
+
+/// `install(TARGETS a b … [EXPORT …|RUNTIME …])`: the targets installed.
+pub fn installed(w: &mut Walker<'_, '_>, args: &[String]) {
+    if args.first().is_none_or(|a| a != "TARGETS") {
+        return;
+    }
+    for a in args[1..]
+        .iter()
+        .take_while(|a| !INSTALL_WORDS.contains(&a.as_str()))
+        .flat_map(|a| split_list(a))
+    {
+        if !a.contains(['$', '<']) {
+            push_name(&mut w.facts.installed_targets, &a);
         }
     }
 }

@@ -243,4 +243,15 @@ pub struct CmakeFacts {
     /// layout reader uses them.
     #[serde(skip)]
     pub target_sources: Vec<CmakeRequiredPath>,
+    /// The build's own link graph, for the draft's library-kind rule (not
+    /// serialized): the targets `install(TARGETS …)` names, ...
+    #[serde(skip)]
+    pub installed_targets: Vec<String>,
+    /// ... `add_library(<alias> ALIAS <target>)` as alias → target, ...
+    #[serde(skip)]
+    pub target_aliases: std::collections::BTreeMap<String, String>,
+    /// ... and what `target_link_libraries(<target> …)` links, per target
+    /// (plain names and `ns::name` targets, as in `linked`).
+    #[serde(skip)]
+    pub target_links: std::collections::BTreeMap<String, Vec<String>>,
 }

@@ -28,7 +28,16 @@ pub(super) fn apply(cmake: &CmakeFacts, map: &mut ConditionMap, brief: &mut Spac
         .filter(|(t, _)| t.kind == CmakeTargetKind::Library)
         .collect();
     follows_kind.sort_by_key(|(_, when)| !matches!(when, When::Always));
-    if let Some((target, when)) = follows_kind.first() {
+    let broken = uninstalled_library_an_install_needs(cmake);
+    if let (Some((library, user)), None) = (&broken, &cmake.build_shared_libs) {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "no variant shared: library {library} has no install rule and installed target {user} links it, so a shared build would install {user} without it; CMake's default builds it static"
+            ),
+            evidence: follows_kind.first().map(|(t, _)| t.evidence.clone()),
+        });
+    }
+    if let Some((target, when)) = follows_kind.first().filter(|_| broken.is_none()) {
         if !has_variant(brief, "shared") && cmake.build_shared_libs.is_none() {
             map.variants
                 .insert("BUILD_SHARED_LIBS".into(), "shared".into());
@@ -61,6 +70,45 @@ pub(super) fn apply(cmake: &CmakeFacts, map: &mut ConditionMap, brief: &mut Spac
             push(brief, pic, None, target);
         }
     }
+}
+
+/// A library whose kind follows `BUILD_SHARED_LIBS`, that no
+/// `install(TARGETS …)` names and that an installed target links (itself,
+/// or through the project's other libraries): `(library, installed
+/// target)`. Built shared, it would leave the install broken (fusion-io's
+/// `trace` could not load `libfusionio_trace.so`).
+fn uninstalled_library_an_install_needs(cmake: &CmakeFacts) -> Option<(String, String)> {
+    let resolve = |name: &str| -> String {
+        cmake
+            .target_aliases
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_string())
+    };
+    let follows_kind = |name: &str| {
+        cmake
+            .targets
+            .iter()
+            .any(|t| t.name == name && t.kind == CmakeTargetKind::Library)
+    };
+    for root in &cmake.installed_targets {
+        let mut seen: Vec<String> = vec![root.clone()];
+        let mut queue: Vec<String> = vec![root.clone()];
+        while let Some(target) = queue.pop() {
+            for linked in cmake.target_links.get(&target).into_iter().flatten() {
+                let linked = resolve(linked);
+                if seen.contains(&linked) {
+                    continue;
+                }
+                if follows_kind(&linked) && !cmake.installed_targets.contains(&linked) {
+                    return Some((linked, root.clone()));
+                }
+                seen.push(linked.clone());
+                queue.push(linked);
+            }
+        }
+    }
+    None
 }
 
 fn has_variant(brief: &SpackBrief, name: &str) -> bool {

@@ -386,7 +386,7 @@ fn cmake_dependencies(
             let conditions: Vec<String> = fp
                 .conditions
                 .iter()
-                .filter(|c| !is_own_found_guard(&fp.name, c))
+                .filter(|c| !is_own_found_guard(&fp.name, c) && !is_own_target_guard(&fp.name, c))
                 .cloned()
                 .collect();
             add_dependency(
@@ -715,6 +715,20 @@ fn is_own_found_guard(package: &str, condition: &str) -> bool {
         });
     words.all(|w| w == "NOT" || w == "DEFINED" || w == found)
         && condition.to_ascii_uppercase().contains(&found)
+}
+
+/// `if(NOT TARGET mctc-lib::mctc-lib)` around `find_package(mctc-lib)`: a
+/// superproject may have made the target already; built on its own, the
+/// project always looks the package up.
+fn is_own_target_guard(package: &str, condition: &str) -> bool {
+    let Some(target) = condition.trim().strip_prefix("NOT TARGET ") else {
+        return false;
+    };
+    target
+        .trim()
+        .trim_matches('"')
+        .split_once("::")
+        .is_some_and(|(namespace, _)| namespace.eq_ignore_ascii_case(package))
 }
 
 /// An Autotools project that ships no `configure` is bootstrapped by
