@@ -75,16 +75,56 @@ pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
                 (f.depth, rank, f.rel.clone())
             });
         if let Some(file) = best {
+            let reads_outside_tree = match kind {
+                BuildSystemKind::Makefile => include_outside_tree(view, file),
+                _ => None,
+            };
             found.push(BuildSystemFact {
                 kind: *kind,
                 evidence: Evidence::file(file.rel.clone()),
                 depth: file.depth,
                 note: String::new(),
+                reads_outside_tree,
             });
         }
     }
     found.sort_by_key(|b| b.depth);
     found
+}
+
+/// The first path a Makefile `include`s that climbs out of the repository
+/// (`include ../../hrldas/user_build_options` in noahmp's `src/Makefile`).
+fn include_outside_tree(view: &RepoView, file: &RepoFile) -> Option<String> {
+    let text = view.read_text(&file.rel, &mut Vec::new())?;
+    text.text.lines().find_map(|line| {
+        let line = line.trim_start();
+        let rest = ["include ", "-include ", "sinclude "]
+            .iter()
+            .find_map(|word| line.strip_prefix(word))?;
+        rest.split_whitespace()
+            .find(|path| climbs_out(file.depth, path))
+            .map(str::to_string)
+    })
+}
+
+/// Whether `path`, relative to a directory `depth` levels below the root,
+/// leaves the tree (a variable's value is not known: never).
+fn climbs_out(depth: u32, path: &str) -> bool {
+    if path.contains('$') || path.starts_with('/') {
+        return false;
+    }
+    let mut level = i64::from(depth);
+    for part in path.split('/') {
+        match part {
+            ".." => level -= 1,
+            "" | "." => {}
+            _ => level += 1,
+        }
+        if level < 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Words that mark a directory as tests, examples, benchmarks or docs
@@ -140,12 +180,15 @@ pub fn choose_primary(
             s.depth
         }
     };
-    let min_depth = systems.iter().map(level).min()?;
+    // A build that needs a larger project's tree is a last resort.
+    let standalone = systems.iter().any(|s| s.reads_outside_tree.is_none());
+    let candidate = |s: &BuildSystemFact| !standalone || s.reads_outside_tree.is_none();
+    let min_depth = systems.iter().filter(|s| candidate(s)).map(level).min()?;
     let python_wraps_native = native_files <= SMALL_NATIVE_BUILD_FILES
         && python_backend.is_some_and(|b| NATIVE_PYTHON_BACKENDS.iter().any(|n| b.contains(n)));
     let primary = systems
         .iter()
-        .filter(|s| level(s) == min_depth)
+        .filter(|s| candidate(s) && level(s) == min_depth)
         .min_by_key(|s| {
             let kind_rank = if python_wraps_native && s.kind == BuildSystemKind::Python {
                 0
@@ -170,6 +213,8 @@ pub fn choose_primary(
             } else {
                 "primary".to_string()
             }
+        } else if let Some(path) = s.reads_outside_tree.as_ref().filter(|_| standalone) {
+            format!("secondary: it reads {path}, outside the repository")
         } else if tauri && s.kind == BuildSystemKind::Npm && s.depth == 0 {
             "secondary: the web frontend of the Tauri app".to_string()
         } else if level(s) > min_depth {
@@ -239,6 +284,83 @@ mod tests {
             Some(BuildSystemKind::Cmake)
         );
         assert!(found[1].note.starts_with("secondary"));
+    }
+
+    /// noahmp: `src/Makefile` includes a file of the model it is built
+    /// into (`../../hrldas/…`); the CMake build under `drivers/erf/` builds
+    /// on its own, so it is primary although deeper. A Makefile that stays
+    /// in the tree (`../common.mk` from `src/`) is no such case, and one that
+    /// climbs out is still primary when it is all there is.
+    #[test]
+    fn a_makefile_that_reads_outside_the_repository_is_a_last_resort() {
+        let (_d, view) = crate::view::test_view_of(&[
+            (
+                "src/Makefile",
+                "include ../../hrldas/user_build_options
+all:
+",
+            ),
+            (
+                "drivers/erf/CMakeLists.txt",
+                "project(NoahMP)
+",
+            ),
+        ]);
+        let mut found = detect(&view);
+        assert_eq!(
+            choose_primary(&mut found, None, 1),
+            Some(BuildSystemKind::Cmake)
+        );
+        let make = found
+            .iter()
+            .find(|b| b.kind == BuildSystemKind::Makefile)
+            .unwrap();
+        assert_eq!(
+            make.reads_outside_tree.as_deref(),
+            Some("../../hrldas/user_build_options")
+        );
+        assert!(
+            make.note.contains("outside the repository"),
+            "{}",
+            make.note
+        );
+
+        let (_d, view) = crate::view::test_view_of(&[
+            (
+                "src/Makefile",
+                "include ../common.mk
+all:
+",
+            ),
+            (
+                "common.mk",
+                "CC ?= cc
+",
+            ),
+            (
+                "drivers/erf/CMakeLists.txt",
+                "project(NoahMP)
+",
+            ),
+        ]);
+        let mut found = detect(&view);
+        assert_eq!(
+            choose_primary(&mut found, None, 1),
+            Some(BuildSystemKind::Makefile)
+        );
+
+        let (_d, view) = crate::view::test_view_of(&[(
+            "Makefile",
+            "-include ../site.mk
+all:
+",
+        )]);
+        let mut found = detect(&view);
+        assert!(found[0].reads_outside_tree.is_some());
+        assert_eq!(
+            choose_primary(&mut found, None, 0),
+            Some(BuildSystemKind::Makefile)
+        );
     }
 
     #[test]

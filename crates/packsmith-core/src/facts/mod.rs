@@ -132,6 +132,11 @@ pub struct BuildSystemFact {
     pub depth: u32,
     /// Why it was (or was not) taken as primary, for humans.
     pub note: String,
+    /// A file outside the repository its build reads (a Makefile's
+    /// `include ../../hrldas/user_build_options`): it builds only inside a
+    /// larger project's tree, so it is primary only when nothing else is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads_outside_tree: Option<String>,
 }
 
 /// Programming languages a build compiles.
