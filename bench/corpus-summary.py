@@ -8,7 +8,9 @@ at the end (rule repairs included).
         bench-results/corpus-dev-draft bench-results/corpus-dev-human ...
 
 A task without a pair in a journal counts as not installed: a denominator never
-shrinks to the pairs that ran. Prints one Markdown table and the per-task outcomes
+shrinks to the pairs that ran. With --same-failure (bench/same-failure.py's output), one
+more column counts the installable tasks less those whose human recipe failed the same
+way as the draft (the one way a task leaves a denominator), beside the registered one. Prints one Markdown table and the per-task outcomes
 as JSON lines after it (--json FILE writes them instead).
 """
 import argparse
@@ -56,15 +58,25 @@ def count_level(rows, name):
                    if r.get("outcome") == "succeeded" and r["levels"].get(name)))
 
 
+def pct(n, d):
+    return f"{n} / {d} ({100 * n / d:.1f}%)" if d else f"{n} / 0"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", required=True)
     ap.add_argument("--json", help="write the per-task outcomes here")
+    ap.add_argument("--same-failure", action="append", default=[],
+                    help="bench/same-failure.py output (repeatable): tasks whose human recipe fails the same way")
     ap.add_argument("runs", nargs="+", help="bench run directories (journal.jsonl inside)")
     a = ap.parse_args()
     with open(a.tasks) as f:
         tasks = [json.loads(l) for l in f if l.strip()]
     split_of = {t["name"]: t.get("split") for t in tasks}
+    same = set()
+    for path in a.same_failure:
+        with open(path) as f:
+            same |= {r["task"] for r in map(json.loads, filter(str.strip, f)) if r["same"]}
     rows, per_task = [], []
     for run in a.runs:
         pairs = read_journal(run)
@@ -78,6 +90,8 @@ def main():
                 ran = sum(1 for r in got.values() if r is not None)
                 first = sum(installed(got[t["name"]], True) for t in ok)
                 end = sum(installed(got[t["name"]], False) for t in ok)
+                kept = [t for t in ok if t["name"] not in same]
+                end_kept = sum(installed(got[t["name"]], False) for t in kept)
                 end_all = sum(installed(r, False) for r in got.values())
                 flagged = sum(installed_not_hermetic(r) for r in got.values())
                 ok_ran = sum(1 for t in ok if got[t["name"]] is not None)
@@ -85,7 +99,8 @@ def main():
                 smoke = count_level(ok_rows, "smoke_tested")
                 clean = count_level(ok_rows, "review_clean")
                 rows.append((os.path.basename(run.rstrip("/")), config, split, len(chosen), ran,
-                             len(ok), ok_ran, first, end, end_all, flagged, smoke, clean))
+                             len(ok), ok_ran, first, end, end_all, flagged, smoke, clean,
+                             pct(end_kept, len(kept)) if a.same_failure else "—"))
                 for t in chosen:
                     r = got[t["name"]]
                     per_task.append({"run": os.path.basename(run.rstrip("/")), "config": config,
@@ -97,11 +112,10 @@ def main():
                                      "reason": r.get("reason") if r else None,
                                      "levels": r.get("levels") if r else None,
                                      "review_open": r.get("review_open", []) if r else []})
-    pct = lambda n, d: f"{n} / {d} ({100 * n / d:.1f}%)" if d else f"{n} / 0"
-    print("| run | configuration | split | tasks | pairs run | installable here | of them run | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) | installed, not hermetic | smoke-tested (of installable) | review-clean (of installable) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for run, config, split, n, ran, n_ok, ok_ran, first, end, end_all, flagged, smoke, clean in rows:
-        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {ok_ran} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} | {flagged} | {smoke} | {clean} |")
+    print("| run | configuration | split | tasks | pairs run | installable here | of them run | installed hermetically at attempt 1 (of installable) | at the end (of installable) | at the end (of all tasks) | installed, not hermetic | smoke-tested (of installable) | review-clean (of installable) | at the end (of installable, less those the human recipe fails the same way) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for run, config, split, n, ran, n_ok, ok_ran, first, end, end_all, flagged, smoke, clean, kept in rows:
+        print(f"| {run} | {config} | {split} | {n} | {ran} | {n_ok} | {ok_ran} | {pct(first, n_ok)} | {pct(end, n_ok)} | {pct(end_all, n)} | {flagged} | {smoke} | {clean} | {kept} |")
     lines = "\n".join(json.dumps(p, sort_keys=True) for p in per_task)
     if a.json:
         with open(a.json + ".tmp", "w") as f:
