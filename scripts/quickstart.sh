@@ -37,7 +37,8 @@ die() { printf '[quickstart] error: %s\n' "$*" >&2; exit 1; }
 APT_PACKAGES=(git build-essential cmake clang libclang-dev bubblewrap python3-venv python3-pip
     pkg-config ninja-build gfortran zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libssl-dev
     libopenblas-dev libopenmpi-dev libhdf5-dev libboost-dev libboost-system-dev
-    libboost-date-time-dev libfmt-dev bison flex libtiff-dev
+    libboost-date-time-dev libboost-thread-dev libboost-filesystem-dev libboost-python-dev
+    libfmt-dev bison flex libtiff-dev
     zip unzip bzip2 xz-utils
     meson libgmp-dev libglib2.0-dev libyaml-cpp-dev libeigen3-dev nlohmann-json3-dev libnetcdf-dev
     libnetcdff-dev liblz4-dev libx11-dev libcli11-dev libdrm-dev libgsl-dev libgtest-dev

@@ -183,12 +183,82 @@ pub fn detect_own_externals(python_sites: &Path) -> Vec<OwnExternal> {
             found.push(OwnExternal {
                 package: "boost".into(),
                 version,
-                variants: "+thread+system+filesystem".into(),
+                variants: boost_variants(&library_names(BOOST_LIB_DIRS)),
                 prefix: "/usr".into(),
             });
         }
     }
     found
+}
+
+/// Where a distribution puts Boost's libraries.
+const BOOST_LIB_DIRS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+];
+
+/// The file names in those directories that exist.
+fn library_names(dirs: &[&str]) -> Vec<String> {
+    dirs.iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with("libboost_"))
+        .collect()
+}
+
+/// Spack's Boost variants of a compiled library, each with the start of
+/// its shared library's file name (Debian names Boost.Python after the
+/// Python it was built for: `libboost_python311.so`).
+const BOOST_COMPILED: &[(&str, &str)] = &[
+    ("atomic", "libboost_atomic."),
+    ("chrono", "libboost_chrono."),
+    ("container", "libboost_container."),
+    ("context", "libboost_context."),
+    ("contract", "libboost_contract."),
+    ("coroutine", "libboost_coroutine."),
+    ("date_time", "libboost_date_time."),
+    ("fiber", "libboost_fiber."),
+    ("filesystem", "libboost_filesystem."),
+    ("graph", "libboost_graph."),
+    ("iostreams", "libboost_iostreams."),
+    ("json", "libboost_json."),
+    ("locale", "libboost_locale."),
+    ("log", "libboost_log."),
+    ("math", "libboost_math_"),
+    ("mpi", "libboost_mpi."),
+    ("nowide", "libboost_nowide."),
+    ("program_options", "libboost_program_options."),
+    ("python", "libboost_python3"),
+    ("numpy", "libboost_numpy3"),
+    ("random", "libboost_random."),
+    ("regex", "libboost_regex."),
+    ("serialization", "libboost_serialization."),
+    ("stacktrace", "libboost_stacktrace_"),
+    ("system", "libboost_system."),
+    ("test", "libboost_unit_test_framework."),
+    ("thread", "libboost_thread."),
+    ("timer", "libboost_timer."),
+    ("type_erasure", "libboost_type_erasure."),
+    ("wave", "libboost_wave."),
+];
+
+/// The host Boost's variants: `+name` for each compiled library whose
+/// shared library is installed (Spack's Boost variants default off, so
+/// one not named is one the host lacks). Declaring a library the host
+/// lacks lets Spack pick the external and the link fail.
+fn boost_variants(files: &[String]) -> String {
+    BOOST_COMPILED
+        .iter()
+        .filter(|(_, start)| {
+            files
+                .iter()
+                .any(|f| f.starts_with(start) && f.contains(".so"))
+        })
+        .map(|(variant, _)| format!("+{variant}"))
+        .collect()
 }
 
 fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
@@ -334,6 +404,23 @@ pub(crate) fn boost_version(header: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boost_declares_the_compiled_libraries_the_host_has() {
+        let files: Vec<String> = [
+            "libboost_system.so",
+            "libboost_system.so.1.74.0",
+            "libboost_python311.so",
+            "libboost_math_c99.so.1.74.0",
+            "libboost_thread.a",
+            "libboost_date_time.so",
+        ]
+        .map(String::from)
+        .to_vec();
+        // A static archive alone is no shared library to link against.
+        assert_eq!(boost_variants(&files), "+date_time+math+python+system");
+        assert_eq!(boost_variants(&[]), "");
+    }
 
     #[test]
     fn detection_searches_no_shims_and_nothing_under_home() {
