@@ -655,3 +655,22 @@ endif()
     assert!(!find_package(&facts, "OpenMP").required);
     assert!(!find_package(&facts, "GTest").required);
 }
+
+/// noahmp's shape: nothing at the top, a `src/Makefile` that includes a
+/// file of the model it is built into, and a CMake build of its own in
+/// `drivers/erf/`: that CMake build is the one read, from its directory.
+#[test]
+fn the_cmake_build_is_read_when_the_shallower_makefile_needs_a_larger_tree() {
+    let facts = facts_of(&[
+        ("src/Makefile", "include ../../hrldas/user_build_options\nall:\n"),
+        (
+            "drivers/erf/CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.17)\nproject(NoahMP Fortran)\nfind_package(MPI COMPONENTS Fortran REQUIRED)\n",
+        ),
+    ]);
+    assert!(find_package(&facts, "MPI").required);
+    assert_eq!(
+        facts.build_root.as_ref().map(|r| r.value.as_str()),
+        Some("drivers/erf")
+    );
+}

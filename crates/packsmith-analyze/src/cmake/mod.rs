@@ -40,12 +40,18 @@ use packsmith_core::{BuildSystemKind, CmakeFacts};
 /// The directory whose `CMakeLists.txt` is the top of the build: the
 /// repository's top when it has one; else, when no build file at all sits
 /// at the top, the shallowest `CMakeLists.txt` outside tests and vendored
-/// code (`src/`), which a recipe names in `root_cmakelists_dir`.
+/// code (`src/`), which a recipe names in `root_cmakelists_dir`; a build
+/// file that reads outside the repository is no build of its own.
 pub fn cmake_root(view: &RepoView) -> Option<String> {
     if view.exists("CMakeLists.txt") {
         return Some(String::new());
     }
-    let systems = crate::detect::detect(view);
+    // A build that reads files outside the repository is not the
+    // project's own (detect::choose_primary): it does not count here.
+    let systems: Vec<_> = crate::detect::detect(view)
+        .into_iter()
+        .filter(|s| s.reads_outside_tree.is_none())
+        .collect();
     if systems.iter().any(|s| s.depth == 0) {
         return None;
     }

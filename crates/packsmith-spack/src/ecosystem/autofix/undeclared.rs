@@ -244,6 +244,17 @@ pub fn repair_undeclared(
     let mut out = text.to_string();
     let mut actions = Vec::new();
     for f in &d.findings {
+        if let Some(lookup) = listed_by_another_lookup(f, &d.findings) {
+            // FindMPI lists the external MPI's own libraries
+            // (`MPI_event_core`, `MPI_hwloc`): once MPI is declared, the
+            // check counts them as the external's, so they are not the
+            // package's to declare (libevent would need a download).
+            actions.push(Action::Left {
+                what: f.package.clone().unwrap_or_else(|| f.paths.join(", ")),
+                why: format!("listed by the {lookup} lookup, whose package this repair declares"),
+            });
+            continue;
+        }
         let Some(package) = f.package.as_deref() else {
             actions.push(Action::Left {
                 what: f.paths.join(", "),
@@ -329,6 +340,29 @@ pub fn repair_undeclared(
             .join("; ")
     );
     (Some((out, why)), actions)
+}
+
+/// The lookup (`MPI`) of another finding that found every library of
+/// this one (`MPI_event_core`, `MPI_event_pthreads`): the libraries that
+/// lookup's package brings with it, not lookups of the package's own.
+fn listed_by_another_lookup<'a>(
+    f: &UndeclaredDependency,
+    findings: &'a [UndeclaredDependency],
+) -> Option<&'a str> {
+    if f.upstream.is_empty() {
+        return None;
+    }
+    findings
+        .iter()
+        .filter(|g| g.package.is_some() && g.package != f.package)
+        .flat_map(|g| g.upstream.iter())
+        .find(|lookup| {
+            f.upstream.iter().all(|u| {
+                u.strip_prefix(lookup.as_str())
+                    .is_some_and(|rest| rest.len() > 1 && rest.starts_with('_'))
+            })
+        })
+        .map(String::as_str)
 }
 
 #[cfg(test)]
@@ -419,6 +453,41 @@ class Demo(CMakePackage):
         let again = again.unwrap().0;
         assert!(again.contains("    depends_on(\"zlib-api\")\n"), "{again}");
         assert!(matches!(&actions[0], Action::Declared { package, .. } if package == "zlib-api"));
+    }
+
+    /// noahmp's first install, with nothing declared: FindMPI's cache
+    /// lists the external MPI's libevent and hwloc beside MPI itself. The
+    /// repair declares mpi and netcdf-fortran, not what MPI brings along.
+    #[test]
+    fn the_libraries_another_lookup_lists_are_not_declared() {
+        use crate::validate::hermetic::{Evidence, EvidenceSource, HermeticityReport};
+        let finding = |package: &str, upstream: &[&str]| UndeclaredDependency {
+            package: Some(package.into()),
+            upstream: upstream.iter().map(|u| u.to_string()).collect(),
+            paths: vec![format!("/usr/lib/x86_64-linux-gnu/lib{package}.so")],
+            evidence: vec![Evidence {
+                source: EvidenceSource::CmakeCache,
+                file: "CMakeCache.txt".into(),
+                entry: format!("{}_LIBRARY:FILEPATH=…", upstream[0]),
+            }],
+        };
+        let mut report = host_zlib_report();
+        report.findings = vec![
+            finding("mpi", &["MPI", "MPI_mpi"]),
+            finding("libevent", &["MPI_event_core", "MPI_event_pthreads"]),
+            finding("hwloc", &["MPI_hwloc"]),
+            finding("netcdf-fortran", &["NetCDF"]),
+        ];
+        let d = diagnose_hermeticity(&HermeticityReport { ..report }).unwrap();
+        let (fixed, actions) = repair_undeclared(RECIPE, &d, &brief(vec![], vec![]));
+        let text = fixed.unwrap().0;
+        assert!(text.contains("depends_on(\"mpi\")"), "{text}");
+        assert!(text.contains("depends_on(\"netcdf-fortran\")"), "{text}");
+        assert!(
+            !text.contains("libevent") && !text.contains("hwloc"),
+            "{text}"
+        );
+        assert!(actions.iter().any(|a| matches!(a, Action::Left { what, why } if what == "libevent" && why.contains("MPI lookup"))));
     }
 
     #[test]
