@@ -486,6 +486,21 @@ fn the_submodules_the_build_needs_decide_the_git_fetch() {
         "{:?}",
         vendored_zlib.dependencies
     );
+    // A submodule at `cmake/` (eigenpy's jrl-cmakemodules) is not Spack's
+    // cmake: its repository names it, and Spack (here) has no such package.
+    let cmake_dir = brief_of_tree(&[
+        (
+            ".gitmodules",
+            "[submodule \"cmake\"]\n\tpath = cmake\n\turl = https://github.com/jrl-umi3218/jrl-cmakemodules.git\n",
+        ),
+        (
+            "CMakeLists.txt",
+            "include(\"${CMAKE_CURRENT_LIST_DIR}/cmake/base.cmake\")\nproject(p CXX)\nadd_library(p src/p.cpp)\n",
+        ),
+        ("src/p.cpp", "int p;\n"),
+        ("cmake/base.cmake", "set(B 1)\n"),
+    ]);
+    assert!(cmake_dir.fetch.submodules, "{:?}", cmake_dir.notes);
     let blt = brief_of_tree(&[
         (".gitmodules", &gitmodules("blt")),
         (

@@ -141,7 +141,12 @@ fn spack_name(d: &DownloadFact, kb: &dyn SpackNames) -> Option<String> {
             return Some(joined.to_string());
         }
     }
-    candidates.push(&d.name);
+    // A submodule's name is its path (`cmake/` holding jrl-cmakemodules):
+    // the repository it comes from says what it is.
+    let path_only = d.kind == DownloadKind::GitSubmodule && d.upstream.is_some();
+    if !path_only {
+        candidates.push(&d.name);
+    }
     if let Some(u) = &d.upstream {
         candidates.push(u);
     }
