@@ -6,6 +6,7 @@
 //! as "makefile" or "autotools").
 
 use crate::cargo::TAURI_DIR;
+use crate::cmake::vars::{resolve_path, PathError};
 use crate::view::{RepoFile, RepoView};
 use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence};
 
@@ -101,30 +102,13 @@ fn include_outside_tree(view: &RepoView, file: &RepoFile) -> Option<String> {
         let rest = ["include ", "-include ", "sinclude "]
             .iter()
             .find_map(|word| line.strip_prefix(word))?;
+        // A variable's value is not known, and an absolute path is the
+        // system's (`/usr/share/mk/…`): neither counts.
         rest.split_whitespace()
-            .find(|path| climbs_out(file.depth, path))
+            .filter(|path| !path.contains('$') && !path.starts_with('/'))
+            .find(|path| resolve_path(file.dir(), path) == Err(PathError::Outside))
             .map(str::to_string)
     })
-}
-
-/// Whether `path`, relative to a directory `depth` levels below the root,
-/// leaves the tree (a variable's value is not known: never).
-fn climbs_out(depth: u32, path: &str) -> bool {
-    if path.contains('$') || path.starts_with('/') {
-        return false;
-    }
-    let mut level = i64::from(depth);
-    for part in path.split('/') {
-        match part {
-            ".." => level -= 1,
-            "" | "." => {}
-            _ => level += 1,
-        }
-        if level < 0 {
-            return true;
-        }
-    }
-    false
 }
 
 /// Words that mark a directory as tests, examples, benchmarks or docs
@@ -296,15 +280,9 @@ mod tests {
         let (_d, view) = crate::view::test_view_of(&[
             (
                 "src/Makefile",
-                "include ../../hrldas/user_build_options
-all:
-",
+                "include ../../hrldas/user_build_options\nall:\n",
             ),
-            (
-                "drivers/erf/CMakeLists.txt",
-                "project(NoahMP)
-",
-            ),
+            ("drivers/erf/CMakeLists.txt", "project(NoahMP)\n"),
         ]);
         let mut found = detect(&view);
         assert_eq!(
@@ -326,22 +304,9 @@ all:
         );
 
         let (_d, view) = crate::view::test_view_of(&[
-            (
-                "src/Makefile",
-                "include ../common.mk
-all:
-",
-            ),
-            (
-                "common.mk",
-                "CC ?= cc
-",
-            ),
-            (
-                "drivers/erf/CMakeLists.txt",
-                "project(NoahMP)
-",
-            ),
+            ("src/Makefile", "include ../common.mk\nall:\n"),
+            ("common.mk", "CC ?= cc\n"),
+            ("drivers/erf/CMakeLists.txt", "project(NoahMP)\n"),
         ]);
         let mut found = detect(&view);
         assert_eq!(
@@ -349,12 +314,7 @@ all:
             Some(BuildSystemKind::Makefile)
         );
 
-        let (_d, view) = crate::view::test_view_of(&[(
-            "Makefile",
-            "-include ../site.mk
-all:
-",
-        )]);
+        let (_d, view) = crate::view::test_view_of(&[("Makefile", "-include ../site.mk\nall:\n")]);
         let mut found = detect(&view);
         assert!(found[0].reads_outside_tree.is_some());
         assert_eq!(

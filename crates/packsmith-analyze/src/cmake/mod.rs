@@ -28,7 +28,7 @@ pub mod parser;
 mod state;
 mod steps;
 mod targets;
-mod vars;
+pub(crate) mod vars;
 mod walk;
 
 pub(crate) use downloads::upstream_name;

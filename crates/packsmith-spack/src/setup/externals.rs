@@ -8,6 +8,7 @@ use std::time::Duration;
 use packsmith_exec::CommandSpec;
 
 use super::python_sites;
+use crate::validate::hermetic::DEFAULT_LIBRARY_DIRS;
 
 /// One probe (a pkg-config or python query) never holds the set-up up longer.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -183,7 +184,7 @@ pub fn detect_own_externals(python_sites: &Path) -> Vec<OwnExternal> {
             found.push(OwnExternal {
                 package: "boost".into(),
                 version,
-                variants: boost_variants(&library_names(BOOST_LIB_DIRS)),
+                variants: boost_variants(&library_names(DEFAULT_LIBRARY_DIRS)),
                 prefix: "/usr".into(),
             });
         }
@@ -191,15 +192,7 @@ pub fn detect_own_externals(python_sites: &Path) -> Vec<OwnExternal> {
     found
 }
 
-/// Where a distribution puts Boost's libraries.
-const BOOST_LIB_DIRS: &[&str] = &[
-    "/usr/lib/x86_64-linux-gnu",
-    "/usr/lib/aarch64-linux-gnu",
-    "/usr/lib64",
-    "/usr/lib",
-];
-
-/// The file names in those directories that exist.
+/// The Boost library files in the directories the dynamic linker searches.
 fn library_names(dirs: &[&str]) -> Vec<String> {
     dirs.iter()
         .filter_map(|d| std::fs::read_dir(d).ok())

@@ -460,7 +460,7 @@ class Demo(CMakePackage):
     /// repair declares mpi and netcdf-fortran, not what MPI brings along.
     #[test]
     fn the_libraries_another_lookup_lists_are_not_declared() {
-        use crate::validate::hermetic::{Evidence, EvidenceSource, HermeticityReport};
+        use crate::validate::hermetic::{Evidence, EvidenceSource};
         let finding = |package: &str, upstream: &[&str]| UndeclaredDependency {
             package: Some(package.into()),
             upstream: upstream.iter().map(|u| u.to_string()).collect(),
@@ -478,7 +478,7 @@ class Demo(CMakePackage):
             finding("hwloc", &["MPI_hwloc"]),
             finding("netcdf-fortran", &["NetCDF"]),
         ];
-        let d = diagnose_hermeticity(&HermeticityReport { ..report }).unwrap();
+        let d = diagnose_hermeticity(&report).unwrap();
         let (fixed, actions) = repair_undeclared(RECIPE, &d, &brief(vec![], vec![]));
         let text = fixed.unwrap().0;
         assert!(text.contains("depends_on(\"mpi\")"), "{text}");
