@@ -49,15 +49,15 @@ def last_failure(run, config, task):
     return None
 
 
-def outcome(run, task, config):
-    path = os.path.join(run, "journal.jsonl")
-    last = None
-    with open(path) as f:
+def pairs_of(run):
+    """The journal's pairs by (task, config); a rerun appends, so the last one counts."""
+    pairs = {}
+    with open(os.path.join(run, "journal.jsonl")) as f:
         for line in f:
             row = json.loads(line)
-            if row.get("record") == "pair" and row["task"] == task and row["config"] == config:
-                last = row
-    return last
+            if row.get("record") == "pair":
+                pairs[(row["task"], row["config"])] = row
+    return pairs
 
 
 def main():
@@ -74,12 +74,13 @@ def main():
             sys.exit(f"same-failure: no journal.jsonl in {run} (hint: pass a `packsmith bench run --out` directory)")
     with open(a.tasks) as f:
         tasks = [json.loads(l) for l in f if l.strip()]
+    draft_pairs, human_pairs = pairs_of(a.draft), pairs_of(a.human)
     rows = []
     for t in tasks:
         if t.get("split") != a.split or not t["installable_here"]:
             continue
-        draft = outcome(a.draft, t["name"], a.draft_config)
-        human = outcome(a.human, t["name"], "human")
+        draft = draft_pairs.get((t["name"], a.draft_config))
+        human = human_pairs.get((t["name"], "human"))
         if not draft or not human or draft["outcome"] != "failed" or human["outcome"] != "failed":
             continue
         d = last_failure(a.draft, a.draft_config, t["name"])
