@@ -2,11 +2,13 @@
 //! detection (pkg-config files, headers) for libraries Spack has no
 //! detector for.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
 use packsmith_exec::CommandSpec;
 
+use super::build_backends::BUILD_BACKENDS;
 use super::python_sites;
 use crate::validate::hermetic::DEFAULT_LIBRARY_DIRS;
 
@@ -173,12 +175,12 @@ impl OwnExternal {
 /// Everything found through pkg-config, Boost's version header and the
 /// system python; the Python distributions' prefixes are made under
 /// `python_sites`.
-pub fn detect_own_externals(python_sites: &Path) -> Vec<OwnExternal> {
+pub fn detect_own_externals(python_sites: &Path, backends: Option<&Path>) -> Vec<OwnExternal> {
     let mut found: Vec<OwnExternal> = PKG_CONFIG
         .iter()
         .filter_map(|(package, module)| from_pkg_config(package, module))
         .collect();
-    found.extend(python_externals(python_sites));
+    found.extend(python_externals(python_sites, backends));
     if let Ok(text) = std::fs::read_to_string("/usr/include/boost/version.hpp") {
         if let Some(version) = boost_version(&text) {
             found.push(OwnExternal {
@@ -295,14 +297,32 @@ fn hdf5_variants(libs_only_l: Option<&str>, hl: bool) -> String {
 
 /// The system python's distributions, each at a prefix of its own under
 /// `root`; one whose prefix cannot be made is left out (Spack then builds
-/// or lacks it, as without the external).
-fn python_externals(root: &Path) -> Vec<OwnExternal> {
-    let names: Vec<&str> = PYTHON_DISTRIBUTIONS.iter().map(|(_, d)| *d).collect();
-    let (sites, dists) = python_sites::probe(&names);
+/// or lacks it, as without the external). `backends`: the set-up's build
+/// backends from PyPI, which stand for the system's of the same package.
+fn python_externals(root: &Path, backends: Option<&Path>) -> Vec<OwnExternal> {
+    let from_pypi =
+        |package: &str| backends.is_some() && BUILD_BACKENDS.iter().any(|(p, _, _)| *p == package);
+    let names: Vec<&str> = PYTHON_DISTRIBUTIONS
+        .iter()
+        .filter(|(package, _)| !from_pypi(package))
+        .map(|(_, d)| *d)
+        .collect();
+    let (sites, mut dists) = python_sites::probe(&names, None);
+    if let Some(dir) = backends {
+        let names: Vec<&str> = BUILD_BACKENDS.iter().map(|(_, d, _)| *d).collect();
+        let (_, pypi) = python_sites::probe(&names, Some(dir));
+        // Only what the directory itself holds: never the system's again.
+        dists.extend(pypi.into_iter().filter(|(_, d)| d.base == dir));
+    }
     if sites.is_empty() || std::fs::create_dir_all(root).is_err() {
         return Vec::new();
     }
-    PYTHON_DISTRIBUTIONS
+    let packages = PYTHON_DISTRIBUTIONS
+        .iter()
+        .copied()
+        .chain(BUILD_BACKENDS.iter().map(|(p, d, _)| (*p, *d)))
+        .collect::<BTreeMap<_, _>>();
+    packages
         .iter()
         .filter_map(|(package, name)| {
             let dist = dists.get(*name)?;

@@ -2,6 +2,7 @@
 //! packsmith can use at once, isolated from the user's own configuration
 //! (its own config scope, caches, concretizer and externals).
 
+mod build_backends;
 mod check;
 mod checkout;
 mod concretizer;
@@ -15,6 +16,7 @@ mod venv;
 
 use std::path::{Path, PathBuf};
 
+pub use build_backends::BUILD_BACKENDS;
 pub use check::{check_specs, SpecCheck, CHECK_SPECS};
 pub use checkout::{inspect_checkout, Checkout, Generation};
 pub use externals::{detect_own_externals, OwnExternal};
@@ -73,6 +75,9 @@ pub struct SetupReport {
     /// The directory of Spack's style tools for the review gate, or why
     /// they could not be installed (the review then approximates).
     pub style_tools: Result<PathBuf, String>,
+    /// The directory of the Python build backends from PyPI that stand for
+    /// the system's, or why they could not be installed.
+    pub build_backends: Result<PathBuf, String>,
     /// What packsmith's detection added (not already found by Spack).
     pub own_externals: Vec<OwnExternal>,
     pub spack_externals: Vec<String>,
@@ -123,6 +128,7 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     let python = concretizer::system_python()?;
     let spack_python = concretizer::ensure_clingo(&prefix, &python)?;
     let style_tools = style_tools::ensure_style_tools(&prefix, &python);
+    let build_backends = build_backends::ensure_build_backends(&prefix, &python);
 
     let scope_dir = prefix.join("scope");
     let tmp = prefix.join(format!(".scope.tmp-{}", std::process::id()));
@@ -146,15 +152,16 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
     // only packages this Spack has a recipe for (an external of a package
     // it lacks is never used, and would shadow a recipe under test).
     let builtin = builtin_packages_dir(&checkout, packages_repo.as_deref());
-    let own: Vec<OwnExternal> = detect_own_externals(&prefix.join("python-sites"))
-        .into_iter()
-        .filter(|e| !spack_externals.contains(&e.package))
-        .filter(|e| {
-            builtin
-                .as_deref()
-                .is_none_or(|dir| has_recipe(dir, &e.package))
-        })
-        .collect();
+    let own: Vec<OwnExternal> =
+        detect_own_externals(&prefix.join("python-sites"), build_backends.as_deref().ok())
+            .into_iter()
+            .filter(|e| !spack_externals.contains(&e.package))
+            .filter(|e| {
+                builtin
+                    .as_deref()
+                    .is_none_or(|dir| has_recipe(dir, &e.package))
+            })
+            .collect();
     scope::append_own_externals(&tmp, &own, &spack_externals).map_err(write_err(&tmp))?;
     swap_into_place(&tmp, &scope_dir)?;
 
@@ -174,6 +181,7 @@ pub fn setup_spack(opts: &SetupOptions) -> Result<SetupReport, SetupError> {
         env_file,
         spack_python,
         style_tools,
+        build_backends,
         own_externals: own,
         spack_externals,
         packages_repo,

@@ -162,12 +162,20 @@ pub struct Distribution {
 
 /// What the probe found: the relative site directories and, per distribution
 /// name, what it installed. Empty when the system python is missing.
-pub fn probe(dist_names: &[&str]) -> (Vec<String>, BTreeMap<String, Distribution>) {
-    let spec = CommandSpec::new("/usr/bin/python3")
+/// `search_first`: a directory of distributions that win over the system's
+/// (the set-up's build backends from PyPI).
+pub fn probe(
+    dist_names: &[&str],
+    search_first: Option<&Path>,
+) -> (Vec<String>, BTreeMap<String, Distribution>) {
+    let mut spec = CommandSpec::new("/usr/bin/python3")
         .arg("-c")
         .arg(PROBE)
         .args(dist_names.iter().copied())
         .timeout(PROBE_TIMEOUT);
+    if let Some(dir) = search_first {
+        spec = spec.env("PYTHONPATH", dir);
+    }
     let parsed = packsmith_exec::run(&spec)
         .ok()
         .filter(|out| out.success())
@@ -259,10 +267,46 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("py-pip")]);
     }
 
+    /// A directory searched first shadows the system's distribution of
+    /// the same name (the set-up's backends from PyPI over Debian's).
+    #[test]
+    fn a_distribution_in_the_directory_searched_first_wins() {
+        if !Path::new("/usr/bin/python3").exists() {
+            eprintln!("SKIPPED: no /usr/bin/python3 here");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let info = dir.path().join("pip-99.0.dist-info");
+        std::fs::create_dir_all(&info).unwrap();
+        std::fs::create_dir_all(dir.path().join("pip")).unwrap();
+        std::fs::write(dir.path().join("pip/__init__.py"), "").unwrap();
+        std::fs::write(
+            info.join("METADATA"),
+            "Metadata-Version: 2.1\nName: pip\nVersion: 99.0\n",
+        )
+        .unwrap();
+        std::fs::write(
+            info.join("RECORD"),
+            "pip/__init__.py,,\npip-99.0.dist-info/METADATA,,\n",
+        )
+        .unwrap();
+        let (_, dists) = probe(&["pip"], Some(dir.path()));
+        let pip = &dists["pip"];
+        assert_eq!(pip.version, "99.0");
+        assert_eq!(pip.base, dir.path());
+        assert!(
+            pip.entries.iter().any(|e| e == "pip-99.0.dist-info"),
+            "{pip:?}"
+        );
+        // Without it, whatever the system has (not the shadow).
+        let (_, system) = probe(&["pip"], None);
+        assert!(system.get("pip").is_none_or(|d| d.version != "99.0"));
+    }
+
     /// The probe itself, against this machine's python3 where there is one.
     #[test]
     fn the_probe_finds_pip_where_the_system_python_has_it() {
-        let (sites, dists) = probe(&["pip", "setuptools-scm", "no-such-distribution-xyz"]);
+        let (sites, dists) = probe(&["pip", "setuptools-scm", "no-such-distribution-xyz"], None);
         if sites.is_empty() {
             eprintln!("SKIPPED: no /usr/bin/python3 here");
             return;
@@ -279,7 +323,7 @@ mod tests {
             assert!(scm.entries.iter().any(|e| e == "packaging"), "{scm:?}");
         }
         // Debian's requests lists no urllib3 in its metadata; its package does.
-        let (_, dists) = probe(&["requests"]);
+        let (_, dists) = probe(&["requests"], None);
         if let Some(requests) = dists.get("requests") {
             if std::path::Path::new("/usr/bin/dpkg-query").exists() {
                 assert!(

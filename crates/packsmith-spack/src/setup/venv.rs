@@ -3,6 +3,7 @@
 //! stopped), and removed again when anything fails, so a rerun never
 //! trusts a half-made one.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -34,34 +35,40 @@ pub(crate) fn make_with(python: &Path, venv: &Path, packages: &[&str]) -> Result
             made.stderr.trim()
         ));
     }
-    let mut pip = CommandSpec::new(&venv_python)
+    if let Err(why) = pip_install(&venv_python, packages.iter().map(OsStr::new)) {
+        // Interrupted or failed: no half-made venv for the next run to trust.
+        let _ = std::fs::remove_dir_all(venv);
+        return Err(format!("pip install {} failed: {why}", packages.join(" ")));
+    }
+    Ok(venv_python)
+}
+
+/// `python -m pip install --quiet <args>`, with pip's own settings (index,
+/// find-links, certificates) from `PIP_*`; or why it failed.
+pub(crate) fn pip_install<'a>(
+    python: &Path,
+    args: impl IntoIterator<Item = &'a OsStr>,
+) -> Result<(), String> {
+    let mut pip = CommandSpec::new(python)
         .args(["-m", "pip", "install", "--quiet"])
-        .args(packages.iter().copied())
+        .args(args)
         .timeout(PIP)
         .stall_timeout(Duration::from_secs(120));
-    // pip's own settings (index, find-links, certificates) come from PIP_*.
     for (key, value) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("PIP_") {
             pip = pip.env(key, value);
         }
     }
-    let out = packsmith_exec::run(&pip).map_err(|e| {
-        let _ = std::fs::remove_dir_all(venv);
-        e.to_string()
-    })?;
-    if !out.success() {
-        // Interrupted or failed: no half-made venv for the next run to trust.
-        let _ = std::fs::remove_dir_all(venv);
-        let why = if out.cancelled {
-            "interrupted".to_string()
-        } else if out.stalled || out.timed_out {
-            "pip stopped making progress; check the network or PIP_INDEX_URL".to_string()
-        } else {
-            out.stderr.trim().to_string()
-        };
-        return Err(format!("pip install {} failed: {why}", packages.join(" ")));
+    let out = packsmith_exec::run(&pip).map_err(|e| e.to_string())?;
+    if out.success() {
+        Ok(())
+    } else if out.cancelled {
+        Err("interrupted".to_string())
+    } else if out.stalled || out.timed_out {
+        Err("pip stopped making progress; check the network or PIP_INDEX_URL".to_string())
+    } else {
+        Err(out.stderr.trim().to_string())
     }
-    Ok(venv_python)
 }
 
 /// Whether `program args` runs and exits 0 within a short time.

@@ -253,7 +253,9 @@ impl SpackSetup {
         // gives each Debian Python distribution a prefix of its own there).
         if let Some(scope) = self.env.get("SPACK_USER_CONFIG_PATH") {
             let yaml = std::fs::read_to_string(Path::new(scope).join("packages.yaml"));
-            roots.extend(external_prefixes(&yaml.unwrap_or_default()));
+            let prefixes = external_prefixes(&yaml.unwrap_or_default());
+            roots.extend(prefixes.iter().flat_map(|p| link_target_dirs(p)));
+            roots.extend(prefixes);
         }
         if let Some(py) = self.env.get("SPACK_PYTHON") {
             // `<venv>/bin/python` → the venv.
@@ -332,6 +334,42 @@ fn external_prefixes(yaml: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// How deep below an external's prefix its links are looked for
+/// (`lib/python3.11/site-packages/<entry>` is four).
+const LINK_DEPTH: usize = 4;
+
+/// The directories an external's links lead to, outside the prefix and
+/// `/usr`: a Python site the set-up made links its distribution's files,
+/// which may live elsewhere under the hidden home (the build backends from
+/// PyPI), and a link into a directory the sandbox hides is a missing module.
+fn link_target_dirs(prefix: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, depth: usize, prefix: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_symlink() {
+                let target = std::fs::canonicalize(entry.path()).ok();
+                if let Some(parent) = target.as_deref().and_then(Path::parent) {
+                    if !parent.starts_with(prefix) && !parent.starts_with("/usr") {
+                        out.push(parent.to_path_buf());
+                    }
+                }
+            } else if kind.is_dir() && depth > 1 {
+                walk(&entry.path(), depth - 1, prefix, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(prefix, LINK_DEPTH, prefix, &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,6 +383,30 @@ mod tests {
         assert_eq!(vars["SPACK_ROOT"], "/opt/spack");
         assert_eq!(vars["PATH"], "/opt/spack/bin:/usr/bin");
         assert_eq!(vars["Q"], "/x y");
+    }
+
+    #[test]
+    fn a_site_linking_files_elsewhere_makes_their_directory_readable() {
+        let home = tempfile::tempdir().unwrap();
+        let backends = home.path().join("build-backends");
+        std::fs::create_dir_all(backends.join("hatchling")).unwrap();
+        let site = home
+            .path()
+            .join("py-hatchling/lib/python3.11/site-packages");
+        std::fs::create_dir_all(&site).unwrap();
+        std::os::unix::fs::symlink(backends.join("hatchling"), site.join("hatchling")).unwrap();
+        // A link into /usr (Debian's dist-packages) is readable already.
+        std::os::unix::fs::symlink("/usr/bin", site.join("usr-bin")).unwrap();
+        let prefix = home.path().join("py-hatchling");
+        assert_eq!(
+            link_target_dirs(&prefix),
+            [backends.canonicalize().unwrap()]
+        );
+        // Deeper than a site's entries: not looked for.
+        let deep = site.join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::os::unix::fs::symlink(home.path(), deep.join("x")).unwrap();
+        assert_eq!(link_target_dirs(&prefix).len(), 1);
     }
 
     #[test]

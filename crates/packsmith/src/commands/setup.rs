@@ -6,7 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use packsmith_spack::setup::{
-    check_specs, setup_spack, Generation, SetupError, SetupOptions, SpecCheck, CHECK_SPECS,
+    check_specs, setup_spack, Generation, SetupError, SetupOptions, SpecCheck, BUILD_BACKENDS,
+    CHECK_SPECS,
 };
 
 use super::spack_default::{default_env_file, default_prefix, record_env, user_config};
@@ -99,6 +100,23 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
             out,
             "style tools (review gate): not installed ({why}); the review approximates Spack's \
              style until a rerun with network installs them"
+        ),
+    };
+    let _ = match &report.build_backends {
+        Ok(dir) => writeln!(
+            out,
+            "Python build backends from PyPI (for Debian's older ones): {} in {}",
+            BUILD_BACKENDS
+                .iter()
+                .map(|(_, dist, version)| format!("{dist} {version}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            dir.display()
+        ),
+        Err(why) => writeln!(
+            out,
+            "Python build backends: the system's ({why}); a project declaring a newer trove \
+             classifier than they know fails to build until a rerun with network installs them"
         ),
     };
     let _ = writeln!(
