@@ -11,9 +11,9 @@ use crate::{
 };
 use crate::{cli, sources, tree, versions};
 use packsmith_core::{
-    AutotoolsFacts, BuildSystemKind, CargoFacts, CmakeFacts, CmakeProject, Evidence, GoFacts,
-    MesonFacts, NpmFacts, PythonFacts, RepoFacts, SourceInfo, Sourced, VersionFacts,
-    FACTS_SCHEMA_VERSION,
+    AutotoolsFacts, BuildSystemFact, BuildSystemKind, CargoFacts, CmakeFacts, CmakeProject,
+    Evidence, GoFacts, MesonFacts, NpmFacts, PythonFacts, RepoFacts, SourceInfo, Sourced,
+    VersionFacts, FACTS_SCHEMA_VERSION,
 };
 use std::path::Path;
 
@@ -33,7 +33,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let mut ctx = Ctx::new(&view);
     ctx.warnings.append(&mut walk_warnings);
 
-    let readers = Readers::run(&mut ctx);
+    let readers = Readers::run(&mut ctx, &build_systems);
     let primary = detect::choose_primary(
         &mut build_systems,
         readers
@@ -206,9 +206,9 @@ impl Readers {
     }
 
     /// Runs every reader, then the source-language and submodule scans.
-    fn run(ctx: &mut Ctx<'_>) -> Readers {
+    fn run(ctx: &mut Ctx<'_>, systems: &[BuildSystemFact]) -> Readers {
         let readers = Readers {
-            cmake: cmake::analyze(ctx),
+            cmake: cmake::analyze_with(ctx, systems),
             autotools: autotools::analyze(ctx),
             meson: meson::analyze(ctx),
             python: python::analyze(ctx),

@@ -35,21 +35,22 @@ pub(crate) use downloads::upstream_name;
 
 use crate::context::Ctx;
 use crate::view::RepoView;
-use packsmith_core::{BuildSystemKind, CmakeFacts};
+use packsmith_core::{BuildSystemFact, BuildSystemKind, CmakeFacts};
 
 /// The directory whose `CMakeLists.txt` is the top of the build: the
 /// repository's top when it has one; else, when no build file at all sits
 /// at the top, the shallowest `CMakeLists.txt` outside tests and vendored
 /// code (`src/`), which a recipe names in `root_cmakelists_dir`; a build
 /// file that reads outside the repository is no build of its own.
-pub fn cmake_root(view: &RepoView) -> Option<String> {
+/// `systems`: what `detect::detect` found in the tree.
+pub(crate) fn cmake_root(view: &RepoView, systems: &[BuildSystemFact]) -> Option<String> {
     if view.exists("CMakeLists.txt") {
         return Some(String::new());
     }
     // A build that reads files outside the repository is not the
     // project's own (detect::choose_primary): it does not count here.
-    let systems: Vec<_> = crate::detect::detect(view)
-        .into_iter()
+    let systems: Vec<_> = systems
+        .iter()
         .filter(|s| s.reads_outside_tree.is_none())
         .collect();
     if systems.iter().any(|s| s.depth == 0) {
@@ -67,7 +68,13 @@ pub fn cmake_root(view: &RepoView) -> Option<String> {
 /// Reads the CMake facts of the repository, or None when it has no
 /// `CMakeLists.txt` at the top of its build ([`cmake_root`]).
 pub fn analyze(ctx: &mut Ctx<'_>) -> Option<CmakeFacts> {
-    let root = cmake_root(ctx.view)?;
+    let systems = crate::detect::detect(ctx.view);
+    analyze_with(ctx, &systems)
+}
+
+/// [`analyze`] with the build systems the caller detected already.
+pub(crate) fn analyze_with(ctx: &mut Ctx<'_>, systems: &[BuildSystemFact]) -> Option<CmakeFacts> {
+    let root = cmake_root(ctx.view, systems)?;
     let mut walker = state::Walker::new(ctx);
     walker.run_in(&root);
     let choices = std::mem::take(&mut walker.choices);
