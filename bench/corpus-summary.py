@@ -16,21 +16,12 @@ as JSON lines after it (--json FILE writes them instead).
 import argparse
 import json
 import os
-import sys
+
+from journal import last_pairs
 
 
 def read_journal(run_dir):
-    pairs = {}
-    path = os.path.join(run_dir, "journal.jsonl")
-    if not os.path.isfile(path):
-        sys.exit(f"corpus-summary: no journal at {path} (hint: pass a `packsmith bench run --out` directory)")
-    with open(path) as f:
-        for line in f:
-            row = json.loads(line)
-            if row.get("record") == "pair":
-                # A rerun of a pair appends; the last record is the pair's outcome.
-                pairs[(row["task"], row["config"])] = row
-    return pairs
+    return last_pairs(run_dir, "corpus-summary")
 
 
 def installed(row, first_attempt):

@@ -9,17 +9,13 @@ items are open how often. Reads only the journals' `levels` and
 """
 import argparse
 import collections
-import json
 import os
+
+from journal import pair_records
 
 
 def summarize(run):
-    pairs = []
-    with open(os.path.join(run, "journal.jsonl")) as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("record") == "pair":
-                pairs.append(r)
+    pairs = pair_records(run, "levels-summary")
     installed = [p for p in pairs if (p.get("levels") or {}).get("installed")]
     smoke = [p for p in installed if p["levels"].get("smoke_tested")]
     clean = [p for p in installed if p["levels"].get("review_clean")]

@@ -23,16 +23,16 @@ import json
 import os
 import sys
 
+from journal import pair_records
+
 
 def pairs(run):
     run, _, config = run.partition("#")
-    out = {}
-    with open(os.path.join(run, "journal.jsonl")) as f:
-        for line in f:
-            rec = json.loads(line)
-            if rec.get("record") == "pair" and config in ("", rec.get("config")):
-                out[rec["task"]] = rec
-    return out
+    return {
+        rec["task"]: rec
+        for rec in pair_records(run, "real-failures-table")
+        if config in ("", rec.get("config"))
+    }
 
 
 def arm_pairs(spec):

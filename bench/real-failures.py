@@ -20,12 +20,9 @@ import argparse
 import json
 import sys
 
+from journal import pair_records, read_jsonl
+
 STAGES = ["load", "audit", "concretize", "install", "hermeticity", "smoke"]
-
-
-def read_jsonl(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def failing_stage(pair):
@@ -54,9 +51,7 @@ def main():
         split, _, run = spec.partition("=")
         if not run:
             sys.exit(f"--run {spec!r}: expected SPLIT=DIR")
-        for pair in read_jsonl(f"{run}/journal.jsonl"):
-            if pair.get("record") != "pair":
-                continue
+        for pair in pair_records(run, "real-failures"):
             task = tasks.get(pair["task"])
             if task is None:
                 sys.exit(f"{run}: task {pair['task']} is not in {args.tasks}")

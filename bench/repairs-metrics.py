@@ -21,10 +21,7 @@ import os
 import sys
 from collections import defaultdict
 
-
-def read_jsonl(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+from journal import pair_records, read_jsonl
 
 
 def trace_counts(trace_path):
@@ -70,9 +67,7 @@ def main():
 
     base = os.path.dirname(os.path.abspath(args.tasks))
     tasks = {t["id"]: t for t in read_jsonl(args.tasks)}
-    journal = [
-        r for r in read_jsonl(os.path.join(args.run, "journal.jsonl")) if r.get("record") == "pair"
-    ]
+    journal = pair_records(args.run, "repairs-metrics")
     per = defaultdict(lambda: defaultdict(float))
     for r in journal:
         c = per[r["config"]]

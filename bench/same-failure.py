@@ -20,6 +20,8 @@ import os
 import re
 import sys
 
+from journal import last_pairs
+
 # An absolute path (not the tail of a relative one: `build/makefile`, `../x`).
 PATH = re.compile(r"(?<![\w.])(/[^\s'\"`:]+)+")
 HASH = re.compile(r"\b[a-z0-9]{32}\b")
@@ -49,17 +51,6 @@ def last_failure(run, config, task):
     return None
 
 
-def pairs_of(run):
-    """The journal's pairs by (task, config); a rerun appends, so the last one counts."""
-    pairs = {}
-    with open(os.path.join(run, "journal.jsonl")) as f:
-        for line in f:
-            row = json.loads(line)
-            if row.get("record") == "pair":
-                pairs[(row["task"], row["config"])] = row
-    return pairs
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", required=True)
@@ -69,12 +60,10 @@ def main():
     ap.add_argument("--draft-config", default="draft")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    for run in (a.draft, a.human):
-        if not os.path.isfile(os.path.join(run, "journal.jsonl")):
-            sys.exit(f"same-failure: no journal.jsonl in {run} (hint: pass a `packsmith bench run --out` directory)")
     with open(a.tasks) as f:
         tasks = [json.loads(l) for l in f if l.strip()]
-    draft_pairs, human_pairs = pairs_of(a.draft), pairs_of(a.human)
+    draft_pairs = last_pairs(a.draft, "same-failure")
+    human_pairs = last_pairs(a.human, "same-failure")
     rows = []
     for t in tasks:
         if t.get("split") != a.split or not t["installable_here"]:
