@@ -9,6 +9,7 @@ of `packsmith setup spack` BEFORE any run.
         --externals ~/.cache/packsmith/spack/config/packages.yaml \
         --exclude bench/new-to-spack-names.txt > bench/corpus.jsonl
     bench/corpus-tasks.py ... --population      # every candidate, one line each, no draw
+    bench/corpus-tasks.py ... --exclude-corpus bench/corpus.jsonl --seed 59 > bench/corpus-2.jsonl
 
 The population: a CMake, Autotools, Meson, Makefile or Python recipe (its first
 build-system base class), with a released version, whose source is on a public
@@ -164,6 +165,10 @@ def main():
                     help="packages.yaml written by `packsmith setup spack` (its externals)")
     ap.add_argument("--exclude", action="append", default=[],
                     help="file of package names to leave out, one a line (# comments)")
+    ap.add_argument("--exclude-corpus", action="append", default=[],
+                    help="an earlier draw's task file: its packages and every package from "
+                         "their source repositories are left out (a second draw meets none "
+                         "of the projects the first was tuned on)")
     ap.add_argument("--seed", type=int, default=44)
     ap.add_argument("--per-system", type=int, default=50)
     ap.add_argument("--size", type=int, default=170)
@@ -176,8 +181,15 @@ def main():
     for path in a.exclude:
         with open(path) as f:
             excluded |= {l.split("#")[0].strip() for l in f} - {""}
+    earlier_repos = set()
+    for path in a.exclude_corpus:
+        with open(path) as f:
+            earlier = [json.loads(l) for l in f if l.strip()]
+        excluded |= {t["name"] for t in earlier}
+        earlier_repos |= {(t["forge"], t["repo"].lower()) for t in earlier if t.get("repo")}
     externals = externals_of(a.externals)
     tasks = [task_line(*c, externals) for c in candidates(a.spack_packages, a.spack_023, excluded)]
+    tasks = [t for t in tasks if (t["forge"], (t["repo"] or "").lower()) not in earlier_repos]
     if a.population:
         for t in tasks:
             print(t["name"], t["primary_build_system"], t["forge"], t["repo"], t["version"],
