@@ -1,6 +1,7 @@
 //! Reader for Python packaging metadata: pyproject.toml (PEP 621 and
 //! Poetry), setup.cfg and setup.py (scanned, never executed), and
-//! requirements.txt when nothing else lists the dependencies.
+//! requirements.txt when nothing else lists the dependencies and a manifest
+//! reads it.
 
 mod pyproject;
 mod requirement;
@@ -55,8 +56,16 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
                 .extend(requirement::parse("setuptools", Evidence::new(manifest, 1)));
         }
     }
+    // requirements.txt is the package's dependencies only when its build
+    // reads it (pip reads no such file itself): a manifest that never
+    // names it keeps it for developers (`pytest`, `tox`).
     let reqs = path("requirements.txt");
-    if facts.dependencies.is_empty() && ctx.view.exists(&reqs) {
+    if facts.dependencies.is_empty()
+        && ctx.view.exists(&reqs)
+        && [&pyproject, &cfg, &setup]
+            .into_iter()
+            .any(|m| ctx.view.exists(m) && ctx.read(m).is_some_and(|t| t.contains("requirements")))
+    {
         read_requirements_txt(ctx, &reqs, &mut facts);
     }
     dedupe(&mut facts);
@@ -185,4 +194,32 @@ fn dedupe(facts: &mut PythonFacts) {
     facts.extras.retain(|e| seen.insert(e.name.clone()));
     let mut seen = std::collections::HashSet::new();
     facts.scripts.retain(|s| seen.insert(s.name.clone()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dependencies(files: &[(&str, &str)]) -> Vec<String> {
+        let (_dir, view) = crate::view::test_view_of(files);
+        let mut ctx = Ctx::new(&view);
+        let facts = analyze(&mut ctx).expect("python facts");
+        facts.dependencies.into_iter().map(|r| r.name).collect()
+    }
+
+    #[test]
+    fn a_requirements_file_no_manifest_reads_is_not_the_packages_dependencies() {
+        // striprtf's shape: setup.py declares nothing, requirements.txt lists
+        // what its developers run the tests with.
+        let setup = "from setuptools import setup\nsetup(name=\"x\", packages=[\"x\"])\n";
+        assert!(dependencies(&[("setup.py", setup), ("requirements.txt", "pytest\n")]).is_empty());
+        // A setup.py that reads it: the file is the dependency list.
+        let reading =
+            "from setuptools import setup\nreqs = open(\"requirements.txt\").read().split()\n\
+                       setup(name=\"x\", install_requires=reqs)\n";
+        assert_eq!(
+            dependencies(&[("setup.py", reading), ("requirements.txt", "numpy\n")]),
+            ["numpy"]
+        );
+    }
 }
