@@ -43,12 +43,7 @@ pub(crate) fn ensure_build_backends(prefix: &Path, python: &Path) -> Result<Path
             pins.join(" ")
         ));
     }
-    let old = prefix.join(format!(".build-backends.old-{}", std::process::id()));
-    if dir.exists() {
-        std::fs::rename(&dir, &old).map_err(|e| e.to_string())?;
-    }
-    std::fs::rename(&tmp, &dir).map_err(|e| e.to_string())?;
-    let _ = std::fs::remove_dir_all(&old);
+    super::swap_into_place(&tmp, &dir).map_err(|e| e.to_string())?;
     Ok(dir)
 }
 

@@ -2,7 +2,6 @@
 //! detection (pkg-config files, headers) for libraries Spack has no
 //! detector for.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -317,12 +316,9 @@ fn python_externals(root: &Path, backends: Option<&Path>) -> Vec<OwnExternal> {
     if sites.is_empty() || std::fs::create_dir_all(root).is_err() {
         return Vec::new();
     }
-    let packages = PYTHON_DISTRIBUTIONS
-        .iter()
-        .copied()
-        .chain(BUILD_BACKENDS.iter().map(|(p, d, _)| (*p, *d)))
-        .collect::<BTreeMap<_, _>>();
-    packages
+    // The backends are among PYTHON_DISTRIBUTIONS: only where their files
+    // come from differs.
+    PYTHON_DISTRIBUTIONS
         .iter()
         .filter_map(|(package, name)| {
             let dist = dists.get(*name)?;
@@ -445,6 +441,16 @@ mod tests {
         // No home known: only the shims go.
         let kept = system_path_of(&path, None);
         assert_eq!(kept, "/home/u/bin:/usr/local/bin:/usr/bin:/bin");
+    }
+
+    #[test]
+    fn every_build_backend_from_pypi_is_a_python_distribution_of_the_setup() {
+        for (package, dist, _) in BUILD_BACKENDS {
+            assert!(
+                PYTHON_DISTRIBUTIONS.contains(&(package, dist)),
+                "{package} ({dist}) is not in PYTHON_DISTRIBUTIONS"
+            );
+        }
     }
 
     #[test]
