@@ -148,6 +148,12 @@ fn is_noise(line: &str) -> bool {
         || t.starts_with('&')
 }
 
+/// `[text](url)`, possibly with punctuation after it: a Markdown link
+/// (not a badge, `[![…`).
+fn is_inline_link(t: &str) -> bool {
+    t.starts_with('[') && !t.starts_with("[![") && t.contains("](")
+}
+
 /// `[read the docs]: https://…`: a Markdown link reference definition.
 fn is_link_definition(t: &str) -> bool {
     t.strip_prefix('[')
@@ -481,7 +487,14 @@ fn paragraphs(text: &str) -> Vec<Paragraph> {
         let mut para = Vec::new();
         while i < lines.len() {
             let t = lines[i].trim();
-            if t.is_empty() || is_noise(t) || heading_at(&lines, i).is_some() {
+            // A link on a line of its own inside an unfinished sentence
+            // (`capable of splitting,` / `[merging](…),`) is part of it.
+            let link_in_sentence = is_inline_link(t)
+                && para
+                    .last()
+                    .is_some_and(|l: &&str| !l.ends_with(['.', '!', '?', ':']));
+            if t.is_empty() || (is_noise(t) && !link_in_sentence) || heading_at(&lines, i).is_some()
+            {
                 break;
             }
             para.push(t);
@@ -531,9 +544,7 @@ fn paragraphs(text: &str) -> Vec<Paragraph> {
                 _ => continue,
             }
         }
-        if joined.chars().count() > MAX_DESCRIPTION {
-            joined = joined.chars().take(MAX_DESCRIPTION).collect::<String>() + "…";
-        }
+        let joined = within_limit(joined);
         out.push(Paragraph {
             text: joined,
             line: start as u32 + 1,
@@ -543,6 +554,25 @@ fn paragraphs(text: &str) -> Vec<Paragraph> {
         });
     }
     out
+}
+
+/// A paragraph cut to [`MAX_DESCRIPTION`] characters of its text as read
+/// (a link counts by its words, not its address): at the last whole
+/// sentence that fits, else mid-sentence with an ellipsis.
+fn within_limit(para: String) -> String {
+    let read_length = |t: &str| packsmith_core::markdown::plain_markdown(t).chars().count();
+    if read_length(&para) <= MAX_DESCRIPTION {
+        return para;
+    }
+    let whole = para
+        .match_indices(". ")
+        .map(|(at, _)| &para[..=at])
+        .take_while(|s| read_length(s) <= MAX_DESCRIPTION)
+        .last();
+    match whole {
+        Some(s) => s.to_string(),
+        None => para.chars().take(MAX_DESCRIPTION).collect::<String>() + "…",
+    }
 }
 
 /// The first describing paragraph before or under the title.
@@ -645,6 +675,42 @@ mod tests {
             first_paragraph(md).unwrap().0,
             "zfp is an open-source library for arrays."
         );
+    }
+
+    /// A link on a line of its own inside a sentence goes on with it (the
+    /// link's markup is the renderer's to drop); at a paragraph's start, or
+    /// after a finished sentence, it stays noise.
+    #[test]
+    fn a_link_line_inside_a_sentence_is_part_of_the_paragraph() {
+        let md = "# pypdf\n\npypdf is a PDF library capable of splitting,\n[merging](https://x.io/m.html),\n[cropping, and transforming](https://x.io/c.html)\nthe pages of PDF files.\n";
+        assert_eq!(
+            first_paragraph(md).unwrap().0,
+            "pypdf is a PDF library capable of splitting, [merging](https://x.io/m.html), \
+             [cropping, and transforming](https://x.io/c.html) the pages of PDF files."
+        );
+        let md = "[docs](https://x.io)\n\nzfp is a library for arrays.\n[docs](https://x.io)\n";
+        assert_eq!(
+            first_paragraph(md).unwrap().0,
+            "zfp is a library for arrays."
+        );
+    }
+
+    /// The limit counts what a reader reads: long link addresses do not cut
+    /// a paragraph short; a paragraph over it ends on its last whole
+    /// sentence that fits.
+    #[test]
+    fn a_long_paragraph_ends_on_a_whole_sentence() {
+        let link = format!("[merging](https://example.org/{}.html)", "m".repeat(700));
+        let md = format!("pypdf is a PDF library capable of {link} PDF files. It reads text.\n");
+        assert!(md.len() > super::MAX_DESCRIPTION);
+        assert!(first_paragraph(&md).unwrap().0.ends_with("It reads text."));
+        let sentence = "This library does one useful thing for its users. ";
+        let md = sentence.repeat(20);
+        let cut = first_paragraph(&md).unwrap().0;
+        assert!(cut.chars().count() <= super::MAX_DESCRIPTION, "{cut}");
+        assert!(cut.ends_with("for its users."), "{cut}");
+        let words = "word ".repeat(200);
+        assert!(first_paragraph(&words).unwrap().0.ends_with('…'));
     }
 
     #[test]

@@ -364,6 +364,56 @@ install(FILES nep.bash DESTINATION ${CMAKE_INSTALL_COMPLETION_PREFIX}/bash-compl
     );
 }
 
+/// ISCDtoolbox's shape: `install(… DESTINATION "$ENV{HOME}/lib")` installs
+/// into the builder's home and leaves Spack's prefix empty. The draft's
+/// `patch()` points each such file at the prefix, and Python's `re.sub`
+/// does to the file what CMake would then read.
+#[test]
+fn an_install_into_home_is_patched_into_the_prefix() {
+    let b = brief_of_tree(&[
+        (
+            "CMakeLists.txt",
+            r#"cmake_minimum_required(VERSION 2.8)
+project(Commons C)
+add_library(Commons SHARED src/chrono.c)
+add_subdirectory(tools)
+INSTALL(TARGETS Commons LIBRARY DESTINATION "$ENV{HOME}/lib")
+install(FILES include/chrono.h DESTINATION "$ENV{HOME}/include")
+install(FILES README DESTINATION share/doc)
+"#,
+        ),
+        (
+            "tools/CMakeLists.txt",
+            "add_executable(tool tool.c)\ninstall(TARGETS tool DESTINATION bin)\n",
+        ),
+    ]);
+    assert_eq!(b.home_install_files, vec!["CMakeLists.txt".to_string()]);
+    let text = render_recipe(&b, &DraftOptions::default());
+    let line = r#"filter_file(r"\$ENV\{HOME\}", "${CMAKE_INSTALL_PREFIX}", "CMakeLists.txt")"#;
+    assert!(text.contains("    def patch(self):\n"), "{text}");
+    assert!(text.contains(line), "{text}");
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+    // What the call does to the file, as Spack's filter_file (re.sub) does it.
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(r#"import re, sys; print(re.sub(r"\$ENV\{HOME\}", "${CMAKE_INSTALL_PREFIX}", sys.argv[1]))"#)
+        .arg(r#"DESTINATION "$ENV{HOME}/lib")"#)
+        .output()
+        .expect("python3 runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        r#"DESTINATION "${CMAKE_INSTALL_PREFIX}/lib")"#
+    );
+    // Without such an install, no patch().
+    let plain =
+        brief_of_cmake("project(p C)\nadd_library(p p.c)\ninstall(TARGETS p DESTINATION lib)\n");
+    assert!(plain.home_install_files.is_empty());
+    assert!(!render_recipe(&plain, &DraftOptions::default()).contains("def patch"));
+}
+
 /// Clara's shape: one executable, the tests, which CTest runs; no install().
 const TESTS_ONLY_CMAKE: &str = "cmake_minimum_required(VERSION 3.8.2)\nproject(Parsely)\n\
     include_directories(include third_party)\n\

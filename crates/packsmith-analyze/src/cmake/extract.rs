@@ -194,6 +194,7 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
         }
         "install" => {
             super::targets::installed(w, args);
+            super::targets::home_destination(w, args, &site);
             w.facts.installs.get_or_insert(site.evidence);
         }
         "add_executable" | "add_library" => super::targets::target(w, name, args, site),

@@ -330,6 +330,18 @@ const INSTALL_WORDS: &[&str] = &[
     "INCLUDES",
 ];
 
+/// `install(… DESTINATION "$ENV{HOME}/lib")`: an install into the home of
+/// whoever builds (ISCDtoolbox's), kept once per file.
+pub fn home_destination(w: &mut Walker<'_, '_>, args: &[String], site: &Site) {
+    let home = args
+        .windows(2)
+        .any(|p| p[0] == "DESTINATION" && p[1].trim_matches('"').starts_with("$ENV{HOME}"));
+    let file = &site.evidence.file;
+    if home && !w.facts.home_installs.iter().any(|e| &e.file == file) {
+        w.facts.home_installs.push(site.evidence.clone());
+    }
+}
+
 /// `install(TARGETS a b … [EXPORT …|RUNTIME …])`: the targets installed.
 pub fn installed(w: &mut Walker<'_, '_>, args: &[String]) {
     if args.first().is_none_or(|a| a != "TARGETS") {

@@ -208,6 +208,10 @@ pub struct CmakeFacts {
     pub tests: Option<Evidence>,
     /// First `install()` seen (None = nothing is installed).
     pub installs: Option<Evidence>,
+    /// `install(… DESTINATION "$ENV{HOME}/…")`: the first such call of
+    /// each CMake file that installs into the user's home, not the prefix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub home_installs: Vec<Evidence>,
     /// Executables and libraries the build makes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<CmakeTarget>,

@@ -17,6 +17,10 @@ pub struct DerivedInputs {
     /// The project's tests run in the build (`doCheck = true`).
     #[serde(default)]
     pub do_check: bool,
+    /// Shell lines for `postPatch` (an install into `$HOME` pointed at
+    /// `$out`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub post_patch: Vec<String>,
     /// Shell lines for `postInstall` (manual pages the build leaves out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub post_install: Vec<String>,

@@ -466,11 +466,23 @@ fn derived_inputs(facts: &RepoFacts) -> DerivedInputs {
 }
 
 fn cmake_derived(facts: &RepoFacts) -> DerivedInputs {
-    facts
-        .cmake
-        .as_ref()
-        .map(|c| cmake_inputs(c, &facts.downloads))
-        .unwrap_or_default()
+    let Some(cmake) = &facts.cmake else {
+        return DerivedInputs::default();
+    };
+    let mut derived = cmake_inputs(cmake, &facts.downloads);
+    // `install(… DESTINATION "$ENV{HOME}/lib")`: the sandbox's home is
+    // unwritable, and the files belong in $out.
+    derived.post_patch = cmake
+        .home_installs
+        .iter()
+        .map(|at| {
+            format!(
+                "substituteInPlace {} --replace-fail '$ENV{{HOME}}' \"$out\"",
+                at.file
+            )
+        })
+        .collect();
+    derived
 }
 
 /// The one program a CMake project builds whatever its options, when it

@@ -12,6 +12,7 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
     match builder {
         Builder::Cmake => {
             let cm = &input.derived;
+            shell_hook(&mut d, "postPatch", &cm.post_patch);
             let mut native = vec!["cmake"];
             native.extend(cm.native.iter().map(String::as_str));
             d.list("nativeBuildInputs", &native);
@@ -76,7 +77,7 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
                 }
                 Some(install) => install_by_hand(&mut d, install),
             }
-            post_install(&mut d, &input.derived.post_install);
+            shell_hook(&mut d, "postInstall", &input.derived.post_install);
         }
         Builder::Lazarus => match &input.lazarus {
             Some(project) => super::lazarus::body(&mut d, project, input),
@@ -138,11 +139,12 @@ fn install_by_hand(d: &mut Draft, install: &MakeInstall) {
 }
 
 /// `postInstall = '' … '';` with the given lines, when there is any.
-fn post_install(d: &mut Draft, lines: &[String]) {
+/// `name = '' … '';` (`postPatch`, `postInstall`), when there are lines.
+fn shell_hook(d: &mut Draft, name: &str, lines: &[String]) {
     if lines.is_empty() {
         return;
     }
-    let mut block = vec!["postInstall = ''".to_string()];
+    let mut block = vec![format!("{name} = ''")];
     block.extend(lines.iter().map(|l| format!("  {l}")));
     block.push("'';".to_string());
     d.block(block);

@@ -513,6 +513,32 @@ fn cmake_generators_and_home_copies() {
     assert!(!text.contains("DEMO_COPY_PLUGIN"), "{text}");
 }
 
+/// `install(… DESTINATION "$ENV{HOME}/lib")` writes into the sandbox's
+/// unwritable home: `postPatch` points each such file at `$out`, before the
+/// inputs (nixpkgs' order), in a derivation Nix parses.
+#[test]
+fn an_install_into_home_is_pointed_at_out() {
+    let mut f = facts(BuildSystemKind::Cmake);
+    f.cmake = Some(CmakeFacts {
+        home_installs: vec![Evidence::new("CMakeLists.txt", 32)],
+        ..CmakeFacts::default()
+    });
+    let text = cmake_draft(&f);
+    let hook = "  postPatch = ''\n    substituteInPlace CMakeLists.txt --replace-fail '$ENV{HOME}' \"$out\"\n  '';\n";
+    assert!(text.contains(hook), "{text}");
+    assert!(
+        text.find("postPatch").unwrap() < text.find("nativeBuildInputs").unwrap(),
+        "{text}"
+    );
+    if nix_available("an_install_into_home_is_pointed_at_out") {
+        NixParser::default()
+            .check(&text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+    f.cmake.as_mut().unwrap().home_installs.clear();
+    assert!(!cmake_draft(&f).contains("postPatch"));
+}
+
 #[test]
 fn every_template_and_the_wrapper_parse_with_nix() {
     if !nix_available("every_template_and_the_wrapper_parse_with_nix") {

@@ -35,6 +35,7 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
     let cmake = facts.primary_build_system == Some(BuildSystemKind::Cmake);
     if cmake {
         install_paths_into_prefix(facts, brief);
+        home_installs_into_prefix(facts, brief);
         if let Some(root) = &facts.build_root {
             brief.root_cmakelists_dir = Some(root.value.clone());
             brief.notes.push(BriefNote {
@@ -241,6 +242,23 @@ fn install_paths_into_prefix(facts: &RepoFacts, brief: &mut SpackBrief) {
             variant: None,
             value: Some(value),
         });
+    }
+}
+
+/// `install(… DESTINATION "$ENV{HOME}/lib")`: Spack installs nothing into
+/// its prefix then (and the sandbox hides the real home), so the recipe's
+/// `patch()` writes `${CMAKE_INSTALL_PREFIX}` where the file says home.
+fn home_installs_into_prefix(facts: &RepoFacts, brief: &mut SpackBrief) {
+    let Some(cmake) = &facts.cmake else { return };
+    for at in &cmake.home_installs {
+        brief.notes.push(BriefNote {
+            message: format!(
+                "{} installs into $ENV{{HOME}}: patched to install into the prefix",
+                at.file
+            ),
+            evidence: Some(at.clone()),
+        });
+        brief.home_install_files.push(at.file.clone());
     }
 }
 

@@ -142,6 +142,10 @@ pub struct SpackBrief {
     /// `root_cmakelists_dir` when the top CMakeLists.txt is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_cmakelists_dir: Option<String>,
+    /// CMake files whose `install()` writes under `$ENV{HOME}`: the
+    /// recipe's `patch()` points them at the prefix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub home_install_files: Vec<String>,
     /// `build_directory` of a Makefile build whose Makefile is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_directory: Option<String>,
@@ -340,6 +344,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         defines: Vec::new(),
         notes: Vec::new(),
         root_cmakelists_dir: None,
+        home_install_files: Vec::new(),
         build_directory: None,
         build_targets: Vec::new(),
         mpi_wrappers: Vec::new(),

@@ -25,12 +25,33 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
+    if base == Some("CMakePackage") && !b.home_install_files.is_empty() {
+        if !out.is_empty() {
+            out.push(String::new());
+        }
+        out.extend(home_install_patch(&b.home_install_files));
+    }
     if let (Some("CMakePackage"), Some(plan)) = (base, &b.install) {
         if !out.is_empty() {
             out.push(String::new());
         }
         out.extend(super::install::render_install(plan));
     }
+    out
+}
+
+/// `patch()` pointing installs into `$ENV{HOME}` at the prefix.
+fn home_install_patch(files: &[String]) -> Vec<String> {
+    let mut out = vec![
+        "    def patch(self):".to_string(),
+        "        # Upstream installs into $HOME; install into the prefix instead.".into(),
+    ];
+    out.extend(files.iter().map(|f| {
+        format!(
+            "        filter_file(r\"\\$ENV\\{{HOME\\}}\", \"${{CMAKE_INSTALL_PREFIX}}\", {})",
+            py_str(f)
+        )
+    }));
     out
 }
 

@@ -3,7 +3,7 @@
 //! Debian 12's hatchling 1.12 knows no trove classifier newer than 2022, so
 //! every project declaring `Programming Language :: Python :: 3.13` fails to
 //! build with it, whoever wrote the recipe; a Spack that builds its own
-//! `py-hatchling` has a current one. Optional: offline the set-up keeps the
+//! `py-hatchling` has a current one. Likewise flit_core. Optional: offline the set-up keeps the
 //! system's backends and says so.
 
 use std::ffi::OsStr;
@@ -14,10 +14,13 @@ use super::venv::pip_install;
 /// Spack package, distribution and the version installed: pinned, so every
 /// set-up builds alike (the newest the 2026 spack-packages repository has).
 /// hatch-vcs comes along because the system's would bring its own old
-/// hatchling onto the build's path beside this one.
+/// hatchling onto the build's path beside this one. Debian 12's flit_core
+/// 3.8 cannot read the version of a package whose `__init__` imports its
+/// own subpackages by absolute name, which 3.9 fixed (pypdf asks for 3.9).
 pub const BUILD_BACKENDS: &[(&str, &str, &str)] = &[
     ("py-hatchling", "hatchling", "1.29.0"),
     ("py-hatch-vcs", "hatch-vcs", "0.5.0"),
+    ("py-flit-core", "flit_core", "3.12.0"),
 ];
 
 /// The directory holding the pinned backends and what they import, made
