@@ -376,6 +376,10 @@ fn heading_at(lines: &[&str], i: usize) -> Option<(String, usize)> {
     let t = lines.get(i)?.trim();
     if t.starts_with('#') {
         let text = t.trim_start_matches('#').trim_end_matches('#').trim();
+        // A badge is no word of the heading (`# Commons [![Build Status](…)]`
+        // is no build section).
+        let text = text.split("[![").next().unwrap_or(text);
+        let text = text.split("![").next().unwrap_or(text).trim();
         return Some((text.to_string(), 1));
     }
     let underline = lines.get(i + 1)?.trim();
@@ -711,6 +715,22 @@ mod tests {
         assert!(cut.ends_with("for its users."), "{cut}");
         let words = "word ".repeat(200);
         assert!(first_paragraph(&words).unwrap().0.ends_with('…'));
+    }
+
+    /// A badge in the title is none of its words: `Build Status` does not
+    /// make the title a build section whose prose describes nothing.
+    #[test]
+    fn a_badge_in_the_title_is_no_heading_word() {
+        let md = "# Commons [![Build Status](https://ci.org/x.svg)](https://ci.org/x)\n\n\
+                  Contains common codes used for ISCD softwares (Linear algebra, Chrono, I/O...)\n";
+        assert_eq!(
+            first_paragraph(md).unwrap().0,
+            "Contains common codes used for ISCD softwares (Linear algebra, Chrono, I/O...)"
+        );
+        assert_eq!(
+            super::heading_at(&["## Build ![ok](b.svg)"], 0).unwrap().0,
+            "Build"
+        );
     }
 
     #[test]
