@@ -19,29 +19,90 @@ use std::path::Path;
 
 /// Analyses the repository checked out at `root`. The tree is only read.
 pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, AnalyzeError> {
+    analyze_dir_for(root, source, None)
+}
+
+/// [`analyze_dir`] for the package `wanted` (`py-langchain-protocol`): in a
+/// repository of several Python projects, the one that declares that name
+/// is analysed, and `build_root` says where it sits.
+pub fn analyze_dir_for(
+    root: &Path,
+    source: SourceInfo,
+    wanted: Option<&str>,
+) -> Result<RepoFacts, AnalyzeError> {
     require_directory(root)?;
     // git runs on its own thread while the tree is walked.
     let git_probe = versions::probe_git(root);
     let mut walk_warnings = Vec::new();
     let view = RepoView::walk(root, &mut walk_warnings);
-    let mut build_systems = detect::detect(&view);
-    if build_systems.is_empty() && !lazarus::has_project(&view) {
+    let Some(dir) = wanted.and_then(|w| python::named_subproject(&view, w)) else {
+        return analyze_view(root, &view, source, git_probe, walk_warnings);
+    };
+    let project_root = root.join(&dir);
+    let project = RepoView::walk(&project_root, &mut walk_warnings);
+    let mut facts = analyze_view(&project_root, &project, source, git_probe, walk_warnings)?;
+    let manifest = facts
+        .python
+        .as_ref()
+        .and_then(|p| p.files.first())
+        .map_or_else(|| dir.clone(), |f| format!("{dir}/{f}"));
+    facts.build_root = Some(Sourced::new(dir.clone(), Evidence::file(manifest)));
+    if let Some(python) = facts.python.as_mut() {
+        python.subdir = Some(dir.clone());
+        python.chosen_by_name = true;
+    }
+    // The licence file is often the repository's alone.
+    if facts.license.is_none() {
+        facts.license = license::detect(&mut Ctx::new(&view), None);
+    }
+    facts.warnings.push(packsmith_core::AnalysisWarning::new(
+        &dir,
+        0,
+        format!("read the Python project in {dir}/, which declares the package asked for"),
+    ));
+    Ok(facts)
+}
+
+/// Everything after the walk, for the tree `view` of `root`.
+fn analyze_view(
+    root: &Path,
+    view: &RepoView,
+    source: SourceInfo,
+    git_probe: std::thread::JoinHandle<versions::GitProbe>,
+    mut walk_warnings: Vec<packsmith_core::AnalysisWarning>,
+) -> Result<RepoFacts, AnalyzeError> {
+    let mut build_systems = detect::detect(view);
+    if build_systems.is_empty() && !lazarus::has_project(view) {
         return Err(AnalyzeError::NoProject {
             path: root.to_path_buf(),
         });
     }
-    let mut ctx = Ctx::new(&view);
+    let mut ctx = Ctx::new(view);
     ctx.warnings.append(&mut walk_warnings);
 
     let readers = Readers::run(&mut ctx, &build_systems);
-    let primary = detect::choose_primary(
-        &mut build_systems,
-        readers
-            .python
-            .as_ref()
-            .and_then(|p| p.build_backend.as_deref()),
-        readers.cmake.as_ref().map_or(0, |c| c.files.len()),
-    );
+    let python_backend = readers
+        .python
+        .as_ref()
+        .and_then(|p| p.build_backend.as_deref());
+    let native_files = readers.cmake.as_ref().map_or(0, |c| c.files.len());
+    let primary = match readers
+        .cmake
+        .as_ref()
+        .and_then(|c| c.refuses_top_level.as_ref())
+    {
+        Some(at) => detect::choose_primary_except(
+            &mut build_systems,
+            BuildSystemKind::Cmake,
+            &format!(
+                "{}:{} refuses to be the top-level project (a part for other CMake builds)",
+                at.file, at.line
+            ),
+            python_backend,
+            native_files,
+        ),
+        None => detect::choose_primary(&mut build_systems, python_backend, native_files),
+    };
     let name = readers
         .declared_name()
         .or_else(|| directory_name(root, &source));
@@ -52,7 +113,7 @@ pub fn analyze_dir(root: &Path, source: SourceInfo) -> Result<RepoFacts, Analyze
     let homepage = readers.homepage(versions.remote.as_deref());
     let description = readme::description(&mut ctx, readers.description());
 
-    let tree = tree::render(&view, tree::DEFAULT_BUDGET);
+    let tree = tree::render(view, tree::DEFAULT_BUDGET);
     let mut languages = std::mem::take(&mut ctx.languages);
     dedup_in_place(&mut languages);
     let mut features = std::mem::take(&mut ctx.features);

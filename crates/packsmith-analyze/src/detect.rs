@@ -116,7 +116,12 @@ fn include_outside_tree(view: &RepoView, file: &RepoFile) -> Option<String> {
 const NOISE_WORDS: &[&str] = &["test", "example", "bench", "demo", "sample", "tutorial"];
 
 pub(crate) fn in_noise_dir(file: &RepoFile) -> bool {
-    file.dir().split('/').any(|part| {
+    is_noise_dir(file.dir())
+}
+
+/// A directory of tests, examples, benchmarks, docs or vendored code.
+pub(crate) fn is_noise_dir(dir: &str) -> bool {
+    dir.split('/').any(|part| {
         let part = part.to_ascii_lowercase();
         NOISE_DIRS.contains(&part.as_str()) || NOISE_WORDS.iter().any(|w| part.contains(w))
     })
@@ -210,6 +215,28 @@ pub fn choose_primary(
         };
     }
     Some(primary)
+}
+
+/// [`choose_primary`] when the build system `part` is a part for other
+/// builds rather than a build (`why`): primary only when nothing else is.
+pub fn choose_primary_except(
+    systems: &mut Vec<BuildSystemFact>,
+    part: BuildSystemKind,
+    why: &str,
+    python_backend: Option<&str>,
+    native_files: usize,
+) -> Option<BuildSystemKind> {
+    let (mut rest, mut parts): (Vec<_>, Vec<_>) = systems.drain(..).partition(|s| s.kind != part);
+    let primary = choose_primary(&mut rest, python_backend, native_files);
+    if primary.is_some() {
+        for p in &mut parts {
+            p.note = format!("secondary: {why}");
+        }
+    }
+    rest.append(&mut parts);
+    rest.sort_by_key(|b| b.depth);
+    *systems = rest;
+    primary.or_else(|| choose_primary(systems, python_backend, native_files))
 }
 
 /// A build file directly in `src/` or `source/` (any case).

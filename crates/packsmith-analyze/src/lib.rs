@@ -114,7 +114,7 @@ pub mod tree;
 pub mod versions;
 pub mod view;
 
-pub use assemble::analyze_dir;
+pub use assemble::{analyze_dir, analyze_dir_for};
 pub use context::Ctx;
 pub use error::AnalyzeError;
 pub use packsmith_core::RepoFacts;

@@ -674,3 +674,56 @@ fn the_cmake_build_is_read_when_the_shallower_makefile_needs_a_larger_tree() {
         Some("drivers/erf")
     );
 }
+
+/// zpp's shape: the top CMakeLists.txt stops when it is the top-level
+/// project ("use add_subdirectory, or install it with Python"), so the
+/// Python project beside it is the build; a CMakeLists.txt that stops only
+/// under another condition, or one with nothing beside it, stays primary.
+#[test]
+fn a_cmake_file_that_refuses_the_top_level_is_no_primary() {
+    let pyproject = "[build-system]\nrequires = [\"setuptools\"]\n\n[project]\nname = \"zpp\"\n";
+    let refusing = r#"cmake_minimum_required(VERSION 3.16)
+if("${CMAKE_CURRENT_SOURCE_DIR}" STREQUAL "${CMAKE_SOURCE_DIR}")
+  message(FATAL_ERROR "Zpp can either be used with add_subdirectory with cmake or installed using python")
+endif()
+find_package(Python 3.8 REQUIRED COMPONENTS Interpreter)
+"#;
+    let facts = facts_of(&[("CMakeLists.txt", refusing), ("pyproject.toml", pyproject)]);
+    assert_eq!(
+        facts.primary_build_system,
+        Some(packsmith_core::BuildSystemKind::Python)
+    );
+    let cmake = facts.cmake.as_ref().unwrap();
+    assert_eq!(cmake.refuses_top_level.as_ref().map(|e| e.line), Some(3));
+    let note = &facts
+        .build_systems
+        .iter()
+        .find(|s| s.kind == packsmith_core::BuildSystemKind::Cmake)
+        .unwrap()
+        .note;
+    assert!(
+        note.contains("refuses to be the top-level project"),
+        "{note}"
+    );
+    // PROJECT_IS_TOP_LEVEL says the same.
+    let top_level = "cmake_minimum_required(VERSION 3.21)\nproject(zpp NONE)\nif(PROJECT_IS_TOP_LEVEL)\n  message(FATAL_ERROR \"add_subdirectory only\")\nendif()\n";
+    let facts = facts_of(&[("CMakeLists.txt", top_level), ("pyproject.toml", pyproject)]);
+    assert_eq!(
+        facts.primary_build_system,
+        Some(packsmith_core::BuildSystemKind::Python)
+    );
+    // Nothing else to build: CMake stays primary.
+    let facts = facts_of(&[("CMakeLists.txt", refusing)]);
+    assert_eq!(
+        facts.primary_build_system,
+        Some(packsmith_core::BuildSystemKind::Cmake)
+    );
+    // A stop under another condition is no refusal.
+    let other = "cmake_minimum_required(VERSION 3.16)\nif(WIN32)\n  message(FATAL_ERROR \"no Windows\")\nendif()\n";
+    let facts = facts_of(&[("CMakeLists.txt", other), ("pyproject.toml", pyproject)]);
+    assert_eq!(
+        facts.primary_build_system,
+        Some(packsmith_core::BuildSystemKind::Cmake)
+    );
+    assert!(facts.cmake.unwrap().refuses_top_level.is_none());
+}

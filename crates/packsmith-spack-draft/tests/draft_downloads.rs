@@ -414,6 +414,58 @@ install(FILES README DESTINATION share/doc)
     assert!(!render_recipe(&plain, &DraftOptions::default()).contains("def patch"));
 }
 
+/// Caliper's shape: a C++ library at the top, its Python reader in
+/// `python/caliper-reader/`. Asked for `py-caliper-reader`, the draft is
+/// that project's: a PythonPackage whose pip runs in its directory, under
+/// the repository's licence, with nothing of the C++ build; asked for
+/// nothing, the C++ library as before.
+#[test]
+fn the_python_project_named_by_the_package_is_the_recipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.12)\nproject(caliper CXX)\noption(WITH_CUPTI \"CUPTI\" OFF)\nadd_library(caliper src/c.cpp)\ninstall(TARGETS caliper)\n"),
+        ("src/c.cpp", "int f() { return 0; }\n"),
+        ("LICENSE", "Copyright (c) 2015, Lawrence Livermore National Security, LLC.\n\nRedistribution and use in source and binary forms, with or without\nmodification, are permitted provided that the following conditions are met:\n\n1. Redistributions of source code must retain the above copyright notice,\nthis list of conditions and the following disclaimer.\n\n2. Redistributions in binary form must reproduce the above copyright notice,\nthis list of conditions and the following disclaimer in the documentation\nand/or other materials provided with the distribution.\n\n3. Neither the name of the copyright holder nor the names of its\ncontributors may be used to endorse or promote products derived from\nthis software without specific prior written permission.\n\nTHIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS \"AS IS\"\nAND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE\nIMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE\nARE DISCLAIMED.\n"),
+        ("python/caliper-reader/setup.py", "from setuptools import setup\nsetup(name=\"caliper-reader\", version=\"0.4.0\", description=\"A Python library for reading Caliper .cali files\", packages=[\"caliperreader\"])\n"),
+        ("python/caliper-reader/caliperreader/__init__.py", "\n"),
+    ];
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let info = packsmith_core::SourceInfo {
+        kind: "path".into(),
+        given: "fixture".into(),
+        release_tag: None,
+    };
+    let facts =
+        packsmith_analyze::analyze_dir_for(dir.path(), info.clone(), Some("py-caliper-reader"))
+            .unwrap();
+    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    assert_eq!(b.base_classes, vec!["PythonPackage".to_string()]);
+    assert_eq!(b.build_directory.as_deref(), Some("python/caliper-reader"));
+    assert_eq!(b.license.as_deref(), Some("BSD-3-Clause"));
+    assert!(b.variants.is_empty(), "{:?}", b.variants);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    build_directory = \"python/caliper-reader\"\n"),
+        "{text}"
+    );
+    assert!(text.contains("Caliper .cali files"), "{text}");
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+    let whole = packsmith_analyze::analyze_dir_for(dir.path(), info, None).unwrap();
+    let b = build_brief(&whole, TargetSpack::V0_23, &kb());
+    assert_eq!(
+        b.base_classes.first().map(String::as_str),
+        Some("CMakePackage")
+    );
+    assert_eq!(b.build_directory, None);
+}
+
 /// Clara's shape: one executable, the tests, which CTest runs; no install().
 const TESTS_ONLY_CMAKE: &str = "cmake_minimum_required(VERSION 3.8.2)\nproject(Parsely)\n\
     include_directories(include third_party)\n\

@@ -158,6 +158,13 @@ pub fn vendored_fallback(w: &mut Walker<'_, '_>, site: &Site) {
 /// `if(EDITLINE_FOUND)`), the package is needed only when those hold:
 /// they become the lookup's `required_when`, not an unconditional need.
 pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
+    if site.evidence.file == "CMakeLists.txt"
+        && site.conditions.len() == 1
+        && site.conditions.iter().all(|c| tests_top_level(c))
+    {
+        w.facts.refuses_top_level.get_or_insert(site.evidence);
+        return;
+    }
     for (at, cond) in site.conditions.iter().enumerate().rev() {
         if let Some(i) = not_found_package(w, cond) {
             if let Some(fp) = w.facts.find_packages.get_mut(i) {
@@ -193,6 +200,26 @@ pub fn fatal_error(w: &mut Walker<'_, '_>, site: Site) {
             evidence: site.evidence,
         });
         return;
+    }
+}
+
+/// Whether an `if()` condition holds exactly when the file is the
+/// top-level project: `PROJECT_IS_TOP_LEVEL`, or the current source
+/// directory compared with the top one (both of which the walk writes as
+/// `${CMAKE_SOURCE_DIR}` at the top).
+fn tests_top_level(cond: &str) -> bool {
+    let plain = cond.replace(['"', '$', '{', '}'], "");
+    let words: Vec<&str> = plain.split_whitespace().collect();
+    let source_dir = |w: &str| {
+        matches!(
+            w,
+            "CMAKE_SOURCE_DIR" | "CMAKE_CURRENT_SOURCE_DIR" | "PROJECT_SOURCE_DIR"
+        )
+    };
+    match words.as_slice() {
+        [a, "STREQUAL", b] => source_dir(a) && source_dir(b),
+        [v] => v.ends_with("IS_TOP_LEVEL"),
+        _ => false,
     }
 }
 

@@ -3,12 +3,14 @@
 //! requirements.txt when nothing else lists the dependencies and a manifest
 //! reads it.
 
+mod named;
 mod pyproject;
 mod requirement;
 mod setup_cfg;
 mod setup_py;
 
 use crate::context::Ctx;
+pub use named::named_subproject;
 use packsmith_core::{Evidence, FeatureHint, PythonFacts};
 
 const MANIFESTS: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py"];

@@ -208,6 +208,11 @@ pub struct CmakeFacts {
     pub tests: Option<Evidence>,
     /// First `install()` seen (None = nothing is installed).
     pub installs: Option<Evidence>,
+    /// The top CMakeLists.txt stops with `message(FATAL_ERROR)` when it is
+    /// the top-level project (zpp's: "use add_subdirectory, or install it
+    /// with Python"): it is a part for other CMake builds, not the build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refuses_top_level: Option<Evidence>,
     /// `install(… DESTINATION "$ENV{HOME}/…")`: the first such call of
     /// each CMake file that installs into the user's home, not the prefix.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -40,6 +40,10 @@ pub struct PythonFacts {
     /// The directory the metadata was found in: None at the top level, or a
     /// bindings directory such as `python` when the top level has none.
     pub subdir: Option<String>,
+    /// `subdir` was read because its project declares the name asked for
+    /// (one of several Python projects in the repository): it is the build.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chosen_by_name: bool,
     pub name: Option<String>,
     pub name_evidence: Option<Evidence>,
     pub version: Option<String>,

@@ -47,6 +47,17 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
             });
         }
     }
+    // A Python project below the top (`python/`, or the one of several
+    // that declares the package asked for): pip runs in its directory.
+    if facts.primary_build_system == Some(BuildSystemKind::Python) {
+        if let Some(root) = &facts.build_root {
+            brief.build_directory = Some(root.value.clone());
+            brief.notes.push(BriefNote {
+                message: format!("the Python project is in `{}`: build_directory", root.value),
+                evidence: Some(root.evidence.clone()),
+            });
+        }
+    }
     if facts.primary_build_system == Some(BuildSystemKind::Makefile) {
         if let Some(root) = &facts.build_root {
             brief.build_directory = Some(root.value.clone());

@@ -13,7 +13,7 @@ mod repair;
 use std::path::PathBuf;
 
 use packsmith_agent::{Agent, AgentOptions, CancelToken, EventSink, RequestLog, RunReport, Task};
-use packsmith_analyze::{analyze_dir, source};
+use packsmith_analyze::{analyze_dir_for, source};
 use packsmith_core::RepoFacts;
 use packsmith_llm::{ChatModel, Config};
 use packsmith_spack_draft::brief::BriefOverrides;
@@ -209,7 +209,9 @@ fn analyse(
     })
     .map_err(|e| RunError::from_hint_as(&e, true))?;
     let from_clone = info.kind == "git";
-    let facts = analyze_dir(&root, info.clone()).map_err(|e| RunError::from_hint_as(&e, true))?;
+    let wanted = request.name.as_deref();
+    let facts = analyze_dir_for(&root, info.clone(), wanted)
+        .map_err(|e| RunError::from_hint_as(&e, true))?;
     // Packsmith's own clone has empty submodules; the recipe's git fetch
     // with submodules=True will not, so the run checks out those the build
     // needs before it packs the tree. A user's checkout is left as it is.
@@ -224,7 +226,8 @@ fn analyse(
     }
     match source::fetch_submodules(&root, &needed, &mut |line| say(line)) {
         Ok(()) => {
-            let facts = analyze_dir(&root, info).map_err(|e| RunError::from_hint_as(&e, true))?;
+            let facts = analyze_dir_for(&root, info, wanted)
+                .map_err(|e| RunError::from_hint_as(&e, true))?;
             Ok((root, facts))
         }
         Err(why) => {

@@ -1,0 +1,125 @@
+//! A repository of several Python projects (`client-python/`,
+//! `streaming/py/`, `python/caliper-reader/`): the package asked for is
+//! the project that declares its name, wherever it sits.
+
+use super::{pyproject, setup_cfg, setup_py, MANIFESTS};
+use crate::context::Ctx;
+use crate::view::RepoView;
+use packsmith_core::PythonFacts;
+
+/// How deep below the top a named project is looked for.
+const MAX_DEPTH: usize = 3;
+
+/// The directory of the Python project declaring `wanted` (a Spack name,
+/// `py-langchain-protocol`), when it is not the top level's: the
+/// shallowest outside tests, examples and vendored code. None when the
+/// name is no Python package's, when the top level declares it, or when
+/// no project does.
+pub fn named_subproject(view: &RepoView, wanted: &str) -> Option<String> {
+    let wanted = normalise(wanted.strip_prefix("py-")?);
+    let declares = |dir: &str| declared_name(view, dir).is_some_and(|n| normalise(&n) == wanted);
+    if declares("") {
+        return None;
+    }
+    let mut dirs: Vec<&String> = view
+        .dirs()
+        .iter()
+        .filter(|d| !d.is_empty() && d.split('/').count() <= MAX_DEPTH)
+        .filter(|d| !crate::detect::is_noise_dir(d))
+        .filter(|d| MANIFESTS.iter().any(|m| view.exists(&format!("{d}/{m}"))))
+        .collect();
+    dirs.sort_by_key(|d| (d.split('/').count(), d.as_str()));
+    dirs.into_iter().find(|d| declares(d)).cloned()
+}
+
+/// The distribution name a directory's manifests declare.
+fn declared_name(view: &RepoView, dir: &str) -> Option<String> {
+    // A scratch context: what these reads warn about is not the analysis'.
+    let mut scratch = Ctx::new(view);
+    let mut facts = PythonFacts::default();
+    for manifest in MANIFESTS {
+        let file = if dir.is_empty() {
+            manifest.to_string()
+        } else {
+            format!("{dir}/{manifest}")
+        };
+        if facts.name.is_some() || !view.exists(&file) {
+            continue;
+        }
+        match *manifest {
+            "pyproject.toml" => {
+                pyproject::read(&mut scratch, &file, &mut facts);
+            }
+            "setup.cfg" => setup_cfg::read(&mut scratch, &file, &mut facts),
+            _ => setup_py::read(&mut scratch, &file, &mut facts),
+        }
+    }
+    facts.name
+}
+
+/// As PyPI compares names: case and runs of `-`, `_`, `.` do not count.
+fn normalise(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view_of(files: &[(&str, &str)]) -> (tempfile::TempDir, RepoView) {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let view = RepoView::walk(dir.path(), &mut Vec::new());
+        (dir, view)
+    }
+
+    /// agent-protocol's shape: three Python projects, none at the top; the
+    /// one asked for is two levels down, behind one that sorts first.
+    #[test]
+    fn the_project_declaring_the_name_is_found_wherever_it_sits() {
+        let (_d, view) = view_of(&[
+            ("client-python/setup.py", "from setuptools import setup\nsetup(name=\"ap_client\", version=\"1.0\")\n"),
+            ("server/pyproject.toml", "[project]\nname = \"agent-server\"\n"),
+            ("streaming/py/pyproject.toml", "[build-system]\nrequires = [\"hatchling\"]\n\n[project]\nname = \"langchain-protocol\"\nversion = \"0.0.16\"\n"),
+            ("tests/langchain/pyproject.toml", "[project]\nname = \"langchain_protocol\"\n"),
+        ]);
+        assert_eq!(
+            named_subproject(&view, "py-langchain-protocol").as_deref(),
+            Some("streaming/py")
+        );
+        // Compared as PyPI does, in setup.py as in pyproject.toml.
+        assert_eq!(
+            named_subproject(&view, "py-AP.client").as_deref(),
+            Some("client-python")
+        );
+        // Not a Python package's name, or no project declares it.
+        assert_eq!(named_subproject(&view, "langchain-protocol"), None);
+        assert_eq!(named_subproject(&view, "py-other"), None);
+    }
+
+    #[test]
+    fn a_top_level_that_declares_the_name_is_no_subproject() {
+        let (_d, view) = view_of(&[
+            ("setup.cfg", "[metadata]\nname = caliper-reader\n"),
+            (
+                "python/caliper-reader/setup.cfg",
+                "[metadata]\nname = caliper-reader\n",
+            ),
+        ]);
+        assert_eq!(named_subproject(&view, "py-caliper-reader"), None);
+    }
+}
