@@ -50,10 +50,18 @@ pub fn analyze_dir_for(
     if let Some(python) = facts.python.as_mut() {
         python.subdir = Some(dir.clone());
         python.chosen_by_name = true;
+        python.files_from_top = python::files_from_top(&view, &dir);
     }
     // The licence file is often the repository's alone.
-    if facts.license.is_none() {
-        facts.license = license::detect(&mut Ctx::new(&view), None);
+    let unknown = |l: &Option<packsmith_core::LicenseFact>| {
+        l.as_ref()
+            .is_none_or(|l| l.spdx == packsmith_core::LicenseFact::UNKNOWN)
+    };
+    if unknown(&facts.license) {
+        let top = license::detect(&mut Ctx::new(&view), None);
+        if !unknown(&top) || facts.license.is_none() {
+            facts.license = top;
+        }
     }
     facts.warnings.push(packsmith_core::AnalysisWarning::new(
         &dir,

@@ -151,3 +151,21 @@ fn an_sdists_pkg_info_gives_requires_python_the_manifests_leave_out() {
         .expect("a Python project");
     assert_eq!(py.requires_python.as_deref(), Some(">=3.8"));
 }
+
+/// `license = {file = …}` names a file, not a licence: the licence is what
+/// that file's text is recognised as, else unknown (the draft then asks for
+/// the SPDX id), never `file: …`.
+#[test]
+fn a_licence_file_the_metadata_names_is_read() {
+    let mit = "MIT License\n\nCopyright (c) 2024 A. Person\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\nof this software and associated documentation files (the \"Software\"), to deal\nin the Software without restriction, including without limitation the rights\nto use, copy, modify, merge, publish, distribute, sublicense, and/or sell\ncopies of the Software, and to permit persons to whom the Software is\nfurnished to do so, subject to the following conditions:\n\nThe above copyright notice and this permission notice shall be included in all\ncopies or substantial portions of the Software.\n\nTHE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR\nIMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY.\n";
+    let pyproject = "[build-system]\nrequires = [\"flit_core\"]\nbuild-backend = \"flit_core.buildapi\"\n\n[project]\nname = \"demo\"\nversion = \"1.0\"\nlicense = { file = \"TERMS.txt\" }\n";
+    let facts = super::common::facts_of(&[("pyproject.toml", pyproject), ("TERMS.txt", mit)]);
+    let license = facts.license.unwrap();
+    assert_eq!(license.spdx, "MIT");
+    assert_eq!(license.evidence.file, "TERMS.txt");
+    let facts =
+        super::common::facts_of(&[("pyproject.toml", pyproject), ("TERMS.txt", "Ask us.\n")]);
+    let license = facts.license.unwrap();
+    assert_eq!(license.spdx, packsmith_core::LicenseFact::UNKNOWN);
+    assert_eq!(license.evidence.file, "TERMS.txt");
+}

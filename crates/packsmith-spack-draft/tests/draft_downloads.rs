@@ -466,6 +466,55 @@ fn the_python_project_named_by_the_package_is_the_recipe() {
     assert_eq!(b.build_directory, None);
 }
 
+/// roman-numerals' shape: a Rust crate and a Python package side by side,
+/// the Python metadata naming a licence file only the top has. Asked for
+/// `py-roman-numerals-py`, the recipe builds `python/`, copies the licence
+/// in first (flit refuses the project without it), and never writes
+/// `license("file: …")`.
+#[test]
+fn a_named_python_project_gets_the_files_its_metadata_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("rust/Cargo.toml", "[package]\nname = \"roman-numerals-rs\"\nversion = \"3.1.0\"\n"),
+        ("rust/src/lib.rs", "\n"),
+        ("LICENCE.rst", "Zero-Clause BSD or CC0, at your choice.\n"),
+        ("python/README.rst", "A library for manipulating well-formed Roman numerals.\n"),
+        ("python/pyproject.toml", "[build-system]\nrequires = [\"flit_core>=3.7,<4\"]\nbuild-backend = \"flit_core.buildapi\"\n\n[project]\nname = \"roman-numerals-py\"\nversion = \"3.1.0\"\nreadme = \"README.rst\"\nlicense.file = \"LICENCE.rst\"\n"),
+        ("python/roman_numerals/__init__.py", "\n"),
+    ];
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let info = packsmith_core::SourceInfo {
+        kind: "path".into(),
+        given: "fixture".into(),
+        release_tag: None,
+    };
+    let facts =
+        packsmith_analyze::analyze_dir_for(dir.path(), info, Some("py-roman-numerals-py")).unwrap();
+    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    assert_eq!(b.base_classes, vec!["PythonPackage".to_string()]);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    build_directory = \"python\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    def patch(self):\n")
+            && text.contains(
+                "        copy(\"LICENCE.rst\", join_path(\"python\", \"LICENCE.rst\"))\n"
+            ),
+        "{text}"
+    );
+    assert!(!text.contains("file: "), "{text}");
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+}
+
 /// Clara's shape: one executable, the tests, which CTest runs; no install().
 const TESTS_ONLY_CMAKE: &str = "cmake_minimum_required(VERSION 3.8.2)\nproject(Parsely)\n\
     include_directories(include third_party)\n\

@@ -20,6 +20,7 @@ const LICENSE_FILES: &[&str] = &[
     "LICENCE",
     "LICENCE.txt",
     "LICENCE.md",
+    "LICENCE.rst",
     // The LGPL ships beside the GPL it builds on: the project's is the LGPL.
     "COPYING.LESSER",
     "COPYING",
@@ -312,50 +313,60 @@ pub fn detect(ctx: &mut Ctx<'_>, metadata: Option<(String, String)>) -> Option<L
     if let Some(fact) = from_license_files(ctx) {
         return Some(fact);
     }
-    if let Some((id, file)) = metadata {
+    // `license = {file = "LICENCE.rst"}` names a file, not a licence: its
+    // text says which, or nothing is known (never `file: …` as an id).
+    let named_file = metadata
+        .as_ref()
+        .and_then(|(id, _)| id.strip_prefix("file: "))
+        .map(str::to_string);
+    if let Some(path) = &named_file {
+        if let Some(fact) = from_file(ctx, path) {
+            return Some(fact);
+        }
+    } else if let Some((id, file)) = metadata {
         return Some(LicenseFact {
             spdx: id,
             evidence: Evidence::file(file),
             later_versions: None,
         });
     }
-    LICENSE_FILES
+    named_file
         .iter()
+        .map(String::as_str)
+        .chain(LICENSE_FILES.iter().copied())
         .find(|n| ctx.view.exists(n))
         .map(|name| LicenseFact {
             spdx: LicenseFact::UNKNOWN.to_string(),
-            evidence: Evidence::file(*name),
+            evidence: Evidence::file(name),
             later_versions: None,
         })
 }
 
 /// The first licence file whose text is recognised.
 fn from_license_files(ctx: &mut Ctx<'_>) -> Option<LicenseFact> {
-    for name in LICENSE_FILES {
-        if !ctx.view.exists(name) {
-            continue;
-        }
-        let Some(text) = ctx.read(name) else {
-            continue;
-        };
-        let Some(found) = identify(&text) else {
-            continue;
-        };
-        // A full licence text's appendix shows how to allow later versions;
-        // only a notice's words are the project's own.
-        let notice = found.by_name.then_some((*name, text.as_str()));
-        let later_versions = if found.gnu {
-            later::statement(ctx, notice)
-        } else {
-            None
-        };
-        return Some(LicenseFact {
-            spdx: found.spdx(later_versions.is_some()),
-            evidence: Evidence::new(*name, found.line),
-            later_versions,
-        });
+    LICENSE_FILES.iter().find_map(|name| from_file(ctx, name))
+}
+
+/// The licence the text of file `name` is recognised as.
+fn from_file(ctx: &mut Ctx<'_>, name: &str) -> Option<LicenseFact> {
+    if !ctx.view.exists(name) {
+        return None;
     }
-    None
+    let text = ctx.read(name)?;
+    let found = identify(&text)?;
+    // A full licence text's appendix shows how to allow later versions;
+    // only a notice's words are the project's own.
+    let notice = found.by_name.then_some((name, text.as_str()));
+    let later_versions = if found.gnu {
+        later::statement(ctx, notice)
+    } else {
+        None
+    };
+    Some(LicenseFact {
+        spdx: found.spdx(later_versions.is_some()),
+        evidence: Evidence::new(name, found.line),
+        later_versions,
+    })
 }
 
 #[cfg(test)]

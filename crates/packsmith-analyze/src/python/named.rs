@@ -4,6 +4,7 @@
 
 use super::{pyproject, setup_cfg, setup_py, MANIFESTS};
 use crate::context::Ctx;
+use crate::support::toml_doc::{str_of, TomlDoc};
 use crate::view::RepoView;
 use packsmith_core::PythonFacts;
 
@@ -30,6 +31,39 @@ pub fn named_subproject(view: &RepoView, wanted: &str) -> Option<String> {
         .collect();
     dirs.sort_by_key(|d| (d.split('/').count(), d.as_str()));
     dirs.into_iter().find(|d| declares(d)).cloned()
+}
+
+/// The files `dir/pyproject.toml` names for its metadata (`readme`,
+/// `license = {file = …}`) that `dir` lacks and the repository's top has:
+/// upstream's release copies them in before building (roman-numerals'
+/// `LICENCE.rst`), and the backend refuses the project without them.
+pub fn files_from_top(view: &RepoView, dir: &str) -> Vec<String> {
+    let manifest = format!("{dir}/pyproject.toml");
+    let Some(text) = view.read_text(&manifest, &mut Vec::new()) else {
+        return Vec::new();
+    };
+    let Ok(doc) = TomlDoc::parse(&text.text) else {
+        return Vec::new();
+    };
+    let Some(project) = doc.table(&["project"]) else {
+        return Vec::new();
+    };
+    let in_table = |key: &str| {
+        project
+            .get(key)
+            .and_then(|i| i.as_table_like())
+            .and_then(|t| str_of(t, "file"))
+    };
+    [
+        str_of(project, "readme"),
+        in_table("readme"),
+        in_table("license"),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|f| !f.contains("..") && !f.starts_with('/'))
+    .filter(|f| !view.exists(&format!("{dir}/{f}")) && view.exists(f))
+    .collect()
 }
 
 /// The distribution name a directory's manifests declare.
@@ -109,6 +143,23 @@ mod tests {
         // Not a Python package's name, or no project declares it.
         assert_eq!(named_subproject(&view, "langchain-protocol"), None);
         assert_eq!(named_subproject(&view, "py-other"), None);
+    }
+
+    /// roman-numerals' shape: `python/pyproject.toml` names `LICENCE.rst`,
+    /// which only the top has; its own README is where it says.
+    #[test]
+    fn metadata_files_only_the_top_has_are_listed() {
+        let (_d, view) = view_of(&[
+            ("LICENCE.rst", "0BSD\n"),
+            ("README.rst", "top\n"),
+            ("python/README.rst", "py\n"),
+            ("python/pyproject.toml", "[project]\nname = \"roman-numerals-py\"\nreadme = \"README.rst\"\nlicense.file = \"LICENCE.rst\"\n"),
+        ]);
+        assert_eq!(
+            files_from_top(&view, "python"),
+            vec!["LICENCE.rst".to_string()]
+        );
+        assert!(files_from_top(&view, "nowhere").is_empty());
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub struct PythonFacts {
     /// (one of several Python projects in the repository): it is the build.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chosen_by_name: bool,
+    /// Files the metadata names (licence, readme) that `subdir` lacks and
+    /// the repository's top has: the recipe copies them in before the build.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_from_top: Vec<String>,
     pub name: Option<String>,
     pub name_evidence: Option<Evidence>,
     pub version: Option<String>,

@@ -56,6 +56,11 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
                 message: format!("the Python project is in `{}`: build_directory", root.value),
                 evidence: Some(root.evidence.clone()),
             });
+            if let Some(py) = &facts.python {
+                brief
+                    .files_into_build_directory
+                    .clone_from(&py.files_from_top);
+            }
         }
     }
     if facts.primary_build_system == Some(BuildSystemKind::Makefile) {

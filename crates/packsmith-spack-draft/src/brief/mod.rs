@@ -146,6 +146,10 @@ pub struct SpackBrief {
     /// recipe's `patch()` points them at the prefix.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub home_install_files: Vec<String>,
+    /// Files the Python metadata in `build_directory` names that only the
+    /// top of the source has: `patch()` copies them in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_into_build_directory: Vec<String>,
     /// `build_directory` of a Makefile build whose Makefile is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_directory: Option<String>,
@@ -345,6 +349,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         notes: Vec::new(),
         root_cmakelists_dir: None,
         home_install_files: Vec::new(),
+        files_into_build_directory: Vec::new(),
         build_directory: None,
         build_targets: Vec::new(),
         mpi_wrappers: Vec::new(),

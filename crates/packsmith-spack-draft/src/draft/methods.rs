@@ -21,7 +21,18 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
         Some("MakefilePackage") => makefile(b.make_prefix_variable.as_deref()),
-        Some("PythonPackage") => scm_version(&b.scm_version_env),
+        Some("PythonPackage") => {
+            let mut out = scm_version(&b.scm_version_env);
+            if let (Some(dir), false) =
+                (&b.build_directory, b.files_into_build_directory.is_empty())
+            {
+                if !out.is_empty() {
+                    out.push(String::new());
+                }
+                out.extend(copy_into_build(dir, &b.files_into_build_directory));
+            }
+            out
+        }
         Some("CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
@@ -49,6 +60,23 @@ fn home_install_patch(files: &[String]) -> Vec<String> {
     out.extend(files.iter().map(|f| {
         format!(
             "        filter_file(r\"\\$ENV\\{{HOME\\}}\", \"${{CMAKE_INSTALL_PREFIX}}\", {})",
+            py_str(f)
+        )
+    }));
+    out
+}
+
+/// `patch()` copying files the metadata in `dir` names from the top.
+fn copy_into_build(dir: &str, files: &[String]) -> Vec<String> {
+    let mut out = vec![
+        "    def patch(self):".to_string(),
+        "        # The metadata names files only the top of the source has.".into(),
+    ];
+    out.extend(files.iter().map(|f| {
+        format!(
+            "        copy({}, join_path({}, {}))",
+            py_str(f),
+            py_str(dir),
             py_str(f)
         )
     }));
