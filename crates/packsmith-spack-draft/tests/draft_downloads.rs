@@ -56,21 +56,24 @@ fn brief_of_cmake(cmakelists: &str) -> SpackBrief {
 
 /// The brief of a temporary tree holding these files.
 pub(crate) fn brief_of_tree(files: &[(&str, &str)]) -> SpackBrief {
+    brief_of_tree_for(files, None)
+}
+
+/// The brief of a temporary tree holding these files, analysed for the
+/// package `wanted` (`--name`).
+fn brief_of_tree_for(files: &[(&str, &str)], wanted: Option<&str>) -> SpackBrief {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        packsmith_core::SourceInfo {
-            kind: "path".into(),
-            given: "fixture".into(),
-            release_tag: None,
-        },
-    )
-    .unwrap();
+    let info = packsmith_core::SourceInfo {
+        kind: "path".into(),
+        given: "fixture".into(),
+        release_tag: None,
+    };
+    let facts = packsmith_analyze::analyze_dir_for(dir.path(), info, wanted).unwrap();
     build_brief(&facts, TargetSpack::V0_23, &kb())
 }
 
@@ -421,7 +424,6 @@ install(FILES README DESTINATION share/doc)
 /// nothing, the C++ library as before.
 #[test]
 fn the_python_project_named_by_the_package_is_the_recipe() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.12)\nproject(caliper CXX)\noption(WITH_CUPTI \"CUPTI\" OFF)\nadd_library(caliper src/c.cpp)\ninstall(TARGETS caliper)\n"),
         ("src/c.cpp", "int f() { return 0; }\n"),
@@ -429,20 +431,7 @@ fn the_python_project_named_by_the_package_is_the_recipe() {
         ("python/caliper-reader/setup.py", "from setuptools import setup\nsetup(name=\"caliper-reader\", version=\"0.4.0\", description=\"A Python library for reading Caliper .cali files\", packages=[\"caliperreader\"])\n"),
         ("python/caliper-reader/caliperreader/__init__.py", "\n"),
     ];
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let info = packsmith_core::SourceInfo {
-        kind: "path".into(),
-        given: "fixture".into(),
-        release_tag: None,
-    };
-    let facts =
-        packsmith_analyze::analyze_dir_for(dir.path(), info.clone(), Some("py-caliper-reader"))
-            .unwrap();
-    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    let b = brief_of_tree_for(&files, Some("py-caliper-reader"));
     assert_eq!(b.base_classes, vec!["PythonPackage".to_string()]);
     assert_eq!(b.build_directory.as_deref(), Some("python/caliper-reader"));
     assert_eq!(b.license.as_deref(), Some("BSD-3-Clause"));
@@ -457,8 +446,7 @@ fn the_python_project_named_by_the_package_is_the_recipe() {
         parse_recipe(&text, "package.py").syntax_errors.is_empty(),
         "{text}"
     );
-    let whole = packsmith_analyze::analyze_dir_for(dir.path(), info, None).unwrap();
-    let b = build_brief(&whole, TargetSpack::V0_23, &kb());
+    let b = brief_of_tree(&files);
     assert_eq!(
         b.base_classes.first().map(String::as_str),
         Some("CMakePackage")
@@ -473,7 +461,6 @@ fn the_python_project_named_by_the_package_is_the_recipe() {
 /// `license("file: …")`.
 #[test]
 fn a_named_python_project_gets_the_files_its_metadata_names() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("rust/Cargo.toml", "[package]\nname = \"roman-numerals-rs\"\nversion = \"3.1.0\"\n"),
         ("rust/src/lib.rs", "\n"),
@@ -482,19 +469,7 @@ fn a_named_python_project_gets_the_files_its_metadata_names() {
         ("python/pyproject.toml", "[build-system]\nrequires = [\"flit_core>=3.7,<4\"]\nbuild-backend = \"flit_core.buildapi\"\n\n[project]\nname = \"roman-numerals-py\"\nversion = \"3.1.0\"\nreadme = \"README.rst\"\nlicense.file = \"LICENCE.rst\"\n"),
         ("python/roman_numerals/__init__.py", "\n"),
     ];
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let info = packsmith_core::SourceInfo {
-        kind: "path".into(),
-        given: "fixture".into(),
-        release_tag: None,
-    };
-    let facts =
-        packsmith_analyze::analyze_dir_for(dir.path(), info, Some("py-roman-numerals-py")).unwrap();
-    let b = build_brief(&facts, TargetSpack::V0_23, &kb());
+    let b = brief_of_tree_for(&files, Some("py-roman-numerals-py"));
     assert_eq!(b.base_classes, vec!["PythonPackage".to_string()]);
     let text = render_recipe(&b, &DraftOptions::default());
     assert!(

@@ -53,33 +53,41 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
 
 /// `patch()` pointing installs into `$ENV{HOME}` at the prefix.
 fn home_install_patch(files: &[String]) -> Vec<String> {
-    let mut out = vec![
-        "    def patch(self):".to_string(),
-        "        # Upstream installs into $HOME; install into the prefix instead.".into(),
-    ];
-    out.extend(files.iter().map(|f| {
+    let lines = files.iter().map(|f| {
         format!(
-            "        filter_file(r\"\\$ENV\\{{HOME\\}}\", \"${{CMAKE_INSTALL_PREFIX}}\", {})",
+            "filter_file(r\"\\$ENV\\{{HOME\\}}\", \"${{CMAKE_INSTALL_PREFIX}}\", {})",
             py_str(f)
         )
-    }));
-    out
+    });
+    patch_method(
+        "Upstream installs into $HOME; install into the prefix instead.",
+        lines,
+    )
 }
 
 /// `patch()` copying files the metadata in `dir` names from the top.
 fn copy_into_build(dir: &str, files: &[String]) -> Vec<String> {
-    let mut out = vec![
-        "    def patch(self):".to_string(),
-        "        # The metadata names files only the top of the source has.".into(),
-    ];
-    out.extend(files.iter().map(|f| {
+    let lines = files.iter().map(|f| {
         format!(
-            "        copy({}, join_path({}, {}))",
+            "copy({}, join_path({}, {}))",
             py_str(f),
             py_str(dir),
             py_str(f)
         )
-    }));
+    });
+    patch_method(
+        "The metadata names files only the top of the source has.",
+        lines,
+    )
+}
+
+/// `def patch(self):`, a comment saying why, then `lines`.
+fn patch_method(why: &str, lines: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out = vec![
+        "    def patch(self):".to_string(),
+        format!("        # {why}"),
+    ];
+    out.extend(lines.map(|l| format!("        {l}")));
     out
 }
 
