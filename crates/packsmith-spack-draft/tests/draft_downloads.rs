@@ -490,6 +490,32 @@ fn a_named_python_project_gets_the_files_its_metadata_names() {
     );
 }
 
+/// zpp's shape: a CMakeLists.txt for `add_subdirectory` users, which stops
+/// when it is the top-level project, beside the Python package that is the
+/// build: the recipe is the Python package's, with nothing of the CMake part.
+#[test]
+fn a_cmake_part_beside_the_python_build_adds_nothing() {
+    let b = brief_of_tree(&[
+        (
+            "CMakeLists.txt",
+            "cmake_minimum_required(VERSION 3.16)\nif(\"${CMAKE_CURRENT_SOURCE_DIR}\" STREQUAL \"${CMAKE_SOURCE_DIR}\")\n  message(FATAL_ERROR \"use add_subdirectory, or pip\")\nendif()\nfind_package(Python 3.8 REQUIRED COMPONENTS Interpreter)\nfind_package(ZLIB REQUIRED)\n",
+        ),
+        (
+            "pyproject.toml",
+            "[build-system]\nrequires = [\"setuptools >= 59.6\"]\nbuild-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"zpp\"\nversion = \"1.1.0\"\n",
+        ),
+    ]);
+    assert_eq!(b.base_classes, vec!["PythonPackage".to_string()]);
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    assert!(
+        !deps
+            .iter()
+            .any(|d| d.starts_with("cmake") || d.starts_with("zlib")),
+        "{deps:?}"
+    );
+    assert_eq!(b.cmake_constraint, None);
+}
+
 /// Clara's shape: one executable, the tests, which CTest runs; no install().
 const TESTS_ONLY_CMAKE: &str = "cmake_minimum_required(VERSION 3.8.2)\nproject(Parsely)\n\
     include_directories(include third_party)\n\

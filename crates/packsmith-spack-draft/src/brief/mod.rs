@@ -252,6 +252,22 @@ pub fn build_brief_with(
     kb: &dyn SpackNames,
     overrides: &BriefOverrides,
 ) -> SpackBrief {
+    // A CMake build that refuses to be the top-level project is a part for
+    // other CMake builds: none of its lookups or options are this package's.
+    let without_part;
+    let facts = match &facts.cmake {
+        Some(c)
+            if c.refuses_top_level.is_some()
+                && facts.primary_build_system != Some(BuildSystemKind::Cmake) =>
+        {
+            without_part = RepoFacts {
+                cmake: None,
+                ..facts.clone()
+            };
+            &without_part
+        }
+        _ => facts,
+    };
     let mut brief = metadata(facts, target);
     overrides.apply(&mut brief);
     base_classes(facts, &mut brief);
