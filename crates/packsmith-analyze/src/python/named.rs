@@ -2,6 +2,7 @@
 //! `streaming/py/`, `python/caliper-reader/`): the package asked for is
 //! the project that declares its name, wherever it sits.
 
+use super::requirement::normalize_name;
 use super::{pyproject, setup_cfg, setup_py, MANIFESTS};
 use crate::context::Ctx;
 use crate::support::toml_doc::{str_of, TomlDoc};
@@ -17,8 +18,9 @@ const MAX_DEPTH: usize = 3;
 /// name is no Python package's, when the top level declares it, or when
 /// no project does.
 pub fn named_subproject(view: &RepoView, wanted: &str) -> Option<String> {
-    let wanted = normalise(wanted.strip_prefix("py-")?);
-    let declares = |dir: &str| declared_name(view, dir).is_some_and(|n| normalise(&n) == wanted);
+    let wanted = normalize_name(wanted.strip_prefix("py-")?);
+    let declares =
+        |dir: &str| declared_name(view, dir).is_some_and(|n| normalize_name(&n) == wanted);
     if declares("") {
         return None;
     }
@@ -91,35 +93,11 @@ fn declared_name(view: &RepoView, dir: &str) -> Option<String> {
     facts.name
 }
 
-/// As PyPI compares names: case and runs of `-`, `_`, `.` do not count.
-fn normalise(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if matches!(c, '-' | '_' | '.') {
-            if !out.ends_with('-') {
-                out.push('-');
-            }
-        } else {
-            out.push(c.to_ascii_lowercase());
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn view_of(files: &[(&str, &str)]) -> (tempfile::TempDir, RepoView) {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        let view = RepoView::walk(dir.path(), &mut Vec::new());
-        (dir, view)
-    }
+    use crate::view::test_view_of as view_of;
 
     /// agent-protocol's shape: three Python projects, none at the top; the
     /// one asked for is two levels down, behind one that sorts first.

@@ -21,34 +21,33 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
         Some("MakefilePackage") => makefile(b.make_prefix_variable.as_deref()),
-        Some("PythonPackage") => {
-            let mut out = scm_version(&b.scm_version_env);
-            if let (Some(dir), false) =
-                (&b.build_directory, b.files_into_build_directory.is_empty())
-            {
-                if !out.is_empty() {
-                    out.push(String::new());
-                }
-                out.extend(copy_into_build(dir, &b.files_into_build_directory));
-            }
-            out
-        }
+        Some("PythonPackage") => scm_version(&b.scm_version_env),
         Some("CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
-    if base == Some("CMakePackage") && !b.home_install_files.is_empty() {
-        if !out.is_empty() {
-            out.push(String::new());
+    if let (Some("PythonPackage"), Some(dir)) = (base, &b.build_directory) {
+        if !b.files_into_build_directory.is_empty() {
+            push_method(
+                &mut out,
+                copy_into_build(dir, &b.files_into_build_directory),
+            );
         }
-        out.extend(home_install_patch(&b.home_install_files));
+    }
+    if base == Some("CMakePackage") && !b.home_install_files.is_empty() {
+        push_method(&mut out, home_install_patch(&b.home_install_files));
     }
     if let (Some("CMakePackage"), Some(plan)) = (base, &b.install) {
-        if !out.is_empty() {
-            out.push(String::new());
-        }
-        out.extend(super::install::render_install(plan));
+        push_method(&mut out, super::install::render_install(plan));
     }
     out
+}
+
+/// Appends `method` after the methods in `out`, a blank line between.
+fn push_method(out: &mut Vec<String>, method: Vec<String>) {
+    if !out.is_empty() {
+        out.push(String::new());
+    }
+    out.extend(method);
 }
 
 /// `patch()` pointing installs into `$ENV{HOME}` at the prefix.

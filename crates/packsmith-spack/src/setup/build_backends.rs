@@ -3,8 +3,8 @@
 //! Debian 12's hatchling 1.12 knows no trove classifier newer than 2022, so
 //! every project declaring `Programming Language :: Python :: 3.13` fails to
 //! build with it, whoever wrote the recipe; a Spack that builds its own
-//! `py-hatchling` has a current one. Likewise flit_core. Optional: offline the set-up keeps the
-//! system's backends and says so.
+//! `py-hatchling` has a current one. Likewise flit_core. Optional: offline
+//! the set-up keeps the system's backends and says so.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
