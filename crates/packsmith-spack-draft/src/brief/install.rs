@@ -47,29 +47,28 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
             });
         }
     }
-    // A Python project below the top (`python/`, or the one of several
-    // that declares the package asked for): pip runs in its directory.
-    if facts.primary_build_system == Some(BuildSystemKind::Python) {
-        if let Some(root) = &facts.build_root {
-            brief.build_directory = Some(root.value.clone());
-            brief.notes.push(BriefNote {
-                message: format!("the Python project is in `{}`: build_directory", root.value),
-                evidence: Some(root.evidence.clone()),
-            });
-            if let Some(py) = &facts.python {
-                brief
-                    .files_into_build_directory
-                    .clone_from(&py.files_from_top);
-            }
-        }
-    }
-    if facts.primary_build_system == Some(BuildSystemKind::Makefile) {
-        if let Some(root) = &facts.build_root {
-            brief.build_directory = Some(root.value.clone());
-            brief.notes.push(BriefNote {
-                message: format!("the Makefile is in `{}`: build_directory", root.value),
-                evidence: Some(root.evidence.clone()),
-            });
+    // A Makefile, or a Python project, below the top (`python/`, or the one
+    // of several that declares the package asked for): the build runs in
+    // its directory.
+    let build_file = match facts.primary_build_system {
+        Some(BuildSystemKind::Makefile) => Some("the Makefile"),
+        Some(BuildSystemKind::Python) => Some("the Python project"),
+        _ => None,
+    };
+    if let (Some(what), Some(root)) = (build_file, &facts.build_root) {
+        brief.build_directory = Some(root.value.clone());
+        brief.notes.push(BriefNote {
+            message: format!("{what} is in `{}`: build_directory", root.value),
+            evidence: Some(root.evidence.clone()),
+        });
+        if let Some(py) = facts
+            .python
+            .as_ref()
+            .filter(|_| what == "the Python project")
+        {
+            brief
+                .files_into_build_directory
+                .clone_from(&py.files_from_top);
         }
     }
     brief.make_prefix_variable = facts
