@@ -64,7 +64,7 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
         if let Some(py) = facts
             .python
             .as_ref()
-            .filter(|_| what == "the Python project")
+            .filter(|_| facts.primary_build_system == Some(BuildSystemKind::Python))
         {
             brief
                 .files_into_build_directory
