@@ -17,11 +17,36 @@ use super::venv::pip_install;
 /// hatchling onto the build's path beside this one. Debian 12's flit_core
 /// 3.8 cannot read the version of a package whose `__init__` imports its
 /// own subpackages by absolute name, which 3.9 fixed (pypdf asks for 3.9).
+/// Its setuptools 66 refuses a PEP 639 licence expression
+/// (`license = "MIT"`), which needs 77; 80.9 is the last with
+/// `pkg_resources`, which older `setup.py` files still import. Its
+/// setuptools-scm 7.1 ignores `version_file`, which 8 reads.
 pub const BUILD_BACKENDS: &[(&str, &str, &str)] = &[
     ("py-hatchling", "hatchling", "1.29.0"),
     ("py-hatch-vcs", "hatch-vcs", "0.5.0"),
     ("py-flit-core", "flit_core", "3.12.0"),
+    ("py-setuptools", "setuptools", "80.9.0"),
+    ("py-setuptools-scm", "setuptools-scm", "9.2.2"),
 ];
+
+/// What the backends import, pinned too and installed with `--no-deps`, so
+/// a set-up made next year holds the same files (pip would otherwise take
+/// each one's newest). trove-classifiers is PyPI's newest: hatchling checks
+/// every classifier against it.
+const BACKEND_REQUIREMENTS: &[(&str, &str)] = &[
+    ("packaging", "26.2"),
+    ("pathspec", "1.1.1"),
+    ("pluggy", "1.6.0"),
+    ("trove-classifiers", "2026.9.21.13"),
+];
+
+/// Every distribution the directory holds, at its pinned version.
+fn pins() -> impl Iterator<Item = (&'static str, &'static str)> {
+    BUILD_BACKENDS
+        .iter()
+        .map(|(_, dist, version)| (*dist, *version))
+        .chain(BACKEND_REQUIREMENTS.iter().copied())
+}
 
 /// The directory holding the pinned backends and what they import, made
 /// when missing or stale; or why not (nothing is left half-made then).
@@ -32,11 +57,14 @@ pub(crate) fn ensure_build_backends(prefix: &Path, python: &Path) -> Result<Path
     }
     let tmp = prefix.join(format!(".build-backends.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let pins: Vec<String> = BUILD_BACKENDS
-        .iter()
-        .map(|(_, dist, version)| format!("{dist}=={version}"))
+    let pins: Vec<String> = pins()
+        .map(|(dist, version)| format!("{dist}=={version}"))
         .collect();
-    let mut args: Vec<&OsStr> = vec![OsStr::new("--no-compile"), OsStr::new("--target")];
+    let mut args: Vec<&OsStr> = vec![
+        OsStr::new("--no-compile"),
+        OsStr::new("--no-deps"),
+        OsStr::new("--target"),
+    ];
     args.push(tmp.as_os_str());
     args.extend(pins.iter().map(OsStr::new));
     if let Err(why) = pip_install(python, args) {
@@ -52,7 +80,7 @@ pub(crate) fn ensure_build_backends(prefix: &Path, python: &Path) -> Result<Path
 
 /// Whether `dir` holds each pinned distribution at its version.
 fn holds_pins(dir: &Path) -> bool {
-    BUILD_BACKENDS.iter().all(|(_, dist, version)| {
+    pins().all(|(dist, version)| {
         let name = dist.replace('-', "_");
         dir.join(format!("{name}-{version}.dist-info")).is_dir()
     })
@@ -66,7 +94,7 @@ mod tests {
     fn a_directory_with_every_pin_is_kept_and_one_missing_a_pin_is_not() {
         let dir = tempfile::tempdir().unwrap();
         assert!(!holds_pins(dir.path()));
-        for (_, dist, version) in BUILD_BACKENDS {
+        for (dist, version) in pins() {
             let name = dist.replace('-', "_");
             std::fs::create_dir_all(dir.path().join(format!("{name}-{version}.dist-info")))
                 .unwrap();
@@ -74,6 +102,12 @@ mod tests {
         assert!(holds_pins(dir.path()));
         std::fs::remove_dir_all(dir.path().join("hatch_vcs-0.5.0.dist-info")).unwrap();
         std::fs::create_dir_all(dir.path().join("hatch_vcs-0.4.0.dist-info")).unwrap();
+        assert!(!holds_pins(dir.path()));
+        // A backend's own requirement is a pin as much as the backend.
+        std::fs::remove_dir_all(dir.path().join("hatch_vcs-0.4.0.dist-info")).unwrap();
+        std::fs::create_dir_all(dir.path().join("hatch_vcs-0.5.0.dist-info")).unwrap();
+        assert!(holds_pins(dir.path()));
+        std::fs::remove_dir_all(dir.path().join("packaging-26.2.dist-info")).unwrap();
         assert!(!holds_pins(dir.path()));
     }
 

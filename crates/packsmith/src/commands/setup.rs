@@ -116,7 +116,8 @@ pub fn run(args: &SetupArgs) -> Result<Exit, CliError> {
         Err(why) => writeln!(
             out,
             "Python build backends: the system's ({why}); a project declaring a newer trove \
-             classifier than they know fails to build until a rerun with network installs them"
+             classifier than they know, or a PEP 639 licence expression, fails to build until a \
+             rerun with network installs them"
         ),
     };
     let _ = writeln!(
