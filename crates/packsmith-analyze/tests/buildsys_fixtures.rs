@@ -169,3 +169,20 @@ fn a_licence_file_the_metadata_names_is_read() {
     assert_eq!(license.spdx, packsmith_core::LicenseFact::UNKNOWN);
     assert_eq!(license.evidence.file, "TERMS.txt");
 }
+
+/// `LICENSE-APACHE` beside `LICENSE-MIT`, and no `LICENSE`, offers either:
+/// the licence is both, as an SPDX `OR`; one of them alone is that one.
+#[test]
+fn the_rust_pair_of_licence_files_is_a_choice() {
+    let mit = "MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n";
+    let apache = "                                 Apache License\n                           Version 2.0, January 2004\n";
+    let cmake = "cmake_minimum_required(VERSION 3.20)\nproject(demo C)\n";
+    let facts = super::common::facts_of(&[
+        ("CMakeLists.txt", cmake),
+        ("LICENSE-APACHE", apache),
+        ("LICENSE-MIT", mit),
+    ]);
+    assert_eq!(facts.license.unwrap().spdx, "Apache-2.0 OR MIT");
+    let facts = super::common::facts_of(&[("CMakeLists.txt", cmake), ("LICENSE-MIT", mit)]);
+    assert_eq!(facts.license.unwrap().spdx, "MIT");
+}

@@ -40,6 +40,9 @@ struct Fingerprint {
     /// True for a GNU licence, whose id gets `-only` or `-or-later`.
     gnu: bool,
     clauses: &'static [&'static str],
+    /// A phrase whose presence rules the licence out (the condition a
+    /// longer licence adds to the same grant).
+    absent: Option<&'static str>,
 }
 
 const fn gnu(id: &'static str, clauses: &'static [&'static str]) -> Fingerprint {
@@ -47,6 +50,7 @@ const fn gnu(id: &'static str, clauses: &'static [&'static str]) -> Fingerprint 
         id,
         gnu: true,
         clauses,
+        absent: None,
     }
 }
 
@@ -55,6 +59,7 @@ const fn fixed(id: &'static str, clauses: &'static [&'static str]) -> Fingerprin
         id,
         gnu: false,
         clauses,
+        absent: None,
     }
 }
 
@@ -107,6 +112,14 @@ const FINGERPRINTS: &[Fingerprint] = &[
         &["this is free and unencumbered software released into the public domain"],
     ),
     fixed("CC0-1.0", &["cc0 1.0 universal"]),
+    // The ISC grant without the ISC's condition that the notice be kept.
+    Fingerprint {
+        absent: Some("provided that the above copyright notice"),
+        ..fixed(
+            "0BSD",
+            &["permission to use, copy, modify, and/or distribute this software for any purpose"],
+        )
+    },
     fixed(
         "ISC",
         &["permission to use, copy, modify, and/or distribute this software for any purpose"],
@@ -171,11 +184,30 @@ const GNU_NAMES: &[(&str, &[(&str, &str)])] = &[
 /// ("… as published by the Free Software Foundation, either version 3").
 const VERSION_WINDOW_CHARS: usize = 100;
 
+/// Words by which a text offers its licences as a choice ("either the
+/// Zero-Clause BSD licence or the CC0"), looked for in its opening only:
+/// further down, "either express or implied" is a warranty's.
+const CHOICE_PHRASES: &[&str] = &[
+    "terms of either",
+    "licensed under either",
+    "under either the",
+    "dual licensed",
+    "dual-licensed",
+    "dual licence",
+    "dual license",
+];
+
+/// How much of a text's opening is read for a choice of licences.
+const CHOICE_WINDOW_CHARS: usize = 1_000;
+
 /// A licence recognised in a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recognised {
     /// The SPDX id, or a GNU licence's id without `-only`/`-or-later`.
     pub id: &'static str,
+    /// Another licence the text offers in its place (never a GNU one: the
+    /// GNU texts name one another).
+    pub or: Option<&'static str>,
     pub gnu: bool,
     /// The line of the clause (or SPDX line, or name) that matched.
     pub line: u32,
@@ -188,7 +220,19 @@ impl Recognised {
     /// The SPDX id; a GNU licence's says whether later versions are allowed.
     pub fn spdx(&self, later_versions: bool) -> String {
         match (self.gnu, later_versions) {
-            (false, _) => self.id.to_string(),
+            (false, _) => match self.or {
+                // SPDX compares expressions as sets: alphabetical order keeps
+                // the draft's line the same whichever text comes first.
+                Some(other) => {
+                    let (a, b) = if self.id <= other {
+                        (self.id, other)
+                    } else {
+                        (other, self.id)
+                    };
+                    format!("{a} OR {b}")
+                }
+                None => self.id.to_string(),
+            },
             (true, true) => format!("{}-or-later", self.id),
             (true, false) => format!("{}-only", self.id),
         }
@@ -209,9 +253,19 @@ fn spdx_line(text: &str) -> Option<Recognised> {
     text.lines().take(50).enumerate().find_map(|(index, line)| {
         let rest = line.split("SPDX-License-Identifier:").nth(1)?;
         let id = rest.trim().trim_end_matches("*/").trim();
-        let known = SPDX_IDS.iter().copied().find(|known| *known == id)?;
+        let id = id
+            .strip_prefix('(')
+            .and_then(|i| i.strip_suffix(')'))
+            .unwrap_or(id);
+        let known = |id: &str| SPDX_IDS.iter().copied().find(|known| *known == id.trim());
+        // `MIT OR Apache-2.0`: a choice of two known ids.
+        let (id, or) = match id.split_once(" OR ") {
+            Some((a, b)) => (known(a)?, Some(known(b)?)),
+            None => (known(id)?, None),
+        };
         Some(Recognised {
-            id: known,
+            id,
+            or,
             gnu: false,
             line: index as u32 + 1,
             by_name: false,
@@ -219,20 +273,49 @@ fn spdx_line(text: &str) -> Option<Recognised> {
     })
 }
 
-/// The first fingerprint whose clauses all appear.
+/// The first fingerprint whose clauses all appear, with a second licence
+/// where the text offers a choice.
 fn by_clauses(normal: &Normalised) -> Option<Recognised> {
-    FINGERPRINTS.iter().find_map(|print| {
-        let (first, rest) = print.clauses.split_first()?;
-        let at = normal.find(first)?;
-        rest.iter()
-            .all(|c| normal.find(c).is_some())
-            .then(|| Recognised {
-                id: print.id,
-                gnu: print.gnu,
-                line: normal.line_of(at),
-                by_name: false,
-            })
+    let (print, at) = FINGERPRINTS
+        .iter()
+        .find_map(|p| Some((p, matched(p, normal)?)))?;
+    Some(Recognised {
+        id: print.id,
+        or: alternative(print, &at, normal),
+        gnu: print.gnu,
+        line: normal.line_of(at[0]),
+        by_name: false,
     })
+}
+
+/// Where each of the fingerprint's clauses is, when all are and its
+/// `absent` phrase is not.
+fn matched(print: &Fingerprint, normal: &Normalised) -> Option<Vec<usize>> {
+    if print.absent.is_some_and(|a| normal.find(a).is_some()) {
+        return None;
+    }
+    print.clauses.iter().map(|c| normal.find(c)).collect()
+}
+
+/// A second, different licence the text offers beside `first`. A licence
+/// whose clause is one of `first`'s own (BSD-2's within BSD-3's, the ISC
+/// grant within 0BSD) is part of that text, not a choice.
+fn alternative(first: &Fingerprint, at: &[usize], normal: &Normalised) -> Option<&'static str> {
+    let opening = normal
+        .text()
+        .char_indices()
+        .nth(CHOICE_WINDOW_CHARS)
+        .map_or(normal.text(), |(end, _)| &normal.text()[..end]);
+    if first.gnu || !CHOICE_PHRASES.iter().any(|p| opening.contains(p)) {
+        return None;
+    }
+    FINGERPRINTS
+        .iter()
+        .filter(|p| !p.gnu && p.id != first.id)
+        .find_map(|p| {
+            let its = matched(p, normal)?;
+            its.iter().all(|i| !at.contains(i)).then_some(p.id)
+        })
 }
 
 /// The GNU licence a text names first, in the version named right after.
@@ -253,6 +336,7 @@ fn gnu_by_name(normal: &Normalised) -> Option<Recognised> {
         .map(|(_, id)| *id)?;
     Some(Recognised {
         id,
+        or: None,
         gnu: true,
         line: normal.line_of(at),
         by_name: true,
@@ -301,6 +385,7 @@ const SPDX_IDS: &[&str] = &[
     "Zlib",
     "Unlicense",
     "CC0-1.0",
+    "0BSD",
     "AGPL-3.0-only",
     "AGPL-3.0-or-later",
     "EPL-2.0",
@@ -342,9 +427,27 @@ pub fn detect(ctx: &mut Ctx<'_>, metadata: Option<(String, String)>) -> Option<L
         })
 }
 
-/// The first licence file whose text is recognised.
+/// The first licence file whose text is recognised. `LICENSE-MIT` beside
+/// `LICENSE-APACHE` (and no `LICENSE`) is the Rust ecosystem's offer of
+/// either: both, as an SPDX `OR`.
 fn from_license_files(ctx: &mut Ctx<'_>) -> Option<LicenseFact> {
-    LICENSE_FILES.iter().find_map(|name| from_file(ctx, name))
+    let mut fact = LICENSE_FILES.iter().find_map(|name| from_file(ctx, name))?;
+    if fact.evidence.file.starts_with("LICENSE-") {
+        let others: Vec<String> = LICENSE_FILES
+            .iter()
+            .filter(|name| name.starts_with("LICENSE-") && **name != fact.evidence.file)
+            .filter_map(|name| from_file(ctx, name))
+            .map(|other| other.spdx)
+            .filter(|id| *id != fact.spdx && !id.contains(" OR "))
+            .collect();
+        let mut ids: Vec<&str> = others.iter().map(String::as_str).collect();
+        if !ids.is_empty() && !fact.spdx.contains(" OR ") {
+            ids.push(&fact.spdx);
+            ids.sort_unstable();
+            fact.spdx = ids.join(" OR ");
+        }
+    }
+    Some(fact)
 }
 
 /// The licence the text of file `name` is recognised as.
@@ -451,6 +554,7 @@ mod tests {
             found,
             Recognised {
                 id: "LGPL-2.1",
+                or: None,
                 gnu: true,
                 line: 2,
                 by_name: true
@@ -463,6 +567,32 @@ mod tests {
         assert_eq!(id_of(agpl), Some(("AGPL-3.0-only".to_string(), 1)));
         // A version the licence was never published in is no licence.
         assert_eq!(id_of("GNU Lesser General Public License version 2"), None);
+    }
+
+    /// The ISC grant alone is the Zero-Clause BSD; a text offering two
+    /// licences is both, as an SPDX `OR`; a text that only contains a
+    /// shorter licence's clause, or says "either" of a warranty, is one.
+    #[test]
+    fn zero_clause_bsd_and_a_choice_of_two_licences() {
+        let zero = "Copyright (c) 2024 demo\n\nPermission to use, copy, modify, and/or distribute this software for\nany purpose with or without fee is hereby granted.\n\nTHE SOFTWARE IS PROVIDED \"AS IS\"";
+        assert_eq!(id_of(zero), Some(("0BSD".to_string(), 3)));
+        let dual = format!(
+            "Licence\n\nThis project is licenced under the terms of either the Zero-Clause BSD licence\nor the CC0 1.0 Universal licence.\n\n{zero}\n\nCC0 1.0 Universal\n\nStatement of Purpose\n"
+        );
+        assert_eq!(identify(&dual).unwrap().spdx(false), "0BSD OR CC0-1.0");
+        let rust_style = "Licensed under either of Apache License, Version 2.0 or the MIT license at your option.\n\nPermission is hereby granted, free of charge, to any person\n\nApache License\nVersion 2.0, January 2004";
+        assert_eq!(
+            identify(rust_style).unwrap().spdx(false),
+            "Apache-2.0 OR MIT"
+        );
+        // BSD-2's clause inside BSD-3's text is no second licence.
+        let bsd3 = "Dual licensed? No: under either the BSD licence alone.\nRedistribution and use in source and binary forms, with or without\nmodification... 3. Neither the name of the copyright holder";
+        assert_eq!(identify(bsd3).unwrap().spdx(false), "BSD-3-Clause");
+        // No choice offered: the first licence alone, whatever else is quoted.
+        let line = "// SPDX-License-Identifier: (MIT OR Apache-2.0)\n";
+        assert_eq!(identify(line).unwrap().spdx(false), "Apache-2.0 OR MIT");
+        let bundled = "Permission is hereby granted, free of charge, to any person\nWITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.\n\nVendored: Redistribution and use in source and binary forms";
+        assert_eq!(identify(bundled).unwrap().spdx(false), "MIT");
     }
 
     #[test]

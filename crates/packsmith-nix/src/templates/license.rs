@@ -35,6 +35,10 @@ const TABLE: &[(&str, &str)] = &[
 /// `GPL-3.0+` spellings included), or None when unknown.
 pub fn nixpkgs_license(spdx: &str) -> Option<&'static str> {
     let spdx = spdx.trim();
+    // An expression is no one licence, whichever names it holds.
+    if spdx.contains(" OR ") || spdx.contains(" AND ") {
+        return None;
+    }
     let canonical = match spdx {
         "GPL-2.0" => "GPL-2.0-only",
         "GPL-2.0+" => "GPL-2.0-or-later",

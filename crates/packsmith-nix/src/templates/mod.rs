@@ -634,13 +634,22 @@ impl Draft {
         if let Some(h) = input.homepage.as_ref().filter(|h| !is_placeholder_url(h)) {
             m.push(format!("  homepage = {};", quote(h)));
         }
-        match input.license.as_deref().map(|s| (s, nixpkgs_license(s))) {
-            Some((_, Some(attr))) => m.push(format!("  license = lib.licenses.{attr};")),
-            Some((spdx, None)) => m.push(format!(
-                "  license = lib.licenses.free; # FIXME: map SPDX `{spdx}` to lib.licenses"
-            )),
-            None => m.push("  # FIXME: license = lib.licenses.<attr>;".to_string()),
-        }
+        // `A OR B` is a choice; nixpkgs writes a choice as the list of both.
+        let choice: Option<Vec<&str>> = input
+            .license
+            .as_deref()
+            .filter(|s| s.contains(" OR "))
+            .and_then(|s| s.split(" OR ").map(nixpkgs_license).collect());
+        m.push(match (choice, input.license.as_deref()) {
+            (Some(attrs), _) => format!("  license = with lib.licenses; [ {} ];", attrs.join(" ")),
+            (None, Some(spdx)) => match nixpkgs_license(spdx) {
+                Some(attr) => format!("  license = lib.licenses.{attr};"),
+                None => format!(
+                    "  license = lib.licenses.free; # FIXME: map SPDX `{spdx}` to lib.licenses"
+                ),
+            },
+            (None, None) => "  # FIXME: license = lib.licenses.<attr>;".to_string(),
+        });
         if let Some(c) = changelog(&input.src, self.open.contains("finalAttrs")) {
             m.push(format!("  changelog = {};", quote(&c)));
         }

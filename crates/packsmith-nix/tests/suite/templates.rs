@@ -1029,3 +1029,27 @@ fn a_makefile_without_install_target_gets_an_install_phase() {
         "{text}"
     );
 }
+
+/// A choice of licences (`A OR B`) is nixpkgs' list of both; one the table
+/// does not know leaves the FIXME, never half the choice.
+#[test]
+fn a_choice_of_licences_is_the_list_of_both() {
+    let mut input = TemplateInput::from_facts(
+        &facts(BuildSystemKind::Cmake),
+        "demo",
+        "1.2.0",
+        github_src("1.2.0"),
+    );
+    input.license = Some("0BSD OR CC0-1.0".into());
+    let text = render(Builder::Cmake, &input);
+    assert!(
+        text.contains("    license = with lib.licenses; [\n      bsd0\n      cc0\n    ];"),
+        "{text}"
+    );
+    input.license = Some("MIT OR LicenseRef-custom".into());
+    let text = render(Builder::Cmake, &input);
+    assert!(
+        text.contains("FIXME: map SPDX `MIT OR LicenseRef-custom`"),
+        "{text}"
+    );
+}
