@@ -798,3 +798,46 @@ fn repair_installs_a_recipe_from_a_local_tree_with_its_patches() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--version"), "{}", stderr(&o));
 }
+
+/// A project whose licence is a PEP 639 expression (`license = "MIT"`)
+/// needs setuptools 77; the set-up's pinned setuptools builds it, where
+/// Debian's 66 refuses the table whoever wrote the recipe.
+#[test]
+fn a_pep_639_licence_expression_installs_from_the_draft() {
+    let Some(env) =
+        common::test_spack_env("a_pep_639_licence_expression_installs_from_the_draft")
+    else {
+        return;
+    };
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("pyproject.toml"),
+        "[build-system]\nrequires = [\"setuptools>=77\"]\nbuild-backend = \"setuptools.build_meta\"\n\n\
+         [project]\nname = \"pep639demo\"\nversion = \"1.0\"\n\
+         description = \"Says hello, licensed by an SPDX expression.\"\n\
+         license = \"MIT\"\nlicense-files = [\"LICENSE\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.path().join("LICENSE"),
+        "MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n",
+    )
+    .unwrap();
+    std::fs::create_dir(src.path().join("pep639demo")).unwrap();
+    std::fs::write(
+        src.path().join("pep639demo").join("__init__.py"),
+        "def hello():\n    return \"hello\"\n",
+    )
+    .unwrap();
+    let draft = DraftRun::new(src.path(), &env);
+    let o = draft.run(&draft.args(&["--name", "py-pep639demo", "--version", "1.0"]));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("  install        ok"), "{err}");
+    let recipe = std::fs::read_to_string(
+        draft.out.path().join("py-pep639demo").join("package.py"),
+    )
+    .unwrap();
+    assert!(recipe.contains("class PyPep639demo(PythonPackage)"), "{recipe}");
+    assert!(recipe.contains("license(\"MIT\")"), "{recipe}");
+}

@@ -856,6 +856,7 @@ const MESON_BUILTIN_DEPENDENCIES: &[&str] = &[
 fn python_dependencies(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut SpackBrief) {
     if let Some(py) = &facts.python {
         if facts.primary_build_system == Some(BuildSystemKind::Python) {
+            requires_python(py, brief);
             for r in &py.build_requires {
                 add_python(brief, kb, r, &["build"]);
             }
@@ -865,6 +866,32 @@ fn python_dependencies(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut Spack
             brief.scm_version_env.clone_from(&py.scm_version_env);
         }
     }
+}
+
+/// `requires-python = ">=3.9"` as `depends_on("python@3.9:")`, the lowest
+/// Python the project runs on (pip refuses any older at install anyway).
+fn requires_python(py: &packsmith_core::PythonFacts, brief: &mut SpackBrief) {
+    let Some(specifier) = py.requires_python.as_deref() else {
+        return;
+    };
+    let Some(floor) = crate::update::diff::pep440_floor(specifier).filter(|f| f.starts_with("3."))
+    else {
+        return;
+    };
+    let file = py
+        .name_evidence
+        .as_ref()
+        .map_or("pyproject.toml", |e| e.file.as_str());
+    let d = dep(
+        &format!("python@{floor}:"),
+        None,
+        vec!["build".into(), "run".into()],
+        &format!("requires-python {specifier}"),
+        1.0,
+        "the project's requires-python",
+        Evidence::file(file),
+    );
+    push_dep(&mut brief.dependencies, d);
 }
 
 fn fetch_plan(facts: &RepoFacts) -> FetchPlan {

@@ -294,7 +294,7 @@ fn cmake_minimum(old: &RepoFacts, new: &RepoFacts, out: &mut Vec<FactChange>) {
 
 /// `>=3.9`, `~=1.2`, `>= 0.2.1, <1`: the lowest version a PEP 440
 /// specifier admits, when it names one.
-fn pep440_floor(specifier: &str) -> Option<String> {
+pub(crate) fn pep440_floor(specifier: &str) -> Option<String> {
     specifier.split(',').find_map(|clause| {
         let c = clause.trim();
         let v = c
