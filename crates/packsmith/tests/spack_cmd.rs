@@ -804,8 +804,7 @@ fn repair_installs_a_recipe_from_a_local_tree_with_its_patches() {
 /// Debian's 66 refuses the table whoever wrote the recipe.
 #[test]
 fn a_pep_639_licence_expression_installs_from_the_draft() {
-    let Some(env) =
-        common::test_spack_env("a_pep_639_licence_expression_installs_from_the_draft")
+    let Some(env) = common::test_spack_env("a_pep_639_licence_expression_installs_from_the_draft")
     else {
         return;
     };
@@ -834,10 +833,11 @@ fn a_pep_639_licence_expression_installs_from_the_draft() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("  install        ok"), "{err}");
-    let recipe = std::fs::read_to_string(
-        draft.out.path().join("py-pep639demo").join("package.py"),
-    )
-    .unwrap();
-    assert!(recipe.contains("class PyPep639demo(PythonPackage)"), "{recipe}");
+    let recipe =
+        std::fs::read_to_string(draft.out.path().join("py-pep639demo").join("package.py")).unwrap();
+    assert!(
+        recipe.contains("class PyPep639demo(PythonPackage)"),
+        "{recipe}"
+    );
     assert!(recipe.contains("license(\"MIT\")"), "{recipe}");
 }

@@ -1564,8 +1564,15 @@ fn add_python(
 ) {
     let mapping = map_name(&req.name, NameSource::Python, kb);
     let Some(name) = mapping.spack else { return };
+    // `>=4.13` is `@4.13:`, as maintainers write it; an upper bound or a
+    // pin is left out (Spack's versions of a package rarely match its
+    // releases' pins, and a cap guessed wrong forbids a good build).
+    let spec = match crate::update::diff::pep440_floor(&req.specifier) {
+        Some(floor) => format!("{name}@{floor}:"),
+        None => name,
+    };
     let d = dep(
-        &name,
+        &spec,
         None,
         types.iter().map(|t| t.to_string()).collect(),
         &req.name,
