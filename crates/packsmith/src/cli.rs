@@ -310,6 +310,11 @@ pub struct AnalyzeArgs {
     /// Print the full facts as JSON instead of the summary.
     #[arg(long)]
     pub json: bool,
+    /// The package the facts are for (`py-langchain-protocol`): in a
+    /// repository of several Python projects, the one declaring that name
+    /// is read, as `packsmith spack --name` reads it.
+    #[arg(long)]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]

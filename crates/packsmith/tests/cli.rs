@@ -75,6 +75,31 @@ fn analyze_reads_a_path_without_writing_to_it() {
     assert_eq!(before, after);
 }
 
+/// `--name py-X` reads the Python project that declares X, wherever it
+/// sits; without it the top-level one is read.
+#[test]
+fn analyze_with_a_name_reads_the_python_project_declaring_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    let project = |dir: &Path, name: &str| {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("pyproject.toml"),
+            format!("[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n\n[project]\nname = \"{name}\"\nversion = \"1.0\"\n"),
+        )
+        .unwrap();
+    };
+    project(repo.path(), "demo-top");
+    project(&repo.path().join("bindings").join("py"), "demo-protocol");
+    let dir = repo.path().to_str().unwrap();
+    let facts = json(&packsmith(&["analyze", "--json", dir], cache.path()));
+    assert_eq!(facts["python"]["name"], "demo-top");
+    let args = ["analyze", "--json", "--name", "py-demo-protocol", dir];
+    let facts = json(&packsmith(&args, cache.path()));
+    assert_eq!(facts["python"]["name"], "demo-protocol");
+    assert_eq!(facts["python"]["subdir"], "bindings/py");
+}
+
 #[test]
 fn missing_path_is_a_clear_error() {
     let cache = tempfile::tempdir().unwrap();

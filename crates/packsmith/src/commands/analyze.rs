@@ -4,7 +4,7 @@ use crate::cli::AnalyzeArgs;
 use crate::env_vars::cache_dir;
 use crate::exit::{CliError, Exit};
 use crate::progress::note;
-use packsmith_analyze::{analyze_dir, source, summary, AnalyzeError};
+use packsmith_analyze::{analyze_dir_for, source, summary, AnalyzeError};
 use packsmith_exec::CancelToken;
 use std::io::Write;
 
@@ -14,7 +14,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Exit, CliError> {
     let cancel = CancelToken::from_flag(packsmith_exec::install_cancel());
     let (root, info) = source::resolve(&args.source, &cache_dir(), &mut |line| note(line))
         .map_err(source_error)?;
-    let facts = analyze_dir(&root, info)?;
+    let facts = analyze_dir_for(&root, info, args.name.as_deref())?;
     // The handler only sets the flag: a Ctrl-C during the walk ends here.
     if cancel.is_cancelled() {
         return Err(
