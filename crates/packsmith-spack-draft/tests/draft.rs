@@ -282,3 +282,66 @@ fn programs_plain_make_leaves_unbuilt_are_build_targets() {
     );
     assert!(!text.contains("FIXME: no targets are known"), "{text}");
 }
+
+/// A Python project's requirement floors: `>=` is the version range, one
+/// above every version the target Spack's recipe declares is left out with
+/// a note (`spack audit` refuses it), and numpy asked for by the build and
+/// at run time is one dependency of both types.
+#[test]
+fn python_floors_the_target_spack_knows_and_one_dependency_per_package() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("pyproject.toml"),
+        "[build-system]\nrequires = [\"setuptools>=77.0.3\", \"numpy>=1.20\"]\n\
+         build-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"floors\"\n\
+         version = \"1.0\"\nrequires-python = \">=3.9\"\ndependencies = [\"numpy>=1.20\"]\n",
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: dir.path().display().to_string(),
+            release_tag: None,
+        },
+    )
+    .unwrap();
+    let versions = |list: &[&str]| list.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    let kb = packsmith_spack_knowledge::kb::NameIndex {
+        packages: ["py-setuptools", "py-numpy", "python"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        versions: [
+            ("py-setuptools".to_string(), versions(&["69.2.0", "68.0.0"])),
+            ("py-numpy".to_string(), versions(&["1.26.4", "1.24.2"])),
+            ("python".to_string(), versions(&["3.13.0", "3.11.2"])),
+        ]
+        .into_iter()
+        .collect(),
+        ..Default::default()
+    };
+    let brief = build_brief(&facts, TargetSpack::V0_23, &kb);
+    let text = render_recipe(&brief, &DraftOptions::default());
+    assert!(
+        text.contains("depends_on(\"python@3.9:\", type=(\"build\", \"run\"))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("depends_on(\"py-setuptools\", type=\"build\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("depends_on(\"py-numpy@1.20:\", type=(\"build\", \"run\"))"),
+        "{text}"
+    );
+    assert_eq!(text.matches("\"py-numpy").count(), 1, "{text}");
+    assert!(
+        brief
+            .notes
+            .iter()
+            .any(|n| n.message.contains("py-setuptools: the project asks for 77.0.3")),
+        "{:?}",
+        brief.notes
+    );
+}

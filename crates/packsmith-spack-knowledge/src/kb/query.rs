@@ -365,10 +365,26 @@ impl KnowledgeBase {
             let (p, v) = row.map_err(&e)?;
             variants.entry(p).or_default().push(v);
         }
+        let mut versions: HashMap<String, Vec<String>> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT p.name, v.version FROM versions v JOIN packages p ON p.id = v.pkg_id
+                 ORDER BY p.name, v.rowid",
+            )
+            .map_err(&e)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(&e)?;
+        for row in rows {
+            let (p, v) = row.map_err(&e)?;
+            versions.entry(p).or_default().push(v);
+        }
         Ok(NameIndex {
             packages,
             virtuals: virtuals.into_iter().collect(),
             variants,
+            versions,
         })
     }
 }
@@ -381,6 +397,8 @@ pub struct NameIndex {
     pub virtuals: HashMap<String, Vec<String>>,
     /// Package → its boolean variants (sorted).
     pub variants: HashMap<String, Vec<String>>,
+    /// Package → the versions its recipe declares, in the recipe's order.
+    pub versions: HashMap<String, Vec<String>>,
 }
 
 impl SpackNames for NameIndex {
@@ -396,6 +414,10 @@ impl SpackNames for NameIndex {
 
     fn bool_variants(&self, package: &str) -> Vec<String> {
         self.variants.get(package).cloned().unwrap_or_default()
+    }
+
+    fn versions(&self, package: &str) -> Vec<String> {
+        self.versions.get(package).cloned().unwrap_or_default()
     }
 
     fn provided_by(&self, package: &str) -> Vec<String> {

@@ -120,6 +120,12 @@ pub trait SpackNames {
     fn bool_variants(&self, _package: &str) -> Vec<String> {
         Vec::new()
     }
+
+    /// The versions `package`'s recipe declares, from the knowledge base;
+    /// none when it has no such data (then any version may be asked for).
+    fn versions(&self, _package: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// No knowledge base: trust the curated table, guess the rest.
