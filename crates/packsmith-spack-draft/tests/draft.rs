@@ -337,10 +337,9 @@ fn python_floors_the_target_spack_knows_and_one_dependency_per_package() {
     );
     assert_eq!(text.matches("\"py-numpy").count(), 1, "{text}");
     assert!(
-        brief
-            .notes
-            .iter()
-            .any(|n| n.message.contains("py-setuptools: the project asks for 77.0.3")),
+        brief.notes.iter().any(|n| n
+            .message
+            .contains("py-setuptools: the project asks for 77.0.3")),
         "{:?}",
         brief.notes
     );

@@ -14,6 +14,7 @@ mod option_roles;
 mod option_words;
 mod own_name;
 mod platform;
+pub(crate) mod python_floors;
 mod render;
 mod virtuals;
 
@@ -31,7 +32,6 @@ use packsmith_core::headers::library_of_header;
 use packsmith_core::{BuildSystemKind, Evidence, FeatureKind, Language, LicenseFact, RepoFacts};
 use packsmith_spack_knowledge::base_classes::class_for_kind;
 use packsmith_spack_knowledge::mapping::{map_name, Known, MappingKind, NameSource, SpackNames};
-use packsmith_spack_knowledge::spec::Version;
 use packsmith_spack_knowledge::target::TargetSpack;
 use platform::other_platform;
 use serde::{Deserialize, Serialize};
@@ -857,7 +857,7 @@ const MESON_BUILTIN_DEPENDENCIES: &[&str] = &[
 fn python_dependencies(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut SpackBrief) {
     if let Some(py) = &facts.python {
         if facts.primary_build_system == Some(BuildSystemKind::Python) {
-            requires_python(py, kb, brief);
+            python_floors::requires_python(py, kb, brief);
             for r in &py.build_requires {
                 add_python(brief, kb, r, &["build"]);
             }
@@ -867,70 +867,6 @@ fn python_dependencies(facts: &RepoFacts, kb: &dyn SpackNames, brief: &mut Spack
             brief.scm_version_env.clone_from(&py.scm_version_env);
         }
     }
-}
-
-/// Whether the target Spack's recipe of `package` declares a version at or
-/// above `floor` (or its versions are unknown): `spack audit` refuses a
-/// dependency no declared version meets. Else a note says which floor was
-/// left out and the newest version the recipe has.
-fn known_floor(
-    kb: &dyn SpackNames,
-    package: &str,
-    floor: &str,
-    evidence: &Evidence,
-    brief: &mut SpackBrief,
-) -> bool {
-    let Some(wanted) = Version::parse(floor) else {
-        return false;
-    };
-    let Some(newest) = kb
-        .versions(package)
-        .into_iter()
-        .filter_map(|v| Version::parse(&v))
-        .max()
-    else {
-        return true;
-    };
-    if newest >= wanted {
-        return true;
-    }
-    brief.notes.push(BriefNote {
-        message: format!(
-            "{package}: the project asks for {floor} or newer, and this Spack's recipe declares \
-             versions up to {newest}: the bound is left out (`spack audit` refuses a dependency no \
-             declared version meets); add it where the recipe has the version"
-        ),
-        evidence: Some(evidence.clone()),
-    });
-    false
-}
-
-/// `requires-python = ">=3.9"` as `depends_on("python@3.9:")`, the lowest
-/// Python the project runs on (pip refuses any older at install anyway).
-fn requires_python(py: &packsmith_core::PythonFacts, kb: &dyn SpackNames, brief: &mut SpackBrief) {
-    let Some(specifier) = py.requires_python.as_deref() else {
-        return;
-    };
-    let file = py
-        .name_evidence
-        .as_ref()
-        .map_or("pyproject.toml", |e| e.file.as_str());
-    let Some(floor) = crate::update::diff::pep440_floor(specifier)
-        .filter(|f| f.starts_with("3."))
-        .filter(|f| known_floor(kb, "python", f, &Evidence::file(file), brief))
-    else {
-        return;
-    };
-    let d = dep(
-        &format!("python@{floor}:"),
-        None,
-        vec!["build".into(), "run".into()],
-        &format!("requires-python {specifier}"),
-        1.0,
-        "the project's requires-python",
-        Evidence::file(file),
-    );
-    push_dep(&mut brief.dependencies, d);
 }
 
 fn fetch_plan(facts: &RepoFacts) -> FetchPlan {
@@ -1633,8 +1569,8 @@ fn add_python(
     // `>=4.13` is `@4.13:`, as maintainers write it; an upper bound or a
     // pin is left out (Spack's versions of a package rarely match its
     // releases' pins, and a cap guessed wrong forbids a good build).
-    let floor = crate::update::diff::pep440_floor(&req.specifier)
-        .filter(|floor| known_floor(kb, &name, floor, &req.evidence, brief));
+    let floor = python_floors::pep440_floor(&req.specifier)
+        .filter(|floor| python_floors::known_floor(kb, &name, floor, &req.evidence, brief));
     let spec = match floor {
         Some(floor) => format!("{name}@{floor}:"),
         None => name,

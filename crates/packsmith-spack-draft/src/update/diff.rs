@@ -6,6 +6,7 @@
 use packsmith_core::{Evidence, RepoFacts};
 use serde::{Deserialize, Serialize};
 
+use crate::brief::python_floors::pep440_floor;
 use crate::brief::{BriefDependency, BriefVariant, SpackBrief, VariantDefault};
 use packsmith_spack_knowledge::spec::{parse as parse_spec, Version};
 
@@ -290,20 +291,6 @@ fn cmake_minimum(old: &RepoFacts, new: &RepoFacts, out: &mut Vec<FactChange>) {
     if !same {
         compare(Topic::CmakeMinimum, "cmake", a, b, out);
     }
-}
-
-/// `>=3.9`, `~=1.2`, `>= 0.2.1, <1`: the lowest version a PEP 440
-/// specifier admits, when it names one.
-pub(crate) fn pep440_floor(specifier: &str) -> Option<String> {
-    specifier.split(',').find_map(|clause| {
-        let c = clause.trim();
-        let v = c
-            .strip_prefix(">=")
-            .or_else(|| c.strip_prefix("~="))?
-            .trim()
-            .trim_end_matches(".*");
-        Version::parse(v).map(|_| v.to_string())
-    })
 }
 
 fn floor_raised(old: Option<&str>, new: &str) -> bool {
