@@ -1,7 +1,7 @@
 //! Reading the knowledge base: statistics, one package, text search, and
 //! the name index that implements [`SpackNames`].
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -335,57 +335,42 @@ impl KnowledgeBase {
         for name in stmt.query_map([], |r| r.get::<_, String>(0)).map_err(&e)? {
             packages.insert(name.map_err(&e)?);
         }
-        let mut virtuals: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT DISTINCT v.virtual, p.name FROM provides v JOIN packages p ON p.id = v.pkg_id
-                 ORDER BY v.virtual, p.name",
-            )
-            .map_err(&e)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(&e)?;
-        for row in rows {
-            let (v, p) = row.map_err(&e)?;
-            virtuals.entry(v).or_default().push(p);
-        }
-        let mut variants: HashMap<String, Vec<String>> = HashMap::new();
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT DISTINCT p.name, v.name FROM variants v JOIN packages p ON p.id = v.pkg_id
-                 WHERE v.default_value IN ('True', 'False') ORDER BY p.name, v.name",
-            )
-            .map_err(&e)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(&e)?;
-        for row in rows {
-            let (p, v) = row.map_err(&e)?;
-            variants.entry(p).or_default().push(v);
-        }
-        let mut versions: HashMap<String, Vec<String>> = HashMap::new();
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT p.name, v.version FROM versions v JOIN packages p ON p.id = v.pkg_id
-                 ORDER BY p.name, v.rowid",
-            )
-            .map_err(&e)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-            .map_err(&e)?;
-        for row in rows {
-            let (p, v) = row.map_err(&e)?;
-            versions.entry(p).or_default().push(v);
-        }
+        // Each query's rows are (key, value), ordered: the values of one key
+        // keep that order.
+        let virtuals = self.grouped_lists(
+            "SELECT DISTINCT v.virtual, p.name FROM provides v JOIN packages p ON p.id = v.pkg_id
+             ORDER BY v.virtual, p.name",
+        )?;
+        let variants = self.grouped_lists(
+            "SELECT DISTINCT p.name, v.name FROM variants v JOIN packages p ON p.id = v.pkg_id
+             WHERE v.default_value IN ('True', 'False') ORDER BY p.name, v.name",
+        )?;
+        let versions = self.grouped_lists(
+            "SELECT p.name, v.version FROM versions v JOIN packages p ON p.id = v.pkg_id
+             ORDER BY p.name, v.rowid",
+        )?;
         Ok(NameIndex {
             packages,
-            virtuals: virtuals.into_iter().collect(),
+            virtuals,
             variants,
             versions,
         })
+    }
+
+    /// The rows of a two-column query, the second column's values grouped
+    /// under the first's.
+    fn grouped_lists(&self, query: &str) -> Result<HashMap<String, Vec<String>>, KbError> {
+        let e = sql(&self.path);
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        let mut stmt = self.conn.prepare(query).map_err(&e)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(&e)?;
+        for row in rows {
+            let (key, value) = row.map_err(&e)?;
+            out.entry(key).or_default().push(value);
+        }
+        Ok(out)
     }
 }
 
