@@ -221,16 +221,7 @@ impl Recognised {
     pub fn spdx(&self, later_versions: bool) -> String {
         match (self.gnu, later_versions) {
             (false, _) => match self.or {
-                // SPDX compares expressions as sets: alphabetical order keeps
-                // the draft's line the same whichever text comes first.
-                Some(other) => {
-                    let (a, b) = if self.id <= other {
-                        (self.id, other)
-                    } else {
-                        (other, self.id)
-                    };
-                    format!("{a} OR {b}")
-                }
+                Some(other) => choice_of(vec![self.id, other]),
                 None => self.id.to_string(),
             },
             (true, true) => format!("{}-or-later", self.id),
@@ -432,7 +423,7 @@ pub fn detect(ctx: &mut Ctx<'_>, metadata: Option<(String, String)>) -> Option<L
 /// either: both, as an SPDX `OR`.
 fn from_license_files(ctx: &mut Ctx<'_>) -> Option<LicenseFact> {
     let mut fact = LICENSE_FILES.iter().find_map(|name| from_file(ctx, name))?;
-    if fact.evidence.file.starts_with("LICENSE-") {
+    if fact.evidence.file.starts_with("LICENSE-") && !fact.spdx.contains(" OR ") {
         let others: Vec<String> = LICENSE_FILES
             .iter()
             .filter(|name| name.starts_with("LICENSE-") && **name != fact.evidence.file)
@@ -440,14 +431,23 @@ fn from_license_files(ctx: &mut Ctx<'_>) -> Option<LicenseFact> {
             .map(|other| other.spdx)
             .filter(|id| *id != fact.spdx && !id.contains(" OR "))
             .collect();
-        let mut ids: Vec<&str> = others.iter().map(String::as_str).collect();
-        if !ids.is_empty() && !fact.spdx.contains(" OR ") {
-            ids.push(&fact.spdx);
-            ids.sort_unstable();
-            fact.spdx = ids.join(" OR ");
+        if !others.is_empty() {
+            let ids = others
+                .iter()
+                .map(String::as_str)
+                .chain([fact.spdx.as_str()]);
+            fact.spdx = choice_of(ids.collect());
         }
     }
     Some(fact)
+}
+
+/// A choice of licences as one SPDX expression. SPDX compares expressions
+/// as sets: alphabetical order keeps the draft's line the same whichever
+/// text or file comes first.
+fn choice_of(mut ids: Vec<&str>) -> String {
+    ids.sort_unstable();
+    ids.join(" OR ")
 }
 
 /// The licence the text of file `name` is recognised as.
