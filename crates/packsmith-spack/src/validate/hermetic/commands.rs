@@ -11,6 +11,7 @@ use std::path::Path;
 
 use packsmith_spack_knowledge::mapping::{library_stem, NameSource};
 
+use super::shipped::builds_shipped;
 use super::{Evidence, EvidenceSource, Observation};
 
 /// Programs whose command lines are read (the last path component, a
@@ -65,9 +66,13 @@ fn is_compiler(token: &str) -> bool {
     COMPILERS.contains(&name)
 }
 
-/// The words of a compiler command, or `None` for any other line.
+/// The words of a compiler command, or `None` for any other line. CMake's
+/// verbose Makefiles run a subdirectory's commands as `cd dir && g++ …`.
 fn compiler_words(line: &str) -> Option<Vec<&str>> {
     let mut l = line.trim();
+    if let Some((_, command)) = l.strip_prefix("cd ").and_then(|r| r.split_once("&&")) {
+        l = command.trim_start();
+    }
     for p in RUNNER_PREFIXES {
         if let Some(rest) = l.strip_prefix(p) {
             l = rest.trim_start();
@@ -155,20 +160,23 @@ fn command_uses(words: &[&str], default_dirs: &[&str]) -> Vec<(String, NameSourc
 }
 
 /// Every host header directory and library file the compiler commands of
-/// a build log name, once each. `default_dirs` are the linker's own
-/// directories, where `-Bstatic -l<name>` finds an archive.
+/// a build log name, once each, with the first command of a shipped part
+/// that used it (else the first command: `shipped.rs`). `default_dirs`
+/// are the linker's own directories, where `-Bstatic -l<name>` finds an
+/// archive.
 pub fn compiler_commands(text: &str, file: &str, default_dirs: &[&str]) -> Vec<Observation> {
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = Vec::new();
+    let mut out: Vec<Observation> = Vec::new();
     for line in text.lines() {
         let Some(words) = compiler_words(line) else {
             continue;
         };
         for (upstream, lookup, path) in command_uses(&words, default_dirs) {
-            if seen.contains(&path) {
+            if let Some(seen) = out.iter_mut().find(|o| o.path == path) {
+                if !builds_shipped(&seen.evidence.entry) && builds_shipped(line) {
+                    seen.evidence.entry = line.trim().to_string();
+                }
                 continue;
             }
-            seen.push(path.clone());
             out.push(Observation {
                 upstream: Some(upstream),
                 lookup,
@@ -240,6 +248,21 @@ echo -I/usr/include/hidden
         // `-lfoo` is the build's own archive, `-lm` and the plain `-lz` are
         // dynamic (the ELF check sees them); `-l:libz.a` is the same path.
         assert_eq!(got(&obs), [("z", archive.as_str())]);
+    }
+
+    #[test]
+    fn a_subdirectory_command_is_read_and_a_shipped_use_is_the_evidence_kept() {
+        let log = "\
+cd /s/spack-build-x/examples && /env/gcc/g++ -I/usr/include/eigen3 -o CMakeFiles/e.dir/e.cpp.o -c /s/spack-src/examples/e.cpp
+cd /s/spack-build-x/src && /env/gcc/g++ -I/usr/include/eigen3 -o CMakeFiles/lib.dir/l.cpp.o -c /s/spack-src/src/l.cpp
+";
+        let obs = compiler_commands(log, "log", &[]);
+        assert_eq!(got(&obs), [("eigen3", "/usr/include/eigen3")]);
+        assert!(obs[0].evidence.entry.contains("spack-src/src/l.cpp"));
+        // Used by examples alone, the example's command is the evidence.
+        let first = log.lines().next().unwrap();
+        let obs = compiler_commands(first, "log", &[]);
+        assert_eq!(obs[0].evidence.entry, first);
     }
 
     #[test]

@@ -14,7 +14,9 @@
 //! (a declared external at `/usr`, `dag.rs`); anything else is a finding,
 //! mapped to the Spack package that would provide it (`judge.rs`). A
 //! library an accepted external needs itself (`libevent` of Open MPI) is
-//! the external's, not a finding (`transitive.rs`).
+//! the external's, not a finding (`transitive.rs`). What only unshipped
+//! parts used (a tool never run, examples built against the host's
+//! Eigen) is no finding either (`shipped.rs`).
 //! `stage.rs` runs it all on the prefix the install stage reported.
 
 mod commands;
@@ -24,6 +26,7 @@ mod judge;
 mod logs;
 mod probes;
 mod resolve;
+mod shipped;
 mod stage;
 mod transitive;
 

@@ -9,6 +9,7 @@ use std::time::Instant;
 use packsmith_exec::atomic_write;
 use packsmith_spack_knowledge::mapping::SpackNames;
 
+use super::shipped::keep_shipped;
 use super::{
     autotools_probes, cmake_cache, compiler_commands, configure_output, elf_observations,
     judge_with_closure, meson_output, Dag, HermeticityReport, HostLibraries, Observation,
@@ -86,22 +87,26 @@ fn relative(prefix: &Path, path: &Path) -> String {
         .to_string()
 }
 
-/// The log observations of an installed prefix: its configure output and
-/// its archived `CMakeCache.txt`.
-fn log_observations(prefix: &Path, report: &mut HermeticityReport) -> Vec<Observation> {
+/// The log observations of an installed prefix (its configure output and
+/// its archived `CMakeCache.txt`), and its build log's text.
+fn log_observations(
+    prefix: &Path,
+    report: &mut HermeticityReport,
+) -> (Vec<Observation>, Option<String>) {
     let meta = prefix.join(".spack");
     let mut out = Vec::new();
     let log = ["spack-build-out.txt.gz", "spack-build-out.txt"]
         .iter()
         .map(|n| meta.join(n))
         .find(|p| p.is_file());
-    match log.as_deref().and_then(|p| Some((p, read_record(p)?))) {
+    let log = log.as_deref().and_then(|p| Some((p, read_record(p)?)));
+    match &log {
         Some((path, text)) => {
             let rel = relative(prefix, path);
-            out.extend(configure_output(&text, &rel));
-            out.extend(meson_output(&text, &rel));
-            out.extend(autotools_probes(&text, &rel));
-            out.extend(compiler_commands(&text, &rel, DEFAULT_LIBRARY_DIRS));
+            out.extend(configure_output(text, &rel));
+            out.extend(meson_output(text, &rel));
+            out.extend(autotools_probes(text, &rel));
+            out.extend(compiler_commands(text, &rel, DEFAULT_LIBRARY_DIRS));
             report.read.push(rel);
         }
         None => report
@@ -122,7 +127,7 @@ fn log_observations(prefix: &Path, report: &mut HermeticityReport) -> Vec<Observ
             report.read.push(rel);
         }
     }
-    out
+    (out, log.map(|(_, text)| text))
 }
 
 /// Checks an installed prefix: reads its DAG, logs and ELF files and
@@ -134,7 +139,7 @@ pub fn check_prefix(prefix: &Path, kb: &dyn SpackNames) -> Result<HermeticityRep
         dag: dag.names.clone(),
         ..HermeticityReport::default()
     };
-    let mut observations = log_observations(prefix, &mut report);
+    let (mut observations, build_log) = log_observations(prefix, &mut report);
     let (elf, files) = elf_observations(prefix, DEFAULT_LIBRARY_DIRS);
     report.elf_files = files;
     observations.extend(elf);
@@ -142,8 +147,10 @@ pub fn check_prefix(prefix: &Path, kb: &dyn SpackNames) -> Result<HermeticityRep
         default_dirs: DEFAULT_LIBRARY_DIRS,
     };
     let (findings, notes) = judge_with_closure(&observations, &dag, kb, &host);
+    let (findings, unshipped) = keep_shipped(findings, build_log.as_deref());
     report.findings = findings;
     report.notes.extend(notes);
+    report.notes.extend(unshipped);
     Ok(report)
 }
 

@@ -1,0 +1,290 @@
+//! What the installed package carries. A host dependency the build used
+//! only for what the install does not ship is no leak of the package, and
+//! flagging it fails maintainers' recipes that are right. Two shapes:
+//! a program found at configure that the build never ran (CLI11's
+//! Doxygen with its docs switched off, a `Python3` interpreter nothing
+//! calls), and a library or header that only the compiler commands of
+//! examples, tests or benchmarks used (nanoflann's examples built against
+//! the host's Eigen). A finding with an installed file's `DT_NEEDED`, an
+//! Autotools probe or a compiler command of a shipped part stays.
+
+use super::{EvidenceSource, UndeclaredDependency};
+
+/// Words that open the name of a directory of parts no install ships
+/// (`tests`, `unit_tests`, `examples2`, `benchmarks`, `demo`).
+const UNSHIPPED_WORDS: &[&str] = &["test", "example", "bench", "demo", "sample", "tutorial"];
+
+/// Directories Spack builds in: a command's path is read from below them.
+const BUILD_ROOT_MARKS: &[&str] = &["spack-src", "spack-build"];
+
+/// Source file endings a compiler command compiles.
+const SOURCE_ENDINGS: &[&str] = &[
+    ".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".f", ".F", ".f90", ".F90", ".cu",
+];
+
+/// The findings a shipped part of the install needs, and a note for each
+/// one left out. `log` is the build log the observations came from.
+pub(super) fn keep_shipped(
+    findings: Vec<UndeclaredDependency>,
+    log: Option<&str>,
+) -> (Vec<UndeclaredDependency>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut notes = Vec::new();
+    for f in findings {
+        match unshipped_use(&f, log) {
+            Some(why) => notes.push(format!("{}: {why}", f.headline())),
+            None => kept.push(f),
+        }
+    }
+    (kept, notes)
+}
+
+/// Why the finding `f` is no leak of the installed package, or None.
+fn unshipped_use(f: &UndeclaredDependency, log: Option<&str>) -> Option<String> {
+    let sources = || f.evidence.iter().map(|e| e.source);
+    if sources().any(|s| matches!(s, EvidenceSource::Elf | EvidenceSource::ConfigureProbe)) {
+        return None;
+    }
+    let commands: Vec<&str> = f
+        .evidence
+        .iter()
+        .filter(|e| e.source == EvidenceSource::BuildCommand)
+        .map(|e| e.entry.as_str())
+        .collect();
+    if !commands.is_empty() {
+        return (!commands.iter().any(|c| builds_shipped(c))).then(|| {
+            "used only to build parts the install does not ship (examples, tests, benchmarks)"
+                .to_string()
+        });
+    }
+    let log = log?;
+    let programs_only = !f.paths.is_empty() && f.paths.iter().all(|p| is_program(p));
+    (programs_only && !f.paths.iter().any(|p| runs_program(log, p)))
+        .then(|| "found at configure and never run by the build".to_string())
+}
+
+/// A host program: a file directly in a `bin` or `sbin` directory.
+fn is_program(path: &str) -> bool {
+    path.rsplit_once('/')
+        .is_some_and(|(dir, _)| dir.ends_with("/bin") || dir.ends_with("/sbin"))
+}
+
+/// Whether a command of the build log after configure runs the program
+/// at `path`: by that path anywhere on a line, or by its name as the first
+/// word of a command (`doxygen Doxyfile`, `cd docs && python3 gen.py`).
+pub(super) fn runs_program(log: &str, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let after_configure = log
+        .lines()
+        .skip_while(|l| !is_build_phase(l))
+        .filter(|l| !l.starts_with("-- "));
+    let mut lines = after_configure.peekable();
+    // A log without Spack's phase lines: read it all.
+    let lines: Box<dyn Iterator<Item = &str>> = if lines.peek().is_some() {
+        Box::new(lines)
+    } else {
+        Box::new(log.lines().filter(|l| !l.starts_with("-- ")))
+    };
+    for line in lines {
+        let words = || line.split(|c: char| c.is_whitespace() || c == '\'' || c == '"');
+        if words().any(|w| w == path) {
+            return true;
+        }
+        let command_words = line
+            .split(['&', ';', '|'])
+            .filter_map(|segment| segment.split_whitespace().next());
+        if command_words.into_iter().any(|w| w == name) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Spack's line opening a phase after configure (`==> demo: Executing
+/// phase: 'build'`).
+fn is_build_phase(line: &str) -> bool {
+    line.starts_with("==> ")
+        && ["'build'", "'install'"]
+            .iter()
+            .any(|p| line.contains(&format!("Executing phase: {p}")))
+}
+
+/// Whether a compiler command builds a part the install may ship: its
+/// working directory (`cd dir && …`), the sources it compiles and the file
+/// it writes lie outside directories of examples, tests and benchmarks.
+pub(super) fn builds_shipped(command: &str) -> bool {
+    let mut dirs: Vec<&str> = Vec::new();
+    if let Some((cd, _)) = command
+        .trim_start()
+        .strip_prefix("cd ")
+        .and_then(|rest| rest.split_once("&&"))
+    {
+        dirs.push(cd.trim());
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        if SOURCE_ENDINGS.iter().any(|e| w.ends_with(e)) {
+            dirs.push(parent(w));
+        }
+        if *w == "-o" {
+            if let Some(out) = words.get(i + 1) {
+                dirs.push(parent(out));
+            }
+        }
+    }
+    !dirs.iter().any(|d| names_unshipped_dir(d))
+}
+
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// Whether a directory below the build's roots is one of examples, tests
+/// or benchmarks. CMake's target directories (`matrix_example.dir`) name
+/// a target, not a part of the tree, and are not read.
+fn names_unshipped_dir(dir: &str) -> bool {
+    let parts: Vec<&str> = dir.split('/').collect();
+    let below = parts
+        .iter()
+        .rposition(|p| BUILD_ROOT_MARKS.iter().any(|m| p.starts_with(m)))
+        .map_or(if dir.starts_with('/') { parts.len() } else { 0 }, |i| {
+            i + 1
+        });
+    parts[below..]
+        .iter()
+        .filter(|p| !p.ends_with(".dir"))
+        .any(|p| {
+            p.to_ascii_lowercase()
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|word| UNSHIPPED_WORDS.iter().any(|u| word.starts_with(u)))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::hermetic::Evidence;
+
+    const STAGE: &str = "/s/spack-stage-nanoflann-1.5.5-p2x";
+
+    fn finding(paths: &[&str], evidence: &[(EvidenceSource, &str)]) -> UndeclaredDependency {
+        UndeclaredDependency {
+            package: Some("dep".into()),
+            upstream: Vec::new(),
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+            evidence: evidence
+                .iter()
+                .map(|(source, entry)| Evidence {
+                    source: *source,
+                    file: "f".into(),
+                    entry: entry.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn commands_of_examples_and_tests_build_nothing_shipped() {
+        let example = format!(
+            "cd {STAGE}/spack-build-p2x/examples && g++ -I/usr/include/eigen3 -o CMakeFiles/matrix_example.dir/m.cpp.o -c {STAGE}/spack-src/examples/m.cpp"
+        );
+        assert!(!builds_shipped(&example));
+        assert!(!builds_shipped(
+            "gcc -I/usr/include/eigen3 -o unit_tests/a.o -c unit_tests/a.c"
+        ));
+        // The library's own sources, and a target only named like a test.
+        let library = format!(
+            "cd {STAGE}/spack-build-p2x/src && g++ -I/usr/include/eigen3 -o CMakeFiles/benchmark.dir/b.cc.o -c {STAGE}/spack-src/src/b.cc"
+        );
+        assert!(builds_shipped(&library));
+        assert!(builds_shipped(
+            "g++ -I/usr/include/eigen3 -O2 -o leak leak.cpp"
+        ));
+        // A stage directory named for a package (`spack-stage-googletest`)
+        // or a word that only contains one (`attestation`) is no test.
+        assert!(builds_shipped(
+            "cd /s/spack-stage-googletest-1/spack-build-x/attestation && cc -c a.c -o a.o"
+        ));
+    }
+
+    #[test]
+    fn a_program_runs_when_a_build_command_calls_it() {
+        let log = "==> x: Executing phase: 'cmake'\n-- Found Doxygen: /usr/bin/doxygen\n\
+                   ==> x: Executing phase: 'build'\n[ 50%] Building CXX object a.o\n";
+        assert!(!runs_program(log, "/usr/bin/doxygen"));
+        let ran = format!("{log}cd /b/docs && doxygen Doxyfile\n");
+        assert!(runs_program(&ran, "/usr/bin/doxygen"));
+        let by_path = format!("{log}/usr/bin/python3 /s/gen.py --out x.h\n");
+        assert!(runs_program(&by_path, "/usr/bin/python3"));
+        // A log with no phase lines is read whole.
+        assert!(runs_program("python3 gen.py\n", "/usr/bin/python3"));
+    }
+
+    #[test]
+    fn only_findings_a_shipped_part_needs_are_kept() {
+        use EvidenceSource::*;
+        let log = "==> x: Executing phase: 'build'\nmake -j2\n";
+        let example = "cd /s/spack-build-x/examples && g++ -I/usr/include/eigen3 -c /s/spack-src/examples/m.cpp -o m.o";
+        let unused_tool = finding(
+            &["/usr/bin/doxygen"],
+            &[(ConfigureOutput, "-- Found Doxygen")],
+        );
+        let example_only = finding(
+            &["/usr/share/eigen3/cmake", "/usr/include/eigen3"],
+            &[
+                (CmakeCache, "Eigen3_DIR:PATH=/usr/share/eigen3/cmake"),
+                (BuildCommand, example),
+            ],
+        );
+        let linked = finding(
+            &["/usr/lib/libz.so.1"],
+            &[
+                (BuildCommand, example),
+                (Elf, "lib/libx.so: NEEDED libz.so.1"),
+            ],
+        );
+        let cached_library = finding(
+            &["/usr/lib/libz.a"],
+            &[(CmakeCache, "ZLIB_LIBRARY=/usr/lib/libz.a")],
+        );
+        let shipped = finding(
+            &["/usr/include/eigen3"],
+            &[(
+                BuildCommand,
+                "g++ -I/usr/include/eigen3 -c src/a.cpp -o src/a.o",
+            )],
+        );
+        let probed = finding(
+            &["/usr/include/zlib.h"],
+            &[(ConfigureProbe, "checking for zlib.h... yes")],
+        );
+        let (kept, notes) = keep_shipped(
+            vec![
+                unused_tool,
+                example_only,
+                linked.clone(),
+                cached_library.clone(),
+                shipped.clone(),
+                probed.clone(),
+            ],
+            Some(log),
+        );
+        assert_eq!(kept, vec![linked, cached_library.clone(), shipped, probed]);
+        assert_eq!(notes.len(), 2);
+        assert!(notes[0].contains("never run"), "{notes:?}");
+        assert!(notes[1].contains("does not ship"), "{notes:?}");
+        // Without the build log, a tool found at configure stays.
+        let tool = finding(
+            &["/usr/bin/doxygen"],
+            &[(ConfigureOutput, "-- Found Doxygen")],
+        );
+        assert_eq!(keep_shipped(vec![tool.clone()], None).0, vec![tool]);
+        // A tool the build ran stays.
+        let ran = format!("{log}doxygen Doxyfile\n");
+        let tool = finding(
+            &["/usr/bin/doxygen"],
+            &[(ConfigureOutput, "-- Found Doxygen")],
+        );
+        assert_eq!(keep_shipped(vec![tool.clone()], Some(&ran)).0, vec![tool]);
+    }
+}
