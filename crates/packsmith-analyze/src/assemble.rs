@@ -36,11 +36,18 @@ pub fn analyze_dir_for(
     let mut walk_warnings = Vec::new();
     let view = RepoView::walk(root, &mut walk_warnings);
     let Some(dir) = wanted.and_then(|w| python::named_subproject(&view, w)) else {
-        return analyze_view(root, &view, source, git_probe, walk_warnings);
+        return analyze_view(root, &view, source, git_probe, walk_warnings, wanted);
     };
     let project_root = root.join(&dir);
     let project = RepoView::walk(&project_root, &mut walk_warnings);
-    let mut facts = analyze_view(&project_root, &project, source, git_probe, walk_warnings)?;
+    let mut facts = analyze_view(
+        &project_root,
+        &project,
+        source,
+        git_probe,
+        walk_warnings,
+        wanted,
+    )?;
     let manifest = facts
         .python
         .as_ref()
@@ -71,13 +78,76 @@ pub fn analyze_dir_for(
     Ok(facts)
 }
 
-/// Everything after the walk, for the tree `view` of `root`.
+/// Which build is the package's: the top's Python project when a `py-`
+/// name asks for the project it declares; else the usual precedence, less
+/// a build that is no build of its own (a CMake part that refuses the top
+/// level, a Makefile of chores beside a Python project).
+fn choose_primary(
+    view: &RepoView,
+    readers: &Readers,
+    systems: &mut Vec<BuildSystemFact>,
+    wanted: Option<&str>,
+) -> Option<BuildSystemKind> {
+    if let Some(w) = wanted.filter(|w| python::top_declares(view, w)) {
+        let why = format!("the top's Python project declares the package asked for ({w})");
+        if let Some(kind) = detect::choose_asked_for(systems, BuildSystemKind::Python, &why) {
+            return Some(kind);
+        }
+    }
+    let python_backend = readers
+        .python
+        .as_ref()
+        .and_then(|p| p.build_backend.as_deref());
+    let native_files = readers.cmake.as_ref().map_or(0, |c| c.files.len());
+    let no_build = match readers
+        .cmake
+        .as_ref()
+        .and_then(|c| c.refuses_top_level.as_ref())
+    {
+        Some(at) => Some((
+            BuildSystemKind::Cmake,
+            format!(
+                "{}:{} refuses to be the top-level project (a part for other CMake builds)",
+                at.file, at.line
+            ),
+        )),
+        None => chores_makefile(view, systems).map(|file| {
+            let why = format!("{file} only runs chores (no install rule, nothing compiled)");
+            (BuildSystemKind::Makefile, why)
+        }),
+    };
+    match no_build {
+        Some((part, why)) => {
+            detect::choose_primary_except(systems, part, &why, python_backend, native_files)
+        }
+        None => detect::choose_primary(systems, python_backend, native_files),
+    }
+}
+
+/// The top-level Makefile, when a Python project sits beside it and the
+/// Makefile only runs chores.
+fn chores_makefile(view: &RepoView, systems: &[BuildSystemFact]) -> Option<String> {
+    if !systems.iter().any(|s| s.kind == BuildSystemKind::Python) {
+        return None;
+    }
+    let file = &systems
+        .iter()
+        .find(|s| s.kind == BuildSystemKind::Makefile && s.depth == 0)?
+        .evidence
+        .file;
+    let text = view.read_text(file, &mut Vec::new())?;
+    makefile::is_task_runner(&text.text).then(|| file.clone())
+}
+
+/// Everything after the walk, for the tree `view` of `root` and the
+/// package `wanted`.
 fn analyze_view(
     root: &Path,
     view: &RepoView,
     source: SourceInfo,
     git_probe: std::thread::JoinHandle<versions::GitProbe>,
     mut walk_warnings: Vec<packsmith_core::AnalysisWarning>,
+    wanted: Option<&str>,
 ) -> Result<RepoFacts, AnalyzeError> {
     let mut build_systems = detect::detect(view);
     if build_systems.is_empty() && !lazarus::has_project(view) {
@@ -89,28 +159,7 @@ fn analyze_view(
     ctx.warnings.append(&mut walk_warnings);
 
     let readers = Readers::run(&mut ctx, &build_systems);
-    let python_backend = readers
-        .python
-        .as_ref()
-        .and_then(|p| p.build_backend.as_deref());
-    let native_files = readers.cmake.as_ref().map_or(0, |c| c.files.len());
-    let primary = match readers
-        .cmake
-        .as_ref()
-        .and_then(|c| c.refuses_top_level.as_ref())
-    {
-        Some(at) => detect::choose_primary_except(
-            &mut build_systems,
-            BuildSystemKind::Cmake,
-            &format!(
-                "{}:{} refuses to be the top-level project (a part for other CMake builds)",
-                at.file, at.line
-            ),
-            python_backend,
-            native_files,
-        ),
-        None => detect::choose_primary(&mut build_systems, python_backend, native_files),
-    };
+    let primary = choose_primary(view, &readers, &mut build_systems, wanted);
     let name = readers
         .declared_name()
         .or_else(|| directory_name(root, &source));

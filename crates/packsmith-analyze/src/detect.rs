@@ -239,6 +239,28 @@ pub fn choose_primary_except(
     primary.or_else(|| choose_primary(systems, python_backend, native_files))
 }
 
+/// The top level's `kind` build when the caller knows the package is that
+/// build's (`why`: a `py-` name the top's Python project declares): primary
+/// over every build beside it. None when no `kind` build sits at the top.
+pub fn choose_asked_for(
+    systems: &mut [BuildSystemFact],
+    kind: BuildSystemKind,
+    why: &str,
+) -> Option<BuildSystemKind> {
+    if !systems.iter().any(|s| s.kind == kind && s.depth == 0) {
+        return None;
+    }
+    for s in systems.iter_mut() {
+        let role = if s.kind == kind {
+            "primary"
+        } else {
+            "secondary"
+        };
+        s.note = format!("{role}: {why}");
+    }
+    Some(kind)
+}
+
 /// A build file directly in `src/` or `source/` (any case).
 fn in_source_dir(file: &str) -> bool {
     let dir = file.rsplit_once('/').map_or("", |(d, _)| d);

@@ -186,3 +186,62 @@ fn the_rust_pair_of_licence_files_is_a_choice() {
     let facts = super::common::facts_of(&[("CMakeLists.txt", cmake), ("LICENSE-MIT", mit)]);
     assert_eq!(facts.license.unwrap().spdx, "MIT");
 }
+
+/// py-stringzilla's shape: CMake, Cargo and npm builds beside the top's
+/// Python project. Asked for as `py-<name>`, the Python project the top
+/// declares is the package; asked for by no name, CMake's precedence holds.
+#[test]
+fn a_py_name_the_top_python_project_declares_makes_it_primary() {
+    use packsmith_core::BuildSystemKind;
+    let files = [
+        ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.14)\nproject(stringzilla C)\n"),
+        ("Cargo.toml", "[package]\nname = \"stringzilla\"\nversion = \"4.2.1\"\n"),
+        ("setup.py", "from setuptools import setup\n__lib_name__ = \"stringzilla\"\nsetup(name=__lib_name__, version=\"4.2.1\")\n"),
+        ("pyproject.toml", "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n"),
+    ];
+    let asked = super::common::facts_for(&files, Some("py-stringzilla"));
+    assert_eq!(asked.primary_build_system, Some(BuildSystemKind::Python));
+    let cmake = asked
+        .build_systems
+        .iter()
+        .find(|s| s.kind == BuildSystemKind::Cmake)
+        .unwrap();
+    assert!(cmake.note.contains("py-stringzilla"), "{}", cmake.note);
+    assert_eq!(
+        super::common::facts_of(&files).primary_build_system,
+        Some(BuildSystemKind::Cmake)
+    );
+    // A name the Python project declares otherwise changes nothing.
+    let mut named = files;
+    named[2].1 = "from setuptools import setup\nsetup(name=\"stringzilla\", version=\"4.2.1\")\n";
+    let other = super::common::facts_for(&named, Some("py-other"));
+    assert_eq!(other.primary_build_system, Some(BuildSystemKind::Cmake));
+    let same = super::common::facts_for(&named, Some("py-StringZilla"));
+    assert_eq!(same.primary_build_system, Some(BuildSystemKind::Python));
+}
+
+/// iotaa's shape: a top-level Makefile of chores (conda, lint, tests; no
+/// install rule, nothing compiled) and the Python project in `src/`.
+#[test]
+fn a_makefile_of_chores_beside_a_python_project_is_no_build() {
+    use packsmith_core::BuildSystemKind;
+    let chores = "TARGETS = env lint test\n.PHONY: $(TARGETS)\nall:\n\t$(error Valid targets are: $(TARGETS))\nenv:\n\tconda create -y -n dev\nlint:\n\trecipe/run_test.sh lint\ntest:\n\tpytest src\n";
+    let pyproject = "[build-system]\nrequires = [\"setuptools\"]\nbuild-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"iotaa\"\nversion = \"1.5.0\"\n";
+    let facts = super::common::facts_of(&[("Makefile", chores), ("src/pyproject.toml", pyproject)]);
+    assert_eq!(facts.primary_build_system, Some(BuildSystemKind::Python));
+    assert_eq!(
+        facts.build_root.as_ref().map(|r| r.value.as_str()),
+        Some("src")
+    );
+    let make = facts
+        .build_systems
+        .iter()
+        .find(|s| s.kind == BuildSystemKind::Makefile)
+        .unwrap();
+    assert!(make.note.contains("only runs chores"), "{}", make.note);
+    // A Makefile that installs is a build, and wins at the top.
+    let installs = format!("{chores}install:\n\tcp -r bin $(PREFIX)\n");
+    let facts =
+        super::common::facts_of(&[("Makefile", &installs), ("src/pyproject.toml", pyproject)]);
+    assert_eq!(facts.primary_build_system, Some(BuildSystemKind::Makefile));
+}

@@ -3,12 +3,14 @@
 //! Makefile, the files it includes, and the Makefiles of the
 //! subdirectories it names (`$(MAKE) -C src`, `SUBDIRS = lib src`).
 
+mod chores;
 mod eval;
 mod goals;
 mod man;
 mod scan;
 
 use crate::context::Ctx;
+pub(crate) use chores::is_task_runner;
 use eval::{Evaluation, Findings};
 pub(crate) use goals::rule_targets;
 use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence, MakefileFacts, Sourced};

@@ -10,7 +10,7 @@ mod setup_cfg;
 mod setup_py;
 
 use crate::context::Ctx;
-pub use named::{files_from_top, named_subproject};
+pub use named::{files_from_top, named_subproject, top_declares};
 use packsmith_core::{Evidence, FeatureHint, PythonFacts};
 
 const MANIFESTS: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py"];

@@ -35,6 +35,22 @@ pub fn named_subproject(view: &RepoView, wanted: &str) -> Option<String> {
     dirs.into_iter().find(|d| declares(d)).cloned()
 }
 
+/// Whether the top level's Python project declares `wanted` (a Spack
+/// name, `py-stringzilla`): the package asked for is that project even
+/// when a CMake, Cargo or npm build sits beside it. A `setup.py` whose
+/// name is computed (`setup(name=__lib_name__)`) declares no name to
+/// compare and counts; call this only when no project below the top
+/// declares the name ([`named_subproject`]).
+pub fn top_declares(view: &RepoView, wanted: &str) -> bool {
+    let Some(wanted) = wanted.strip_prefix("py-") else {
+        return false;
+    };
+    match declared_name(view, "") {
+        Some(name) => normalize_name(&name) == normalize_name(wanted),
+        None => view.exists("setup.py"),
+    }
+}
+
 /// The files `dir/pyproject.toml` names for its metadata (`readme`,
 /// `license = {file = …}`) that `dir` lacks and the repository's top has:
 /// upstream's release copies them in before building (roman-numerals'
@@ -150,5 +166,17 @@ mod tests {
             ),
         ]);
         assert_eq!(named_subproject(&view, "py-caliper-reader"), None);
+        assert!(top_declares(&view, "py-Caliper_Reader"));
+        // Only a Spack Python name asks for the Python project.
+        assert!(!top_declares(&view, "caliper-reader"));
+        assert!(!top_declares(&view, "py-caliper"));
+        // A name computed at run time is no name to compare.
+        let (_d, view) = view_of(&[(
+            "setup.py",
+            "from setuptools import setup\nsetup(name=__lib_name__)\n",
+        )]);
+        assert!(top_declares(&view, "py-stringzilla"));
+        let (_d, view) = view_of(&[("pyproject.toml", "[tool.black]\nline-length = 120\n")]);
+        assert!(!top_declares(&view, "py-stringzilla"));
     }
 }

@@ -27,19 +27,25 @@ pub fn analyze_fixture(name: &str) -> RepoFacts {
 
 /// The facts of a temporary project made of these files.
 pub fn facts_of(files: &[(&str, &str)]) -> packsmith_core::RepoFacts {
+    facts_for(files, None)
+}
+
+/// [`facts_of`] for the package `wanted` (`py-stringzilla`).
+pub fn facts_for(files: &[(&str, &str)], wanted: Option<&str>) -> packsmith_core::RepoFacts {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    packsmith_analyze::analyze_dir(
+    packsmith_analyze::analyze_dir_for(
         dir.path(),
         packsmith_core::SourceInfo {
             kind: "path".into(),
             given: "fixture".into(),
             release_tag: None,
         },
+        wanted,
     )
     .unwrap()
 }
