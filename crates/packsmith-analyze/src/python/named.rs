@@ -19,8 +19,7 @@ const MAX_DEPTH: usize = 3;
 /// no project does.
 pub fn named_subproject(view: &RepoView, wanted: &str) -> Option<String> {
     let wanted = normalize_name(wanted.strip_prefix("py-")?);
-    let declares =
-        |dir: &str| declared_name(view, dir).is_some_and(|n| normalize_name(&n) == wanted);
+    let declares = |dir: &str| declared_name(view, dir).is_some_and(|n| names_match(&n, &wanted));
     if declares("") {
         return None;
     }
@@ -46,9 +45,19 @@ pub fn top_declares(view: &RepoView, wanted: &str) -> bool {
         return false;
     };
     match declared_name(view, "") {
-        Some(name) => normalize_name(&name) == normalize_name(wanted),
+        Some(name) => names_match(&name, &normalize_name(wanted)),
         None => view.exists("setup.py"),
     }
+}
+
+/// Whether the distribution name `declared` is the package `wanted` (a
+/// normalized Spack name less `py-`): the same, or the same behind the
+/// `py` that PyPI's name carries and Spack's drops (`pymdi` for py-mdi).
+/// Other marks are a different project (`tree-sitter-python` is a grammar,
+/// not py-tree-sitter).
+fn names_match(declared: &str, wanted: &str) -> bool {
+    let declared = normalize_name(declared);
+    declared == wanted || declared.strip_prefix("py") == Some(wanted)
 }
 
 /// The files `dir/pyproject.toml` names for its metadata (`readme`,
@@ -170,6 +179,13 @@ mod tests {
         // Only a Spack Python name asks for the Python project.
         assert!(!top_declares(&view, "caliper-reader"));
         assert!(!top_declares(&view, "py-caliper"));
+        // PyPI's Python marks that Spack's names drop (py-mdi is `pymdi`).
+        let (_d, view) = view_of(&[("pyproject.toml", "[project]\nname = \"pymdi\"\n")]);
+        assert!(top_declares(&view, "py-mdi"));
+        assert!(top_declares(&view, "py-pymdi"));
+        assert!(!top_declares(&view, "py-md"));
+        let (_d, view) = view_of(&[("setup.cfg", "[metadata]\nname = tree-sitter-python\n")]);
+        assert!(!top_declares(&view, "py-tree-sitter"));
         // A name computed at run time is no name to compare.
         let (_d, view) = view_of(&[(
             "setup.py",
