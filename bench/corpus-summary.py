@@ -10,7 +10,9 @@ at the end (rule repairs included).
 A task without a pair in a journal counts as not installed: a denominator never
 shrinks to the pairs that ran. With --same-failure (bench/same-failure.py's output), one
 more column counts the installable tasks less those whose human recipe failed the same
-way as the draft (the one way a task leaves a denominator), beside the registered one. Prints one Markdown table and the per-task outcomes
+way as the draft (the one way a task leaves a denominator), beside the registered one. With
+--wrong-project (bench/wrong-project.py's output), an install of another project than the
+package asked for counts as not installed. Prints one Markdown table and the per-task outcomes
 as JSON lines after it (--json FILE writes them instead).
 """
 import argparse
@@ -59,6 +61,9 @@ def main():
     ap.add_argument("--json", help="write the per-task outcomes here")
     ap.add_argument("--same-failure", action="append", default=[],
                     help="bench/same-failure.py output (repeatable): tasks whose human recipe fails the same way")
+    ap.add_argument("--wrong-project", action="append", default=[],
+                    help="bench/wrong-project.py output (repeatable): installs of another project "
+                         "than the package, counted as not installed")
     ap.add_argument("runs", nargs="+", help="bench run directories (journal.jsonl inside)")
     a = ap.parse_args()
     with open(a.tasks) as f:
@@ -68,6 +73,11 @@ def main():
     for path in a.same_failure:
         with open(path) as f:
             same |= {r["task"] for r in map(json.loads, filter(str.strip, f)) if r["same"]}
+    wrong = set()
+    for path in a.wrong_project:
+        with open(path) as f:
+            wrong |= {(r["task"], r["config"]) for r in map(json.loads, filter(str.strip, f))
+                      if r["wrong"]}
     rows, per_task = [], []
     for run in a.runs:
         pairs = read_journal(run)
@@ -78,6 +88,10 @@ def main():
                 chosen = [t for t in tasks if t.get("split") == split]
                 ok = [t for t in chosen if t["installable_here"]]
                 got = {t["name"]: pairs.get((t["name"], config)) for t in chosen}
+                for name, r in got.items():
+                    if r is not None and (name, config) in wrong:
+                        got[name] = dict(r, outcome="wrong project",
+                                         reason="installed another project than the package")
                 ran = sum(1 for r in got.values() if r is not None)
                 first = sum(installed(got[t["name"]], True) for t in ok)
                 end = sum(installed(got[t["name"]], False) for t in ok)
