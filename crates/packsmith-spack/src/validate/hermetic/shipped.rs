@@ -1,11 +1,11 @@
 //! What the installed package carries. A host dependency the build used
 //! only for what the install does not ship is no leak of the package, and
-//! flagging it fails maintainers' recipes that are right. Two shapes:
+//! flagging it fails maintainers' recipes that are right. Three shapes:
 //! a program found at configure that the build never ran (CLI11's
 //! Doxygen with its docs switched off, a `Python3` interpreter nothing
 //! calls), and a library or header that only the compiler commands of
 //! examples, tests or benchmarks used (nanoflann's examples built against
-//! the host's Eigen). A finding with an installed file's `DT_NEEDED`, an
+//! the host's Eigen), or a test framework seen only at configure. A finding with an installed file's `DT_NEEDED`, an
 //! Autotools probe or a compiler command of a shipped part stays.
 
 use super::{EvidenceSource, UndeclaredDependency};
@@ -13,6 +13,22 @@ use super::{EvidenceSource, UndeclaredDependency};
 /// Words that open the name of a directory of parts no install ships
 /// (`tests`, `unit_tests`, `examples2`, `benchmarks`, `demo`).
 const UNSHIPPED_WORDS: &[&str] = &["test", "example", "bench", "demo", "sample", "tutorial"];
+
+/// Spack packages of test frameworks: found at configure and seen nowhere
+/// else (no installed file needs one, no shipped command names one), one
+/// served the project's tests alone (libmcfp's Catch2 header).
+const TEST_FRAMEWORKS: &[&str] = &[
+    "catch2",
+    "googletest",
+    "doctest",
+    "benchmark",
+    "cmocka",
+    "check",
+    "cppunit",
+    "cxxtest",
+    "unity",
+    "boost-test",
+];
 
 /// Directories Spack builds in: a command's path is read from below them.
 const BUILD_ROOT_MARKS: &[&str] = &["spack-src", "spack-build"];
@@ -56,6 +72,12 @@ fn unshipped_use(f: &UndeclaredDependency, log: Option<&str>) -> Option<String> 
             "used only to build parts the install does not ship (examples, tests, benchmarks)"
                 .to_string()
         });
+    }
+    if f.package
+        .as_deref()
+        .is_some_and(|p| TEST_FRAMEWORKS.contains(&p))
+    {
+        return Some("a test framework found at configure that no shipped part uses".to_string());
     }
     let log = log?;
     let programs_only = !f.paths.is_empty() && f.paths.iter().all(|p| is_program(p));
@@ -258,6 +280,13 @@ mod tests {
             &["/usr/include/zlib.h"],
             &[(ConfigureProbe, "checking for zlib.h... yes")],
         );
+        let mut test_framework = finding(
+            &["/usr/lib/cmake/Catch2"],
+            &[(CmakeCache, "Catch2_DIR:PATH=/usr/lib/cmake/Catch2")],
+        );
+        test_framework.package = Some("catch2".into());
+        let mut linked_framework = linked.clone();
+        linked_framework.package = Some("googletest".into());
         let (kept, notes) = keep_shipped(
             vec![
                 unused_tool,
@@ -266,13 +295,25 @@ mod tests {
                 cached_library.clone(),
                 shipped.clone(),
                 probed.clone(),
+                test_framework,
+                linked_framework.clone(),
             ],
             Some(log),
         );
-        assert_eq!(kept, vec![linked, cached_library.clone(), shipped, probed]);
-        assert_eq!(notes.len(), 2);
+        assert_eq!(
+            kept,
+            vec![
+                linked,
+                cached_library.clone(),
+                shipped,
+                probed,
+                linked_framework
+            ]
+        );
+        assert_eq!(notes.len(), 3);
         assert!(notes[0].contains("never run"), "{notes:?}");
         assert!(notes[1].contains("does not ship"), "{notes:?}");
+        assert!(notes[2].contains("test framework"), "{notes:?}");
         // Without the build log, a tool found at configure stays.
         let tool = finding(
             &["/usr/bin/doxygen"],
