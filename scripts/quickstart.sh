@@ -44,7 +44,7 @@ APT_PACKAGES=(git build-essential cmake clang libclang-dev bubblewrap python3-ve
     libnetcdff-dev liblz4-dev libx11-dev libcli11-dev libdrm-dev libgsl-dev libgtest-dev
     libpugixml-dev libuv1-dev libjson-c-dev libpcre2-dev libyaml-dev libspdlog-dev libzip-dev
     libconfig-dev libtirpc-dev libasound2-dev libfftw3-dev libunwind-dev libgflags-dev rapidjson-dev
-    libnuma-dev pybind11-dev python3-pip python3-setuptools python3-wheel python3-numpy
+    libnuma-dev pybind11-dev python3-pybind11 python3-pip python3-setuptools python3-wheel python3-numpy
     python3-setuptools-scm python3-packaging python3-yaml python3-requests python3-typing-extensions
     python3-hatchling cython3 libxext-dev libarpack2-dev libxc-dev libgivaro-dev doxygen
     python3-scipy python3-matplotlib python3-pandas python3-lxml python3-dateutil python3-colorama

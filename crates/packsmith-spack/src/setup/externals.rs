@@ -152,6 +152,10 @@ const PYTHON_DISTRIBUTIONS: &[(&str, &str)] = &[
     ("py-importlib-metadata", "importlib-metadata"),
     ("py-click", "click"),
     ("py-tqdm", "tqdm"),
+    // Debian's python3-pybind11: the module a setup.py imports for its
+    // include directory. Without it, pybind11-dev's pkg-config entry stands
+    // for py-pybind11 (headers and CMake files only).
+    ("py-pybind11", "pybind11"),
 ];
 
 /// One package packsmith found on the host.
@@ -175,11 +179,13 @@ impl OwnExternal {
 /// system python; the Python distributions' prefixes are made under
 /// `python_sites`.
 pub fn detect_own_externals(python_sites: &Path, backends: Option<&Path>) -> Vec<OwnExternal> {
+    let python = python_externals(python_sites, backends);
     let mut found: Vec<OwnExternal> = PKG_CONFIG
         .iter()
+        .filter(|(package, _)| !python.iter().any(|p| p.package == *package))
         .filter_map(|(package, module)| from_pkg_config(package, module))
         .collect();
-    found.extend(python_externals(python_sites, backends));
+    found.extend(python);
     if let Ok(text) = std::fs::read_to_string("/usr/include/boost/version.hpp") {
         if let Some(version) = boost_version(&text) {
             found.push(OwnExternal {
@@ -413,6 +419,31 @@ pub(crate) fn boost_version(header: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// pybind11 is both a Python distribution (python3-pybind11) and a
+    /// pkg-config module (pybind11-dev): declared once, as the distribution
+    /// when the system python has it, so `import pybind11` works in a build.
+    #[test]
+    fn a_package_the_system_python_has_is_declared_once_as_its_distribution() {
+        let sites = tempfile::tempdir().unwrap();
+        let found = detect_own_externals(sites.path(), None);
+        let pybind11: Vec<&OwnExternal> = found
+            .iter()
+            .filter(|e| e.package == "py-pybind11")
+            .collect();
+        assert!(pybind11.len() <= 1, "{pybind11:?}");
+        let (_, dists) = python_sites::probe(&["pybind11"], None);
+        if dists.contains_key("pybind11") {
+            assert!(
+                pybind11[0]
+                    .prefix
+                    .starts_with(&sites.path().display().to_string()),
+                "{pybind11:?}"
+            );
+        } else {
+            eprintln!("SKIPPED in part: the system python has no pybind11 (python3-pybind11)");
+        }
+    }
 
     #[test]
     fn boost_declares_the_compiled_libraries_the_host_has() {
