@@ -650,3 +650,53 @@ fn a_numpy_component_declares_py_numpy() {
     let text = draft(&b);
     assert!(text.contains("depends_on(\"py-numpy\""), "{text}");
 }
+
+/// The draft of `dir`'s files, asked for as `wanted`.
+fn draft_of(files: &[(&str, &str)], wanted: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let facts = packsmith_analyze::analyze_dir_for(
+        dir.path(),
+        packsmith_core::SourceInfo {
+            kind: "path".into(),
+            given: "fixture".into(),
+            release_tag: None,
+        },
+        Some(wanted),
+    )
+    .unwrap();
+    draft(&build_brief(&facts, TargetSpack::V0_23, &NoKnowledge))
+}
+
+/// stringzilla's shape: the Python package's `setup.py` compiles its own
+/// extension beside the C library's CMakeLists.txt. The CMake build is not
+/// the package's: neither `cmake` nor its lookups are declared. A backend
+/// that runs CMake (scikit-build-core) keeps them.
+#[test]
+fn a_python_build_that_never_runs_cmake_takes_nothing_from_the_cmake_beside_it() {
+    let cmake =
+        "cmake_minimum_required(VERSION 3.14)\nproject(strz C)\nfind_package(ZLIB REQUIRED)\n";
+    let setup = "from setuptools import setup\n__lib_name__ = \"strz\"\nsetup(name=__lib_name__, version=\"1.0\")\n";
+    let setuptools = "[build-system]\nrequires = [\"setuptools>=61\"]\nbuild-backend = \"setuptools.build_meta\"\n";
+    let text = draft_of(
+        &[
+            ("CMakeLists.txt", cmake),
+            ("setup.py", setup),
+            ("pyproject.toml", setuptools),
+        ],
+        "py-strz",
+    );
+    assert!(text.contains("(PythonPackage)"), "{text}");
+    assert!(!text.contains("depends_on(\"cmake"), "{text}");
+    assert!(!text.contains("zlib"), "{text}");
+    let skbuild = "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n\n[project]\nname = \"strz\"\nversion = \"1.0\"\n";
+    let text = draft_of(
+        &[("CMakeLists.txt", cmake), ("pyproject.toml", skbuild)],
+        "py-strz",
+    );
+    assert!(text.contains("(PythonPackage)"), "{text}");
+    assert!(text.contains("depends_on(\"cmake@3.14:"), "{text}");
+    assert!(text.contains("zlib"), "{text}");
+}

@@ -254,12 +254,15 @@ pub fn build_brief_with(
     overrides: &BriefOverrides,
 ) -> SpackBrief {
     // A CMake build that refuses to be the top-level project is a part for
-    // other CMake builds: none of its lookups or options are this package's.
+    // other CMake builds, and one beside a Python build that never runs
+    // CMake is another build: none of its lookups or options are this
+    // package's.
     let without_part;
     let facts = match &facts.cmake {
         Some(c)
-            if c.refuses_top_level.is_some()
-                && facts.primary_build_system != Some(BuildSystemKind::Cmake) =>
+            if (c.refuses_top_level.is_some()
+                && facts.primary_build_system != Some(BuildSystemKind::Cmake))
+                || python_build_without_cmake(facts) =>
         {
             without_part = RepoFacts {
                 cmake: None,
@@ -289,6 +292,27 @@ pub fn build_brief_with(
     parallel_hdf5(facts, &mut brief);
     own_name::drop_self(facts, &mut brief);
     brief
+}
+
+/// Python build requirements that run CMake (the backends that drive it,
+/// or the tool itself for a `setup.py` that calls it).
+const CMAKE_DRIVERS: &[&str] = &[
+    "cmake",
+    "scikit-build",
+    "scikit-build-core",
+    "py-build-cmake",
+];
+
+/// The package is a Python build that asks for nothing that runs CMake
+/// (stringzilla's `setup.py` beside the C library's CMakeLists.txt).
+fn python_build_without_cmake(facts: &RepoFacts) -> bool {
+    facts.primary_build_system == Some(BuildSystemKind::Python)
+        && facts.python.as_ref().is_some_and(|p| {
+            !p.build_requires.iter().any(|r| {
+                let name = r.name.to_ascii_lowercase().replace('_', "-");
+                CMAKE_DRIVERS.contains(&name.as_str())
+            })
+        })
 }
 
 /// Sources that call HDF5's MPI-IO driver need a parallel HDF5: the
