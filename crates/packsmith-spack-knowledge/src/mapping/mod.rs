@@ -217,18 +217,6 @@ pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapp
     if let Some(entry) = curated {
         return from_table(upstream, source, name, entry, kb);
     }
-    let tool = normalise_python(name);
-    if source == NameSource::Python && PYTHON_BUILD_TOOLS.contains(&tool.as_str()) {
-        return Mapping {
-            upstream: upstream.to_string(),
-            source,
-            spack: Some(tool.clone()),
-            kind: MappingKind::Package,
-            base_class: None,
-            confidence: 0.9,
-            evidence: format!("the PyPI `{name}` is the build tool: Spack's `{tool}`"),
-        };
-    }
     let candidates = match source {
         NameSource::Python => vec![format!("py-{}", normalise_python(name))],
         NameSource::Library => vec![
@@ -253,6 +241,11 @@ pub fn map_name(upstream: &str, source: NameSource, kb: &dyn SpackNames) -> Mapp
             evidence,
         }
     };
+    let tool = normalise_python(name);
+    if source == NameSource::Python && PYTHON_BUILD_TOOLS.contains(&tool.as_str()) {
+        let evidence = format!("the PyPI `{name}` is the build tool: Spack's `{tool}`");
+        return known(tool, 0.9, evidence);
+    }
     if let Some(candidate) = candidates.iter().find(|c| kb.lookup(c) != Known::Unknown) {
         let evidence = format!("`{candidate}` is in the knowledge base");
         return known(candidate.clone(), 0.8, evidence);
