@@ -11,7 +11,7 @@ use std::path::Path;
 
 use packsmith_spack_knowledge::mapping::{library_stem, NameSource};
 
-use super::shipped::builds_shipped;
+use super::shipped::{builds_shipped, split_cd};
 use super::{Evidence, EvidenceSource, Observation};
 
 /// Programs whose command lines are read (the last path component, a
@@ -69,10 +69,7 @@ fn is_compiler(token: &str) -> bool {
 /// The words of a compiler command, or `None` for any other line. CMake's
 /// verbose Makefiles run a subdirectory's commands as `cd dir && g++ …`.
 fn compiler_words(line: &str) -> Option<Vec<&str>> {
-    let mut l = line.trim();
-    if let Some((_, command)) = l.strip_prefix("cd ").and_then(|r| r.split_once("&&")) {
-        l = command.trim_start();
-    }
+    let (_, mut l) = split_cd(line);
     for p in RUNNER_PREFIXES {
         if let Some(rest) = l.strip_prefix(p) {
             l = rest.trim_start();
@@ -166,17 +163,23 @@ fn command_uses(words: &[&str], default_dirs: &[&str]) -> Vec<(String, NameSourc
 /// archive.
 pub fn compiler_commands(text: &str, file: &str, default_dirs: &[&str]) -> Vec<Observation> {
     let mut out: Vec<Observation> = Vec::new();
+    // Whether each observation's evidence is a shipped part's command.
+    let mut shipped: Vec<bool> = Vec::new();
     for line in text.lines() {
         let Some(words) = compiler_words(line) else {
             continue;
         };
+        let line_ships = std::cell::OnceCell::new();
+        let ships = || *line_ships.get_or_init(|| builds_shipped(line));
         for (upstream, lookup, path) in command_uses(&words, default_dirs) {
-            if let Some(seen) = out.iter_mut().find(|o| o.path == path) {
-                if !builds_shipped(&seen.evidence.entry) && builds_shipped(line) {
-                    seen.evidence.entry = line.trim().to_string();
+            if let Some(at) = out.iter().position(|o| o.path == path) {
+                if !shipped[at] && ships() {
+                    out[at].evidence.entry = line.trim().to_string();
+                    shipped[at] = true;
                 }
                 continue;
             }
+            shipped.push(ships());
             out.push(Observation {
                 upstream: Some(upstream),
                 lookup,

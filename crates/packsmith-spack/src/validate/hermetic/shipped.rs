@@ -96,18 +96,9 @@ fn is_program(path: &str) -> bool {
 /// word of a command (`doxygen Doxyfile`, `cd docs && python3 gen.py`).
 pub(super) fn runs_program(log: &str, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let after_configure = log
-        .lines()
-        .skip_while(|l| !is_build_phase(l))
-        .filter(|l| !l.starts_with("-- "));
-    let mut lines = after_configure.peekable();
-    // A log without Spack's phase lines: read it all.
-    let lines: Box<dyn Iterator<Item = &str>> = if lines.peek().is_some() {
-        Box::new(lines)
-    } else {
-        Box::new(log.lines().filter(|l| !l.starts_with("-- ")))
-    };
-    for line in lines {
+    // A log without Spack's phase lines is read whole.
+    let start = log.lines().position(is_build_phase).unwrap_or(0);
+    for line in log.lines().skip(start).filter(|l| !l.starts_with("-- ")) {
         let words = || line.split(|c: char| c.is_whitespace() || c == '\'' || c == '"');
         if words().any(|w| w == path) {
             return true;
@@ -126,23 +117,28 @@ pub(super) fn runs_program(log: &str, path: &str) -> bool {
 /// phase: 'build'`).
 fn is_build_phase(line: &str) -> bool {
     line.starts_with("==> ")
-        && ["'build'", "'install'"]
+        && ["Executing phase: 'build'", "Executing phase: 'install'"]
             .iter()
-            .any(|p| line.contains(&format!("Executing phase: {p}")))
+            .any(|p| line.contains(p))
+}
+
+/// A build log line split into the directory a `cd dir && …` prefix moves
+/// to (CMake's verbose Makefiles run a subdirectory's commands so) and the
+/// command after it.
+pub(super) fn split_cd(line: &str) -> (Option<&str>, &str) {
+    let line = line.trim();
+    match line.strip_prefix("cd ").and_then(|r| r.split_once("&&")) {
+        Some((dir, command)) => (Some(dir.trim()), command.trim_start()),
+        None => (None, line),
+    }
 }
 
 /// Whether a compiler command builds a part the install may ship: its
 /// working directory (`cd dir && …`), the sources it compiles and the file
 /// it writes lie outside directories of examples, tests and benchmarks.
 pub(super) fn builds_shipped(command: &str) -> bool {
-    let mut dirs: Vec<&str> = Vec::new();
-    if let Some((cd, _)) = command
-        .trim_start()
-        .strip_prefix("cd ")
-        .and_then(|rest| rest.split_once("&&"))
-    {
-        dirs.push(cd.trim());
-    }
+    let (cd, command) = split_cd(command);
+    let mut dirs: Vec<&str> = cd.into_iter().collect();
     let words: Vec<&str> = command.split_whitespace().collect();
     for (i, w) in words.iter().enumerate() {
         if SOURCE_ENDINGS.iter().any(|e| w.ends_with(e)) {
@@ -166,12 +162,16 @@ fn parent(path: &str) -> &str {
 /// a target, not a part of the tree, and are not read.
 fn names_unshipped_dir(dir: &str) -> bool {
     let parts: Vec<&str> = dir.split('/').collect();
-    let below = parts
+    // Below the last build root; an absolute path outside every one is the
+    // host's and says nothing, a relative one is read whole.
+    let below = match parts
         .iter()
         .rposition(|p| BUILD_ROOT_MARKS.iter().any(|m| p.starts_with(m)))
-        .map_or(if dir.starts_with('/') { parts.len() } else { 0 }, |i| {
-            i + 1
-        });
+    {
+        Some(root) => root + 1,
+        None if dir.starts_with('/') => parts.len(),
+        None => 0,
+    };
     parts[below..]
         .iter()
         .filter(|p| !p.ends_with(".dir"))
