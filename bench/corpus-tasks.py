@@ -10,6 +10,12 @@ of `packsmith setup spack` BEFORE any run.
         --exclude bench/new-to-spack-names.txt > bench/corpus.jsonl
     bench/corpus-tasks.py ... --population      # every candidate, one line each, no draw
     bench/corpus-tasks.py ... --exclude-corpus bench/corpus.jsonl --seed 59 > bench/corpus-2.jsonl
+    bench/corpus-tasks.py ... --in-023 --forge github --installable-only \
+        --exclude-corpus bench/replay.jsonl ... --seed 63 > bench/corpus-4.jsonl
+
+--in-023 draws instead from the packages both repositories have (Spack 0.23's recipe
+is then the human baseline that loads as it stands; retrieval leaves the target's
+own recipe out by name): installable_here then needs both recipes' dependencies here.
 
 The population: a CMake, Autotools, Meson, Makefile or Python recipe (its first
 build-system base class), with a released version, whose source is on a public
@@ -57,7 +63,7 @@ def externals_of(packages_yaml):
     return names
 
 
-def candidates(spack_packages, spack_023, excluded):
+def candidates(spack_packages, spack_023, excluded, in_023=False):
     new = os.path.join(spack_packages, "repos/spack_repo/builtin/packages")
     old = os.path.join(spack_023, "var/spack/repos/builtin/packages")
     for d in (new, old):
@@ -68,7 +74,7 @@ def candidates(spack_packages, spack_023, excluded):
         # Python module names cannot start with a digit or hold '-': _3proxy is 3proxy.
         name = spack_dir.lstrip("_").replace("_", "-")
         path = os.path.join(new, spack_dir, "package.py")
-        if name in known or name in excluded or name.startswith(OTHER_LANGUAGES):
+        if (name in known) != in_023 or name in excluded or name.startswith(OTHER_LANGUAGES):
             continue
         if not os.path.isfile(path):
             continue
@@ -83,7 +89,15 @@ def candidates(spack_packages, spack_023, excluded):
         version = default_version(recipe["versions"])
         if forge is None or not version:
             continue
-        yield name, spack_dir, recipe, systems, forge, repo, version
+        old_recipe = read_recipe(os.path.join(old, name, "package.py")) if in_023 else None
+        yield name, spack_dir, recipe, systems, forge, repo, version, old_recipe
+
+
+def read_recipe(path):
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return parse_recipe(f.read())
 
 
 def missing_here(needed, externals):
@@ -93,10 +107,18 @@ def missing_here(needed, externals):
     return [d for d in needed if d not in available]
 
 
-def task_line(name, spack_dir, recipe, systems, forge, repo, version, externals):
+def task_line(name, spack_dir, recipe, systems, forge, repo, version, old_recipe, externals):
     needed = needed_dependencies(recipe, version)
     missing = missing_here(needed, externals)
     f = recipe["fields"]
+    in_023 = {}
+    if old_recipe is not None:
+        # The 0.23 recipe, run here as the human baseline, must find its dependencies too.
+        old_version = default_version(old_recipe["versions"])
+        old_needed = needed_dependencies(old_recipe, old_version)
+        in_023 = {"version_0_23": old_version, "needed_here_0_23": old_needed,
+                  "missing_here_0_23": missing_here(old_needed, externals)}
+        missing = missing + [d for d in in_023["missing_here_0_23"] if d not in missing]
     return {
         "name": name, "spack_dir": spack_dir, "build_systems": systems,
         "primary_build_system": systems[0], "forge": forge, "repo": repo,
@@ -106,7 +128,8 @@ def task_line(name, spack_dir, recipe, systems, forge, repo, version, externals)
         "variants": list(recipe["variants"]),
         "needed_here": needed, "missing_here": missing,
         "installable_here": not missing,
-        "in_spack_0_23": False, "in_spack_packages": True,
+        "in_spack_0_23": old_recipe is not None, "in_spack_packages": True,
+        **in_023,
     }
 
 
@@ -169,6 +192,12 @@ def main():
                     help="an earlier draw's task file: its packages and every package from "
                          "their source repositories are left out (a second draw meets none "
                          "of the projects the first was tuned on)")
+    ap.add_argument("--in-023", action="store_true",
+                    help="draw from the packages Spack 0.23 also has, not those it lacks")
+    ap.add_argument("--forge", action="append", default=[],
+                    help="keep only sources on this forge (github, gitlab, ...); repeatable")
+    ap.add_argument("--installable-only", action="store_true",
+                    help="keep only tasks whose dependencies are all here")
     ap.add_argument("--seed", type=int, default=44)
     ap.add_argument("--per-system", type=int, default=50)
     ap.add_argument("--size", type=int, default=170)
@@ -185,11 +214,16 @@ def main():
     for path in a.exclude_corpus:
         with open(path) as f:
             earlier = [json.loads(l) for l in f if l.strip()]
-        excluded |= {t["name"] for t in earlier}
-        earlier_repos |= {(t["forge"], t["repo"].lower()) for t in earlier if t.get("repo")}
+        # Any task file with a `name` (a replay, a fix-commit set) excludes its packages.
+        excluded |= {t["name"] for t in earlier if t.get("name")}
+        earlier_repos |= {(t["forge"], t["repo"].lower()) for t in earlier
+                          if t.get("repo") and t.get("forge")}
     externals = externals_of(a.externals)
-    tasks = [task_line(*c, externals) for c in candidates(a.spack_packages, a.spack_023, excluded)]
-    tasks = [t for t in tasks if (t["forge"], (t["repo"] or "").lower()) not in earlier_repos]
+    tasks = [task_line(*c, externals)
+             for c in candidates(a.spack_packages, a.spack_023, excluded, a.in_023)]
+    tasks = [t for t in tasks if (t["forge"], (t["repo"] or "").lower()) not in earlier_repos
+             and (not a.forge or t["forge"] in a.forge)
+             and (t["installable_here"] or not a.installable_only)]
     if a.population:
         for t in tasks:
             print(t["name"], t["primary_build_system"], t["forge"], t["repo"], t["version"],
