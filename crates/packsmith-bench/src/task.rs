@@ -59,6 +59,14 @@ pub struct SpackTask {
     pub needed_here: Vec<String>,
     #[serde(default)]
     pub missing_here: Vec<String>,
+    /// A package Spack 0.23 also has (corpus-4): that recipe's default
+    /// version and the dependencies it needs here, recorded at the draw.
+    #[serde(default)]
+    pub version_0_23: Option<String>,
+    #[serde(default)]
+    pub needed_here_0_23: Vec<String>,
+    #[serde(default)]
+    pub missing_here_0_23: Vec<String>,
     #[serde(default)]
     pub seed: Option<u64>,
 }
@@ -462,6 +470,21 @@ mod tests {
         assert_eq!(tasks[0].ecosystem(), Ecosystem::Spack);
         assert_eq!(tasks[1].id(), "beta");
         assert_eq!(tasks[1].ecosystem(), Ecosystem::Nix);
+    }
+
+    #[test]
+    fn a_package_spack_0_23_also_has_keeps_that_recipes_facts() {
+        let line = SPACK.replace(
+            "\"version\": \"1.0\"",
+            "\"version\": \"1.0\", \"version_0_23\": \"0.9\", \"needed_here_0_23\": [\"cmake\"], \"missing_here_0_23\": []",
+        );
+        let tasks = parse_tasks(&line, "t.jsonl").unwrap();
+        let Task::Spack(t) = &tasks[0] else {
+            panic!("not a Spack task")
+        };
+        assert_eq!(t.version_0_23.as_deref(), Some("0.9"));
+        assert_eq!(t.needed_here_0_23, ["cmake"]);
+        assert!(t.missing_here_0_23.is_empty());
     }
 
     #[test]
