@@ -89,8 +89,50 @@ pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
             });
         }
     }
+    if found.is_empty() {
+        found.extend(named_makefile(view));
+    }
     found.sort_by_key(|b| b.depth);
     found
+}
+
+/// Suffixes of `Makefile.<suffix>` files that are parts or other tools'
+/// inputs (Autotools, includes, Windows and vendor make), not a whole
+/// Makefile shipped under another name.
+const NOT_A_WHOLE_MAKEFILE: &[&str] = &[
+    "am", "in", "inc", "include", "common", "rules", "rule", "deps", "dep", "defs", "def",
+    "config", "conf", "mk", "local", "bak", "orig", "old", "win", "win32", "win64", "msvc", "vc",
+    "nmake", "mingw", "bcc", "wat", "dj", "os2", "dos", "amiga", "cygwin", "txt", "md",
+];
+
+/// With no build file make or any other tool looks for, a Makefile shipped
+/// under another name (`src-mpi/Makefile.vanilla`, `Makefile.make`), which
+/// the README says to copy or pass with `-f`: the build is that Makefile.
+fn named_makefile(view: &RepoView) -> Option<BuildSystemFact> {
+    let file = view
+        .files()
+        .iter()
+        .filter(|f| f.depth <= MAX_MARKER_DEPTH && !in_noise_dir(f))
+        .filter(|f| {
+            let name = f.name();
+            let suffix = name
+                .strip_prefix("Makefile.")
+                .or_else(|| name.strip_prefix("makefile."));
+            suffix.is_some_and(|s| {
+                !s.is_empty() && !NOT_A_WHOLE_MAKEFILE.contains(&s.to_ascii_lowercase().as_str())
+            })
+        })
+        .min_by_key(|f| (f.depth, f.rel.clone()))?;
+    Some(BuildSystemFact {
+        kind: BuildSystemKind::Makefile,
+        evidence: Evidence::file(file.rel.clone()),
+        depth: file.depth,
+        note: format!(
+            "{}: a Makefile under another name (no file make looks for)",
+            file.name()
+        ),
+        reads_outside_tree: include_outside_tree(view, file),
+    })
 }
 
 /// The first path a Makefile `include`s that climbs out of the repository
@@ -370,6 +412,34 @@ mod tests {
             choose_primary(&mut found, None, 0),
             Some(BuildSystemKind::Makefile)
         );
+    }
+
+    #[test]
+    fn a_makefile_under_another_name_is_the_build_only_when_nothing_else_is() {
+        let (_d, view) = crate::view::test_view(&[
+            "README.md",
+            "src-openmp/Makefile.vanilla",
+            "src-mpi/Makefile.vanilla",
+            "src-mpi/Makefile.inc",
+            "examples/Makefile.gnu",
+        ]);
+        let found = detect(&view);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].kind, BuildSystemKind::Makefile);
+        assert_eq!(found[0].evidence.file, "src-mpi/Makefile.vanilla");
+        assert_eq!(
+            found[0].makefile_under_another_name(),
+            Some("src-mpi/Makefile.vanilla")
+        );
+        // Parts and other tools' inputs are not a Makefile.
+        let (_d, view) = crate::view::test_view(&["Makefile.in", "Makefile.win", "Makefile.inc"]);
+        assert!(detect(&view).is_empty());
+        // A build file a tool looks for wins: the named one is no candidate.
+        let (_d, view) = crate::view::test_view(&["CMakeLists.txt", "Makefile.linux"]);
+        let found = detect(&view);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].kind, BuildSystemKind::Cmake);
+        assert_eq!(found[0].makefile_under_another_name(), None);
     }
 
     #[test]

@@ -247,6 +247,52 @@ fn a_makefile_in_src_is_the_build_directory() {
     assert!(text.contains("    build_directory = \"src\"\n"), "{text}");
 }
 
+/// No build file make looks for: the code's Makefile ships as
+/// `src-mpi/Makefile.vanilla` (CoMD's shape), and its rules read
+/// `Makefile`. The draft builds there and copies the template to
+/// `Makefile` first.
+#[test]
+fn a_makefile_under_another_name_is_copied_to_makefile() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["src-mpi", "src-openmp"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        std::fs::write(
+            dir.path().join(sub).join("main.c"),
+            "int main(void) { return 0; }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join(sub).join("Makefile.vanilla"),
+            "CC = mpicc\nBIN_DIR=../bin\nEXE = ${BIN_DIR}/mini\n\nDEFAULT: ${EXE}\n\n\
+             info.h: Makefile\n\ttouch info.h\n\n${EXE}: ${BIN_DIR} info.h main.o\n\
+             \t${CC} -o ${EXE} main.o -lm\n\n${BIN_DIR}:\n\tmkdir -p ${BIN_DIR}\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("README.md"), "# mini\n").unwrap();
+    let text = render_recipe(
+        &brief_for(dir.path(), TargetSpack::V0_23),
+        &DraftOptions::default(),
+    );
+    assert!(text.contains("(MakefilePackage):"), "{text}");
+    assert!(
+        text.contains("    build_directory = \"src-mpi\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    def patch(self):\n")
+            && text.contains("        copy(\"src-mpi/Makefile.vanilla\", \"src-mpi/Makefile\")\n"),
+        "{text}"
+    );
+    // `CC = mpicc`: compiled with MPI's wrapper.
+    assert!(text.contains("    depends_on(\"mpi\")\n"), "{text}");
+    // The link line writes the program to `../bin`: install() looks there.
+    assert!(
+        text.contains("for path in find(join_path(self.stage.source_path, \"bin\"), [\"*\"]):"),
+        "{text}"
+    );
+}
+
 /// A Makefile in `src/` whose first rule makes an object file, so plain
 /// `make` links nothing, and whose programs are written to the top
 /// (`-o ../$@`): the draft names them in `build_targets` and copies them

@@ -96,6 +96,76 @@ pub fn unbuilt_programs(text: &str, file: &str) -> UnbuiltPrograms {
     found
 }
 
+/// Where the link lines of a Makefile whose plain `make` does build its
+/// programs write them, when that is another directory: `-o ${EXE}` with
+/// `EXE = ${BIN_DIR}/mini` and `BIN_DIR = ../bin` is `../bin`. Plain
+/// assignments are expanded; a directory that still names a variable (an
+/// install prefix, a user's setting) is not told.
+pub fn programs_written_elsewhere(text: &str) -> Option<String> {
+    let vars = plain_assignments(text);
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().find_map(|(i, line)| {
+        rule_targets(line)?;
+        let recipe = lines[i + 1..].iter().take_while(|l| l.starts_with('\t'));
+        recipe.into_iter().find_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            if words.contains(&"-c") {
+                return None;
+            }
+            let out = words.windows(2).find(|w| w[0] == "-o").map(|w| w[1])?;
+            let out = expand(out, &vars)?;
+            let (dir, _) = out.rsplit_once('/')?;
+            (!dir.is_empty() && !dir.starts_with('/') && !dir.contains('$') && dir != ".")
+                .then(|| dir.to_string())
+        })
+    })
+}
+
+/// `NAME = value` lines outside recipes (`=`, `:=`, `?=`; the last wins,
+/// as for make's unconditional assignments).
+fn plain_assignments(text: &str) -> Vec<(String, String)> {
+    let mut vars: Vec<(String, String)> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with(['\t', '#'])) {
+        let Some((name, value)) = line.split_once('=') else {
+            continue;
+        };
+        if name.ends_with('+') || name.contains(':') && !name.ends_with(':') {
+            continue;
+        }
+        let name = name.trim_end_matches([':', '?']).trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            continue;
+        }
+        vars.retain(|(n, _)| n != name);
+        vars.push((name.to_string(), value.trim().to_string()));
+    }
+    vars
+}
+
+/// `word` with `$(NAME)` and `${NAME}` replaced by their plain values, a
+/// few levels deep; `None` when it does not settle.
+fn expand(word: &str, vars: &[(String, String)]) -> Option<String> {
+    let mut out = word.to_string();
+    for _ in 0..8 {
+        let Some(start) = out.find("$(").or_else(|| out.find("${")) else {
+            return Some(out);
+        };
+        let close = if out[start + 1..].starts_with('(') {
+            ')'
+        } else {
+            '}'
+        };
+        let end = start + out[start..].find(close)?;
+        let name = &out[start + 2..end];
+        let value = vars
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())?;
+        out.replace_range(start..=end, value);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +205,21 @@ clean:\n\
             Evidence::new("src/Makefile", 14)
         );
         assert_eq!(found.written_to.as_deref(), Some(".."));
+    }
+
+    #[test]
+    fn a_program_linked_into_another_directory_through_variables_is_found_there() {
+        let text = "BIN_DIR=../bin\nVARIANT = mini-serial\nEXE = ${BIN_DIR}/${VARIANT}\n\
+                    DEFAULT: ${EXE}\n\n%.o: %.c\n\t${CC} -c $< -o $@\n\n\
+                    ${EXE}: main.o\n\t${CC} -o ${EXE} main.o -lm\n";
+        assert_eq!(programs_written_elsewhere(text).as_deref(), Some("../bin"));
+        // Beside the Makefile, or into a prefix the user sets: not told.
+        assert_eq!(
+            programs_written_elsewhere("all: t\nt: t.o\n\t$(CC) -o t t.o\n"),
+            None
+        );
+        let prefix = "all: t\nt: t.o\n\t$(CC) -o $(PREFIX)/bin/t t.o\n";
+        assert_eq!(programs_written_elsewhere(prefix), None);
     }
 
     #[test]

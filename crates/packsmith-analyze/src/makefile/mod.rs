@@ -87,8 +87,16 @@ pub fn analyze(
     let tools = tools.collect();
     let uninstalled_man_pages = man::uninstalled(ctx, &read);
     let writes_home = read.iter().find_map(|(path, text)| home_use(path, text));
-    let unbuilt = goals::unbuilt_programs(&read[0].1, &read[0].0);
+    let mut unbuilt = goals::unbuilt_programs(&read[0].1, &read[0].0);
+    if unbuilt.programs.is_empty() {
+        unbuilt.written_to = goals::programs_written_elsewhere(&read[0].1);
+    }
+    let mpi_compilers = read
+        .iter()
+        .flat_map(|(path, text)| mpi_compilers(path, text))
+        .collect();
     Some(MakefileFacts {
+        mpi_compilers,
         unbuilt_programs: unbuilt.programs,
         programs_written_to: unbuilt.written_to,
         writes_home,
@@ -99,6 +107,44 @@ pub fn analyze(
         uses_pkg_config: findings.uses_pkg_config,
         files: read.into_iter().map(|(path, _)| path).collect(),
     })
+}
+
+/// Compiler variables MPI's wrappers name.
+const MPI_WRAPPERS: &[&str] = &[
+    "mpicc", "mpicxx", "mpic++", "mpiCC", "mpif90", "mpif77", "mpifort",
+];
+
+/// `CC = mpicc` (or `CXX`, `FC`, `F77`, `F90` set to a wrapper) outside any
+/// `ifeq`/`ifdef` block: the variable's name, where it is set.
+fn mpi_compilers(path: &str, text: &str) -> Vec<Sourced<String>> {
+    let mut depth = 0usize;
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('\t') {
+            continue;
+        }
+        let word = line.split_whitespace().next().unwrap_or("");
+        match word {
+            "ifeq" | "ifneq" | "ifdef" | "ifndef" => depth += 1,
+            "endif" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let Some((name, value)) = line.split_once('=') else {
+            continue;
+        };
+        let name = name.trim_end_matches([':', '?']).trim();
+        let compiler = value.split_whitespace().next().unwrap_or("");
+        let compiler = compiler.rsplit('/').next().unwrap_or(compiler);
+        if depth == 0
+            && matches!(name, "CC" | "CXX" | "FC" | "F77" | "F90")
+            && MPI_WRAPPERS.contains(&compiler)
+            && !found.iter().any(|f: &Sourced<String>| f.value == name)
+        {
+            let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            found.push(Sourced::new(name.to_string(), Evidence::new(path, line)));
+        }
+    }
+    found
 }
 
 /// Reads the Makefile at `file` as one make invocation in its directory,
@@ -241,6 +287,23 @@ mod tests {
         );
         assert_eq!(facts.libraries[0].evidence, Evidence::new("Makefile", 1));
         assert!(!facts.uses_pkg_config);
+    }
+
+    #[test]
+    fn an_mpi_wrapper_as_the_compiler_outside_a_conditional_is_mpi() {
+        let facts = analyze_tree(&[(
+            "Makefile",
+            "CC = mpicc\nifeq ($(GPU), ON)\nCXX = mpicxx\nendif\nFC := /usr/bin/mpif90 -O2\n\
+             all: t\nt: t.o\n\t$(CC) -o t t.o\n",
+        )])
+        .unwrap();
+        assert_eq!(values(&facts.mpi_compilers), ["CC", "FC"]);
+        assert_eq!(
+            facts.mpi_compilers[0].evidence,
+            Evidence::new("Makefile", 1)
+        );
+        let plain = analyze_tree(&[("Makefile", "CC = gcc\nall: t\nt: t.o\n\t$(CC) -o t t.o\n")]);
+        assert!(plain.unwrap().mpi_compilers.is_empty());
     }
 
     #[test]

@@ -38,6 +38,10 @@ pub struct MakefileFacts {
     /// directory (`..` for `-o ../$@`), when not beside it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub programs_written_to: Option<String>,
+    /// Compiler variables set to an MPI wrapper outside any conditional
+    /// (`CC = mpicc`): the build needs MPI.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mpi_compilers: Vec<Sourced<String>>,
 }
 
 /// A Lazarus (Free Pascal) project at the top of the tree: `lazbuild`

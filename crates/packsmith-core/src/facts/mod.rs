@@ -139,6 +139,17 @@ pub struct BuildSystemFact {
     pub reads_outside_tree: Option<String>,
 }
 
+impl BuildSystemFact {
+    /// The Makefile of a build shipped under a name make does not look for
+    /// (`src-mpi/Makefile.vanilla`): a recipe copies it to `Makefile`.
+    pub fn makefile_under_another_name(&self) -> Option<&str> {
+        let name = self.evidence.file.rsplit('/').next()?;
+        (self.kind == BuildSystemKind::Makefile
+            && !matches!(name, "GNUmakefile" | "Makefile" | "makefile"))
+        .then_some(self.evidence.file.as_str())
+    }
+}
+
 /// Programming languages a build compiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

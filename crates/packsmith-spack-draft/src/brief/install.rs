@@ -55,6 +55,13 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
         Some(BuildSystemKind::Python) => Some("the Python project"),
         _ => None,
     };
+    if facts.primary_build_system == Some(BuildSystemKind::Makefile) {
+        brief.makefile_template = facts
+            .build_systems
+            .iter()
+            .find_map(|b| b.makefile_under_another_name())
+            .map(str::to_string);
+    }
     if let (Some(what), Some(root)) = (build_file, &facts.build_root) {
         brief.build_directory = Some(root.value.clone());
         brief.notes.push(BriefNote {
@@ -127,13 +134,14 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
 /// rule makes an object): `build_targets` names them, and `install()`
 /// copies them by name from where their link lines write them.
 fn name_unbuilt_programs(facts: &RepoFacts, brief: &mut SpackBrief, plan: &mut InstallPlan) {
-    let Some(make) = facts
-        .make
-        .as_ref()
-        .filter(|m| !m.unbuilt_programs.is_empty())
-    else {
+    let Some(make) = facts.make.as_ref() else {
         return;
     };
+    if make.unbuilt_programs.is_empty() {
+        // Plain `make` builds them, into another directory of the tree.
+        plan.products_dir = written_to(make, brief);
+        return;
+    }
     let names: Vec<String> = make
         .unbuilt_programs
         .iter()
@@ -149,10 +157,16 @@ fn name_unbuilt_programs(facts: &RepoFacts, brief: &mut SpackBrief, plan: &mut I
     });
     brief.build_targets = names.clone();
     plan.executables = names;
-    plan.products_dir = make.programs_written_to.as_deref().and_then(|to| {
+    plan.products_dir = written_to(make, brief);
+}
+
+/// Where the Makefile's link lines write its programs, from the source
+/// root, when not beside the Makefile.
+fn written_to(make: &packsmith_core::MakefileFacts, brief: &SpackBrief) -> Option<String> {
+    make.programs_written_to.as_deref().and_then(|to| {
         let base = brief.build_directory.as_deref().unwrap_or("");
         relative_join(base, to)
-    });
+    })
 }
 
 /// `base/rel` as a path from the source root, `..` resolved; `None` when

@@ -27,6 +27,11 @@ pub(super) fn makefile_dependencies(
         let f = found(&module.value, NameSource::Pkgconfig, &module.evidence);
         add_dependency(brief, kb, cond_map, f);
     }
+    // `CC = mpicc`: the build is compiled with MPI's wrappers.
+    if let Some(first) = make.mpi_compilers.first() {
+        let f = Found::named("mpi", NameSource::Library, true, &[], &first.evidence);
+        add_dependency(brief, kb, cond_map, f);
+    }
     for library in &make.libraries {
         let f = found(&library.value, NameSource::Library, &library.evidence);
         add_dependency(brief, kb, cond_map, f);

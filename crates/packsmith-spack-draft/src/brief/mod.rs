@@ -167,6 +167,10 @@ pub struct SpackBrief {
     /// `configure.ac` before running autoreconf.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configure_template: Option<String>,
+    /// A Makefile shipped under another name (`src-mpi/Makefile.vanilla`):
+    /// `patch()` copies it to `Makefile` beside it, as its README says to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub makefile_template: Option<String>,
     /// The Makefile's installation-prefix variable (`prefix`, `PREFIX`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub make_prefix_variable: Option<String>,
@@ -396,6 +400,7 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         mpi_wrappers: Vec::new(),
         make_prefix_variable: None,
         configure_template: None,
+        makefile_template: None,
         install: None,
         fixmes: Vec::new(),
         scm_version_env: Vec::new(),

@@ -13,10 +13,15 @@ fn has_base(b: &SpackBrief, base: &str) -> bool {
 /// The methods after the directives (empty when the base class needs none).
 pub fn render_methods(b: &SpackBrief) -> Vec<String> {
     let base = b.base_classes.first().map(String::as_str);
+    let mut out = match &b.makefile_template {
+        Some(template) if base == Some("MakefilePackage") => makefile_from_template(template),
+        _ => Vec::new(),
+    };
     if let (Some("MakefilePackage" | "Package"), Some(plan)) = (base, &b.install) {
-        return super::install::render_install(plan);
+        push_method(&mut out, super::install::render_install(plan));
+        return out;
     }
-    let mut out = match base {
+    let methods = match base {
         Some("CMakePackage") => cmake_args(b),
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
@@ -25,6 +30,7 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
+    push_method(&mut out, methods);
     if let (Some("PythonPackage"), Some(dir)) = (base, &b.build_directory) {
         if !b.files_into_build_directory.is_empty() {
             push_method(
@@ -44,7 +50,7 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
 
 /// Appends `method` after the methods in `out`, a blank line between.
 fn push_method(out: &mut Vec<String>, method: Vec<String>) {
-    if !out.is_empty() {
+    if !out.is_empty() && !method.is_empty() {
         out.push(String::new());
     }
     out.extend(method);
@@ -61,6 +67,19 @@ fn home_install_patch(files: &[String]) -> Vec<String> {
     patch_method(
         "Upstream installs into $HOME; install into the prefix instead.",
         lines,
+    )
+}
+
+/// `patch()` copying a Makefile shipped under another name to `Makefile`
+/// beside it: make, and the Makefile's own rules, read that name.
+fn makefile_from_template(template: &str) -> Vec<String> {
+    let target = match template.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/Makefile"),
+        None => "Makefile".to_string(),
+    };
+    patch_method(
+        "The Makefile ships under another name; make reads `Makefile`.",
+        std::iter::once(format!("copy({}, {})", py_str(template), py_str(&target))),
     )
 }
 
