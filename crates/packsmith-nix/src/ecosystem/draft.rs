@@ -170,6 +170,7 @@ pub fn prepare_draft(
             lazarus: None,
             maintainers: Vec::new(),
             make_install: None,
+            makefile: None,
         },
     };
     template_input.maintainers = input.maintainers.to_vec();

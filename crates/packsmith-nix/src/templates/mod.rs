@@ -313,6 +313,10 @@ pub struct TemplateInput {
     /// Plain make with no `install:` target: what `installPhase` copies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub make_install: Option<MakeInstall>,
+    /// A Makefile shipped under another name (`Makefile.vanilla`): stdenv's
+    /// `makefile` passes it to make with `-f` in every phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub makefile: Option<String>,
 }
 
 /// A Makefile that installs nothing: the programs `installPhase` copies.
@@ -394,6 +398,12 @@ impl TemplateInput {
                 .then(|| facts.build_root.as_ref().map(|r| r.value.clone()))
                 .flatten(),
             make_install: MakeInstall::from_facts(facts),
+            makefile: facts
+                .build_systems
+                .iter()
+                .find_map(|b| b.makefile_under_another_name())
+                .and_then(|f| f.rsplit('/').next())
+                .map(str::to_string),
             js_lock: facts
                 .npm
                 .as_ref()

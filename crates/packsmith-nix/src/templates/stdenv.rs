@@ -71,6 +71,9 @@ pub(super) fn draft(builder: Builder, input: &TemplateInput) -> Draft {
             if !build.is_empty() {
                 d.list("buildInputs", &build);
             }
+            if let Some(makefile) = &input.makefile {
+                d.block([format!("makefile = {};", crate::fetch::quote(makefile))]);
+            }
             match &input.make_install {
                 None => {
                     d.block([r#"makeFlags = [ "PREFIX=${placeholder "out"}" ];"#]);

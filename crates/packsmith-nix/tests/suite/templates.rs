@@ -1030,6 +1030,40 @@ fn a_makefile_without_install_target_gets_an_install_phase() {
     );
 }
 
+/// A Makefile shipped as `src/Makefile.vanilla`, nothing make looks for:
+/// built in `src` with stdenv's `makefile` naming it.
+#[test]
+fn a_makefile_under_another_name_is_stdenvs_makefile() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("src/main.c"),
+        "int main(void) { return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/Makefile.vanilla"),
+        "all: mini\nmini: main.o\n\t$(CC) -o mini main.o\ninstall:\n\tcp mini $(PREFIX)/bin\n",
+    )
+    .unwrap();
+    let facts = packsmith_analyze::analyze_dir(
+        dir.path(),
+        SourceInfo {
+            kind: "path".into(),
+            given: "mini".into(),
+            release_tag: None,
+        },
+    )
+    .expect("the tree analyses");
+    let input = TemplateInput::from_facts(&facts, "mini", "1.0", github_src("1.0"));
+    let text = render(Builder::Make, &input);
+    assert!(text.contains("makefile = \"Makefile.vanilla\";"), "{text}");
+    assert!(
+        text.contains("sourceRoot = \"${finalAttrs.src.name}/src\";"),
+        "{text}"
+    );
+}
+
 /// A choice of licences (`A OR B`) is nixpkgs' list of both; one the table
 /// does not know leaves the FIXME, never half the choice.
 #[test]
