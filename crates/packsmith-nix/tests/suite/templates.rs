@@ -975,13 +975,8 @@ fn a_program_that_answers_version_gets_the_version_check_hook() {
     }
 }
 
-/// A Makefile in `src/` with no `install:` target, whose plain `make`
-/// links nothing and whose programs are written to the top: built in
-/// `src` (`sourceRoot`), the programs named in `buildFlags`, and an
-/// `installPhase` that copies them from there. Without known programs,
-/// the `installPhase` is a FIXME, never `make install`.
-#[test]
-fn a_makefile_without_install_target_gets_an_install_phase() {
+/// A tree with one C program in `src/`.
+fn tree_with_src_main() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
     std::fs::write(
@@ -989,20 +984,34 @@ fn a_makefile_without_install_target_gets_an_install_phase() {
         "int main(void) { return 0; }\n",
     )
     .unwrap();
+    dir
+}
+
+/// The facts of a local tree, as `packsmith nix PATH` reads them.
+fn analyse_path(dir: &std::path::Path, given: &str) -> RepoFacts {
+    packsmith_analyze::analyze_dir(
+        dir,
+        SourceInfo {
+            kind: "path".into(),
+            given: given.into(),
+            release_tag: None,
+        },
+    )
+    .expect("the tree analyses")
+}
+
+/// A Makefile in `src/` with no `install:` target, whose plain `make`
+/// links nothing and whose programs are written to the top: built in
+/// `src` (`sourceRoot`), the programs named in `buildFlags`, and an
+/// `installPhase` that copies them from there. Without known programs,
+/// the `installPhase` is a FIXME, never `make install`.
+#[test]
+fn a_makefile_without_install_target_gets_an_install_phase() {
+    let dir = tree_with_src_main();
     let makefile = "CC = cc\n\n*.o: *.h Makefile*\n\n.c.o:\n\t$(CC) -c -o $@ $<\n\n\
                     finder: main.o\n\t$(CC) -o ../$@ $^ -lm\n\nclean:\n\trm -f *.o\n";
     std::fs::write(dir.path().join("src/Makefile"), makefile).unwrap();
-    let analyse = || {
-        packsmith_analyze::analyze_dir(
-            dir.path(),
-            SourceInfo {
-                kind: "path".into(),
-                given: "finder".into(),
-                release_tag: None,
-            },
-        )
-        .expect("the tree analyses")
-    };
+    let analyse = || analyse_path(dir.path(), "finder");
     let input = TemplateInput::from_facts(&analyse(), "finder", "1.0", github_src("1.0"));
     let text = render(Builder::Make, &input);
     assert!(
@@ -1034,27 +1043,13 @@ fn a_makefile_without_install_target_gets_an_install_phase() {
 /// built in `src` with stdenv's `makefile` naming it.
 #[test]
 fn a_makefile_under_another_name_is_stdenvs_makefile() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    std::fs::write(
-        dir.path().join("src/main.c"),
-        "int main(void) { return 0; }\n",
-    )
-    .unwrap();
+    let dir = tree_with_src_main();
     std::fs::write(
         dir.path().join("src/Makefile.vanilla"),
         "all: mini\nmini: main.o\n\t$(CC) -o mini main.o\ninstall:\n\tcp mini $(PREFIX)/bin\n",
     )
     .unwrap();
-    let facts = packsmith_analyze::analyze_dir(
-        dir.path(),
-        SourceInfo {
-            kind: "path".into(),
-            given: "mini".into(),
-            release_tag: None,
-        },
-    )
-    .expect("the tree analyses");
+    let facts = analyse_path(dir.path(), "mini");
     let input = TemplateInput::from_facts(&facts, "mini", "1.0", github_src("1.0"));
     let text = render(Builder::Make, &input);
     assert!(text.contains("makefile = \"Makefile.vanilla\";"), "{text}");
