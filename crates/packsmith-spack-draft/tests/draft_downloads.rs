@@ -25,6 +25,8 @@ fn kb() -> NameIndex {
         "blt",
         "zlib",
         "hdf5",
+        // Spack 0.23 has the language virtuals too.
+        "cxx",
     ];
     NameIndex {
         packages: packages.iter().map(|s| s.to_string()).collect(),
@@ -127,6 +129,20 @@ fn downloads_become_dependencies_and_switches() {
         "{:#?}",
         b.notes
     );
+}
+
+/// A download of libc++ (`ExternalProject_Add(libcxx-download …)`) names
+/// `cxx`, the C++ compiler's virtual: never a dependency of another type
+/// (Spack 0.23 refuses the recipe at load: "languages must be of 'build'
+/// type"), and the languages the build compiles declare it already.
+#[test]
+fn a_download_named_for_the_cxx_virtual_is_no_dependency() {
+    let b = brief_of_cmake(
+        "cmake_minimum_required(VERSION 3.14)\nproject(v CXX)\ninclude(ExternalProject)\n\
+         ExternalProject_Add(libcxx-download GIT_REPOSITORY https://git.llvm.org/git/libcxx.git)\n",
+    );
+    let deps: Vec<&str> = b.dependencies.iter().map(|d| d.spec.as_str()).collect();
+    assert!(!deps.contains(&"cxx"), "{deps:?}");
 }
 
 #[test]

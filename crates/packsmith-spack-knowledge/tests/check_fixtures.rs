@@ -25,16 +25,27 @@ fn names(spack: TargetSpack) -> NameIndex {
     }
 }
 
+fn fixture_path(file: &str) -> String {
+    format!("{}/tests/fixtures/check/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
 fn run(file: &str, spack: TargetSpack, package: &str) -> Vec<Diagnostic> {
-    let path = format!("{}/tests/fixtures/check/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = std::fs::read_to_string(fixture_path(file)).unwrap();
+    run_text_named(&text, file, spack, package)
+}
+
+fn run_text(text: &str, spack: TargetSpack, package: &str) -> Vec<Diagnostic> {
+    run_text_named(text, "package.py", spack, package)
+}
+
+fn run_text_named(text: &str, file: &str, spack: TargetSpack, package: &str) -> Vec<Diagnostic> {
     let names = names(spack);
     let opts = CheckOptions {
         spack,
         names: Some(&names),
         package: Some(package),
     };
-    check_source(&text, file, &opts)
+    check_source(text, file, &opts)
 }
 
 /// The package a `load/` fixture stands for: its file name, so that it can
@@ -144,6 +155,28 @@ fn positions_are_exact() {
 fn language_virtuals_pass_on_1x_and_with_a_kb_that_knows_them() {
     let d = run("ps402-language-virtual.py", TargetSpack::V1, "demo");
     assert!(!codes(&d).contains(&Code::LanguageVirtual), "{d:#?}");
+}
+
+/// `depends_on("cxx")` with the default types (build and link): the load
+/// fails ("languages must be of 'build' type"), on 1.x as on 0.23.
+#[test]
+fn a_language_virtual_of_another_type_than_build_is_flagged() {
+    let text = std::fs::read_to_string(fixture_path("ps402-language-virtual.py")).unwrap();
+    for (recipe, flagged) in [
+        (
+            text.replace("type=\"build\"", "type=(\"build\", \"link\")"),
+            true,
+        ),
+        (text.replace(", type=\"build\"", ""), true),
+        (text.replace("type=\"build\"", "type=(\"build\",)"), false),
+    ] {
+        let d = run_text(&recipe, TargetSpack::V1, "demo");
+        assert_eq!(
+            codes(&d).contains(&Code::LanguageVirtual),
+            flagged,
+            "{recipe}\n{d:#?}"
+        );
+    }
 }
 
 #[test]

@@ -1299,6 +1299,12 @@ fn spec_package(spec: &str) -> &str {
 }
 
 fn push_dep(list: &mut Vec<BriefDependency>, d: BriefDependency) {
+    // A language virtual is the compiler: the languages the build compiles
+    // declare it, build type only (Spack refuses any other type at load).
+    // A lookup or a download named for it (`libcxx` → `cxx`) adds nothing.
+    if matches!(spec_package(&d.spec), "c" | "cxx" | "fortran") {
+        return;
+    }
     if let Some(existing) = list
         .iter_mut()
         .find(|e| spec_package(&e.spec) == spec_package(&d.spec) && e.when == d.when)

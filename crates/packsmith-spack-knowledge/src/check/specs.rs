@@ -109,6 +109,9 @@ pub(super) fn check(input: &Input, out: &mut Vec<Diagnostic>) {
             if i == 0 && matches!(call.name.as_str(), "depends_on" | "extends") {
                 dependency_name(input, lit, &parsed, out);
             }
+            if i == 0 && call.name == "depends_on" {
+                language_of_build_type(input, call, lit, &parsed, out);
+            }
         }
         if matches!(
             call.name.as_str(),
@@ -176,6 +179,43 @@ fn condition_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Diag
         )
     };
     out.push(Diagnostic::new(Code::BadSpec, lit.line, lit.col, message));
+}
+
+/// `depends_on("cxx")` of any type but `build`: Spack refuses the recipe at
+/// load ("languages must be of 'build' type"). A virtual Spack 0.23 does
+/// not know is PS402's other message already.
+fn language_of_build_type(
+    input: &Input,
+    call: &crate::recipe::layout::Call,
+    lit: &StrLit,
+    parsed: &Spec,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(name) = parsed.short_name() else {
+        return;
+    };
+    let unknown_here = input.opts.spack == TargetSpack::V0_23
+        && input
+            .opts
+            .names
+            .is_none_or(|n| n.lookup(name) == Known::Unknown);
+    if !LANGUAGE_VIRTUALS.contains(&name) || unknown_here {
+        return;
+    }
+    let types = call.keyword("type").map(|a| {
+        a.text
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ',')
+            .collect::<String>()
+    });
+    if types.as_deref().map(|t| t.trim_matches(',')) != Some("build") {
+        out.push(Diagnostic::new(
+            Code::LanguageVirtual,
+            lit.line,
+            lit.col,
+            format!("`depends_on(\"{name}\")` must be of type \"build\" only (Spack refuses any other type for a language); write `depends_on(\"{name}\", type=\"build\")`"),
+        ));
+    }
 }
 
 fn dependency_name(input: &Input, lit: &StrLit, parsed: &Spec, out: &mut Vec<Diagnostic>) {
