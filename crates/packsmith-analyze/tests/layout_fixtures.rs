@@ -48,8 +48,15 @@ fn downloads_say_what_they_fetch_and_what_turns_them_off() {
     assert_eq!(mesh.pin.as_deref(), Some("v2"));
     assert_eq!(mesh.evidence.line, 31);
     assert!(mesh.switch.is_none());
-    // Content already in the tree is no download.
+    // Content already in the tree is no download, nor is an archive shipped in it.
     assert!(!facts.downloads.iter().any(|d| d.name == "bundled"));
+    assert!(!facts
+        .downloads
+        .iter()
+        .any(|d| d.name == "zlib" || d.name == "lz4"));
+    let gsl = find("gsl");
+    assert_eq!(gsl.kind, DownloadKind::ExternalProject);
+    assert_eq!(gsl.upstream.as_deref(), Some("gsl"));
 }
 
 #[test]

@@ -25,6 +25,7 @@ fn kb() -> NameIndex {
         "blt",
         "zlib",
         "hdf5",
+        "gsl",
         // Spack 0.23 has the language virtuals too.
         "cxx",
     ];
@@ -90,6 +91,12 @@ fn downloads_become_dependencies_and_switches() {
         assert!(deps.contains(&want), "{want} not in {deps:?}");
     }
     assert!(!deps.iter().any(|d| d.contains("mesh")), "{deps:?}");
+    // An ExternalProject of an archive in the tree is built from it; one of a URL is a dependency.
+    assert!(
+        !deps.iter().any(|d| d.contains("zlib") || d.contains("lz4")),
+        "{deps:?}"
+    );
+    assert!(deps.contains(&"gsl"), "{deps:?}");
     let define = |key: &str| {
         b.defines
             .iter()

@@ -7,6 +7,7 @@
 //! configure.ac took 8 s, found by packsmith-fuzz.)
 
 use super::m4::Call;
+use super::shell_branches::{host_value, label_matches};
 
 pub struct Conditions<'a> {
     calls: &'a [Call],
@@ -30,7 +31,12 @@ impl<'a> Conditions<'a> {
         let mut order: Vec<usize> = calls
             .iter()
             .enumerate()
-            .filter(|(_, c)| matches!(c.name.as_str(), "AS_IF" | "AC_ARG_ENABLE" | "AC_ARG_WITH"))
+            .filter(|(_, c)| {
+                matches!(
+                    c.name.as_str(),
+                    "AS_IF" | "AC_ARG_ENABLE" | "AC_ARG_WITH" | "AS_CASE"
+                )
+            })
             .map(|(i, _)| i)
             .collect();
         order.sort_by_key(|&i| (calls[i].offset, std::cmp::Reverse(end(&calls[i]))));
@@ -94,6 +100,26 @@ fn describe(c: &Call, offset: usize, out: &mut Vec<(usize, String)>) {
                 out.push((c.offset, format!("not ({})", c.arg(n - 3))));
             }
         }
+        // AS_CASE(word, pattern1, action1, …, default): only a branch for
+        // another host than this one is a condition (libnet's `*solaris*`).
+        "AS_CASE" => {
+            let Some(host) = host_value(&c.arg(0)) else {
+                return;
+            };
+            let n = c.args.len();
+            let mut matched = false;
+            for i in (2..n).step_by(2) {
+                let pattern = c.arg(i - 1);
+                let matches = label_matches(&pattern, host);
+                matched |= matches;
+                if inside(i) && !matches {
+                    out.push((c.offset, format!("case host {pattern}")));
+                }
+            }
+            if n.is_multiple_of(2) && matched && inside(n - 1) {
+                out.push((c.offset, "case host: none of the above".to_string()));
+            }
+        }
         "AC_ARG_ENABLE" | "AC_ARG_WITH" => {
             let flag = if c.name == "AC_ARG_ENABLE" {
                 "enable"
@@ -133,6 +159,29 @@ mod tests {
         assert_eq!(at("AC_CHECK_LIB", "m"), ["not (test a)"]);
         assert_eq!(at("AC_CHECK_LIB", "z"), ["--with-z given"]);
         assert!(at("AC_CHECK_LIB", "q").is_empty());
+    }
+
+    #[test]
+    fn an_as_case_branch_for_another_host_is_a_condition() {
+        let text = "AS_CASE([$target_os], [*darwin*], [AC_CHECK_LIB([a], [f])],\n\
+                    [*solaris*], [AC_CHECK_LIB([nsl], [f])], [*linux*], [AC_CHECK_LIB([rt], [f])],\n\
+                    [AC_CHECK_LIB([other], [f])])\n\
+                    AS_CASE([$with_x], [yes], [AC_CHECK_LIB([x], [f])])";
+        let calls = scan(text);
+        let conds = Conditions::new(&calls);
+        let at = |arg: &str| {
+            let c = calls
+                .iter()
+                .find(|c| c.name == "AC_CHECK_LIB" && c.arg(0) == arg)
+                .unwrap();
+            conds.of(c.offset)
+        };
+        assert_eq!(at("nsl"), ["case host *solaris*"]);
+        assert_eq!(at("a"), ["case host *darwin*"]);
+        assert!(at("rt").is_empty());
+        assert_eq!(at("other"), ["case host: none of the above"]);
+        // Not the host: not told here.
+        assert!(at("x").is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod conditions;
 mod init;
 mod m4;
 mod probes;
+mod shell_branches;
 
 use crate::context::Ctx;
 use crate::support::lines::LineIndex;
@@ -67,6 +68,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
     init::read_init(ctx, file, &lines, &calls, &mut facts);
     args::read_args(ctx, &calls, &ev, &mut facts);
     probes::read_probes(ctx, &text, &calls, &ev, &mut facts);
+    skipped_lookups(&text, &mut facts);
     for call in &calls {
         match call.name.as_str() {
             "AM_INIT_AUTOMAKE" => facts.uses_automake = true,
@@ -81,6 +83,23 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
         }
     }
     Some(facts)
+}
+
+/// A lookup in a shell branch the default configure skips (an option off
+/// unless given, another OS's `case`) gets that branch as its condition.
+fn skipped_lookups(text: &str, facts: &mut AutotoolsFacts) {
+    let args = facts.args.clone();
+    for check in &mut facts.checks {
+        if let Some(c) = shell_branches::skipped_branch(text, check.evidence.line as usize, &args) {
+            check.conditions.push(c);
+        }
+    }
+    for pc in &mut facts.pkg_checks {
+        if let Some(c) = shell_branches::skipped_branch(text, pc.evidence.line as usize, &args) {
+            pc.conditions.push(c);
+            pc.required = false;
+        }
+    }
 }
 
 /// The language a macro call turns on, if any.

@@ -607,6 +607,9 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
     if (kind == DownloadKind::ExternalProject || local) && url.is_none() {
         return; // builds sources already present: nothing is downloaded
     }
+    if url.is_some_and(|u| archive_in_tree(u)) {
+        return; // an archive shipped in the tree (`vendor/zlib.tar.gz`): nothing is downloaded
+    }
     if !w.name_ok(&name) {
         return;
     }
@@ -628,6 +631,17 @@ fn download(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: DownloadK
         present: false,
         compiled: false,
     });
+}
+
+/// A `URL` naming a file of the source tree: under a source-directory variable
+/// (`${CMAKE_SOURCE_DIR}/vendor/x.tgz`, `${foo_SOURCE_DIR}/…`) or a relative path.
+fn archive_in_tree(url: &str) -> bool {
+    let url = url.strip_prefix("file://").unwrap_or(url);
+    if let Some(rest) = url.strip_prefix("${") {
+        let variable = rest.split('}').next().unwrap_or_default();
+        return variable.ends_with("SOURCE_DIR") || variable == "CMAKE_CURRENT_LIST_DIR";
+    }
+    !url.contains("://") && !url.starts_with('$') && !url.contains('@') && !url.is_empty()
 }
 
 /// `CPMAddPackage("gh:owner/repo#tag")` or `CPMAddPackage(NAME … GITHUB_REPOSITORY …)`.

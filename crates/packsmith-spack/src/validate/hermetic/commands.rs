@@ -68,7 +68,7 @@ fn is_compiler(token: &str) -> bool {
 
 /// The words of a compiler command, or `None` for any other line. CMake's
 /// verbose Makefiles run a subdirectory's commands as `cd dir && g++ …`.
-fn compiler_words(line: &str) -> Option<Vec<&str>> {
+pub(super) fn compiler_words(line: &str) -> Option<Vec<&str>> {
     let (_, mut l) = split_cd(line);
     for p in RUNNER_PREFIXES {
         if let Some(rest) = l.strip_prefix(p) {

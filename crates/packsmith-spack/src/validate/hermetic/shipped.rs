@@ -5,9 +5,11 @@
 //! Doxygen with its docs switched off, a `Python3` interpreter nothing
 //! calls), and a library or header that only the compiler commands of
 //! examples, tests or benchmarks used (nanoflann's examples built against
-//! the host's Eigen), or a test framework seen only at configure. A finding with an installed file's `DT_NEEDED`, an
+//! the host's Eigen), a test framework seen only at configure, or a library
+//! file found at configure that no printed compiler command links. A finding with an installed file's `DT_NEEDED`, an
 //! Autotools probe or a compiler command of a shipped part stays.
 
+use super::commands::compiler_words;
 use super::{EvidenceSource, UndeclaredDependency};
 
 /// Words that open the name of a directory of parts no install ships
@@ -80,9 +82,61 @@ fn unshipped_use(f: &UndeclaredDependency, log: Option<&str>) -> Option<String> 
         return Some("a test framework found at configure that no shipped part uses".to_string());
     }
     let log = log?;
+    if unlinked_library(f, log) {
+        return Some(
+            "a library found at configure that no compiler command links and no installed file needs"
+                .to_string(),
+        );
+    }
     let programs_only = !f.paths.is_empty() && f.paths.iter().all(|p| is_program(p));
     (programs_only && !f.paths.iter().any(|p| runs_program(log, p)))
         .then(|| "found at configure and never run by the build".to_string())
+}
+
+/// A finding of library files only (`libbz2.so`, `libz.a`), seen only at
+/// configure, in a log that prints its compiler commands (so a link would
+/// show) where none names a file by path or by `-l<name>`. Henson's bundled
+/// backward-cpp looks up libbz2, liblzma and libzstd and links them only
+/// beside libdw; no installed file needs them (an `Elf` finding stays).
+fn unlinked_library(f: &UndeclaredDependency, log: &str) -> bool {
+    let configure_only = f.evidence.iter().all(|e| {
+        matches!(
+            e.source,
+            EvidenceSource::CmakeCache | EvidenceSource::ConfigureOutput
+        )
+    });
+    let names: Option<Vec<&str>> = f.paths.iter().map(|p| library_stem(p)).collect();
+    let Some(names) = names.filter(|n| !n.is_empty()) else {
+        return false;
+    };
+    if !configure_only {
+        return false;
+    }
+    let mut compiled = false;
+    for words in log.lines().filter_map(compiler_words) {
+        compiled = true;
+        let links = words.iter().any(|w| {
+            f.paths.iter().any(|p| w == p)
+                || w.strip_prefix("-l").is_some_and(|l| names.contains(&l))
+                || w.strip_prefix("-l:")
+                    .is_some_and(|l| names.iter().any(|n| l.contains(n)))
+        });
+        if links {
+            return false;
+        }
+    }
+    compiled
+}
+
+/// `bz2` of `/usr/lib/x86_64-linux-gnu/libbz2.so` (or `.so.1`, `.a`);
+/// None for a path that is no library file.
+fn library_stem(path: &str) -> Option<&str> {
+    let file = path.rsplit('/').next()?.strip_prefix("lib")?;
+    file.split_once(".so")
+        .filter(|(_, rest)| rest.is_empty() || rest.starts_with('.'))
+        .map(|(stem, _)| stem)
+        .or_else(|| file.strip_suffix(".a"))
+        .filter(|stem| !stem.is_empty())
 }
 
 /// A host program: a file directly in a `bin` or `sbin` directory.
@@ -243,6 +297,18 @@ mod tests {
     }
 
     #[test]
+    fn library_stems_come_from_library_files_only() {
+        assert_eq!(
+            library_stem("/usr/lib/x86_64-linux-gnu/libbz2.so"),
+            Some("bz2")
+        );
+        assert_eq!(library_stem("/usr/lib/libz.so.1.2.13"), Some("z"));
+        assert_eq!(library_stem("/usr/lib/libz.a"), Some("z"));
+        assert_eq!(library_stem("/usr/include/zlib.h"), None);
+        assert_eq!(library_stem("/usr/lib/libsomething.sod"), None);
+    }
+
+    #[test]
     fn only_findings_a_shipped_part_needs_are_kept() {
         use EvidenceSource::*;
         let log = "==> x: Executing phase: 'build'\nmake -j2\n";
@@ -320,6 +386,39 @@ mod tests {
             &[(ConfigureOutput, "-- Found Doxygen")],
         );
         assert_eq!(keep_shipped(vec![tool.clone()], None).0, vec![tool]);
+        // A library found at configure: left out where the log's compiler
+        // commands show it was never linked, kept where one links it by name.
+        let compiles = format!("{log}g++ -O2 -c src/a.cpp -o a.o\ng++ a.o -o prog -lstdc++\n");
+        let bz2 = finding(
+            &["/usr/lib/x86_64-linux-gnu/libbz2.so"],
+            &[(
+                CmakeCache,
+                "LIBBZ2_LIBRARY:FILEPATH=/usr/lib/x86_64-linux-gnu/libbz2.so",
+            )],
+        );
+        let (kept, notes) =
+            keep_shipped(vec![bz2.clone(), cached_library.clone()], Some(&compiles));
+        assert!(kept.is_empty(), "{kept:?}");
+        assert!(notes[0].contains("no compiler command links"), "{notes:?}");
+        let links = format!("{compiles}g++ a.o -o prog2 -lbz2\n");
+        assert_eq!(
+            keep_shipped(vec![bz2.clone()], Some(&links)).0,
+            vec![bz2.clone()]
+        );
+        let by_path = format!("{compiles}gcc a.o -o p3 /usr/lib/libz.a\n");
+        assert_eq!(
+            keep_shipped(vec![cached_library.clone()], Some(&by_path)).0,
+            vec![cached_library]
+        );
+        // A header directory found at configure is no library file: it stays.
+        let headers = finding(
+            &["/usr/include"],
+            &[(CmakeCache, "Boost_INCLUDE_DIR:PATH=/usr/include")],
+        );
+        assert_eq!(
+            keep_shipped(vec![headers.clone()], Some(&compiles)).0,
+            vec![headers]
+        );
         // A tool the build ran stays.
         let ran = format!("{log}doxygen Doxyfile\n");
         let tool = finding(
