@@ -88,14 +88,20 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
 /// A lookup in a shell branch the default configure skips (an option off
 /// unless given, another OS's `case`) gets that branch as its condition.
 fn skipped_lookups(text: &str, facts: &mut AutotoolsFacts) {
-    let args = facts.args.clone();
+    let skipped = shell_branches::skipped_branches(text, &facts.args);
+    let at = |line: u32| {
+        skipped
+            .get((line as usize).checked_sub(1)?)
+            .cloned()
+            .flatten()
+    };
     for check in &mut facts.checks {
-        if let Some(c) = shell_branches::skipped_branch(text, check.evidence.line as usize, &args) {
+        if let Some(c) = at(check.evidence.line) {
             check.conditions.push(c);
         }
     }
     for pc in &mut facts.pkg_checks {
-        if let Some(c) = shell_branches::skipped_branch(text, pc.evidence.line as usize, &args) {
+        if let Some(c) = at(pc.evidence.line) {
             pc.conditions.push(c);
             pc.required = false;
         }

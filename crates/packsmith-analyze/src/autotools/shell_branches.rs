@@ -7,6 +7,7 @@
 //! test cannot be told at defaults are left alone.
 
 use packsmith_core::AutotoolsArg;
+use std::collections::HashMap;
 
 /// What the host triplet and OS look like to a `case` of configure.
 const HOST: &str = "x86_64-pc-linux-gnu";
@@ -27,11 +28,20 @@ enum Frame {
     },
 }
 
-/// The branch around `line` (1-based) of `text` that the default configure
-/// skips, described as a condition, or None.
-pub fn skipped_branch(text: &str, line: usize, args: &[AutotoolsArg]) -> Option<String> {
+/// For each line of `text` (index 0 is line 1), the branch around it that
+/// the default configure skips, described as a condition, or None. One pass
+/// over the text, each variable's default read once: a lookup per check
+/// rescanning the file was quadratic (conditions.rs met that on fuzzed input).
+pub fn skipped_branches(text: &str, args: &[AutotoolsArg]) -> Vec<Option<String>> {
+    let mut defaults = Defaults {
+        text,
+        args,
+        seen: HashMap::new(),
+    };
     let mut stack: Vec<Frame> = Vec::new();
-    for raw in text.lines().take(line.saturating_sub(1)) {
+    let mut out = Vec::new();
+    for raw in text.lines() {
+        out.push(skipped(&stack));
         let l = raw.trim();
         if l.starts_with('#') || l.starts_with("dnl") {
             continue;
@@ -44,10 +54,15 @@ pub fn skipped_branch(text: &str, line: usize, args: &[AutotoolsArg]) -> Option<
                 }
             }
             for stmt in part.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                step(&mut stack, stmt, text, args);
+                step(&mut stack, stmt, &mut defaults);
             }
         }
     }
+    out
+}
+
+/// The condition of the outermost skipped frame of `stack`.
+fn skipped(stack: &[Frame]) -> Option<String> {
     stack.iter().find_map(|f| match f {
         Frame::If {
             test,
@@ -62,12 +77,30 @@ pub fn skipped_branch(text: &str, line: usize, args: &[AutotoolsArg]) -> Option<
     })
 }
 
-fn step(stack: &mut Vec<Frame>, stmt: &str, text: &str, args: &[AutotoolsArg]) {
+/// The options' values when not given, each read from the text once.
+struct Defaults<'a> {
+    text: &'a str,
+    args: &'a [AutotoolsArg],
+    seen: HashMap<String, Option<String>>,
+}
+
+impl Defaults<'_> {
+    fn of(&mut self, var: &str) -> Option<String> {
+        if let Some(v) = self.seen.get(var) {
+            return v.clone();
+        }
+        let v = default_of(var, self.text, self.args);
+        self.seen.insert(var.to_string(), v.clone());
+        v
+    }
+}
+
+fn step(stack: &mut Vec<Frame>, stmt: &str, defaults: &mut Defaults<'_>) {
     let first = stmt.split_whitespace().next().unwrap_or("");
     match first {
         "if" => {
             let test = stmt[2..].trim().to_string();
-            let runs = evaluate(&test, text, args);
+            let runs = evaluate(&test, defaults);
             stack.push(Frame::If {
                 test,
                 runs,
@@ -82,7 +115,7 @@ fn step(stack: &mut Vec<Frame>, stmt: &str, text: &str, args: &[AutotoolsArg]) {
             }) = stack.last_mut()
             {
                 *test = stmt[4..].trim().to_string();
-                let now = evaluate(test, text, args);
+                let now = evaluate(test, defaults);
                 *runs = match *any_ran {
                     Some(true) => Some(false),
                     Some(false) => now,
@@ -170,7 +203,7 @@ fn glob(pattern: &str, value: &str) -> bool {
 
 /// `test "x$enable_foo" = "xyes"` (or `[ … ]`, `!=`) at the option's
 /// default; None for any other test.
-fn evaluate(test: &str, text: &str, args: &[AutotoolsArg]) -> Option<bool> {
+fn evaluate(test: &str, defaults: &mut Defaults<'_>) -> Option<bool> {
     let words: Vec<&str> = test
         .split_whitespace()
         .filter(|w| !matches!(*w, "test" | "[" | "]" | "then"))
@@ -186,7 +219,7 @@ fn evaluate(test: &str, text: &str, args: &[AutotoolsArg]) -> Option<bool> {
     let unquote = |w: &str| w.trim_matches('"').trim_matches('\'').to_string();
     let (left, right) = (unquote(left), unquote(right));
     let (prefix, var) = split_variable(&left)?;
-    let value = default_of(var, text, args)?;
+    let value = defaults.of(var)?;
     Some((format!("{prefix}{value}") == right) == equal)
 }
 
@@ -265,7 +298,7 @@ mod tests {
             arg("enable", "idleconn", Some("no")),
             arg("with", "zlib", None),
         ];
-        let at = |needle| skipped_branch(text, line_of(text, needle), &args);
+        let at = |needle| skipped_branches(text, &args)[line_of(text, needle) - 1].clone();
         assert_eq!(
             at("[event]").as_deref(),
             Some("test \"$enable_idleconn\" = \"yes\"")
@@ -285,7 +318,7 @@ mod tests {
                     if test \"$have_foo\" = yes; then\n  AC_CHECK_LIB([foo], [f])\nfi\n\
                     enable_fast=yes\nif test \"$enable_fast\" = yes; then\n  AC_CHECK_LIB([fast], [f])\nfi\n";
         let args = [arg("enable", "check", None), arg("enable", "fast", None)];
-        let at = |needle| skipped_branch(text, line_of(text, needle), &args);
+        let at = |needle| skipped_branches(text, &args)[line_of(text, needle) - 1].clone();
         assert!(at("[check]").is_some());
         assert_eq!(at("[foo]"), None);
         // Assigned elsewhere: not told at defaults.
@@ -297,7 +330,7 @@ mod tests {
         let text = "case \"$host_os\" in\n  *solaris*)\n    AC_CHECK_LIB(nsl, gethostbyname, ,AC_MSG_ERROR(no))\n    ;;\n\
                     *linux*)\n    AC_CHECK_LIB(rt, clock_gettime)\n    ;;\n  *)\n    AC_CHECK_LIB(c, f)\n    ;;\nesac\n\
                     case $host_cpu in\n  sparc*)\n    AC_CHECK_LIB(sparc, f)\n    ;;\nesac\n";
-        let at = |needle| skipped_branch(text, line_of(text, needle), &[]);
+        let at = |needle| skipped_branches(text, &[])[line_of(text, needle) - 1].clone();
         assert_eq!(at("nsl").as_deref(), Some("case host *solaris*"));
         assert_eq!(at("rt,"), None);
         assert_eq!(at("(c,"), None);
