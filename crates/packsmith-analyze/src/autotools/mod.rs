@@ -2,6 +2,7 @@
 //! `configure` alone), read with an m4-aware scanner; nothing is executed.
 
 mod args;
+mod automake_libs;
 mod conditions;
 mod init;
 mod m4;
@@ -69,6 +70,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
     args::read_args(ctx, &calls, &ev, &mut facts);
     probes::read_probes(ctx, &text, &calls, &ev, &mut facts);
     skipped_lookups(&text, &mut facts);
+    automake_libs::read(ctx, &mut facts);
     for call in &calls {
         match call.name.as_str() {
             "AM_INIT_AUTOMAKE" => facts.uses_automake = true,

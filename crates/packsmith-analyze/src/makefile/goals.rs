@@ -71,6 +71,7 @@ pub fn unbuilt_programs(text: &str, file: &str) -> UnbuiltPrograms {
     if !first_goal.is_some_and(builds_no_program) {
         return found;
     }
+    let vars = plain_assignments(text);
     for (i, line) in lines.iter().enumerate() {
         let Some(targets) = rule_targets(line) else {
             continue;
@@ -78,6 +79,12 @@ pub fn unbuilt_programs(text: &str, file: &str) -> UnbuiltPrograms {
         let [target] = targets.as_slice() else {
             continue;
         };
+        // `stringtie${EXE}` (EXE empty but on Windows) is the goal make
+        // builds as `stringtie`: a goal names the file, not the rule text.
+        let Some(goal) = expand(target, &vars).filter(|g| !g.is_empty()) else {
+            continue;
+        };
+        let target = goal.as_str();
         if !program_name(target) {
             continue;
         }
@@ -233,5 +240,18 @@ clean:\n\
         let found = unbuilt_programs(beside, "Makefile");
         assert_eq!(found.programs.len(), 1);
         assert_eq!(found.written_to, None);
+    }
+
+    /// stringtie's shape (corpus-4 dev): the program's rule is written
+    /// with a suffix variable, empty but on Windows; `make stringtie${EXE}`
+    /// as a recipe's target is no rule make knows.
+    #[test]
+    fn a_program_target_written_with_variables_is_named_as_make_builds_it() {
+        let text = "%.o: %.cpp\n\t$(CXX) -c $< -o $@\n\nifdef WINDOWS\n EXE = .exe\nelse\n EXE =\nendif\n\n\
+                    stringtie${EXE}: stringtie.o\n\t${LINKER} -o $@ stringtie.o\n\n\
+                    tool$(UNSET): tool.o\n\t$(CC) -o $@ tool.o\n";
+        let found = unbuilt_programs(text, "Makefile");
+        let names: Vec<&str> = found.programs.iter().map(|p| p.value.as_str()).collect();
+        assert_eq!(names, ["stringtie"]);
     }
 }

@@ -193,6 +193,10 @@ fn dedupe(facts: &mut PythonFacts) {
         .dependencies
         .retain(|r| seen.insert((r.name.clone(), r.marker.clone())));
     let mut seen = std::collections::HashSet::new();
+    facts
+        .build_requires
+        .retain(|r| seen.insert((r.name.clone(), r.marker.clone())));
+    let mut seen = std::collections::HashSet::new();
     facts.extras.retain(|e| seen.insert(e.name.clone()));
     let mut seen = std::collections::HashSet::new();
     facts.scripts.retain(|s| seen.insert(s.name.clone()));
@@ -202,11 +206,67 @@ fn dedupe(facts: &mut PythonFacts) {
 mod tests {
     use super::*;
 
-    fn dependencies(files: &[(&str, &str)]) -> Vec<String> {
+    fn facts_of(files: &[(&str, &str)]) -> PythonFacts {
         let (_dir, view) = crate::view::test_view_of(files);
         let mut ctx = Ctx::new(&view);
-        let facts = analyze(&mut ctx).expect("python facts");
+        analyze(&mut ctx).expect("python facts")
+    }
+
+    fn dependencies(files: &[(&str, &str)]) -> Vec<String> {
+        let facts = facts_of(files);
         facts.dependencies.into_iter().map(|r| r.name).collect()
+    }
+
+    fn build_requires(files: &[(&str, &str)]) -> Vec<String> {
+        let facts = facts_of(files);
+        facts.build_requires.into_iter().map(|r| r.name).collect()
+    }
+
+    #[test]
+    fn setup_requires_are_build_requirements_and_scm_versions_need_setuptools_scm() {
+        // acme-tiny's shape: setuptools-scm named twice, a tree without .git.
+        let setup = "from setuptools import setup\nsetup(name='x', use_scm_version=True,\n\
+                     setup_requires=['setuptools_scm'], py_modules=['x'])\n";
+        let facts = facts_of(&[("setup.py", setup)]);
+        let names: Vec<_> = facts
+            .build_requires
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        assert_eq!(names, ["setuptools-scm", "setuptools"]);
+        assert_eq!(facts.scm_version_env, ["SETUPTOOLS_SCM_PRETEND_VERSION"]);
+        // use_scm_version alone still needs the plugin; `False` does not.
+        let alone =
+            "from setuptools import setup\nsetup(name='x', use_scm_version={'root': '.'})\n";
+        assert_eq!(
+            build_requires(&[("setup.py", alone)]),
+            ["setuptools-scm", "setuptools"]
+        );
+        let off = "from setuptools import setup\nsetup(name='x', use_scm_version=False)\n";
+        assert_eq!(build_requires(&[("setup.py", off)]), ["setuptools"]);
+        // numdifftools' shape: a list plus a conditional name, the list kept.
+        let plus = "from setuptools import setup\nsphinx = ['sphinx'] if x else []\n\
+                    setup(name='x', setup_requires=['pytest-runner'] + sphinx)\n";
+        assert_eq!(
+            build_requires(&[("setup.py", plus)]),
+            ["pytest-runner", "setuptools"]
+        );
+        // Needed only for `setup.py test`: neither inline nor through a name.
+        let inline = "from setuptools import setup\n\
+                      setup(name='x', setup_requires=['pytest-runner'] if t else [])\n";
+        assert_eq!(build_requires(&[("setup.py", inline)]), ["setuptools"]);
+        let named = "from setuptools import setup\nrunner = ['pytest-runner'] if t else []\n\
+                     setup(name='x', setup_requires=runner)\n";
+        assert_eq!(build_requires(&[("setup.py", named)]), ["setuptools"]);
+        // setup.cfg's [options] says the same.
+        let cfg = "[metadata]\nname = x\n[options]\nsetup_requires =\n    cffi>=1.0\n";
+        assert_eq!(
+            build_requires(&[
+                ("setup.cfg", cfg),
+                ("setup.py", "from setuptools import setup\nsetup()\n")
+            ]),
+            ["cffi", "setuptools"]
+        );
     }
 
     #[test]

@@ -64,6 +64,14 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
                 .extend(parse_req(line, Evidence::new(file, *no)));
         }
     }
+    // Fetched by setuptools before the build (see setup_py.rs).
+    if let Some(e) = ini::get(&entries, "options", "setup_requires") {
+        for (line, no) in &e.values {
+            facts
+                .build_requires
+                .extend(parse_req(line, Evidence::new(file, *no)));
+        }
+    }
     for e in entries
         .iter()
         .filter(|e| e.section == "options.extras_require")

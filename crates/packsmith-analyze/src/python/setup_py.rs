@@ -94,6 +94,25 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
                     "install_requires is computed, not a literal list; dependencies may be missing",
                 ),
             },
+            // setuptools fetches these before it runs setup() at all (pip
+            // cannot, offline): they are build requirements. A conditional
+            // value (`[...] if needs_pytest else []`) is for commands such
+            // as `setup.py test` that an install never runs.
+            "setup_requires" => match &value {
+                Lit::List(items) if !conditional(&tokens, &bound, at + 2) => {
+                    for (s, off) in strings(items) {
+                        facts.build_requires.extend(parse_req(&s, ev(off)));
+                    }
+                }
+                _ => {}
+            },
+            // The version comes from git through setuptools-scm, which
+            // must be importable when setup() runs.
+            "use_scm_version" if !matches!(&value, Lit::Name(n) if n == "False") => {
+                facts
+                    .build_requires
+                    .extend(parse_req("setuptools-scm", line_ev));
+            }
             "extras_require" => {
                 if let Lit::Dict(pairs) = &value {
                     for (k, v) in pairs {
@@ -151,6 +170,22 @@ pub fn read(ctx: &mut Ctx<'_>, file: &str, facts: &mut PythonFacts) {
             }
             _ => {}
         }
+    }
+}
+
+/// The expression starting at token `at` is a conditional one (`a if cond
+/// else b`), or a name bound to one.
+fn conditional(tokens: &[Token], bound: &Bindings<'_>, at: usize) -> bool {
+    let has_if = |from: usize| {
+        tokens[from..skip_expr(tokens, from)]
+            .iter()
+            .any(|t| t.tok == Tok::Ident("if".into()))
+    };
+    match &tokens[at].tok {
+        Tok::Ident(name) if skip_expr(tokens, at) == at + 1 => {
+            bound.at.get(name.as_str()).is_some_and(|&b| has_if(b))
+        }
+        _ => has_if(at),
     }
 }
 

@@ -275,10 +275,39 @@ pub fn repair_undeclared(
             // it: the build looks for it either way, so it is needed
             // without the condition (`when="+python"` on a library the
             // core links too).
-            let plain = recipe
+            let declared: Vec<_> = recipe
                 .dependencies
                 .iter()
-                .any(|dep| dep.name == package && dep.when.is_none());
+                .filter(|dep| dep.name == package)
+                .collect();
+            // Declared for the build only, yet an installed file links it
+            // (pandaseq's libltdl of libtool): Spack's default types,
+            // build and link, in place of the build-only line.
+            let build_only = !declared.is_empty()
+                && declared
+                    .iter()
+                    .all(|dep| dep.when.is_none() && dep.effective_types() == ["build"]);
+            if build_only {
+                let remove = EditOp::RemoveDependency {
+                    name: package.to_string(),
+                };
+                let decl = Declaration::new(package, None);
+                match apply_edits(&out, &[remove, decl.edit()]) {
+                    Ok(fixed) => {
+                        out = fixed;
+                        actions.push(Action::Declared {
+                            package: package.to_string(),
+                            line: format!("{} (was for the build only)", decl.line()),
+                        });
+                    }
+                    Err(e) => actions.push(Action::Left {
+                        what: package.to_string(),
+                        why: e.message,
+                    }),
+                }
+                continue;
+            }
+            let plain = declared.iter().any(|dep| dep.when.is_none());
             if plain {
                 actions.push(Action::Left {
                     what: package.to_string(),
@@ -488,6 +517,40 @@ class Demo(CMakePackage):
             "{text}"
         );
         assert!(actions.iter().any(|a| matches!(a, Action::Left { what, why } if what == "libevent" && why.contains("MPI lookup"))));
+    }
+
+    /// pandaseq's draft: libtool declared for the build only, and the
+    /// installed library needs the host's libltdl.
+    #[test]
+    fn a_build_only_dependency_an_installed_file_links_gets_the_default_types() {
+        use crate::validate::hermetic::{Evidence, EvidenceSource};
+        let mut report = host_zlib_report();
+        report.findings = vec![UndeclaredDependency {
+            package: Some("libtool".into()),
+            upstream: Vec::new(),
+            paths: vec!["/lib/x86_64-linux-gnu/libltdl.so.7".into()],
+            evidence: vec![Evidence {
+                source: EvidenceSource::Elf,
+                file: "lib/libpandaseq.so".into(),
+                entry: "DT_NEEDED libltdl.so.7".into(),
+            }],
+        }];
+        let d = diagnose_hermeticity(&report).unwrap();
+        let recipe = RECIPE.replace(
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n",
+            "    depends_on(\"cmake@3.16:\", type=\"build\")\n    depends_on(\"libtool\", type=\"build\")\n",
+        );
+        let (fixed, actions) = repair_undeclared(&recipe, &d, &brief(vec![], vec![]));
+        let text = fixed.unwrap().0;
+        assert!(text.contains("    depends_on(\"libtool\")\n"), "{text}");
+        assert!(!text.contains("\"libtool\", type="), "{text}");
+        assert!(
+            matches!(&actions[0], Action::Declared { line, .. } if line.contains("for the build only"))
+        );
+        // Declared with its link type already: nothing to change.
+        let linked = recipe.replace("\"libtool\", type=\"build\"", "\"libtool\"");
+        let (fixed, _) = repair_undeclared(&linked, &d, &brief(vec![], vec![]));
+        assert!(fixed.is_none());
     }
 
     #[test]

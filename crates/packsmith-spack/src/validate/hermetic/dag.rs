@@ -46,6 +46,8 @@ struct Edge {
 #[derive(Debug, Deserialize)]
 struct EdgeParameters {
     #[serde(default)]
+    deptypes: Vec<String>,
+    #[serde(default)]
     virtuals: Vec<String>,
 }
 
@@ -62,6 +64,10 @@ pub struct Dag {
     pub externals: BTreeMap<String, String>,
     /// Each virtual → the node an edge takes it from (`mpi` → `openmpi`).
     pub providers: BTreeMap<String, String>,
+    /// Nodes (and the virtuals they provide) that no edge links or runs:
+    /// build tools only. Spack gives a build dependency's libraries no
+    /// `-L` or RPATH, so an installed file that needs one found the host's.
+    pub build_only: BTreeSet<String>,
 }
 
 impl Dag {
@@ -69,12 +75,20 @@ impl Dag {
     pub fn parse(text: &str) -> Result<Self, serde_json::Error> {
         let file: SpecFile = serde_json::from_str(text)?;
         let mut dag = Dag::default();
+        let mut build = BTreeSet::new();
+        let mut linked = BTreeSet::new();
         for node in file.spec.nodes {
             for edge in &node.dependencies {
                 if let Some(p) = &edge.parameters {
                     dag.virtuals.extend(p.virtuals.iter().cloned());
                     for v in &p.virtuals {
                         dag.providers.insert(v.clone(), edge.name.clone());
+                    }
+                    let names = std::iter::once(&edge.name).chain(&p.virtuals).cloned();
+                    if p.deptypes.iter().any(|t| t == "link" || t == "run") {
+                        linked.extend(names);
+                    } else if !p.deptypes.is_empty() {
+                        build.extend(names);
                     }
                 }
             }
@@ -91,6 +105,7 @@ impl Dag {
                 dag.names.push(node.name);
             }
         }
+        dag.build_only = build.difference(&linked).cloned().collect();
         Ok(dag)
     }
 
@@ -172,6 +187,7 @@ mod tests {
     fn names_virtuals_externals_and_built_prefixes() {
         let dag = Dag::parse(SPEC_JSON).unwrap();
         assert_eq!(dag.names, ["demo", "cmake", "zlib", "gcc-runtime"]);
+        assert_eq!(dag.build_only, BTreeSet::from(["cmake".to_string()]));
         assert!(dag.has("zlib-api") && dag.has("zlib") && !dag.has("boost"));
         assert_eq!(dag.externals.get("zlib").map(String::as_str), Some("/usr"));
         assert_eq!(

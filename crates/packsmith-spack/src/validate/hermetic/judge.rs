@@ -164,10 +164,17 @@ pub(super) fn verdict(obs: &Observation, dag: &Dag, kb: &dyn SpackNames) -> Verd
     let Some((package, aliases)) = owner(obs, kb) else {
         return Verdict::Fine;
     };
-    // A declared external at /usr is part of the DAG.
-    match aliases.into_iter().find(|a| dag.has(a)) {
-        Some(name) => Verdict::InDag(name),
-        None => Verdict::Undeclared(package),
+    // A declared external at /usr is part of the DAG; declared for the
+    // build only, an installed file that needs it took the host's copy.
+    let in_dag: Vec<String> = aliases.into_iter().filter(|a| dag.has(a)).collect();
+    let linked = obs.evidence.source == EvidenceSource::Elf;
+    match in_dag
+        .iter()
+        .find(|a| !linked || !dag.build_only.contains(*a))
+    {
+        Some(name) => Verdict::InDag(name.clone()),
+        None if in_dag.is_empty() => Verdict::Undeclared(package),
+        None => Verdict::Undeclared(package.or_else(|| in_dag.first().cloned())),
     }
 }
 
@@ -266,6 +273,7 @@ mod tests {
             built_hashes: ["hhhh".to_string()].into(),
             externals: BTreeMap::new(),
             providers: BTreeMap::new(),
+            build_only: Default::default(),
         }
     }
 
@@ -380,6 +388,46 @@ mod tests {
         let heads: Vec<String> = without.iter().map(|f| f.headline()).collect();
         assert_eq!(heads.len(), 3, "{heads:?}");
         assert!(heads[0].starts_with("arpack-ng"), "{heads:?}");
+    }
+
+    /// Seen on the draft of iptraf-ng (corpus-4 dev): a declared ncurses
+    /// external, and the program links its wide-character libraries, which
+    /// were "an unknown package"; likewise readline's libhistory.
+    #[test]
+    fn the_other_libraries_of_a_declared_external_are_no_finding() {
+        let elf = |file: &str| {
+            obs(
+                None,
+                &format!("/lib/x86_64-linux-gnu/{file}"),
+                EvidenceSource::Elf,
+                &format!("DT_NEEDED {file} → /lib/x86_64-linux-gnu/{file}"),
+            )
+        };
+        let seen = [
+            elf("libncursesw.so.6"),
+            elf("libpanelw.so.6"),
+            elf("libhistory.so.8"),
+        ];
+        let with = dag(&["iptraf-ng", "ncurses", "readline"], &[]);
+        assert_eq!(judge(&seen, &with, &NoKnowledge), Vec::new());
+        // Undeclared, they are named by their package, not left unknown.
+        let without = judge(&seen, &dag(&["iptraf-ng"], &[]), &NoKnowledge);
+        let heads: Vec<String> = without.iter().map(|f| f.headline()).collect();
+        assert_eq!(heads.len(), 2, "{heads:?}");
+        assert!(heads[0].starts_with("ncurses"), "{heads:?}");
+        assert!(heads[1].starts_with("readline"), "{heads:?}");
+        // pandaseq's draft: libtool declared for the build only, and its
+        // library installed as the host's libltdl.
+        let ltdl = [elf("libltdl.so.7")];
+        let mut build_only = dag(&["pandaseq", "libtool"], &[]);
+        assert_eq!(judge(&ltdl, &build_only, &NoKnowledge), Vec::new());
+        build_only.build_only.insert("libtool".into());
+        let heads: Vec<String> = judge(&ltdl, &build_only, &NoKnowledge)
+            .iter()
+            .map(|f| f.headline())
+            .collect();
+        assert_eq!(heads.len(), 1, "{heads:?}");
+        assert!(heads[0].starts_with("libtool"), "{heads:?}");
     }
 
     /// Seen on spiral-software's maintainer recipe: FindUnixCommands' bash

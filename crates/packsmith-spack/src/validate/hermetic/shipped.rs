@@ -60,6 +60,15 @@ pub(super) fn keep_shipped(
 /// Why the finding `f` is no leak of the installed package, or None.
 fn unshipped_use(f: &UndeclaredDependency, log: Option<&str>) -> Option<String> {
     let sources = || f.evidence.iter().map(|e| e.source);
+    if let (Some(names), Some(log)) = (probed_libraries(f), log) {
+        if !links_any(log, &[], &names)? {
+            return Some(
+                "a library probed at configure that no compiler command links and no installed file needs"
+                    .to_string(),
+            );
+        }
+        return None;
+    }
     if sources().any(|s| matches!(s, EvidenceSource::Elf | EvidenceSource::ConfigureProbe)) {
         return None;
     }
@@ -112,20 +121,48 @@ fn unlinked_library(f: &UndeclaredDependency, log: &str) -> bool {
     if !configure_only {
         return false;
     }
+    links_any(log, &f.paths, &names) == Some(false)
+}
+
+/// Whether a compiler command of `log` links one of `paths` or a library
+/// of `names` (`-lz`, `-l:libz.so.1`); None when the log prints no
+/// compiler command at all (a link would not show).
+fn links_any(log: &str, paths: &[String], names: &[&str]) -> Option<bool> {
     let mut compiled = false;
     for words in log.lines().filter_map(compiler_words) {
         compiled = true;
         let links = words.iter().any(|w| {
-            f.paths.iter().any(|p| w == p)
+            paths.iter().any(|p| w == p)
                 || w.strip_prefix("-l").is_some_and(|l| names.contains(&l))
                 || w.strip_prefix("-l:")
                     .is_some_and(|l| names.iter().any(|n| l.contains(n)))
         });
         if links {
-            return false;
+            return Some(true);
         }
     }
-    compiled
+    compiled.then_some(false)
+}
+
+/// The libraries of a finding seen only in Autotools link probes
+/// (`checking for readline in -lreadline... yes`); None when any evidence
+/// is something else (a header probe, an installed file's `DT_NEEDED`).
+/// dmtcp probes readline for a test program its install never builds.
+fn probed_libraries(f: &UndeclaredDependency) -> Option<Vec<&str>> {
+    if !f.paths.is_empty() || f.evidence.is_empty() {
+        return None;
+    }
+    f.evidence
+        .iter()
+        .map(|e| {
+            if e.source != EvidenceSource::ConfigureProbe {
+                return None;
+            }
+            let (_, rest) = e.entry.split_once(" in -l")?;
+            let name = rest.split(['.', ' ']).next()?;
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
 }
 
 /// `bz2` of `/usr/lib/x86_64-linux-gnu/libbz2.so` (or `.so.1`, `.a`);
@@ -294,6 +331,40 @@ mod tests {
         assert!(runs_program(&by_path, "/usr/bin/python3"));
         // A log with no phase lines is read whole.
         assert!(runs_program("python3 gen.py\n", "/usr/bin/python3"));
+    }
+
+    /// dmtcp's shape (corpus-4 dev, Spack 0.23's recipe): `AC_CHECK_LIB`
+    /// found readline for a test program the install never builds.
+    #[test]
+    fn a_library_probe_nothing_links_is_no_leak_and_a_header_probe_stays() {
+        use EvidenceSource::*;
+        let mut probe = finding(
+            &[],
+            &[(ConfigureProbe, "checking for readline in -lreadline... yes")],
+        );
+        probe.package = Some("readline".into());
+        let log = "==> x: Executing phase: 'build'
+gcc -O2 -c src/a.c -o a.o
+gcc a.o -o prog -lm
+";
+        let (kept, notes) = keep_shipped(vec![probe.clone()], Some(log));
+        assert!(kept.is_empty(), "{kept:?}");
+        assert!(notes[0].contains("probed at configure"), "{notes:?}");
+        // Linked by a shipped command, or a log that prints no compiler
+        // command (a link would not show): kept.
+        let links = format!("{log}gcc b.o -o shell -lreadline -lhistory\n");
+        assert_eq!(
+            keep_shipped(vec![probe.clone()], Some(&links)).0,
+            [probe.clone()]
+        );
+        let silent = "==> x: Executing phase: 'build'\n  CC a.o\n";
+        assert_eq!(
+            keep_shipped(vec![probe.clone()], Some(silent)).0,
+            [probe.clone()]
+        );
+        // A header probe is no link probe: it stays whatever the log says.
+        let header = finding(&[], &[(ConfigureProbe, "checking for zlib.h... yes")]);
+        assert_eq!(keep_shipped(vec![header.clone()], Some(log)).0, [header]);
     }
 
     #[test]
