@@ -266,5 +266,10 @@ mod tests {
         let d = classify(Stage::Install, &library, None);
         assert_eq!(d.class, FailureClass::MissingDependency, "{d:#?}");
         assert_eq!(d.names, vec!["zlib.h"]);
+        // recorder's: a library's header included with quotes.
+        let quoted = own.replace("demo_config.h", "hdf5.h");
+        let d = classify(Stage::Install, &quoted, None);
+        assert_eq!(d.class, FailureClass::MissingDependency, "{d:#?}");
+        assert_eq!(d.names, vec!["hdf5.h"]);
     }
 }

@@ -598,7 +598,7 @@ fn python_exception(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
 
 /// Every missing header is the project's own: GCC and Clang show the
 /// failing `#include "name"` (quotes, not angle brackets) in the lines
-/// after the error. A missing source file is no dependency's to provide.
+/// after the error, and it is no well-known library's. A missing source file is no dependency's to provide.
 fn missing_source_file(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
     let regex = HEADER.as_ref()?;
     let mut names: Vec<String> = Vec::new();
@@ -609,11 +609,14 @@ fn missing_source_file(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
         };
         let name = &c[1];
         let quoted = format!("#include \"{name}\"");
-        let own = lines
-            .iter()
-            .skip(i + 1)
-            .take(3)
-            .any(|l| l.replace("# include", "#include").contains(&quoted));
+        // A well-known library's header included with quotes (recorder's
+        // `#include "hdf5.h"`) is still that library's.
+        let own = packsmith_core::headers::library_of_header(name).is_none()
+            && lines
+                .iter()
+                .skip(i + 1)
+                .take(3)
+                .any(|l| l.replace("# include", "#include").contains(&quoted));
         if !own {
             return None;
         }

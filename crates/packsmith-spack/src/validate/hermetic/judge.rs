@@ -277,6 +277,16 @@ mod tests {
         }
     }
 
+    /// An installed file's `DT_NEEDED` of a host library under /lib.
+    fn elf(file: &str) -> Observation {
+        obs(
+            None,
+            &format!("/lib/x86_64-linux-gnu/{file}"),
+            EvidenceSource::Elf,
+            &format!("DT_NEEDED {file} → /lib/x86_64-linux-gnu/{file}"),
+        )
+    }
+
     fn observations() -> Vec<Observation> {
         vec![
             obs(
@@ -368,14 +378,6 @@ mod tests {
     /// netcdf-fortran) is the external's, not an unknown package.
     #[test]
     fn a_library_named_unlike_its_external_package_is_no_finding() {
-        let elf = |file: &str| {
-            obs(
-                None,
-                &format!("/lib/x86_64-linux-gnu/{file}"),
-                EvidenceSource::Elf,
-                &format!("DT_NEEDED {file} → /lib/x86_64-linux-gnu/{file}"),
-            )
-        };
         // And givaro's libgmpxx is gmp's.
         let seen = [
             elf("libarpack.so.2"),
@@ -395,14 +397,6 @@ mod tests {
     /// were "an unknown package"; likewise readline's libhistory.
     #[test]
     fn the_other_libraries_of_a_declared_external_are_no_finding() {
-        let elf = |file: &str| {
-            obs(
-                None,
-                &format!("/lib/x86_64-linux-gnu/{file}"),
-                EvidenceSource::Elf,
-                &format!("DT_NEEDED {file} → /lib/x86_64-linux-gnu/{file}"),
-            )
-        };
         let seen = [
             elf("libncursesw.so.6"),
             elf("libpanelw.so.6"),
