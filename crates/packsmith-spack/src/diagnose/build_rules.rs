@@ -195,7 +195,39 @@ pub fn install_missing_hint(paths: &[String]) -> String {
 /// makefile that does not order its modules). A module of a dependency
 /// reads the same: the serial build is tried once, and fails the same way.
 pub fn parallel_build(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
-    fortran_module_race(stage, build_lines).or_else(|| library_race(stage, build_lines))
+    fortran_module_race(stage, build_lines)
+        .or_else(|| library_race(stage, build_lines))
+        .or_else(|| archive_race(stage, build_lines))
+}
+
+/// `ar: x.a: error reading y.o: file truncated` while make ran other jobs:
+/// one job archived an object another was still writing (exonerate's
+/// generated `c4_model_archive.a`, which its maintainers build serially).
+fn archive_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
+    let i = build_lines.iter().position(|l| {
+        let l = l.trim_start();
+        l.starts_with("ar: ")
+            && [
+                "file truncated",
+                "malformed archive",
+                "file format not recognized",
+            ]
+            .iter()
+            .any(|m| l.contains(m))
+    })?;
+    if !build_lines
+        .iter()
+        .any(|l| l.contains("Waiting for unfinished jobs"))
+    {
+        return None;
+    }
+    let mut d = diagnosis_at(stage, FailureClass::ParallelBuild, build_lines, i, 0, 4);
+    d.hint = Some(
+        "a parallel make archived an object file another job was still writing: set \
+         `parallel = False` in the package class"
+            .into(),
+    );
+    Some(d)
 }
 
 fn fortran_module_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
@@ -242,6 +274,21 @@ fn library_race(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_archive_of_an_object_still_being_written_is_a_race() {
+        let log = "ar -Sq c4_model_archive.a /s/codegen/a.o\n\
+            ar: c4_model_archive.a: error reading b.o: file truncated\n\
+            ** FATAL ERROR **: Problem adding to archive\n\
+            make[2]: *** [Makefile:366: c4_model_archive.a] Error 1\n\
+            make[2]: *** Waiting for unfinished jobs....\n";
+        let lines: Vec<&str> = log.lines().collect();
+        let d = parallel_build(Stage::Install, &lines).expect("a race");
+        assert_eq!(d.class, FailureClass::ParallelBuild);
+        assert!(d.hint.unwrap().contains("parallel = False"));
+        // A serial build that reads a truncated object is no race.
+        assert!(parallel_build(Stage::Install, &lines[..4]).is_none());
+    }
 
     #[test]
     fn a_fortran_module_used_before_a_parallel_make_compiled_it_is_a_race() {
