@@ -8,6 +8,7 @@
 
 use crate::context::Ctx;
 use crate::detect::in_noise_dir;
+use crate::makefile::logical_lines;
 use packsmith_core::{AutotoolsCheck, AutotoolsFacts, Evidence};
 
 /// The macro name the checks carry: where they were read.
@@ -56,34 +57,14 @@ pub fn read(ctx: &mut Ctx<'_>, facts: &mut AutotoolsFacts) {
     }
 }
 
-/// Logical lines (backslash continuations joined) with the number of
-/// their first physical line.
-fn logical_lines(text: &str) -> Vec<(String, u32)> {
-    let mut out: Vec<(String, u32)> = Vec::new();
-    let mut open = false;
-    for (i, line) in text.lines().enumerate() {
-        let (body, continues) = match line.strip_suffix('\\') {
-            Some(b) => (b, true),
-            None => (line, false),
-        };
-        match out.last_mut() {
-            Some((joined, _)) if open => {
-                joined.push(' ');
-                joined.push_str(body);
-            }
-            _ => out.push((body.to_string(), i as u32 + 1)),
-        }
-        open = continues;
-    }
-    out
-}
-
 /// `-lname` words of link variables outside `if COND … endif`, with the
 /// line each is on, first mention only.
 fn linked_by_name(text: &str) -> Vec<(String, u32)> {
     let mut out: Vec<(String, u32)> = Vec::new();
     let mut depth = 0usize;
-    for (line, no) in logical_lines(text) {
+    // A Makefile.am is read as make reads it: continuations joined,
+    // comments gone.
+    for (no, line) in logical_lines(text) {
         let trimmed = line.trim();
         let word = trimmed.split_whitespace().next().unwrap_or("");
         match word {
@@ -91,7 +72,7 @@ fn linked_by_name(text: &str) -> Vec<(String, u32)> {
             "endif" => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if depth > 0 || line.starts_with('\t') || trimmed.starts_with('#') {
+        if depth > 0 || line.starts_with('\t') {
             continue;
         }
         let Some((name, value)) = trimmed.split_once('=') else {
@@ -123,7 +104,7 @@ fn linked_by_name(text: &str) -> Vec<(String, u32)> {
 fn built_libraries(text: &str) -> Vec<String> {
     logical_lines(text)
         .into_iter()
-        .filter_map(|(line, _)| {
+        .filter_map(|(_, line)| {
             let (name, value) = line.split_once('=')?;
             let name = name.trim_end_matches(['+', ':']).trim();
             name.ends_with("LIBRARIES").then(|| value.to_string())

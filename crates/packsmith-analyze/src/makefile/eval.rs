@@ -416,7 +416,7 @@ impl Evaluation {
 
 /// Lines as make reads them, with their first physical line number:
 /// `\`-newline joins lines, `#` starts a comment (not `\#`).
-fn logical_lines(text: &str) -> Vec<(u32, String)> {
+pub(crate) fn logical_lines(text: &str) -> Vec<(u32, String)> {
     let mut out = Vec::new();
     let mut pending: Option<(u32, String)> = None;
     for (i, raw) in text.lines().enumerate() {

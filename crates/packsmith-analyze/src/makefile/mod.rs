@@ -9,6 +9,8 @@ mod goals;
 mod man;
 mod scan;
 
+pub(crate) use eval::logical_lines;
+
 use crate::context::Ctx;
 pub(crate) use chores::is_task_runner;
 use eval::{Evaluation, Findings};

@@ -11,7 +11,7 @@ mod setup_py;
 
 use crate::context::Ctx;
 pub use named::{files_from_top, named_subproject, top_declares};
-use packsmith_core::{Evidence, FeatureHint, PythonFacts};
+use packsmith_core::{Evidence, FeatureHint, PythonFacts, PythonRequirement};
 
 const MANIFESTS: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py"];
 
@@ -188,18 +188,18 @@ fn fill_sourced(
 /// The same requirement, extra or script named in several manifests (setup.py
 /// repeating setup.cfg) is kept once, from the first manifest read.
 fn dedupe(facts: &mut PythonFacts) {
-    let mut seen = std::collections::HashSet::new();
-    facts
-        .dependencies
-        .retain(|r| seen.insert((r.name.clone(), r.marker.clone())));
-    let mut seen = std::collections::HashSet::new();
-    facts
-        .build_requires
-        .retain(|r| seen.insert((r.name.clone(), r.marker.clone())));
+    dedupe_requirements(&mut facts.dependencies);
+    dedupe_requirements(&mut facts.build_requires);
     let mut seen = std::collections::HashSet::new();
     facts.extras.retain(|e| seen.insert(e.name.clone()));
     let mut seen = std::collections::HashSet::new();
     facts.scripts.retain(|s| seen.insert(s.name.clone()));
+}
+
+/// A requirement (name and marker) once, where it first appears.
+fn dedupe_requirements(requirements: &mut Vec<PythonRequirement>) {
+    let mut seen = std::collections::HashSet::new();
+    requirements.retain(|r| seen.insert((r.name.clone(), r.marker.clone())));
 }
 
 #[cfg(test)]

@@ -598,7 +598,8 @@ fn python_exception(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
 
 /// Every missing header is the project's own: GCC and Clang show the
 /// failing `#include "name"` (quotes, not angle brackets) in the lines
-/// after the error, and it is no well-known library's. A missing source file is no dependency's to provide.
+/// after the error, and it is no well-known library's. A missing source
+/// file is no dependency's to provide.
 fn missing_source_file(stage: Stage, lines: &[&str]) -> Option<Diagnosis> {
     let regex = HEADER.as_ref()?;
     let mut names: Vec<String> = Vec::new();

@@ -60,14 +60,14 @@ pub(super) fn keep_shipped(
 /// Why the finding `f` is no leak of the installed package, or None.
 fn unshipped_use(f: &UndeclaredDependency, log: Option<&str>) -> Option<String> {
     let sources = || f.evidence.iter().map(|e| e.source);
+    // A link probe stays unless the log's compiler commands show that
+    // nothing links the library.
     if let (Some(names), Some(log)) = (probed_libraries(f), log) {
-        if !links_any(log, &[], &names)? {
-            return Some(
-                "a library probed at configure that no compiler command links and no installed file needs"
-                    .to_string(),
-            );
-        }
-        return None;
+        let unlinked = links_any(log, &[], &names) == Some(false);
+        return unlinked.then(|| {
+            "a library probed at configure that no compiler command links and no installed file needs"
+                .to_string()
+        });
     }
     if sources().any(|s| matches!(s, EvidenceSource::Elf | EvidenceSource::ConfigureProbe)) {
         return None;
@@ -343,10 +343,8 @@ mod tests {
             &[(ConfigureProbe, "checking for readline in -lreadline... yes")],
         );
         probe.package = Some("readline".into());
-        let log = "==> x: Executing phase: 'build'
-gcc -O2 -c src/a.c -o a.o
-gcc a.o -o prog -lm
-";
+        let log =
+            "==> x: Executing phase: 'build'\ngcc -O2 -c src/a.c -o a.o\ngcc a.o -o prog -lm\n";
         let (kept, notes) = keep_shipped(vec![probe.clone()], Some(log));
         assert!(kept.is_empty(), "{kept:?}");
         assert!(notes[0].contains("probed at configure"), "{notes:?}");

@@ -140,7 +140,10 @@ pub fn probe_with(
         // Bytes that are no UTF-8 (read lossily here): the program took
         // the flag as data and wrote a stream (an old `bgzip` compressing
         // its stdin); the test's `output=str` could not even decode it.
-        if out.success() && format!("{}{}", out.stdout, out.stderr).contains('\u{FFFD}') {
+        let binary = [&out.stdout, &out.stderr]
+            .iter()
+            .any(|t| t.contains('\u{FFFD}'));
+        if out.success() && binary {
             probe.tried.push(format!(
                 "{arg}: {code} in {secs:.1} s, but wrote binary output"
             ));
