@@ -94,6 +94,9 @@ fn choose_primary(
             return Some(kind);
         }
     }
+    if let Some(kind) = wanted.and_then(|w| native_asked_for(readers, systems, w)) {
+        return Some(kind);
+    }
     let python_backend = readers
         .python
         .as_ref()
@@ -122,6 +125,61 @@ fn choose_primary(
         }
         None => detect::choose_primary(systems, python_backend, native_files),
     }
+}
+
+/// Python build requirements that build a native project the Python
+/// package only wraps (`cmake-build-extension` runs `rosco/controller`'s
+/// CMake).
+const NATIVE_DRIVERS: &[&str] = &[
+    "cmake",
+    "cmake-build-extension",
+    "scikit-build",
+    "scikit-build-core",
+    "meson",
+    "meson-python",
+    "py-build-cmake",
+];
+
+/// The native build below the top when the package asked for is no Python
+/// package's (`rosco`, not `py-rosco`: Spack names Python packages `py-`)
+/// and the top's Python project only drives that build: Spack's recipe is
+/// the library's. None when a native build sits at the top (the usual
+/// precedence decides) or the Python build drives none.
+fn native_asked_for(
+    readers: &Readers,
+    systems: &mut [BuildSystemFact],
+    wanted: &str,
+) -> Option<BuildSystemKind> {
+    const LANGUAGE_PREFIXES: &[&str] = &["py-", "r-", "perl-", "lua-", "ruby-", "octave-"];
+    if LANGUAGE_PREFIXES.iter().any(|p| wanted.starts_with(p)) {
+        return None;
+    }
+    let python = readers.python.as_ref()?;
+    let drives_native = python
+        .build_requires
+        .iter()
+        .any(|r| NATIVE_DRIVERS.contains(&r.name.as_str()));
+    let python_at_top = systems
+        .iter()
+        .any(|s| s.kind == BuildSystemKind::Python && s.depth == 0);
+    let native = |k: BuildSystemKind| {
+        matches!(
+            k,
+            BuildSystemKind::Cmake | BuildSystemKind::Meson | BuildSystemKind::Autotools
+        )
+    };
+    if !drives_native || !python_at_top || systems.iter().any(|s| native(s.kind) && s.depth == 0) {
+        return None;
+    }
+    let kind = systems
+        .iter()
+        .filter(|s| native(s.kind) && s.reads_outside_tree.is_none())
+        .min_by_key(|s| s.depth)?
+        .kind;
+    let why = format!(
+        "`{wanted}` is no Python package's name and the top's Python project only drives this build"
+    );
+    detect::choose_asked_for_at_any_depth(systems, kind, &why)
 }
 
 /// The top-level Makefile, when a Python project sits beside it and the

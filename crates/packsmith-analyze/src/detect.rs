@@ -292,8 +292,24 @@ pub fn choose_asked_for(
     if !systems.iter().any(|s| s.kind == kind && s.depth == 0) {
         return None;
     }
+    choose_asked_for_at_any_depth(systems, kind, why)
+}
+
+/// [`choose_asked_for`] for a `kind` build wherever it sits: the shallowest
+/// is primary (the caller knows the package is that build's). None when
+/// there is no `kind` build.
+pub fn choose_asked_for_at_any_depth(
+    systems: &mut [BuildSystemFact],
+    kind: BuildSystemKind,
+    why: &str,
+) -> Option<BuildSystemKind> {
+    let depth = systems
+        .iter()
+        .filter(|s| s.kind == kind)
+        .map(|s| s.depth)
+        .min()?;
     for s in systems.iter_mut() {
-        let role = if s.kind == kind {
+        let role = if s.kind == kind && s.depth == depth {
             "primary"
         } else {
             "secondary"

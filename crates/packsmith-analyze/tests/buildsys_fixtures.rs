@@ -220,6 +220,41 @@ fn a_py_name_the_top_python_project_declares_makes_it_primary() {
     assert_eq!(same.primary_build_system, Some(BuildSystemKind::Python));
 }
 
+/// rosco's shape: the top's Python project builds a CMake library two
+/// levels down through `cmake-build-extension`. Asked for by a name that is
+/// no Python package's, the library is the package and its directory the
+/// build root; as `py-<name>`, or by no name, the Python project stays.
+#[test]
+fn a_plain_name_asks_for_the_native_build_the_python_project_drives() {
+    use packsmith_core::BuildSystemKind;
+    let pyproject = "[build-system]\nrequires = [\"setuptools\", \"cmake\", \"cmake-build-extension\"]\nbuild-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"rosco\"\nversion = \"2.9.0\"\n";
+    let files = [
+        ("pyproject.toml", pyproject),
+        ("rosco/controller/CMakeLists.txt", "cmake_minimum_required(VERSION 3.6)\nproject(ROSCO Fortran)\nadd_library(discon SHARED src/DISCON.F90)\ninstall(TARGETS discon)\n"),
+    ];
+    let asked = super::common::facts_for(&files, Some("rosco"));
+    assert_eq!(asked.primary_build_system, Some(BuildSystemKind::Cmake));
+    assert_eq!(
+        asked.build_root.as_ref().map(|r| r.value.as_str()),
+        Some("rosco/controller")
+    );
+    for wanted in [Some("py-rosco"), None] {
+        let facts = super::common::facts_for(&files, wanted);
+        assert_eq!(
+            facts.primary_build_system,
+            Some(BuildSystemKind::Python),
+            "{wanted:?}"
+        );
+    }
+    // A Python project that drives no native build is the package whatever
+    // the name (a Python application packaged without `py-`).
+    let plain = "[build-system]\nrequires = [\"setuptools\"]\nbuild-backend = \"setuptools.build_meta\"\n\n[project]\nname = \"rosco\"\nversion = \"2.9.0\"\n";
+    let mut files_plain = files;
+    files_plain[0].1 = plain;
+    let facts = super::common::facts_for(&files_plain, Some("rosco"));
+    assert_eq!(facts.primary_build_system, Some(BuildSystemKind::Python));
+}
+
 /// iotaa's shape: a top-level Makefile of chores (conda, lint, tests; no
 /// install rule, nothing compiled) and the Python project in `src/`.
 #[test]

@@ -205,3 +205,63 @@ fn a_configure_template_is_copied_before_autoreconf() {
     let plain = brief_of(project(false).path());
     assert_eq!(plain.configure_template, None);
 }
+
+/// PopLDdecay's shape: `configure` committed as mode 644. The draft sets its
+/// executable bit before the configure phase; an executable one gets no
+/// such step.
+#[cfg(unix)]
+#[test]
+fn a_configure_without_its_executable_bit_is_made_executable() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("configure.ac"), CONFIGURE_AC).unwrap();
+    std::fs::write(dir.path().join("Makefile.am"), "bin_PROGRAMS = bench\n").unwrap();
+    let configure = dir.path().join("configure");
+    std::fs::write(&configure, "#! /bin/sh\necho configured\n").unwrap();
+    std::fs::set_permissions(&configure, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let b = brief_of(dir.path());
+    assert!(b.configure_made_executable);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("    @run_before(\"configure\")\n    def make_configure_executable(self):\n        # configure ships without its executable bit\n        set_executable(self.configure_abs_path)\n"),
+        "{text}"
+    );
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+    std::fs::set_permissions(&configure, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let b = brief_of(dir.path());
+    assert!(!b.configure_made_executable);
+    assert!(!render_recipe(&b, &DraftOptions::default()).contains("set_executable"));
+}
+
+/// rasdaemon's shape: configure.ac moves `sysconfdir` to `/etc` when it is
+/// left at its default, and `make install` then writes outside the prefix.
+/// The draft gives the option pointing into the prefix; a help string that
+/// mentions the option, or a comment, is no such assignment.
+#[test]
+fn a_configure_that_moves_sysconfdir_to_etc_gets_it_in_the_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let moved = format!(
+        "{CONFIGURE_AC}test \"$sysconfdir\" = '${{prefix}}/etc' && sysconfdir=/etc\n# localstatedir=/var is the admin's call\nAS_HELP_STRING([--runstatedir=/run], [where the pid goes])\n"
+    );
+    std::fs::write(dir.path().join("configure.ac"), moved).unwrap();
+    std::fs::write(dir.path().join("Makefile.am"), "bin_PROGRAMS = bench\n").unwrap();
+    let b = brief_of(dir.path());
+    assert_eq!(b.prefix_dirs, vec!["sysconfdir".to_string()]);
+    let text = render_recipe(&b, &DraftOptions::default());
+    assert!(
+        text.contains("f\"--sysconfdir={self.prefix.etc}\""),
+        "{text}"
+    );
+    assert!(
+        !text.contains("--localstatedir") && !text.contains("--runstatedir="),
+        "{text}"
+    );
+    assert!(
+        parse_recipe(&text, "package.py").syntax_errors.is_empty(),
+        "{text}"
+    );
+    assert!(brief_of(project(false).path()).prefix_dirs.is_empty());
+}

@@ -11,7 +11,7 @@ mod shell_branches;
 
 use crate::context::Ctx;
 use crate::support::lines::LineIndex;
-use packsmith_core::{AutotoolsFacts, Evidence, FeatureHint, Language, LanguageUse};
+use packsmith_core::{AutotoolsFacts, Evidence, FeatureHint, Language, LanguageUse, Sourced};
 
 /// Scripts that regenerate `configure` (their presence tells a packager how
 /// upstream bootstraps; Spack's `autoreconf` phase or Nix's `autoreconfHook`).
@@ -31,6 +31,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
     let mut facts = AutotoolsFacts {
         file: input.map(str::to_string),
         has_configure_script,
+        configure_not_executable: has_configure_script && !is_executable(ctx, "configure"),
         uses_automake: ctx.view.exists("Makefile.am"),
         version_is_literal: true,
         bootstrap_script: BOOTSTRAP_SCRIPTS
@@ -70,6 +71,7 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
     args::read_args(ctx, &calls, &ev, &mut facts);
     probes::read_probes(ctx, &text, &calls, &ev, &mut facts);
     skipped_lookups(&text, &mut facts);
+    facts.system_dirs = system_dirs(file, &text);
     automake_libs::read(ctx, &mut facts);
     for call in &calls {
         match call.name.as_str() {
@@ -85,6 +87,51 @@ pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
         }
     }
     Some(facts)
+}
+
+/// Installation directory variables a default `make install` writes into.
+const INSTALL_DIR_VARIABLES: &[&str] = &["sysconfdir", "localstatedir", "runstatedir"];
+
+/// The installation directories `text` (configure.ac) assigns an absolute
+/// path in shell (`sysconfdir=/etc`), each once, where it does so first.
+fn system_dirs(file: &str, text: &str) -> Vec<Sourced<String>> {
+    let mut found: Vec<Sourced<String>> = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with('#') || code.starts_with("dnl") {
+            continue;
+        }
+        for var in INSTALL_DIR_VARIABLES {
+            let assigned = code.match_indices(&format!("{var}=")).any(|(at, m)| {
+                let before = code[..at].chars().next_back();
+                let value = code[at + m.len()..].trim_start_matches(['"', '\'']);
+                !before.is_some_and(|c| c.is_alphanumeric() || "_$-".contains(c))
+                    && value.starts_with('/')
+            });
+            if assigned && !found.iter().any(|f| f.value == *var) {
+                let line = u32::try_from(index + 1).unwrap_or(u32::MAX);
+                found.push(Sourced::new((*var).to_string(), Evidence::new(file, line)));
+            }
+        }
+    }
+    found
+}
+
+/// Whether `rel` has an executable bit (always true off Unix, where there
+/// is none to lack).
+fn is_executable(ctx: &Ctx<'_>, rel: &str) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(ctx.view.root().join(rel))
+            .map(|m| m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(true)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ctx, rel);
+        true
+    }
 }
 
 /// A lookup in a shell branch the default configure skips (an option off

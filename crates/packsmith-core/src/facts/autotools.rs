@@ -1,6 +1,6 @@
 //! Facts read from Autotools inputs (configure.ac / configure.in).
 
-use super::Evidence;
+use super::{Evidence, Sourced};
 use serde::{Deserialize, Serialize};
 
 /// `AC_ARG_ENABLE` or `AC_ARG_WITH`.
@@ -63,6 +63,16 @@ pub struct AutotoolsFacts {
     pub config_subdirs: Vec<String>,
     /// Whether a generated `configure` script ships (no autoreconf needed).
     pub has_configure_script: bool,
+    /// The shipped `configure` lacks its executable bit (committed as mode
+    /// 644): a build that runs `./configure` gets "Permission denied".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub configure_not_executable: bool,
+    /// Installation directories configure.ac sets to a system path when
+    /// left at their default (`test "$sysconfdir" = '${prefix}/etc' &&
+    /// sysconfdir=/etc`): `sysconfdir`, `localstatedir`. `make install`
+    /// then writes outside the prefix unless the option is given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub system_dirs: Vec<Sourced<String>>,
     /// Whether automake / libtool are used (Makefile.am, LT_INIT).
     pub uses_automake: bool,
     pub uses_libtool: bool,

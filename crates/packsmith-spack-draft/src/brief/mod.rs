@@ -167,6 +167,15 @@ pub struct SpackBrief {
     /// `configure.ac` before running autoreconf.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configure_template: Option<String>,
+    /// The shipped `configure` lacks its executable bit: a step before the
+    /// configure phase sets it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub configure_made_executable: bool,
+    /// Installation directories configure.ac would point at the system
+    /// (`sysconfdir`, `localstatedir`): configure_args keeps them in the
+    /// prefix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefix_dirs: Vec<String>,
     /// A Makefile shipped under another name (`src-mpi/Makefile.vanilla`):
     /// `patch()` copies it to `Makefile` beside it, as its README says to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -400,6 +409,8 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         mpi_wrappers: Vec::new(),
         make_prefix_variable: None,
         configure_template: None,
+        configure_made_executable: false,
+        prefix_dirs: Vec::new(),
         makefile_template: None,
         install: None,
         fixmes: Vec::new(),
@@ -795,6 +806,10 @@ fn autotools_bootstrap_tools(facts: &RepoFacts, brief: &mut SpackBrief) {
         return;
     }
     let auto = facts.autotools.as_ref();
+    if let Some(a) = auto {
+        brief.configure_made_executable = a.configure_not_executable;
+        brief.prefix_dirs = a.system_dirs.iter().map(|d| d.value.clone()).collect();
+    }
     if auto.is_some_and(|a| a.has_configure_script) {
         return;
     }

@@ -225,7 +225,26 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             format!("f\"{var}={{self.spec['mpi'].{attr}}}\"")
         })
         .collect();
+    let mut items: Vec<String> = wrappers;
+    for dir in &b.prefix_dirs {
+        // configure.ac points these at the system unless given.
+        let under = match dir.as_str() {
+            "sysconfdir" => "etc",
+            "runstatedir" => "var.run",
+            _ => "var",
+        };
+        items.push(format!("f\"--{dir}={{self.prefix.{under}}}\""));
+    }
     let mut out = Vec::new();
+    if b.configure_made_executable {
+        out.extend([
+            "    @run_before(\"configure\")".to_string(),
+            "    def make_configure_executable(self):".to_string(),
+            "        # configure ships without its executable bit".to_string(),
+            "        set_executable(self.configure_abs_path)".to_string(),
+            String::new(),
+        ]);
+    }
     if let Some(template) = &b.configure_template {
         out.extend([
             "    def autoreconf(self, spec, prefix):".to_string(),
@@ -235,7 +254,7 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             String::new(),
         ]);
     }
-    out.extend(list_method("configure_args", wrappers, tail));
+    out.extend(list_method("configure_args", items, tail));
     if out.last().is_some_and(String::is_empty) {
         out.pop();
     }

@@ -52,6 +52,16 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         why: "g++ refuses a friend declaration with default arguments that is not a definition",
     },
     CompatRule {
+        id: "gcc-no-common",
+        // A global a header defines without `extern`, in every object that
+        // includes it: GCC 10 stopped merging such tentative definitions.
+        pattern: r"multiple definition of .[^']+'; \S+: first defined here",
+        flags: "cflags",
+        flag: "-fcommon",
+        when: "%gcc@10:",
+        why: "gcc 10 and later no longer merge a global that headers define in every object (-fno-common)",
+    },
+    CompatRule {
         id: "openmpi-cxx-bindings",
         pattern: MPI_CXX_BINDINGS,
         flags: "cxxflags",
@@ -136,6 +146,21 @@ mod tests {
             ["gfortran-argument-mismatch", "gcc-friend-default-argument"]
         );
         assert!(compiler_compat(Stage::Install, &["error: 'x' was not declared"]).is_none());
+    }
+
+    #[test]
+    fn a_global_defined_in_every_object_gets_common_symbols_back() {
+        // recorder's header defines function pointers without `extern`.
+        let log = [
+            "/usr/bin/ld: .libs/librecorder_la-recorder-utils.o:/stage/spack-src/lib/../include/recorder.h:180: multiple definition of `__real_creat64'; .libs/librecorder_la-recorder-hdf5.o:/stage/spack-src/lib/../include/recorder.h:180: first defined here",
+            "collect2: error: ld returned 1 exit status",
+        ];
+        let d = compiler_compat(Stage::Install, &log).unwrap();
+        assert_eq!(d.names, ["gcc-no-common"]);
+        assert_eq!(compat_rule("gcc-no-common").unwrap().flag, "-fcommon");
+        // The message without its second object is no such error.
+        let other = ["ld: a.o: multiple definition of `main'"];
+        assert!(compiler_compat(Stage::Install, &other).is_none());
     }
 
     #[test]

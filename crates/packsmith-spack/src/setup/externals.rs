@@ -267,6 +267,10 @@ fn from_pkg_config(package: &str, module: &str) -> Option<OwnExternal> {
     let prefix = install_prefix(
         pkg_config(&["--variable=prefix", module]).as_deref(),
         libs_only_l.as_deref(),
+        &|dir| {
+            let dir = Path::new(dir);
+            dir.join("include").is_dir() && dir.join("lib").is_dir()
+        },
     );
     let variants = match package {
         "hdf5" => hdf5_variants(
@@ -340,10 +344,17 @@ fn python_externals(root: &Path, backends: Option<&Path>) -> Vec<OwnExternal> {
 }
 
 /// The prefix Spack gets: pkg-config's own when it names a directory, else
-/// the part of the first `-L` directory before its `lib…` component (Debian's
+/// the first `-L` directory when it is a prefix of its own (`is_tree`: it
+/// holds `include/` and `lib/`, as Debian's `hdf5/serial` does, whose
+/// headers are in no directory Spack's compiler wrapper adds for `/usr`),
+/// else the part of that directory before its `lib…` component (Debian's
 /// openblas.pc and hdf5.pc leave `prefix` empty), else `/usr`. An empty
 /// prefix makes the whole packages.yaml invalid to Spack.
-fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
+fn install_prefix(
+    prefix: Option<&str>,
+    libs_only_l: Option<&str>,
+    is_tree: &dyn Fn(&str) -> bool,
+) -> String {
     if let Some(p) = prefix.map(str::trim).filter(|p| p.starts_with('/')) {
         return p.trim_end_matches('/').to_string();
     }
@@ -352,6 +363,10 @@ fn install_prefix(prefix: Option<&str>, libs_only_l: Option<&str>) -> String {
             libs.split_whitespace()
                 .find_map(|flag| flag.strip_prefix("-L"))
                 .and_then(|dir| {
+                    let whole = dir.trim_end_matches('/');
+                    if whole.starts_with('/') && is_tree(whole) {
+                        return Some(whole.to_string());
+                    }
                     let cut = dir.find("/lib")?;
                     Some(dir[..cut].to_string()).filter(|p| p.starts_with('/'))
                 })
@@ -512,16 +527,30 @@ mod tests {
 
     #[test]
     fn an_empty_pkg_config_prefix_falls_back_to_the_library_directory() {
-        assert_eq!(install_prefix(Some("/opt/x/"), None), "/opt/x");
+        let no_tree = |_: &str| false;
+        assert_eq!(install_prefix(Some("/opt/x/"), None, &no_tree), "/opt/x");
+        let serial = "/usr/lib/x86_64-linux-gnu/hdf5/serial";
         assert_eq!(
-            install_prefix(Some(""), Some("-L/usr/lib/x86_64-linux-gnu/hdf5/serial")),
+            install_prefix(Some(""), Some(&format!("-L{serial}")), &no_tree),
             "/usr"
         );
         assert_eq!(
-            install_prefix(Some(""), Some("-L/opt/ob/lib64 -L/other/lib")),
+            install_prefix(Some(""), Some("-L/opt/ob/lib64 -L/other/lib"), &no_tree),
             "/opt/ob"
         );
-        assert_eq!(install_prefix(None, Some("")), "/usr");
-        assert_eq!(install_prefix(Some("${pcfiledir}"), None), "/usr");
+        assert_eq!(install_prefix(None, Some(""), &no_tree), "/usr");
+        assert_eq!(install_prefix(Some("${pcfiledir}"), None, &no_tree), "/usr");
+        // Debian's HDF5 directory holds include/ and lib/ of its own: it is
+        // the prefix, so the wrapper adds its headers; pkg-config's own
+        // prefix still wins.
+        let is_serial = |d: &str| d == serial;
+        assert_eq!(
+            install_prefix(Some(""), Some(&format!("-L{serial}/")), &is_serial),
+            serial
+        );
+        assert_eq!(
+            install_prefix(Some("/usr"), Some(&format!("-L{serial}")), &is_serial),
+            "/usr"
+        );
     }
 }

@@ -33,6 +33,7 @@
 mod build;
 mod build_tools;
 mod compiler_flags;
+mod python_compat;
 mod spec_reads;
 mod test_switches;
 mod undeclared;
@@ -247,6 +248,7 @@ pub fn auto_repair_with(
 /// build did not make, or a download an extras variant asked for.
 fn otherwise(text: &str, d: &Diagnosis) -> Option<(String, String)> {
     build::create_install_directories(text, &d.excerpt)
+        .or_else(|| python_compat::drop_removed_open_modes(text, &d.excerpt))
         .or_else(|| switch_off_downloading_extras(text, d))
 }
 
