@@ -74,15 +74,27 @@ fn rank(name: &str, package: &str) -> u8 {
 
 /// The executables of `prefix/bin` worth probing, best first, at most
 /// [`MAX_CANDIDATES`]. A link is followed (it may point into the prefix
-/// or a dependency); a shared library or a hidden file is no program.
+/// or a dependency); a shared library, a hidden file, or a file that is
+/// neither a binary nor a `#!` script (a `Makefile` a copy-everything
+/// install left with its executable bit) is no program.
 pub fn executable_candidates(prefix: &Path, package: &str) -> Vec<String> {
+    let bin = prefix.join("bin");
     let mut names: Vec<String> = bin_executables(prefix)
         .into_iter()
-        .filter(|n| !n.contains(".so"))
+        .filter(|n| !n.contains(".so") && runs_by_itself(&bin.join(n)))
         .collect();
     names.sort_by(|a, b| (rank(a, package), a).cmp(&(rank(b, package), b)));
     names.truncate(MAX_CANDIDATES);
     names
+}
+
+/// Whether the kernel can start `path`: an ELF binary or a `#!` script.
+/// Anything else fails with "Exec format error" whatever the package.
+fn runs_by_itself(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut head));
+    matches!(read, Ok(n) if (n >= 4 && head == *b"\x7fELF") || (n >= 2 && head.starts_with(b"#!")))
 }
 
 /// The executable files of `prefix/bin` (a link followed), hidden ones
@@ -253,6 +265,18 @@ mod tests {
         );
         // A Python package's console script carries the name without py-.
         assert_eq!(executable_candidates(dir.path(), "py-demo")[0], "demo");
+        // A text file with its executable bit is no program (nvdimmsim's
+        // Makefile, copied to bin/ by an install of every executable).
+        let makefile = bin.join("demo");
+        std::fs::write(&makefile, "all:\n\tcc -o demo demo.c\n").unwrap();
+        // (its link goes with it)
+        assert_eq!(
+            executable_candidates(dir.path(), "demo"),
+            ["demo-run", "aaa-tool", "zz"]
+        );
+        // A binary counts by its ELF header.
+        std::fs::write(&makefile, b"\x7fELF\x02\x01\x01").unwrap();
+        assert_eq!(executable_candidates(dir.path(), "demo")[0], "demo");
         assert!(executable_candidates(&dir.path().join("none"), "demo").is_empty());
     }
 
