@@ -1,8 +1,8 @@
 //! A Python build script that uses what Python itself has since removed:
 //! `open(…, "U")` (universal newlines, gone in Python 3.11) raises
 //! `ValueError: invalid mode: 'U'` before the backend reads any metadata.
-//! Reading with `"r"` is the same in Python 3, so `patch()` rewrites the
-//! mode in the file the traceback names.
+//! Universal newlines are Python 3's default, so `patch()` drops the `U`
+//! (`"U"` becomes `"r"`, `"rbU"` `"rb"`) in the file the traceback names.
 
 use packsmith_spack_knowledge::edit::{apply_edits, EditOp};
 
@@ -29,14 +29,18 @@ pub(super) fn drop_removed_open_modes(text: &str, excerpt: &str) -> Option<(Stri
     let code = lines.get(index + 1)?;
     let edits: Vec<EditOp> = REMOVED_MODES
         .iter()
-        .flat_map(|mode| ['"', '\''].map(|q| format!("{q}{mode}{q})")))
-        .filter(|literal| code.contains(literal.as_str()))
-        .map(|literal| {
-            let quote = &literal[..1];
+        .flat_map(|mode| ['"', '\''].map(|q| (*mode, q)))
+        .filter(|(mode, q)| code.contains(&format!("{q}{mode}{q})")))
+        .map(|(mode, q)| {
+            // The mode less `U`: `rbU` stays binary.
+            let kept = match mode.replace('U', "") {
+                k if k.is_empty() => "r".to_string(),
+                k => k,
+            };
             EditOp::FilterFile {
                 file: file.clone(),
-                regex: literal.clone(),
-                repl: format!("{quote}r{quote})"),
+                regex: format!("{q}{mode}{q})"),
+                repl: format!("{q}{kept}{q})"),
                 literal: true,
             }
         })
@@ -47,7 +51,7 @@ pub(super) fn drop_removed_open_modes(text: &str, excerpt: &str) -> Option<(Stri
     let out = apply_edits(text, &edits).ok()?;
     let why = format!(
         "{file} opens a file with a mode Python 3.11 removed (universal newlines, `U`); \
-         patch() reads it with \"r\", the same in Python 3"
+         patch() drops the `U`, which changes nothing in Python 3"
     );
     Some((out, why))
 }
@@ -81,8 +85,16 @@ mod tests {
                 .unwrap()
                 .0;
         assert!(
-            single.contains("'rU')") && single.contains("\"setup.py\", string=True"),
+            single.contains("filter_file(\"'rU')\", \"'r')\", \"setup.py\", string=True)"),
             "{single}"
+        );
+        // A binary read stays binary.
+        let binary = drop_removed_open_modes(RECIPE, &excerpt("data = open(path, \"rbU\").read()"))
+            .unwrap()
+            .0;
+        assert!(
+            binary.contains("filter_file('\"rbU\")', '\"rb\")', \"setup.py\", string=True)"),
+            "{binary}"
         );
     }
 
