@@ -150,8 +150,7 @@ fn native_asked_for(
     systems: &mut [BuildSystemFact],
     wanted: &str,
 ) -> Option<BuildSystemKind> {
-    const LANGUAGE_PREFIXES: &[&str] = &["py-", "r-", "perl-", "lua-", "ruby-", "octave-"];
-    if LANGUAGE_PREFIXES.iter().any(|p| wanted.starts_with(p)) {
+    if packsmith_core::package_names::is_language_package(wanted) {
         return None;
     }
     let python = readers.python.as_ref()?;

@@ -23,6 +23,8 @@
 //! - `headers`: the one table of system headers a library owns (header or
 //!   header directory → the stem of its library file: `zlib.h` → `z`).
 //!   The Spack brief and the Nix templates map the stem to their own names.
+//! - `package_names`: the prefixes that mark a language's packages
+//!   (`py-`, `r-`), read by analysis and the Spack knowledge base.
 //! - `markdown`: Markdown to the plain text a description wants (links by
 //!   their text; emphasis, code marks and inline HTML dropped).
 //! - `hint`: the `Hint` trait. Every library error with advice gives its
@@ -45,7 +47,9 @@ pub mod forge;
 pub mod headers;
 
 pub mod hint;
+
 /// Markdown to plain text for descriptions.
 pub mod markdown;
+pub mod package_names;
 
 pub use hint::Hint;

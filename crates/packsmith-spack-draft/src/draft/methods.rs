@@ -212,7 +212,7 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             &[format!("self.{helper}({})", args.join(", "))],
         ));
     }
-    let wrappers = b
+    let mut items: Vec<String> = b
         .mpi_wrappers
         .iter()
         .map(|var| {
@@ -225,7 +225,6 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             format!("f\"{var}={{self.spec['mpi'].{attr}}}\"")
         })
         .collect();
-    let mut items: Vec<String> = wrappers;
     for dir in &b.prefix_dirs {
         // configure.ac points these at the system unless given.
         let under = match dir.as_str() {

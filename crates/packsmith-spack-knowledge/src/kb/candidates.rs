@@ -95,15 +95,10 @@ pub fn name_words(upstream: &str) -> Vec<String> {
     out
 }
 
-/// Prefixes of packages of another language's ecosystem: `py-gssapi` is
-/// not what a CMake lookup of `Globus_GSSAPI_GSI` wants, though `py-numpy`
-/// is what `find_package(NumPy)` does.
-const LANGUAGE_PREFIXES: &[&str] = &[
-    "py-", "r-", "perl-", "lua-", "rust-", "go-", "npm-", "julia-", "octave-", "ruby-",
-];
-
 /// Whether `candidate` belongs to another language's ecosystem than the
-/// lookup, unless it is that ecosystem's package of the same name.
+/// lookup, unless it is that ecosystem's package of the same name:
+/// `py-gssapi` is not what a CMake lookup of `Globus_GSSAPI_GSI` wants,
+/// though `py-numpy` is what `find_package(NumPy)` does.
 fn other_language(candidate: &str, upstream: &str, source: NameSource) -> bool {
     if source == NameSource::Python {
         return false;
@@ -114,7 +109,7 @@ fn other_language(candidate: &str, upstream: &str, source: NameSource) -> bool {
         .unwrap_or(upstream)
         .to_ascii_lowercase()
         .replace(['_', '.'], "-");
-    LANGUAGE_PREFIXES
+    packsmith_core::package_names::LANGUAGE_PREFIXES
         .iter()
         .any(|p| candidate.strip_prefix(p).is_some_and(|rest| rest != same))
 }
