@@ -384,7 +384,7 @@ impl Readers {
     fn run(ctx: &mut Ctx<'_>, systems: &[BuildSystemFact]) -> Readers {
         let readers = Readers {
             cmake: cmake::analyze_with(ctx, systems),
-            autotools: autotools::analyze(ctx),
+            autotools: autotools::analyze(ctx, systems),
             meson: meson::analyze(ctx),
             python: python::analyze(ctx),
             cargo: cargo::analyze(ctx),

@@ -63,13 +63,25 @@ const NOISE_DIRS: &[&str] = &[
 
 /// Every build system found, shallowest evidence first.
 pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
+    let found = detect_in(view, false);
+    if !found.is_empty() {
+        return found;
+    }
+    // Nothing outside test-, example- or bench-named directories: the one
+    // there is the project's own (byte-unixbench keeps it in `UnixBench/`).
+    detect_in(view, true)
+}
+
+/// [`detect`]'s search; `noise_too` also looks in test, example and
+/// vendored directories.
+fn detect_in(view: &RepoView, noise_too: bool) -> Vec<BuildSystemFact> {
     let mut found = Vec::new();
     for (kind, names) in MARKERS {
         let best = view
             .files()
             .iter()
             .filter(|f| f.depth <= MAX_MARKER_DEPTH && names.contains(&f.name()))
-            .filter(|f| f.depth == 0 || !in_noise_dir(f))
+            .filter(|f| f.depth == 0 || noise_too || !in_noise_dir(f))
             .filter(|f| !is_autotools_generated_makefile(view, *kind, f))
             .min_by_key(|f| {
                 let rank = names.iter().position(|n| *n == f.name()).unwrap_or(0);
@@ -89,7 +101,7 @@ pub fn detect(view: &RepoView) -> Vec<BuildSystemFact> {
             });
         }
     }
-    if found.is_empty() {
+    if found.is_empty() && !noise_too {
         found.extend(named_makefile(view));
     }
     found.sort_by_key(|b| b.depth);
@@ -505,6 +517,20 @@ mod tests {
         // A large CMake project that also builds wheels stays a CMake project.
         let primary = choose_primary(&mut found, Some("scikit_build_core.build"), 200);
         assert_eq!(primary, Some(BuildSystemKind::Cmake));
+    }
+
+    #[test]
+    fn a_build_only_in_a_bench_named_directory_is_the_projects() {
+        let (_d, view) =
+            crate::view::test_view(&["README.md", "UnixBench/Makefile", "UnixBench/src/a.c"]);
+        let found = detect(&view);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].evidence.file, "UnixBench/Makefile");
+        // Beside a real build it stays noise.
+        let (_d, view) = crate::view::test_view(&["Makefile", "benchmarks/CMakeLists.txt"]);
+        let found = detect(&view);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].kind, BuildSystemKind::Makefile);
     }
 
     #[test]

@@ -58,7 +58,8 @@
 //!   tools, with variables expanded and `ifeq`/`ifdef` decided from the
 //!   Makefile's own defaults; included and sub-Makefiles (bounded); `man`
 //!   the manual pages no Makefile installs; where the build writes under
-//!   `$HOME`.
+//!   `$HOME`; `install_dest` where `make install` copies when no usual
+//!   prefix variable says (a variable set under `ifdef`, or `$HOME`).
 //! - `includes`: the system headers a plain-Makefile project's C and C++
 //!   sources include outside every preprocessor condition.
 //! - `lazarus` (a Lazarus `.lpi` project), `pascal_units` (units that dlopen

@@ -267,6 +267,41 @@ find_dependencies()
     find_package(&facts, "Beta");
 }
 
+/// A configure or build step that runs the program of an optional lookup
+/// (libecpint generates its sources with Python) needs that package.
+#[test]
+fn a_step_running_a_found_program_makes_its_package_a_generator() {
+    let lists = r#"cmake_minimum_required(VERSION 3.12)
+project(gen CXX)
+find_package(Python COMPONENTS Interpreter)
+find_package(Perl)
+execute_process(COMMAND ${Python_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/makelist.py" 4)
+if(WITH_DOCS)
+  add_custom_command(OUTPUT doc.html COMMAND ${PERL_EXECUTABLE} mkdoc.pl)
+endif()
+add_custom_target(fmt COMMAND ${CLANG_FORMAT_EXECUTABLE} -i a.cpp)
+"#;
+    let facts = facts_of(&[("CMakeLists.txt", lists)]);
+    let generators: Vec<(String, String, Vec<String>)> = facts
+        .cmake
+        .unwrap()
+        .generators
+        .into_iter()
+        .map(|g| (g.tool, g.command, g.conditions))
+        .collect();
+    assert_eq!(
+        generators,
+        [
+            ("Python".to_string(), "execute_process".to_string(), vec![]),
+            (
+                "Perl".to_string(),
+                "add_custom_command".to_string(),
+                vec!["WITH_DOCS".to_string()]
+            ),
+        ]
+    );
+}
+
 /// A generator call per loop item under `if(EXISTS <shipped output>)`:
 /// the test is decided against the tree, so the tool is needed exactly
 /// when some output is missing (igraph's parsers in a git checkout).

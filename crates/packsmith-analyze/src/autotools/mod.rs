@@ -11,39 +11,58 @@ mod shell_branches;
 
 use crate::context::Ctx;
 use crate::support::lines::LineIndex;
-use packsmith_core::{AutotoolsFacts, Evidence, FeatureHint, Language, LanguageUse, Sourced};
+use packsmith_core::{
+    AutotoolsFacts, BuildSystemFact, BuildSystemKind, Evidence, FeatureHint, Language, LanguageUse,
+    Sourced,
+};
 
 /// Scripts that regenerate `configure` (their presence tells a packager how
 /// upstream bootstraps; Spack's `autoreconf` phase or Nix's `autoreconfHook`).
 const BOOTSTRAP_SCRIPTS: &[&str] = &["autogen.sh", "bootstrap", "autogen", "bootstrap.sh"];
 
-/// Reads the autotools facts of the repository, or None when it has none.
-pub fn analyze(ctx: &mut Ctx<'_>) -> Option<AutotoolsFacts> {
+/// Reads the autotools facts of the repository, or None when it has none:
+/// those of the shallowest Autotools build among `systems` (`csa/` when
+/// nothing is at the top).
+pub fn analyze(ctx: &mut Ctx<'_>, systems: &[BuildSystemFact]) -> Option<AutotoolsFacts> {
+    let dir = systems
+        .iter()
+        .find(|s| s.kind == BuildSystemKind::Autotools)
+        .and_then(|s| s.evidence.file.rsplit_once('/'))
+        .map_or("", |(d, _)| d);
+    let at = |name: &str| {
+        if dir.is_empty() {
+            name.to_string()
+        } else {
+            format!("{dir}/{name}")
+        }
+    };
     // `configure.ac.in`: a template upstream fills in (a version) before
     // bootstrapping; a recipe copies it to configure.ac first.
     let input = ["configure.ac", "configure.in", "configure.ac.in"]
         .into_iter()
+        .map(at)
         .find(|f| ctx.view.exists(f));
-    let has_configure_script = ctx.view.exists("configure");
+    let configure = at("configure");
+    let has_configure_script = ctx.view.exists(&configure);
     if input.is_none() && !has_configure_script {
         return None;
     }
     let mut facts = AutotoolsFacts {
-        file: input.map(str::to_string),
+        file: input.clone(),
         has_configure_script,
-        configure_not_executable: has_configure_script && !is_executable(ctx, "configure"),
-        uses_automake: ctx.view.exists("Makefile.am"),
+        configure_not_executable: has_configure_script && !is_executable(ctx, &configure),
+        uses_automake: ctx.view.exists(&at("Makefile.am")),
         version_is_literal: true,
         bootstrap_script: BOOTSTRAP_SCRIPTS
             .iter()
-            .find(|s| ctx.view.exists(s))
+            .find(|s| ctx.view.exists(&at(s)))
             .map(|s| s.to_string()),
         ..AutotoolsFacts::default()
     };
-    let Some(file) = input else {
+    let Some(file) = input.as_deref() else {
         // A release tarball layout: only the generated script ships.
         ctx.warn(
-            "configure",
+            &configure,
             0,
             "configure script without configure.ac/configure.in; options and checks not read",
         );

@@ -98,6 +98,8 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
                 | "add_executable"
                 | "add_library"
                 | "execute_process"
+                | "add_custom_command"
+                | "add_custom_target"
                 | "message"
                 | "add_subdirectory"
                 | "target_link_libraries"
@@ -198,7 +200,11 @@ pub fn command(w: &mut Walker<'_, '_>, cmd: &Command, args: &[String]) {
             w.facts.installs.get_or_insert(site.evidence);
         }
         "add_executable" | "add_library" => super::targets::target(w, name, args, site),
-        "execute_process" => super::downloads::git_clone(w, args, site),
+        "execute_process" => {
+            super::steps::tool_run(w, name, args, site.clone());
+            super::downloads::git_clone(w, args, site)
+        }
+        "add_custom_command" | "add_custom_target" => super::steps::tool_run(w, name, args, site),
         "message" if args.first().is_some_and(|a| a == "FATAL_ERROR") => {
             super::targets::fatal_error(w, site)
         }

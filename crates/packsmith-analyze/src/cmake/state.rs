@@ -23,6 +23,7 @@ pub(super) struct FuncDef {
 }
 
 /// Where a fact is being recorded.
+#[derive(Clone)]
 pub struct Site {
     pub evidence: Evidence,
     pub conditions: Vec<String>,

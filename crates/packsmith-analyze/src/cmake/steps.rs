@@ -26,9 +26,59 @@ pub fn generator_tool(command: &str) -> Option<&'static str> {
 /// tarballs tests for them, and the git checkout Nix and Spack build from
 /// lacks them, so the generator runs.
 pub fn generator(w: &mut Walker<'_, '_>, command: &str, site: Site) {
-    let Some(tool) = generator_tool(command) else {
-        return;
-    };
+    if let Some(tool) = generator_tool(command) {
+        record(w, tool, command, site);
+    }
+}
+
+/// `execute_process(COMMAND ${Python_EXECUTABLE} gen.py …)`, or the same
+/// in a custom command: a step that runs the program of a package some
+/// `find_package` looks for, optionally or not, needs that package
+/// wherever the step runs (libecpint generates its sources with Python),
+/// so the lookup must not be switched off.
+pub fn tool_run(w: &mut Walker<'_, '_>, command: &str, args: &[String], site: Site) {
+    let programs = args
+        .windows(2)
+        .filter(|pair| pair[0] == "COMMAND")
+        .filter_map(|pair| executable_package(&pair[1]));
+    let mut tools: Vec<String> = Vec::new();
+    for program in programs {
+        let found = w
+            .facts
+            .find_packages
+            .iter()
+            .find(|fp| package_key(&fp.name) == program)
+            .map(|fp| fp.name.clone());
+        if let Some(name) = found.filter(|n| !tools.contains(n)) {
+            tools.push(name);
+        }
+    }
+    for tool in tools {
+        record(w, &tool, command, site.clone());
+    }
+}
+
+/// The package key of `${<Name>_EXECUTABLE}` (`python` for
+/// `${Python3_EXECUTABLE}`), for a reference left unexpanded.
+fn executable_package(word: &str) -> Option<String> {
+    let name = word.strip_prefix("${")?.strip_suffix('}')?;
+    let package = name.strip_suffix("_EXECUTABLE")?;
+    Some(package_key(package))
+}
+
+/// A find_package name as its variables spell it: lower case, without a
+/// major version or `Interp` (`Python3`, `PythonInterp`, `PYTHON` are all
+/// `python`).
+fn package_key(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let lower = lower.strip_suffix("interp").unwrap_or(&lower);
+    lower
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .to_string()
+}
+
+/// Records that `tool`'s package runs in a build step (`command`).
+fn record(w: &mut Walker<'_, '_>, tool: &str, command: &str, site: Site) {
     let mut conditions = Vec::new();
     for c in &site.conditions {
         match path_test(w, c) {

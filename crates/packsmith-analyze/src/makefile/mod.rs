@@ -6,6 +6,7 @@
 mod chores;
 mod eval;
 mod goals;
+mod install_dest;
 mod man;
 mod scan;
 
@@ -15,6 +16,7 @@ use crate::context::Ctx;
 pub(crate) use chores::is_task_runner;
 use eval::{Evaluation, Findings};
 pub(crate) use goals::rule_targets;
+pub(crate) use install_dest::{install_destination, InstallDestination};
 use packsmith_core::{BuildSystemFact, BuildSystemKind, Evidence, MakefileFacts, Sourced};
 
 /// Most Makefiles read, includes and subdirectories together.

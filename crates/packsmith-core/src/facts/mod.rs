@@ -335,6 +335,10 @@ pub struct InstallRules {
     /// `INSTALL_PREFIX`), which `make install` must be given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix_variable: Option<String>,
+    /// The prefix variable names the programs' directory, not the prefix
+    /// (lastz's `LASTZ_INSTALL`): the recipe gives it `prefix.bin`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prefix_variable_is_bin: bool,
 }
 
 /// A release tag recognised as a version.

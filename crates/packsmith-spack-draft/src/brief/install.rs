@@ -62,6 +62,18 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
             .find_map(|b| b.makefile_under_another_name())
             .map(str::to_string);
     }
+    if let (Some(BuildSystemKind::Autotools), Some(root)) =
+        (facts.primary_build_system, &facts.build_root)
+    {
+        brief.configure_directory = Some(root.value.clone());
+        brief.notes.push(BriefNote {
+            message: format!(
+                "the Autotools build is in `{}`: configure_directory",
+                root.value
+            ),
+            evidence: Some(root.evidence.clone()),
+        });
+    }
     if let (Some(what), Some(root)) = (build_file, &facts.build_root) {
         brief.build_directory = Some(root.value.clone());
         brief.notes.push(BriefNote {
@@ -82,6 +94,10 @@ pub(super) fn apply(facts: &RepoFacts, brief: &mut SpackBrief) {
         .install_rules
         .as_ref()
         .and_then(|r| r.prefix_variable.clone());
+    brief.make_prefix_is_bin = facts
+        .install_rules
+        .as_ref()
+        .is_some_and(|r| r.prefix_variable_is_bin);
     let Some(rules) = facts.install_rules.as_ref().filter(|r| !r.present) else {
         return;
     };

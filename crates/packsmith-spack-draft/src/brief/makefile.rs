@@ -41,12 +41,30 @@ pub(super) fn makefile_dependencies(
         if let Some(lib) = header_library(&include.value, kb) {
             let f = found(lib, NameSource::Library, &include.evidence);
             add_dependency(brief, kb, cond_map, f);
+            if lib == "mpi" && make.mpi_compilers.is_empty() {
+                mpi_wrapper_for(&include.evidence.file, brief);
+            }
         }
     }
     if let Some(first) = make.pkg_config_modules.first() {
         if make.uses_pkg_config {
             pkg_config_tool(brief, "pkg-config", &first.evidence);
         }
+    }
+}
+
+/// Sources that include `mpi.h` under a Makefile that compiles with the
+/// plain compiler (`CC = cc`): Spack's wrapper adds no include path for
+/// an external MPI, so make gets MPI's wrapper for that source's language.
+fn mpi_wrapper_for(source: &str, brief: &mut SpackBrief) {
+    let ext = source.rsplit_once('.').map_or("", |(_, e)| e);
+    let var = match ext {
+        "c" | "h" => "CC",
+        "cc" | "cpp" | "cxx" | "C" | "hpp" | "hh" | "hxx" => "CXX",
+        _ => return,
+    };
+    if !brief.mpi_wrappers.iter().any(|w| w == var) {
+        brief.mpi_wrappers.push(var.to_string());
     }
 }
 

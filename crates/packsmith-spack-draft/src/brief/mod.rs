@@ -151,6 +151,9 @@ pub struct SpackBrief {
     /// top of the source has: `patch()` copies them in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files_into_build_directory: Vec<String>,
+    /// `configure_directory` of an Autotools build below the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configure_directory: Option<String>,
     /// `build_directory` of a Makefile build whose Makefile is below the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_directory: Option<String>,
@@ -183,6 +186,9 @@ pub struct SpackBrief {
     /// The Makefile's installation-prefix variable (`prefix`, `PREFIX`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub make_prefix_variable: Option<String>,
+    /// That variable names the programs' directory (`prefix.bin`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub make_prefix_is_bin: bool,
     /// The recipe's own `install()`, for a build without install rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub install: Option<InstallPlan>,
@@ -408,6 +414,8 @@ fn metadata(facts: &RepoFacts, target: TargetSpack) -> SpackBrief {
         build_targets: Vec::new(),
         mpi_wrappers: Vec::new(),
         make_prefix_variable: None,
+        configure_directory: None,
+        make_prefix_is_bin: false,
         configure_template: None,
         configure_made_executable: false,
         prefix_dirs: Vec::new(),
@@ -479,12 +487,13 @@ fn cmake_dependencies(
         // A generator the build runs (bison_target) needs its tool even
         // where the find_package around it is optional.
         for g in &cmake.generators {
-            add_dependency(
-                brief,
-                kb,
-                cond_map,
-                Found::named(&g.tool, NameSource::Cmake, true, &g.conditions, &g.evidence),
-            );
+            let mut found =
+                Found::named(&g.tool, NameSource::Cmake, true, &g.conditions, &g.evidence);
+            // The lookup's components say what is run (Python's Interpreter).
+            if let Some(fp) = cmake.find_packages.iter().find(|fp| fp.name == g.tool) {
+                found.components = &fp.components;
+            }
+            add_dependency(brief, kb, cond_map, found);
         }
         if !cmake.generators.is_empty() {
             // A tool declared for its generator is no optional lookup.

@@ -59,11 +59,16 @@ pub fn render_body(
         out.push(String::new());
         out.push(format!("    root_cmakelists_dir = {}", py_str(dir)));
     }
+    if let Some(dir) = &b.configure_directory {
+        out.push(String::new());
+        out.push(format!("    configure_directory = {}", py_str(dir)));
+    }
     if let Some(dir) = &b.build_directory {
         out.push(String::new());
         out.push(format!("    build_directory = {}", py_str(dir)));
     }
-    if !b.build_targets.is_empty() {
+    // With MPI's wrappers the targets are a property (methods.rs).
+    if !b.build_targets.is_empty() && b.mpi_wrappers.is_empty() {
         if b.build_directory.is_none() {
             out.push(String::new());
         }

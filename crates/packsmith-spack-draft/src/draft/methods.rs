@@ -17,6 +17,9 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some(template) if base == Some("MakefilePackage") => makefile_from_template(template),
         _ => Vec::new(),
     };
+    if base == Some("MakefilePackage") && !b.mpi_wrappers.is_empty() {
+        push_method(&mut out, make_with_mpi_wrappers(b));
+    }
     if let (Some("MakefilePackage" | "Package"), Some(plan)) = (base, &b.install) {
         push_method(&mut out, super::install::render_install(plan));
         return out;
@@ -25,12 +28,18 @@ pub fn render_methods(b: &SpackBrief) -> Vec<String> {
         Some("CMakePackage") => cmake_args(b),
         Some("AutotoolsPackage") => configure_args(b),
         Some("MesonPackage") => meson_args(b),
-        Some("MakefilePackage") => makefile(b.make_prefix_variable.as_deref()),
+        Some("MakefilePackage") => {
+            makefile(b.make_prefix_variable.as_deref(), b.make_prefix_is_bin)
+        }
         Some("PythonPackage") => scm_version(&b.scm_version_env),
         Some("CargoPackage" | "GoPackage") => Vec::new(),
         _ => generic_install(),
     };
     push_method(&mut out, methods);
+    // A hand-written configure: its Makefile takes the prefix at install.
+    if let (Some("AutotoolsPackage"), Some(var)) = (base, &b.make_prefix_variable) {
+        push_method(&mut out, makefile(Some(var), b.make_prefix_is_bin));
+    }
     if let (Some("PythonPackage"), Some(dir)) = (base, &b.build_directory) {
         if !b.files_into_build_directory.is_empty() {
             push_method(
@@ -212,19 +221,7 @@ fn configure_args(b: &SpackBrief) -> Vec<String> {
             &[format!("self.{helper}({})", args.join(", "))],
         ));
     }
-    let mut items: Vec<String> = b
-        .mpi_wrappers
-        .iter()
-        .map(|var| {
-            let attr = match var.as_str() {
-                "CC" => "mpicc",
-                "CXX" => "mpicxx",
-                "F77" => "mpif77",
-                _ => "mpifc",
-            };
-            format!("f\"{var}={{self.spec['mpi'].{attr}}}\"")
-        })
-        .collect();
+    let mut items = mpi_wrapper_items(b);
     for dir in &b.prefix_dirs {
         // configure.ac points these at the system unless given.
         let under = match dir.as_str() {
@@ -279,9 +276,40 @@ fn meson_args(b: &SpackBrief) -> Vec<String> {
     list_method("meson_args", items, Vec::new())
 }
 
+/// `VAR=<MPI wrapper>` for each compiler variable in `b.mpi_wrappers`, as
+/// Python f-strings.
+fn mpi_wrapper_items(b: &SpackBrief) -> Vec<String> {
+    b.mpi_wrappers
+        .iter()
+        .map(|var| {
+            let attr = match var.as_str() {
+                "CC" => "mpicc",
+                "CXX" => "mpicxx",
+                "F77" => "mpif77",
+                _ => "mpifc",
+            };
+            format!("f\"{var}={{self.spec['mpi'].{attr}}}\"")
+        })
+        .collect()
+}
+
+/// `build_targets` of a Makefile that compiles MPI code with the plain
+/// compiler: the targets, then MPI's wrapper for each compiler variable.
+fn make_with_mpi_wrappers(b: &SpackBrief) -> Vec<String> {
+    let mut items = quoted_items(&b.build_targets);
+    items.extend(mpi_wrapper_items(b));
+    let mut out = vec!["    @property".to_string()];
+    out.extend(list_method("build_targets", items, Vec::new()));
+    out
+}
+
+fn quoted_items(items: &[String]) -> Vec<String> {
+    items.iter().map(|s| py_str(s)).collect()
+}
+
 /// `make install` with the Makefile's own prefix variable, when the
 /// analysis found it (a wrong name installs into `/usr/local`).
-fn makefile(prefix_variable: Option<&str>) -> Vec<String> {
+fn makefile(prefix_variable: Option<&str>, is_bin: bool) -> Vec<String> {
     let mut out = vec![
         "    @property".into(),
         "    def install_targets(self):".into(),
@@ -290,8 +318,13 @@ fn makefile(prefix_variable: Option<&str>) -> Vec<String> {
         out.push("        # FIXME: check how the Makefile takes the installation prefix.".into());
     }
     let var = prefix_variable.unwrap_or("PREFIX");
+    let dir = if is_bin {
+        "self.prefix.bin"
+    } else {
+        "self.prefix"
+    };
     out.push(format!(
-        "        return [f\"{var}={{self.prefix}}\", \"install\"]"
+        "        return [f\"{var}={{{dir}}}\", \"install\"]"
     ));
     out
 }

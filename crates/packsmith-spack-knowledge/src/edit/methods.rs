@@ -65,10 +65,19 @@ fn add_to_returned_list(
     Ok(splice(source, ret_lines.start..ret_lines.start, &line))
 }
 
-/// The Python for a define's value: `self.run_tests`, a bool, or a string.
+/// MPI's compiler wrappers, which a define may name as its value.
+const MPI_WRAPPER_VALUES: &[&str] = &[
+    "self.spec[\"mpi\"].mpicc",
+    "self.spec[\"mpi\"].mpicxx",
+    "self.spec[\"mpi\"].mpifc",
+];
+
+/// The Python for a define's value: `self.run_tests`, a bool, an MPI
+/// wrapper, or a string.
 fn define_value(value: &serde_json::Value) -> Result<String, String> {
     match value.as_str() {
         Some("self.run_tests") => Ok("self.run_tests".into()),
+        Some(v) if MPI_WRAPPER_VALUES.contains(&v) => Ok(v.into()),
         Some("ON") | Some("on") | Some("TRUE") => Ok("True".into()),
         Some("OFF") | Some("off") | Some("FALSE") => Ok("False".into()),
         _ => py_literal(value),

@@ -82,7 +82,8 @@ pub enum EditOp {
     ChangeBaseClass { from: String, to: String },
     /// `self.define(name, value)` in `cmake_args` (made when missing),
     /// replacing the method's own setting of `name` if it has one; `value`
-    /// is a bool, a string, or `"self.run_tests"`.
+    /// is a bool, a string, `"self.run_tests"`, or an MPI wrapper
+    /// (`self.spec["mpi"].mpicc`).
     AddCmakeDefine {
         name: String,
         value: serde_json::Value,

@@ -28,6 +28,9 @@ pub struct CompatRule {
     pub when: &'static str,
     /// Why, for the recipe's comment and the report.
     pub why: &'static str,
+    /// The rule holds only when every compiler error of the build is one
+    /// it matches: a generic pattern must not hide a real error beside it.
+    pub sole: bool,
 }
 
 /// A link that wants the MPI C++ bindings: one error, a flag for each MPI.
@@ -42,6 +45,7 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         flag: "-fallow-argument-mismatch",
         when: "%gcc@10:",
         why: "gfortran 10 and later refuse calls whose arguments differ in type or rank",
+        sole: false,
     },
     CompatRule {
         id: "gcc-friend-default-argument",
@@ -50,6 +54,18 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         flag: "-fpermissive",
         when: "%gcc@12:",
         why: "g++ refuses a friend declaration with default arguments that is not a definition",
+        sole: false,
+    },
+    CompatRule {
+        id: "gcc-permissive",
+        // Any other error g++ would let pass under -fpermissive (pointer and
+        // integer compared, activeharmony): it says so in brackets.
+        pattern: r": error: .*\[-fpermissive\]\s*$",
+        flags: "cxxflags",
+        flag: "-fpermissive",
+        when: "%gcc",
+        why: "g++ turns code it accepts under -fpermissive (old, non-conforming C++) into errors",
+        sole: true,
     },
     CompatRule {
         id: "gcc-no-common",
@@ -60,6 +76,7 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         flag: "-fcommon",
         when: "%gcc@10:",
         why: "gcc 10 and later no longer merge a global that headers define in every object (-fno-common)",
+        sole: false,
     },
     CompatRule {
         id: "openmpi-cxx-bindings",
@@ -68,6 +85,7 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         flag: "-DOMPI_SKIP_MPICXX",
         when: "^openmpi",
         why: "C++ code that includes mpi.h gets Open MPI's C++ bindings, which a C link lacks",
+        sole: false,
     },
     CompatRule {
         id: "mpich-cxx-bindings",
@@ -76,6 +94,7 @@ pub const COMPAT_RULES: &[CompatRule] = &[
         flag: "-DMPICH_SKIP_MPICXX",
         when: "^mpich",
         why: "C++ code that includes mpi.h gets MPICH's C++ bindings, which a C link lacks",
+        sole: false,
     },
 ];
 
@@ -94,6 +113,17 @@ pub fn compiler_compat(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> 
     let mut ids: Vec<String> = Vec::new();
     for (rule, regex) in PATTERNS.iter() {
         let Some(regex) = regex else { continue };
+        // A flag an earlier rule already adds is not added twice.
+        let same_flag = ids
+            .iter()
+            .filter_map(|id| compat_rule(id))
+            .any(|r| r.flags == rule.flags && r.flag == rule.flag);
+        if same_flag {
+            continue;
+        }
+        if rule.sole && has_other_compiler_error(build_lines, regex) {
+            continue;
+        }
         if let Some(i) = build_lines.iter().position(|l| regex.is_match(l)) {
             first = Some(first.map_or(i, |f| f.min(i)));
             ids.push(rule.id.to_string());
@@ -122,6 +152,18 @@ pub fn compiler_compat(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> 
     Some(d)
 }
 
+/// A compiler error (`file:line:col: error: …`) that `regex` does not match.
+fn has_other_compiler_error(build_lines: &[&str], regex: &Regex) -> bool {
+    static COMPILER_ERROR: LazyLock<Option<Regex>> =
+        LazyLock::new(|| re(r"^\S+:\d+:(?:\d+:)? (?:fatal )?error: "));
+    let Some(error) = COMPILER_ERROR.as_ref() else {
+        return false;
+    };
+    build_lines
+        .iter()
+        .any(|l| error.is_match(l.trim_start()) && !regex.is_match(l))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +188,33 @@ mod tests {
             ["gfortran-argument-mismatch", "gcc-friend-default-argument"]
         );
         assert!(compiler_compat(Stage::Install, &["error: 'x' was not declared"]).is_none());
+    }
+
+    #[test]
+    fn an_error_gxx_would_pass_under_permissive_gets_the_flag_once() {
+        let log = [
+            "code_generator.cxx:577:37: error: ISO C++ forbids comparison between pointer and integer [-fpermissive]",
+            "  577 |         while (head < tail && (head == '\\0' || isspace(*head))) {",
+        ];
+        let d = compiler_compat(Stage::Install, &log).unwrap();
+        assert_eq!(d.names, ["gcc-permissive"]);
+        assert_eq!(compat_rule("gcc-permissive").unwrap().flag, "-fpermissive");
+        // The friend declaration's own rule already adds -fpermissive.
+        let log = [
+            "fr.cpp:2:14: error: friend declaration of 'int area(const Box&, int)' specifies default arguments and isn't a definition [-fpermissive]",
+            "x.cpp:3:1: error: ISO C++ forbids comparison between pointer and integer [-fpermissive]",
+        ];
+        let d = compiler_compat(Stage::Install, &log).unwrap();
+        assert_eq!(d.names, ["gcc-friend-default-argument"]);
+        // Beside an error the flag does not excuse, it is no such failure.
+        let log = [
+            "tiny.cpp:5:17: error: invalid conversion from 'const char*' to 'int' [-fpermissive]",
+            "tiny.cpp:6:12: error: 'undeclared_helper' was not declared in this scope",
+        ];
+        assert!(compiler_compat(Stage::Install, &log).is_none());
+        // A warning that names the flag is no error.
+        let warning = ["x.cpp:3:1: warning: narrowing conversion [-fpermissive]"];
+        assert!(compiler_compat(Stage::Install, &warning).is_none());
     }
 
     #[test]

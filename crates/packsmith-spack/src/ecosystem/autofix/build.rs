@@ -50,7 +50,7 @@ impl Setting {
 
 /// Whether the package class derives from one of `bases` (as written, a
 /// dotted `cmake.CMakePackage` included).
-fn base_is(recipe: &ParsedRecipe, bases: &[&str]) -> bool {
+pub(super) fn base_is(recipe: &ParsedRecipe, bases: &[&str]) -> bool {
     recipe
         .bases
         .iter()

@@ -33,6 +33,7 @@
 mod build;
 mod build_tools;
 mod compiler_flags;
+mod mpi_compilers;
 mod python_compat;
 mod spec_reads;
 mod test_switches;
@@ -249,6 +250,7 @@ pub fn auto_repair_with(
 fn otherwise(text: &str, d: &Diagnosis) -> Option<(String, String)> {
     build::create_install_directories(text, &d.excerpt)
         .or_else(|| python_compat::drop_removed_open_modes(text, &d.excerpt))
+        .or_else(|| mpi_compilers::mpi_wrappers_as_compilers(text, &d.excerpt))
         .or_else(|| switch_off_downloading_extras(text, d))
 }
 
