@@ -85,7 +85,7 @@ fn detect_in(view: &RepoView, noise_too: bool) -> Vec<BuildSystemFact> {
             .filter(|f| !is_autotools_generated_makefile(view, *kind, f))
             .min_by_key(|f| {
                 let rank = names.iter().position(|n| *n == f.name()).unwrap_or(0);
-                (f.depth, rank, f.rel.clone())
+                (f.depth, rank, in_accelerator_dir(f), f.rel.clone())
             });
         if let Some(file) = best {
             let reads_outside_tree = match kind {
@@ -168,6 +168,22 @@ fn include_outside_tree(view: &RepoView, file: &RepoFile) -> Option<String> {
 /// Words that mark a directory as tests, examples, benchmarks or docs
 /// wherever they appear in its name (`unit_tests`, `perf_test`, `examples2`).
 const NOISE_WORDS: &[&str] = &["test", "example", "bench", "demo", "sample", "tutorial"];
+
+/// Directory names of a build for one accelerator's programming model.
+const ACCELERATOR_WORDS: &[&str] = &["cuda", "hip", "opencl", "sycl", "offload", "gpu", "openacc"];
+
+/// A build in a directory for one accelerator (`cuda/Makefile` beside
+/// `openmp-threading/Makefile`, RSBench's layout): the portable build
+/// beside it is the package's default.
+fn in_accelerator_dir(file: &RepoFile) -> bool {
+    file.dir().split('/').any(|part| {
+        let part = part.to_ascii_lowercase();
+        ACCELERATOR_WORDS.iter().any(|w| {
+            part.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|word| word == *w)
+        })
+    })
+}
 
 pub(crate) fn in_noise_dir(file: &RepoFile) -> bool {
     is_noise_dir(file.dir())
@@ -517,6 +533,22 @@ mod tests {
         // A large CMake project that also builds wheels stays a CMake project.
         let primary = choose_primary(&mut found, Some("scikit_build_core.build"), 200);
         assert_eq!(primary, Some(BuildSystemKind::Cmake));
+    }
+
+    #[test]
+    fn the_portable_build_wins_over_one_per_accelerator() {
+        let (_d, view) = crate::view::test_view(&[
+            "cuda/Makefile",
+            "hip/Makefile",
+            "openmp-offload/Makefile",
+            "openmp-threading/Makefile",
+            "sycl/Makefile",
+        ]);
+        let found = detect(&view);
+        assert_eq!(found[0].evidence.file, "openmp-threading/Makefile");
+        // With accelerator builds only, the first by name is still taken.
+        let (_d, view) = crate::view::test_view(&["hip/Makefile", "cuda/Makefile"]);
+        assert_eq!(detect(&view)[0].evidence.file, "cuda/Makefile");
     }
 
     #[test]

@@ -267,6 +267,26 @@ find_dependencies()
     find_package(&facts, "Beta");
 }
 
+/// ROMS' `option( ROMS_EXECUTABLE"Turn on/off …" ON )`: one argument with
+/// a quote inside, a name nothing tests; no option comes of it.
+#[test]
+fn an_option_name_with_a_quote_in_it_is_no_option() {
+    let lists = r#"cmake_minimum_required(VERSION 3.12)
+project(roms Fortran)
+option( ROMS_EXECUTABLE "Turn on/off building ROMS executable" ON )
+option( ROMS_EXECUTABLE"Turn on/off building ROMS executable" ON )
+"#;
+    let facts = facts_of(&[("CMakeLists.txt", lists)]);
+    let names: Vec<String> = facts
+        .cmake
+        .unwrap()
+        .options
+        .into_iter()
+        .map(|o| o.name)
+        .collect();
+    assert_eq!(names, ["ROMS_EXECUTABLE"]);
+}
+
 /// A configure or build step that runs the program of an optional lookup
 /// (libecpint generates its sources with Python) needs that package.
 #[test]

@@ -24,9 +24,12 @@ const BOOTSTRAP_SCRIPTS: &[&str] = &["autogen.sh", "bootstrap", "autogen", "boot
 /// those of the shallowest Autotools build among `systems` (`csa/` when
 /// nothing is at the top).
 pub fn analyze(ctx: &mut Ctx<'_>, systems: &[BuildSystemFact]) -> Option<AutotoolsFacts> {
+    // Below the top only when nothing is shallower: a vendored library's
+    // configure.ac (`htslib/`) is not the project's.
+    let shallowest = systems.iter().map(|s| s.depth).min().unwrap_or(0);
     let dir = systems
         .iter()
-        .find(|s| s.kind == BuildSystemKind::Autotools)
+        .find(|s| s.kind == BuildSystemKind::Autotools && s.depth == shallowest)
         .and_then(|s| s.evidence.file.rsplit_once('/'))
         .map_or("", |(d, _)| d);
     let at = |name: &str| {

@@ -258,7 +258,9 @@ fn option(w: &mut Walker<'_, '_>, args: &[String], site: Site, kind: CmakeOption
     let Some(name) = args.first().cloned() else {
         return;
     };
-    if !w.name_ok(&name) {
+    // `option( ROMS_EXECUTABLE"Turn on/off …" ON )`: CMake reads one
+    // argument with the quote inside, a name nothing ever tests.
+    if !w.name_ok(&name) || name.contains(['"', ' ', '\t']) {
         return;
     }
     let default = args.get(2).cloned();

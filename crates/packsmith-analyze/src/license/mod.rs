@@ -107,6 +107,8 @@ const FINGERPRINTS: &[Fingerprint] = &[
     fixed("Apache-2.0", &["apache license", "version 2.0"]),
     fixed("EPL-2.0", &["eclipse public license", "2.0"]),
     fixed("BSL-1.0", &["boost software license"]),
+    fixed("AFL-3.0", &["academic free license", "version 3.0"]),
+    fixed("AFL-2.1", &["academic free license", "version 2.1"]),
     fixed(
         "Unlicense",
         &["this is free and unencumbered software released into the public domain"],
@@ -593,6 +595,14 @@ mod tests {
         assert_eq!(identify(line).unwrap().spdx(false), "Apache-2.0 OR MIT");
         let bundled = "Permission is hereby granted, free of charge, to any person\nWITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.\n\nVendored: Redistribution and use in source and binary forms";
         assert_eq!(identify(bundled).unwrap().spdx(false), "MIT");
+    }
+
+    #[test]
+    fn the_academic_free_licence_by_its_name_and_version() {
+        // galaxy-sequence-utils' LICENSE.
+        let text = "Copyright (c) 2005-2017 Pennsylvania State University\n\nLicensed under the Academic Free License version 3.0\n\n 1) Grant of Copyright License.\n";
+        assert_eq!(id_of(text), Some(("AFL-3.0".to_string(), 3)));
+        assert_eq!(id_of("Academic Free License v. 2.1\n"), None);
     }
 
     #[test]

@@ -39,10 +39,39 @@ pub(super) struct Evaluation {
     branches: Vec<Branch>,
     /// Whether the last rule line still owns the tab-indented lines.
     in_rule: bool,
-    libraries: Vec<Sourced<String>>,
+    libraries: Vec<Library>,
+    /// Rules read outside any branch the defaults leave out, in order.
+    rules: Vec<RuleSeen>,
+    /// Assignment values and prerequisites of live lines: where a target
+    /// is asked for.
+    live_mentions: String,
+    /// Lines of branches the defaults leave out (`ifdef GRAPHIC_TESTS`).
+    dead_text: String,
     /// pkg-config arguments as written; expanded once every variable has
     /// its final value, as make expands a recipe or a recursive variable.
     calls: Vec<Sourced<String>>,
+}
+
+/// A library as found, with where: a variable's value, a rule's recipe,
+/// or elsewhere (a target-specific variable).
+#[derive(Debug)]
+struct Library {
+    found: Sourced<String>,
+    origin: Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Origin {
+    Variable(String),
+    Recipe(usize),
+    Other,
+}
+
+/// A rule's targets as written and the variables its recipe references.
+#[derive(Debug, Default)]
+struct RuleSeen {
+    targets: String,
+    recipe_refs: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -115,6 +144,9 @@ impl Evaluation {
             branches: Vec::new(),
             in_rule: false,
             libraries: Vec::new(),
+            rules: Vec::new(),
+            live_mentions: String::new(),
+            dead_text: String::new(),
             calls: Vec::new(),
         }
     }
@@ -148,6 +180,10 @@ impl Evaluation {
                 continue;
             }
             if !self.live() {
+                if self.dead_text.len() < MAX_VALUE {
+                    self.dead_text.push_str(line);
+                    self.dead_text.push('\n');
+                }
                 continue;
             }
             self.read_statement(line, &evidence, include);
@@ -157,8 +193,18 @@ impl Evaluation {
     /// Everything found, pkg-config arguments expanded with the final
     /// values of the variables they use.
     pub(super) fn finish(mut self) -> Findings {
+        let off = self.rules_of_options_left_off();
+        let libraries = std::mem::take(&mut self.libraries)
+            .into_iter()
+            .filter(|l| match &l.origin {
+                Origin::Recipe(i) => !off.contains(i),
+                Origin::Variable(name) => !self.only_in_rules(name, &off),
+                Origin::Other => true,
+            })
+            .map(|l| l.found)
+            .collect();
         let mut findings = Findings {
-            libraries: std::mem::take(&mut self.libraries),
+            libraries,
             ..Findings::default()
         };
         for call in &self.calls {
@@ -175,9 +221,54 @@ impl Evaluation {
         findings
     }
 
+    /// The rules only an option the defaults leave off asks for: each of
+    /// their targets is named in a branch left out (`GRAPHIC_BINS =
+    /// $(PROGDIR)/ubgears` under `ifdef GRAPHIC_TESTS`) and nowhere live;
+    /// the default goal never is one.
+    fn rules_of_options_left_off(&self) -> Vec<usize> {
+        let default_goal = self
+            .rules
+            .iter()
+            .position(|r| !r.targets.starts_with('.') && !r.targets.contains('%'));
+        self.rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                Some(*i) != default_goal
+                    && !r.targets.is_empty()
+                    && r.targets.split_whitespace().all(|t| {
+                        names_word(&self.dead_text, t) && !names_word(&self.live_mentions, t)
+                    })
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Whether the variable `name` is used only by recipes of the rules
+    /// `off`: referenced by some recipe, all of them off, and by no live
+    /// value or prerequisite.
+    fn only_in_rules(&self, name: &str, off: &[usize]) -> bool {
+        let named = |text: &str| {
+            text.contains(&format!("$({name})")) || text.contains(&format!("${{{name}}}"))
+        };
+        let mut users = self
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.recipe_refs.iter().any(|v| v == name))
+            .map(|(i, _)| i)
+            .peekable();
+        users.peek().is_some() && users.all(|i| off.contains(&i)) && !named(&self.live_mentions)
+    }
+
     fn read_recipe(&mut self, line: &str, evidence: &Evidence) {
+        let rule = self.rules.len().checked_sub(1);
+        if let Some(r) = rule.and_then(|i| self.rules.get_mut(i)) {
+            r.recipe_refs.extend(referenced_names(line));
+        }
         if scan::is_link_command(line) {
-            self.note_libraries(line, evidence);
+            let origin = rule.map_or(Origin::Other, Origin::Recipe);
+            self.note_libraries(line, evidence, origin);
         }
         self.note_pkg_config(line, evidence);
     }
@@ -191,24 +282,41 @@ impl Evaluation {
         }
         if let Some((name, op, value)) = assignment(line) {
             self.in_rule = false;
-            self.note_libraries(value, evidence);
+            self.mention(value);
+            self.note_libraries(value, evidence, Origin::Variable(name.to_string()));
             self.note_pkg_config(value, evidence);
             self.assign(name, op, value);
             return;
         }
-        if let Some((_, after)) = line.split_once(':') {
+        if let Some((targets, after)) = line.split_once(':') {
             self.in_rule = true;
+            self.mention(after);
             // `prog: LDLIBS += -lz`: a variable for one target's recipe.
             if let Some((_, _, value)) = assignment(after.trim()) {
-                self.note_libraries(value, evidence);
+                self.note_libraries(value, evidence, Origin::Other);
             }
+            self.rules.push(RuleSeen {
+                targets: targets.trim().to_string(),
+                recipe_refs: Vec::new(),
+            });
             self.note_pkg_config(line, evidence);
         }
     }
 
-    fn note_libraries(&mut self, text: &str, evidence: &Evidence) {
+    /// Records live text that may ask for a target.
+    fn mention(&mut self, text: &str) {
+        if self.live_mentions.len() < MAX_VALUE {
+            self.live_mentions.push_str(text);
+            self.live_mentions.push('\n');
+        }
+    }
+
+    fn note_libraries(&mut self, text: &str, evidence: &Evidence, origin: Origin) {
         for name in scan::linked_libraries(text) {
-            self.libraries.push(Sourced::new(name, evidence.clone()));
+            self.libraries.push(Library {
+                found: Sourced::new(name, evidence.clone()),
+                origin: origin.clone(),
+            });
         }
     }
 
@@ -412,6 +520,37 @@ impl Evaluation {
         out.text.push_str(rest);
         out
     }
+}
+
+/// Whether `text` holds `word` as a whole word (between blanks, `=`,
+/// `:` or `,`).
+fn names_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '=' | ':' | ','))
+        .any(|w| w == word)
+}
+
+/// Variable names referenced as `$(NAME)` or `${NAME}` in `text`.
+fn referenced_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('$') {
+        let after = &rest[at + 1..];
+        let close = match after.chars().next() {
+            Some('(') => ')',
+            Some('{') => '}',
+            _ => {
+                rest = after;
+                continue;
+            }
+        };
+        let Some(end) = after.find(close) else { break };
+        let name = &after[1..end];
+        if is_variable_name(name) {
+            out.push(name.to_string());
+        }
+        rest = &after[end..];
+    }
+    out
 }
 
 /// Lines as make reads them, with their first physical line number:
@@ -630,6 +769,27 @@ mod tests {
         assert_eq!(f.libraries[2].evidence, Evidence::new("Makefile", 1));
         assert_eq!(f.libraries[4].evidence, Evidence::new("Makefile", 5));
         assert!(!f.uses_pkg_config);
+    }
+
+    #[test]
+    fn libraries_only_an_option_left_off_links_are_not_the_builds() {
+        // byte-unixbench: ubgears is built only with GRAPHIC_TESTS defined.
+        let makefile = "GL_LIBS = -lGL -lXext -lX11\nPROGDIR = ./pgms\n\
+             ifdef GRAPHIC_TESTS\nGRAPHIC_BINS = $(PROGDIR)/ubgears\nelse\nGRAPHIC_BINS =\nendif\n\
+             BINS = $(PROGDIR)/dhry $(GRAPHIC_BINS)\nLIBS = -lm\n\
+             all: $(BINS)\n\
+             $(PROGDIR)/dhry: dhry.c\n\t$(CC) -o $@ dhry.c $(LIBS)\n\
+             $(PROGDIR)/ubgears: ubgears.c\n\t$(CC) -o $(PROGDIR)/ubgears ubgears.c $(GL_LIBS) -lXi\n";
+        let f = evaluate(&[("Makefile", makefile)]);
+        assert_eq!(values(&f.libraries), ["m"]);
+        // With the option on, the libraries are the build's.
+        let on = format!("GRAPHIC_TESTS = defined\n{makefile}");
+        let f = evaluate(&[("Makefile", &on)]);
+        assert_eq!(values(&f.libraries), ["GL", "Xext", "X11", "m", "Xi"]);
+        // A variable another live value uses stays, wherever its recipes are.
+        let chained = makefile.replace("LIBS = -lm", "LIBS = -lm $(GL_LIBS)");
+        let f = evaluate(&[("Makefile", &chained)]);
+        assert_eq!(values(&f.libraries), ["GL", "Xext", "X11", "m"]);
     }
 
     #[test]

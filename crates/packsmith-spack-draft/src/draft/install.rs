@@ -102,7 +102,11 @@ pub fn render_install(plan: &InstallPlan) -> Vec<String> {
             &root,
             &["*".to_string()],
             true,
-            "skip = \"CMakeFiles\" in path or \"_deps\" in path or \".\" in path.rsplit(\"/\", 1)[-1]\nis_exe(path) and not skip",
+            // A Makefile committed with its executable bit is no program.
+            "name = path.rsplit(\"/\", 1)[-1]\n\
+             skip = \"CMakeFiles\" in path or \"_deps\" in path or \".\" in name\n\
+             skip = skip or name in (\"Makefile\", \"makefile\", \"GNUmakefile\")\n\
+             is_exe(path) and not skip",
             "prefix.bin",
         ));
         out.push("        mkdirp(prefix.lib)".into());
@@ -209,6 +213,26 @@ mod tests {
         assert!(text.contains(
             "        install_tree(join_path(self.stage.source_path, \"include\"), prefix.include)"
         ));
+    }
+
+    #[test]
+    fn with_no_target_known_every_program_but_a_makefile_is_copied() {
+        let plan = InstallPlan {
+            why: "no install: target".into(),
+            ..InstallPlan::default()
+        };
+        let text = render_install(&plan).join("\n");
+        assert!(
+            text.contains(
+                "        for path in find(self.build_directory, [\"*\"]):\n\
+                 \x20           name = path.rsplit(\"/\", 1)[-1]\n\
+                 \x20           skip = \"CMakeFiles\" in path or \"_deps\" in path or \".\" in name\n\
+                 \x20           skip = skip or name in (\"Makefile\", \"makefile\", \"GNUmakefile\")\n\
+                 \x20           if is_exe(path) and not skip:\n\
+                 \x20               install(path, prefix.bin)"
+            ),
+            "{text}"
+        );
     }
 
     #[test]
