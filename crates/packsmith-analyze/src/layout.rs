@@ -33,24 +33,22 @@ pub fn install_rules(
 ) -> Option<InstallRules> {
     let fact = systems.iter().find(|s| Some(s.kind) == primary)?;
     match fact.kind {
-        BuildSystemKind::Autotools => Some(
-            hand_written_configure_makefile(ctx, &fact.evidence.file).unwrap_or(InstallRules {
+        BuildSystemKind::Meson | BuildSystemKind::Autotools => {
+            let hand_written = match fact.kind {
+                BuildSystemKind::Autotools => {
+                    hand_written_configure_makefile(ctx, &fact.evidence.file)
+                }
+                _ => None,
+            };
+            Some(hand_written.unwrap_or(InstallRules {
                 present: true,
                 how: format!("{} always installs", fact.kind),
                 evidence: fact.evidence.clone(),
                 headers: None,
                 prefix_variable: None,
                 prefix_variable_is_bin: false,
-            }),
-        ),
-        BuildSystemKind::Meson => Some(InstallRules {
-            present: true,
-            how: format!("{} always installs", fact.kind),
-            evidence: fact.evidence.clone(),
-            headers: None,
-            prefix_variable: None,
-            prefix_variable_is_bin: false,
-        }),
+            }))
+        }
         BuildSystemKind::Cmake => {
             let cmake = cmake?;
             // An install() in a file the walk could not follow still counts:

@@ -530,7 +530,7 @@ fn names_word(text: &str, word: &str) -> bool {
 }
 
 /// Variable names referenced as `$(NAME)` or `${NAME}` in `text`.
-fn referenced_names(text: &str) -> Vec<String> {
+pub(super) fn referenced_names(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find('$') {
@@ -681,7 +681,7 @@ fn top_level_comma(text: &str) -> Option<usize> {
 }
 
 /// `dir/name` relative to the repository root, with `.` and `..` resolved.
-fn join(dir: &str, name: &str) -> String {
+pub(super) fn join(dir: &str, name: &str) -> String {
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
     for part in name.split('/') {
         match part {

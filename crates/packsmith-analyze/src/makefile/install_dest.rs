@@ -5,6 +5,7 @@
 //! the user's home when the rule copies there and nothing can move it
 //! (SeqPrep's `cp SeqPrep $(HOME)/bin`).
 
+use super::eval::{join, referenced_names as references};
 use crate::context::Ctx;
 use packsmith_core::Evidence;
 
@@ -55,7 +56,7 @@ fn destination_in(ctx: &mut Ctx<'_>, file: &str, depth: u8) -> InstallDestinatio
     }
     for (_, line) in &recipe {
         for var in references(line) {
-            if let Some(found) = settable(&texts, var) {
+            if let Some(found) = settable(&texts, &var) {
                 return found;
             }
         }
@@ -152,45 +153,6 @@ fn included_files(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// `dir/name` with `..` steps resolved.
-fn join(dir: &str, name: &str) -> String {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in name.split('/') {
-        match part {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
-}
-
-/// Variables referenced as `$(NAME)` or `${NAME}`.
-fn references(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = line;
-    while let Some(at) = rest.find('$') {
-        let after = &rest[at + 1..];
-        let close = match after.chars().next() {
-            Some('(') => ')',
-            Some('{') => '}',
-            _ => {
-                rest = after;
-                continue;
-            }
-        };
-        let Some(end) = after.find(close) else { break };
-        let name = &after[1..end];
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            out.push(name);
-        }
-        rest = &after[end..];
-    }
-    out
-}
-
 fn mentions_home(text: &str) -> bool {
     ["$(HOME)", "${HOME}", "~/"]
         .iter()
@@ -255,7 +217,7 @@ fn settable(texts: &[(String, String)], var: &str) -> Option<InstallDestination>
         }
         let inner = references(value);
         let guarded_by = guards.iter().find(|(g, positive)| {
-            *positive && !g.is_empty() && inner.as_slice() == [g.as_str()] && is_reference(value)
+            *positive && !g.is_empty() && inner.len() == 1 && inner[0] == *g && is_reference(value)
         });
         match guarded_by {
             Some((g, _)) => through = Some(g.clone()),

@@ -36,6 +36,7 @@ mod compiler_flags;
 mod mpi_compilers;
 mod python_compat;
 mod spec_reads;
+mod static_libraries;
 mod test_switches;
 mod undeclared;
 
@@ -251,6 +252,7 @@ fn otherwise(text: &str, d: &Diagnosis) -> Option<(String, String)> {
     build::create_install_directories(text, &d.excerpt)
         .or_else(|| python_compat::drop_removed_open_modes(text, &d.excerpt))
         .or_else(|| mpi_compilers::mpi_wrappers_as_compilers(text, &d.excerpt))
+        .or_else(|| static_libraries::static_when_own_libraries_leave_symbols(text, &d.excerpt))
         .or_else(|| switch_off_downloading_extras(text, d))
 }
 
