@@ -30,7 +30,8 @@ pub fn install_destination(ctx: &mut Ctx<'_>, file: &str) -> InstallDestination 
 }
 
 fn destination_in(ctx: &mut Ctx<'_>, file: &str, depth: u8) -> InstallDestination {
-    let Some(text) = ctx.read(file) else {
+    // A file absent here is not told (and not worth a warning).
+    let Some(text) = ctx.view.exists(file).then(|| ctx.read(file)).flatten() else {
         return InstallDestination::Unknown;
     };
     let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
@@ -50,7 +51,7 @@ fn destination_in(ctx: &mut Ctx<'_>, file: &str, depth: u8) -> InstallDestinatio
     let mut texts = vec![(file.to_string(), text.clone())];
     for name in included_files(&text) {
         let rel = join(dir, name);
-        if let Some(t) = ctx.read(&rel) {
+        if let Some(t) = ctx.view.exists(&rel).then(|| ctx.read(&rel)).flatten() {
             texts.push((rel, t));
         }
     }
