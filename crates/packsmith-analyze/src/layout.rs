@@ -163,13 +163,7 @@ fn hand_written_configure_makefile(ctx: &mut Ctx<'_>, configure: &str) -> Option
     if name != "configure" {
         return None;
     }
-    let sibling = |n: &str| {
-        if dir.is_empty() {
-            n.to_string()
-        } else {
-            format!("{dir}/{n}")
-        }
-    };
+    let sibling = |n: &str| crate::view::join(dir, n);
     let generated_inputs = ["configure.ac", "configure.in", "Makefile.am", "Makefile.in"];
     if generated_inputs
         .iter()

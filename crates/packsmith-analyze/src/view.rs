@@ -259,6 +259,21 @@ fn display_rel(rel: &str) -> String {
 }
 
 /// A repository of empty files at `paths`, for tests.
+/// `dir/name` relative to the repository root, with `.` and `..` resolved.
+pub(crate) fn join(dir: &str, name: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
 #[cfg(test)]
 pub(crate) fn test_view(paths: &[&str]) -> (tempfile::TempDir, RepoView) {
     let files: Vec<(&str, &str)> = paths.iter().map(|p| (*p, "x")).collect();

@@ -32,13 +32,7 @@ pub fn analyze(ctx: &mut Ctx<'_>, systems: &[BuildSystemFact]) -> Option<Autotoo
         .find(|s| s.kind == BuildSystemKind::Autotools && s.depth == shallowest)
         .and_then(|s| s.evidence.file.rsplit_once('/'))
         .map_or("", |(d, _)| d);
-    let at = |name: &str| {
-        if dir.is_empty() {
-            name.to_string()
-        } else {
-            format!("{dir}/{name}")
-        }
-    };
+    let at = |name: &str| crate::view::join(dir, name);
     // `configure.ac.in`: a template upstream fills in (a version) before
     // bootstrapping; a recipe copies it to configure.ac first.
     let input = ["configure.ac", "configure.in", "configure.ac.in"]

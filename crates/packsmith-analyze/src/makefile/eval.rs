@@ -5,6 +5,7 @@
 //! both ways: either branch may be the one a build takes.
 
 use super::scan;
+use crate::view::join;
 use packsmith_core::{Evidence, Sourced};
 use std::collections::HashMap;
 
@@ -678,21 +679,6 @@ fn top_level_comma(text: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// `dir/name` relative to the repository root, with `.` and `..` resolved.
-pub(super) fn join(dir: &str, name: &str) -> String {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in name.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            _ => parts.push(part),
-        }
-    }
-    parts.join("/")
 }
 
 #[cfg(test)]

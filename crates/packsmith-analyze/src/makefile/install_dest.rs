@@ -5,8 +5,9 @@
 //! the user's home when the rule copies there and nothing can move it
 //! (SeqPrep's `cp SeqPrep $(HOME)/bin`).
 
-use super::eval::{join, referenced_names as references};
+use super::eval::referenced_names as references;
 use crate::context::Ctx;
+use crate::view::join;
 use packsmith_core::Evidence;
 
 /// Deepest `$(MAKE) -C dir install` followed.
@@ -41,7 +42,7 @@ fn destination_in(ctx: &mut Ctx<'_>, file: &str, depth: u8) -> InstallDestinatio
             continue;
         };
         if depth < MAX_SUB_MAKES {
-            let found = destination_in(ctx, &makefile_in(&join(dir, sub)), depth + 1);
+            let found = destination_in(ctx, &join(&join(dir, sub), "Makefile"), depth + 1);
             if found != InstallDestination::Unknown {
                 return found;
             }
@@ -71,15 +72,6 @@ fn destination_in(ctx: &mut Ctx<'_>, file: &str, depth: u8) -> InstallDestinatio
     match home {
         Some((n, _)) => InstallDestination::Home(Evidence::new(file, *n)),
         None => InstallDestination::Unknown,
-    }
-}
-
-/// The Makefile of directory `dir` (relative to the root).
-fn makefile_in(dir: &str) -> String {
-    if dir.is_empty() {
-        "Makefile".into()
-    } else {
-        format!("{dir}/Makefile")
     }
 }
 

@@ -18,13 +18,7 @@ const MANIFESTS: &[&str] = &["pyproject.toml", "setup.cfg", "setup.py"];
 /// Reads the python facts of the repository, or None when it has none.
 pub fn analyze(ctx: &mut Ctx<'_>) -> Option<PythonFacts> {
     let dir = find_root(ctx)?;
-    let path = |f: &str| {
-        if dir.is_empty() {
-            f.to_string()
-        } else {
-            format!("{dir}/{f}")
-        }
-    };
+    let path = |f: &str| crate::view::join(&dir, f);
     let mut facts = PythonFacts {
         subdir: (!dir.is_empty()).then(|| dir.clone()),
         ..PythonFacts::default()

@@ -83,7 +83,7 @@ pub fn render_body(
     out
 }
 
-fn quoted(items: &[String]) -> Vec<String> {
+pub(super) fn quoted(items: &[String]) -> Vec<String> {
     items.iter().map(|s| py_str(s)).collect()
 }
 

@@ -296,15 +296,11 @@ fn mpi_wrapper_items(b: &SpackBrief) -> Vec<String> {
 /// `build_targets` of a Makefile that compiles MPI code with the plain
 /// compiler: the targets, then MPI's wrapper for each compiler variable.
 fn make_with_mpi_wrappers(b: &SpackBrief) -> Vec<String> {
-    let mut items = quoted_items(&b.build_targets);
+    let mut items = super::directives::quoted(&b.build_targets);
     items.extend(mpi_wrapper_items(b));
     let mut out = vec!["    @property".to_string()];
     out.extend(list_method("build_targets", items, Vec::new()));
     out
-}
-
-fn quoted_items(items: &[String]) -> Vec<String> {
-    items.iter().map(|s| py_str(s)).collect()
 }
 
 /// `make install` with the Makefile's own prefix variable, when the

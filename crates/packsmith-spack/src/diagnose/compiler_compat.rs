@@ -11,6 +11,7 @@ use regex::Regex;
 
 use super::excerpt::block;
 use super::matching::{diagnosis, re};
+use super::rules::is_compiler_error;
 use super::{Diagnosis, FailureClass};
 use crate::validate::Stage;
 
@@ -154,14 +155,9 @@ pub fn compiler_compat(stage: Stage, build_lines: &[&str]) -> Option<Diagnosis> 
 
 /// A compiler error (`file:line:col: error: …`) that `regex` does not match.
 fn has_other_compiler_error(build_lines: &[&str], regex: &Regex) -> bool {
-    static COMPILER_ERROR: LazyLock<Option<Regex>> =
-        LazyLock::new(|| re(r"^\S+:\d+:(?:\d+:)? (?:fatal )?error: "));
-    let Some(error) = COMPILER_ERROR.as_ref() else {
-        return false;
-    };
     build_lines
         .iter()
-        .any(|l| error.is_match(l.trim_start()) && !regex.is_match(l))
+        .any(|l| is_compiler_error(l.trim_start()) && !regex.is_match(l))
 }
 
 #[cfg(test)]

@@ -729,13 +729,19 @@ fn cmake_blocks<'a>(lines: &[&'a str], start: usize) -> Vec<&'a str> {
     out
 }
 
+/// A compiler's `file:line[:col]: [fatal ]error: …` line (a `>> N` log
+/// excerpt prefix allowed).
+pub(super) fn is_compiler_error(line: &str) -> bool {
+    COMPILER_ERROR.as_ref().is_some_and(|r| r.is_match(line))
+}
+
 /// The first compiler `error:` lines with the two lines after each
 /// (source line and caret).
 fn compiler_errors<'a>(lines: &[&'a str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut seen = 0;
     for (i, l) in lines.iter().enumerate() {
-        if COMPILER_ERROR.as_ref().is_some_and(|r| r.is_match(l)) {
+        if is_compiler_error(l) {
             if seen == 3 {
                 break;
             }
